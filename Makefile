@@ -1,0 +1,40 @@
+# Two commands do all the set-up on a fresh machine:
+#   make demo   creates .venv, installs memkit, runs it on this repository's own .memory/
+#   make test   creates .venv with the dev extra, runs ruff, mypy and pytest
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint typecheck pytest selfcheck bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+demo: $(STAMP)
+	$(BIN)/memkit validate
+	$(BIN)/memkit list
+
+lint: $(STAMP)
+	$(BIN)/ruff check memkit tests benchmarks
+	$(BIN)/ruff format --check memkit tests benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+pytest: $(STAMP)
+	$(BIN)/pytest
+
+# memkit checks its own store: valid memories, compiled files current.
+selfcheck: $(STAMP)
+	$(BIN)/memkit validate
+
+test: lint typecheck pytest selfcheck
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,34 @@
+"""memkit: markdown-in-git memory for coding agents.
+
+Importing this package is cheap: the heavy libraries (pygit2, whoosh, jinja2,
+markdown-it, frontmatter) load only inside the functions that need them.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+__version__ = "0.1.0"
+
+__all__ = ["MemkitError", "Memory", "Store", "__version__"]
+
+if TYPE_CHECKING:
+    from memkit.errors import MemkitError
+    from memkit.memory import Memory
+    from memkit.store import Store
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Store":
+        from memkit.store import Store
+
+        return Store
+    if name == "Memory":
+        from memkit.memory import Memory
+
+        return Memory
+    if name == "MemkitError":
+        from memkit.errors import MemkitError
+
+        return MemkitError
+    raise AttributeError(f"module 'memkit' has no attribute {name!r}")

@@ -1,0 +1,3 @@
+from memkit.cli import main
+
+main(prog_name="memkit")

@@ -1,0 +1,88 @@
+"""A safe YAML loader for front matter: C speed, no duplicate keys, no aliases."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import yaml
+
+try:
+    _Base: Any = yaml.CSafeLoader
+except AttributeError:  # pragma: no cover - PyYAML built without libyaml
+    _Base = yaml.SafeLoader
+
+MAX_NODES = 10_000
+
+
+class Loader(_Base):  # type: ignore[misc]
+    """SafeLoader that refuses duplicate keys and YAML aliases.
+
+    Aliases have no use in a memory's front matter and are how "billion laughs"
+    documents explode, so any alias is an error, found before anything is built.
+    """
+
+    def get_single_data(self) -> Any:
+        node = self.get_single_node()
+        if node is None:
+            return None
+        _check_tree(node)
+        return self.construct_document(node)
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+        seen: set[Any] = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if isinstance(key, (str, int, float, bool)) or key is None:
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"duplicate key {key!r}; keep only one", key_node.start_mark
+                    )
+                seen.add(key)
+        return dict(super().construct_mapping(node, deep=deep))
+
+
+def _timestamp(loader: Any, node: Any) -> Any:
+    """A timestamp-looking value that is not a real date stays a string (validated later)."""
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+    except (ValueError, OverflowError):
+        return loader.construct_scalar(node)
+
+
+Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+
+
+def _check_tree(root: Any) -> None:
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if id(node) in seen:
+            raise yaml.composer.ComposerError(
+                None, None, "YAML anchors and aliases (&name, *name) are not allowed",
+                node.start_mark,
+            )  # fmt: skip
+        seen.add(id(node))
+        if len(seen) > MAX_NODES:
+            raise yaml.composer.ComposerError(
+                None, None, f"front matter has over {MAX_NODES} YAML nodes", node.start_mark
+            )
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                stack.append(k)
+                stack.append(v)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+
+
+try:
+    _DumperBase: Any = yaml.CSafeDumper
+except AttributeError:  # pragma: no cover
+    _DumperBase = yaml.SafeDumper
+
+
+class Dumper(_DumperBase):  # type: ignore[misc]
+    """SafeDumper that never writes anchors/aliases (the loader refuses them)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True

@@ -1,0 +1,163 @@
+"""memkit's command line: a thin click layer over the core API.
+
+Commands live in memkit/commands/ and load lazily, so `memkit --help` imports none of
+the heavy libraries. This module is the one place that maps errors to exit codes:
+0 ok, 1 a check found something, 2 user error (any MemkitError), 3 a bug.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from memkit import __version__
+from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    from memkit.store import Store
+
+# name -> "module:attribute"; each module is imported only when its command runs.
+COMMANDS: dict[str, str] = {
+    "init": "memkit.commands.core:init",
+    "add": "memkit.commands.core:add",
+    "list": "memkit.commands.core:list_",
+    "show": "memkit.commands.core:show",
+    "edit": "memkit.commands.core:edit",
+    "rm": "memkit.commands.core:rm",
+    "validate": "memkit.commands.core:validate",
+}
+
+EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3
+
+
+class MemkitGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module, _, attr = target.partition(":")
+        cmd: click.Command = getattr(importlib.import_module(module), attr)
+        return cmd
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except MemkitError as e:
+            click.echo(f"memkit: {e}", err=True)
+            ctx.exit(EXIT_USER)
+        except (click.exceptions.Exit, click.ClickException, click.Abort):
+            raise
+        except BrokenPipeError:
+            sys.stderr.close()  # the reader went away (e.g. `| head`): not an error
+            ctx.exit(0)
+        except KeyboardInterrupt:
+            click.echo("memkit: interrupted", err=True)
+            ctx.exit(130)
+        except Exception:
+            import traceback
+
+            traceback.print_exc()
+            click.echo(
+                f"memkit {__version__} crashed: this is a bug in memkit, not in your input. "
+                "Please report it with the traceback above.",
+                err=True,
+            )
+            ctx.exit(EXIT_BUG)
+
+
+@dataclass
+class State:
+    root: Path | None = None
+
+    def store(self) -> Store:
+        from memkit.store import Store, find_root
+
+        return Store(self.root.resolve() if self.root else find_root())
+
+
+@click.group(cls=MemkitGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="memkit")
+@click.option(
+    "--root",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="MEMKIT_ROOT",
+    help="Project root holding .memory/ (default: nearest parent that has one).",
+)
+@click.pass_context
+def cli(ctx: click.Context, root: Path | None) -> None:
+    """memkit: markdown-in-git memory for coding agents.
+
+    Memories are markdown files with YAML front matter under .memory/, reviewed
+    in git like code. memkit validates them, tells when the code they describe
+    changed, and compiles them into each agent's instruction files.
+    """
+    ctx.obj = State(root=root)
+
+
+def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
+    cli.main(args=args, prog_name=prog_name or "memkit")
+
+
+# --------------------------------------------------------------- for commands
+
+
+def get_store(ctx: click.Context) -> Store:
+    state: State = ctx.find_object(State) or State()
+    return state.store()
+
+
+def today() -> dt.date:
+    """The date used for `created`/`updated` and expiry (MEMKIT_TODAY=YYYY-MM-DD pins it)."""
+    pinned = os.environ.get("MEMKIT_TODAY")
+    if pinned:
+        try:
+            return dt.date.fromisoformat(pinned)
+        except ValueError:
+            raise MemkitError(f"MEMKIT_TODAY={pinned!r} is not a date like 2026-01-31") from None
+    return dt.date.today()
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
+    """Left-aligned columns separated by two spaces; the last column is not padded."""
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    lines = []
+    for r in [header, *rows]:
+        cells = [c.ljust(w) for c, w in zip(r, widths, strict=False)] + [r[-1]]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines)
+
+
+def warn(message: str) -> None:
+    click.echo(f"memkit: warning: {message}", err=True)
+
+
+def commit_option(f: Any) -> Any:
+    """`--commit`: commit exactly the files the command wrote, nothing the user staged."""
+    return click.option(
+        "--commit",
+        "do_commit",
+        is_flag=True,
+        help="Commit exactly the files this command wrote (other staged changes stay staged).",
+    )(f)
+
+
+def commit_written(store: Store, paths: list[str], message: str) -> None:
+    from memkit.git import commit_paths
+
+    sha = commit_paths(store.root, paths, message)
+    click.echo(f"committed {sha[:12]} {message.splitlines()[0]}")

@@ -1,0 +1,272 @@
+"""The basic loop: init, add, list, show, edit, rm, validate."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from memkit.cli import (
+    EXIT_FOUND,
+    commit_option,
+    commit_written,
+    echo_json,
+    get_store,
+    table,
+    today,
+    warn,
+)
+from memkit.errors import MemkitError
+
+TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
+STATUSES = ("active", "draft", "archived", "superseded")
+
+
+class DateType(click.ParamType):  # type: ignore[type-arg]
+    name = "YYYY-MM-DD"
+
+    def convert(self, value: Any, param: Any, ctx: Any) -> dt.date:
+        if isinstance(value, dt.date):
+            return value
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a date like 2026-01-31", param, ctx)
+
+
+@click.command()
+@click.pass_context
+def init(ctx: click.Context) -> None:
+    """Create .memory/ (config and .gitignore) at the repository root. Idempotent."""
+    from memkit.store import MEMORY_DIR, default_root
+    from memkit.store import init as do_init
+
+    root = ctx.obj.root.resolve() if ctx.obj.root else default_root()
+    made = do_init(root)
+    for item in made:
+        click.echo(f"created {item}")
+    if not made:
+        click.echo(f"{MEMORY_DIR}/ already set up in {root}")
+
+
+def _read_body(body: str | None, body_file: str | None) -> str | None:
+    if body is not None and body_file is not None:
+        raise MemkitError("give the body with --body or --body-file, not both")
+    if body_file == "-":
+        return sys.stdin.read()
+    if body_file is not None:
+        try:
+            return Path(body_file).read_text("utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise MemkitError(f"cannot read --body-file {body_file}: {e}") from None
+    if body is None and not sys.stdin.isatty():
+        return sys.stdin.read()
+    return body
+
+
+@click.command()
+@click.argument("title")
+@click.option("--body", "-b", help="The memory's markdown text.")
+@click.option("--body-file", "-F", help="Read the text from a file ('-' for stdin).")
+@click.option("--edit", "-e", "use_editor", is_flag=True, help="Write the text in $VISUAL/$EDITOR.")
+@click.option("--type", "-t", "type_", type=click.Choice(TYPES), default="note", show_default=True)
+@click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
+@click.option("--path", "paths", multiple=True, help="Glob of files it applies to (repeatable).")
+@click.option(
+    "--link", "links", multiple=True, help="FILE or FILE::Symbol it describes (repeatable)."
+)
+@click.option("--source", help="Where it comes from: a PR, an incident, a session.")
+@click.option("--confidence", type=click.Choice(("high", "medium", "low")))
+@click.option("--status", type=click.Choice(STATUSES), default="active", show_default=True)
+@click.option("--review-after", type=DateType(), help="Due for review after this date.")
+@click.option("--expires", type=DateType(), help="No longer used after this date.")
+@click.option("--priority", type=int, help="Higher ranks first in compiled files.")
+@click.option("--pin", is_flag=True, default=None, help="Always include it first.")
+@click.option("--id", "mid", help="The id (default: from the title).")
+@click.option("--allow-secret", is_flag=True, help="Write even if the text looks like a secret.")
+@commit_option
+@click.pass_context
+def add(
+    ctx: click.Context,
+    /,
+    title: str,
+    body: str | None,
+    body_file: str | None,
+    use_editor: bool,
+    type_: str,
+    mid: str | None,
+    allow_secret: bool,
+    do_commit: bool,
+    **fields: Any,
+) -> None:
+    """Add a memory titled TITLE and print its id."""
+    from memkit import memory as mm
+
+    store = get_store(ctx)
+    store.require()
+    text = _read_body(body, body_file) or ""
+    if mid is not None and not mm.is_valid_id(mid):
+        raise MemkitError(
+            f"--id {mid!r} is not a valid id: use lowercase letters, digits and dashes "
+            f"(at most {mm.MAX_ID}), e.g. {mm.slugify(mid)!r}"
+        )
+    values = {k: v for k, v in fields.items() if v not in (None, ())}
+    mem = mm.new(title, text, mid=mid or mm.slugify(title), today=today(), type=type_, **values)
+    if use_editor:
+        mem = _edit_new(mem)
+    saved = store.add(mem, allow_secret=allow_secret, exact_id=mid is not None)
+    click.echo(saved.id)
+    if do_commit:
+        commit_written(store, [saved.path], f"memkit: add {saved.id}: {saved.title}")
+
+
+def _edit_new(mem: Any) -> Any:
+    from memkit import memory as mm
+
+    edited = click.edit(mm.dumps(mem), extension=".md", require_save=False)
+    if edited is None:
+        raise MemkitError("the editor exited without saving; nothing was added")
+    return mm.parse(edited, mid=mem.id, path=f"{mem.id}.md (from the editor)")
+
+
+@click.command("list")
+@click.option("--type", "-t", "type_", type=click.Choice(TYPES), help="Only this type.")
+@click.option("--tag", help="Only memories with this tag.")
+@click.option("--status", "-s", type=click.Choice(STATUSES), help="Only this status.")
+@click.option("--json", "as_json", is_flag=True, help="JSON array (schema: docs/format.md).")
+@click.pass_context
+def list_(
+    ctx: click.Context, type_: str | None, tag: str | None, status: str | None, as_json: bool
+) -> None:
+    """List memories (id, type, status, title)."""
+    store = get_store(ctx)
+    loaded = store.load()
+    if loaded.problems:
+        warn(f"skipped {len(loaded.problems)} invalid memory file(s); run `memkit validate`")
+    mems = [
+        m
+        for m in sorted(loaded.memories, key=lambda m: m.id)
+        if (type_ is None or m.type == type_)
+        and (tag is None or tag in m.tags)
+        and (status is None or m.status == status)
+    ]
+    if as_json:
+        echo_json([{k: v for k, v in m.to_record().items() if k != "body"} for m in mems])
+    elif mems:
+        click.echo(
+            table(
+                [(m.id, m.type, m.status, m.title) for m in mems], ("ID", "TYPE", "STATUS", "TITLE")
+            )
+        )
+
+
+@click.command()
+@click.argument("mid", metavar="ID")
+@click.option("--json", "as_json", is_flag=True, help="JSON object (schema: docs/format.md).")
+@click.pass_context
+def show(ctx: click.Context, mid: str, as_json: bool) -> None:
+    """Show one memory: its fields and text."""
+    mem = get_store(ctx).get(mid)
+    if as_json:
+        echo_json(mem.to_record())
+        return
+    rec = mem.to_record()
+    click.echo(f"# {mem.title}\n")
+    for key in (
+        "id",
+        "path",
+        "type",
+        "status",
+        "tags",
+        "paths",
+        "links",
+        "source",
+        "confidence",
+        "created",
+        "updated",
+        "review_after",
+        "expires",
+        "priority",
+        "pin",
+        "supersedes",
+        "superseded_by",
+    ):
+        value = rec[key]
+        if value in (None, [], False) or (key == "priority" and value == 0):
+            continue
+        shown = (
+            ", ".join(value)
+            if isinstance(value, list)
+            else str(value).lower()
+            if isinstance(value, bool)
+            else str(value)
+        )
+        click.echo(f"{key + ':':<14}{shown}")
+    if mem.verified:
+        v = mem.verified
+        click.echo(f"{'verified:':<14}{v.date or '?'} at {(v.commit or 'no commit')[:12]}")
+    if mem.text:
+        click.echo(f"\n{mem.text}")
+
+
+@click.command()
+@click.argument("mid", metavar="ID")
+@click.option("--discard", is_flag=True, help="Drop a kept, rejected edit of ID and exit.")
+@click.option("--allow-secret", is_flag=True, help="Write even if the text looks like a secret.")
+@commit_option
+@click.pass_context
+def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_commit: bool) -> None:
+    """Edit a memory in $VISUAL/$EDITOR; the result is validated before it is saved.
+
+    An edit that does not validate is kept in .memory/.cache/edit/ID.md and
+    reopened by the next `memkit edit ID`, so nothing you typed is lost.
+    """
+    from memkit.editing import discard_edit, edit_memory
+
+    store = get_store(ctx)
+    if discard:
+        click.echo(discard_edit(store, mid))
+        return
+    result = edit_memory(store, mid, editor=_run_editor, today=today(), allow_secret=allow_secret)
+    click.echo(result)
+    if do_commit and result.startswith("saved"):
+        mem = store.get(mid)
+        commit_written(store, [mem.path], f"memkit: edit {mid}: {mem.title}")
+
+
+def _run_editor(path: Path) -> None:
+    click.edit(filename=str(path))
+
+
+@click.command()
+@click.argument("mids", metavar="ID...", nargs=-1, required=True)
+@commit_option
+@click.pass_context
+def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
+    """Delete memories (git history keeps them; see `memkit log`)."""
+    store = get_store(ctx)
+    for mid in mids:
+        store.path_of(mid)  # all must exist before any is removed
+    removed = [store.delete(mid) for mid in mids]
+    for rel in removed:
+        click.echo(f"removed {rel}")
+    if do_commit:
+        commit_written(store, removed, f"memkit: rm {', '.join(mids)}")
+
+
+@click.command()
+@click.pass_context
+def validate(ctx: click.Context) -> None:
+    """Check every memory; print each problem as path:line: field: message (exit 1 if any)."""
+    store = get_store(ctx)
+    problems = store.validate()
+    for p in problems:
+        click.echo(str(p))
+    if problems:
+        files = len({p.path for p in problems})
+        click.echo(f"{len(problems)} problem(s) in {files} file(s)", err=True)
+        ctx.exit(EXIT_FOUND)
+    click.echo(f"{len(store.files())} memories, all valid")

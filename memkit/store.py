@@ -1,0 +1,396 @@
+"""The memory store: the markdown files under `<root>/.memory/`.
+
+`Store(root)` finds, lists, reads, writes and deletes memories. Writes are atomic;
+new ids are claimed with an exclusive link so concurrent adds never collide. A parse
+cache in `.memory/.cache/` (keyed by path, size and mtime) keeps full loads fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memkit import memory as mm
+from memkit.config import Config
+from memkit.errors import (
+    InvalidMemoryError,
+    MemkitError,
+    MemoryNotFoundError,
+    SecretError,
+    StoreNotFoundError,
+)
+from memkit.fsutil import atomic_write, create_new, file_lock
+from memkit.memory import Memory
+
+MEMORY_DIR = ".memory"
+CACHE_DIR = ".cache"
+_SKIP_DIRS = {"templates"}
+_CACHE_VERSION = 2
+_RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Every memory that parsed, and every problem with the ones that did not."""
+
+    memories: tuple[Memory, ...]
+    problems: tuple[InvalidMemoryError, ...]
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project root: MEMKIT_ROOT, or the nearest directory above `start` with .memory/."""
+    env = os.environ.get("MEMKIT_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = (start or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / MEMORY_DIR).is_dir():
+            return d
+    raise StoreNotFoundError(
+        f"no {MEMORY_DIR}/ directory in {here} or any parent; run `memkit init` at the "
+        "repository root, or pass --root"
+    )
+
+
+class Store:
+    def __init__(self, root: Path | str, config: Config | None = None) -> None:
+        self.root = Path(root).resolve()
+        self.dir = self.root / MEMORY_DIR
+        self.cache_dir = self.dir / CACHE_DIR
+        self._config = config
+
+    @classmethod
+    def find(cls, start: Path | None = None) -> Store:
+        return cls(find_root(start))
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.root)!r})"
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            from memkit.config import load
+
+            self._config = load(self.dir)
+        return self._config
+
+    def require(self) -> None:
+        if not self.dir.is_dir():
+            raise StoreNotFoundError(
+                f"{self.dir} does not exist; run `memkit init` in {self.root} first"
+            )
+
+    # ---------------------------------------------------------------- reading
+
+    def files(self) -> list[Path]:
+        """Every memory file, sorted by relative path (independent of listing order)."""
+        self.require()
+        out: list[Path] = []
+        stack = [self.dir]
+        while stack:
+            d = stack.pop()
+            with os.scandir(d) as it:
+                for e in it:
+                    if e.name.startswith("."):
+                        continue
+                    if e.is_dir(follow_symlinks=False):
+                        if not (d == self.dir and e.name in _SKIP_DIRS):
+                            stack.append(Path(e.path))
+                    elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
+                        out.append(Path(e.path))
+        out.sort(key=lambda p: p.relative_to(self.dir).as_posix())
+        return out
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def load(self) -> Loaded:
+        """Parse every memory (through the cache); invalid files become problems."""
+        files = self.files()
+        cache = _ParseCache(self.cache_dir / "parsed.json")
+        memories: list[Memory] = []
+        problems: list[InvalidMemoryError] = []
+        for path in files:
+            rel = self.rel(path)
+            try:
+                st = path.stat()
+            except OSError:
+                continue  # deleted while we listed
+            mem = cache.get(rel, st)
+            if mem is None:
+                try:
+                    raw = path.read_bytes()
+                except OSError as e:
+                    problems.append(InvalidMemoryError(rel, 1, "file", f"cannot read: {e}"))
+                    continue
+                got, errs = mm.parse_all(raw, mid=path.stem, path=rel)
+                if errs:
+                    problems.extend(errs)
+                    continue
+                assert got is not None
+                mem = got
+                cache.put(rel, st, mem)
+            memories.append(mem)
+        cache.save()
+        problems.extend(_duplicates(memories))
+        return Loaded(tuple(memories), tuple(problems))
+
+    def memories(self) -> list[Memory]:
+        """Every valid memory, sorted by id. Invalid files are skipped (see `validate`)."""
+        return sorted(self.load().memories, key=lambda m: m.id)
+
+    def path_of(self, mid: str) -> Path:
+        """The file of memory `mid`; MemoryNotFoundError if there is none."""
+        self.require()
+        direct = self.dir / f"{mid}.md"
+        if mm.is_valid_id(mid) and direct.is_file():
+            return direct
+        for path in self.files():
+            if path.stem == mid:
+                return path
+        raise MemoryNotFoundError(f"no memory with id {mid!r} (see `memkit list`)")
+
+    def get(self, mid: str) -> Memory:
+        path = self.path_of(mid)
+        return mm.parse(path.read_bytes(), mid=mid, path=self.rel(path))
+
+    def exists(self, mid: str) -> bool:
+        try:
+            self.path_of(mid)
+        except MemoryNotFoundError:
+            return False
+        return True
+
+    # ---------------------------------------------------------------- writing
+
+    def add(self, mem: Memory, *, allow_secret: bool = False, exact_id: bool = False) -> Memory:
+        """Write a new memory under a free id (mem.id, or mem.id-2, -3, ...)."""
+        self.require()
+        text = mm.dumps(mem)
+        mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
+        check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret)
+        existing = {p.stem for p in self.files()}
+        for n in range(1, 10_000):
+            mid = mem.id if n == 1 else f"{mem.id[: mm.MAX_ID - len(str(n)) - 1]}-{n}"
+            if mid in existing:
+                if exact_id:
+                    break
+                continue
+            path = self.dir / f"{mid}.md"
+            if create_new(path, text.encode("utf-8")):
+                return mm.parse(text, mid=mid, path=self.rel(path))
+            if exact_id:
+                break
+        raise MemkitError(f"a memory with id {mem.id!r} already exists; choose another --id")
+
+    def put(self, mem: Memory, *, allow_secret: bool = False) -> Memory:
+        """Validate and write an existing memory back in place (atomically)."""
+        path = self.root / mem.path if mem.path else self.path_of(mem.id)
+        rel = self.rel(path)
+        text = mm.dumps(mem)
+        saved = mm.parse(text, mid=mem.id, path=rel)
+        check_secrets(text, rel, allow_secret)
+        atomic_write(path, text.encode("utf-8"))
+        return saved
+
+    def update(
+        self, mid: str, *, today: dt.date, allow_secret: bool = False, **changes: Any
+    ) -> Memory:
+        """Change some fields of a memory under the store lock; sets `updated` to today."""
+        with self.lock():
+            mem = self.get(mid)
+            new = dataclasses.replace(mem, **changes)
+            if new == mem:
+                return mem
+            return self.put(dataclasses.replace(new, updated=today), allow_secret=allow_secret)
+
+    def delete(self, mid: str) -> str:
+        path = self.path_of(mid)
+        path.unlink()
+        return self.rel(path)
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Serialize read-modify-write cycles between processes."""
+        with file_lock(self.cache_dir / "lock"):
+            yield
+
+    # ------------------------------------------------------------- validation
+
+    def validate(self) -> list[InvalidMemoryError]:
+        """Every problem in the store, including likely secrets, sorted by file and line."""
+        loaded = self.load()
+        problems = list(loaded.problems)
+        ids = {m.id for m in loaded.memories}
+        for mem in loaded.memories:
+            full = self.root / mem.path
+            try:
+                text = full.read_text("utf-8")
+            except OSError:
+                continue
+            from memkit.secrets import scan
+
+            for f in scan(text):
+                problems.append(
+                    InvalidMemoryError(
+                        mem.path,
+                        f.line,
+                        "secret",
+                        f"looks like a {f.kind}; remove it (a store "
+                        "committed to git keeps it forever), or mark a fake example with "
+                        "`memkit: allow-secret` on that line",
+                    )
+                )
+            for ref in (*mem.supersedes, *([mem.superseded_by] if mem.superseded_by else [])):
+                if ref not in ids:
+                    field = "supersedes" if ref in mem.supersedes else "superseded_by"
+                    problems.append(
+                        InvalidMemoryError(
+                            mem.path,
+                            mm.field_line(_front(mem), field),
+                            field,
+                            f"no memory with id {ref!r} in the store",
+                        )
+                    )
+        problems.sort(key=lambda p: (p.path, p.line, p.field))
+        return problems
+
+
+def _front(mem: Memory) -> str:
+    return mm.split(mem.head, mem.path)[1] if mem.head else ""
+
+
+def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
+    seen: dict[str, Memory] = {}
+    out = []
+    for mem in memories:
+        if mem.id in seen:
+            out.append(
+                InvalidMemoryError(
+                    mem.path,
+                    1,
+                    "id",
+                    f"duplicate id {mem.id!r}: {seen[mem.id].path} has the "
+                    "same file name; rename one of them",
+                )
+            )
+        else:
+            seen[mem.id] = mem
+    return out
+
+
+def check_secrets(text: str, where: str, allow: bool) -> None:
+    if allow:
+        return
+    from memkit.secrets import scan
+
+    found = scan(text)
+    if found:
+        f = found[0]
+        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        raise SecretError(
+            f"{where}:{f.line}: refusing to write what looks like a {f.kind}{more}; a store "
+            "committed to git keeps it forever. Remove it, or pass --allow-secret if it is a "
+            "fake example"
+        )
+
+
+class _ParseCache:
+    """Parsed memories keyed by relative path, size and mtime (JSON: safe to load)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.dirty = False
+        self.entries: dict[str, list[Any]] = {}
+        self.now_ns = 0
+        try:
+            data = json.loads(path.read_bytes())
+            if data.get("version") == _CACHE_VERSION:
+                self.entries = data["entries"]
+        except (OSError, ValueError, KeyError, AttributeError, TypeError):
+            self.dirty = True
+        self.used: set[str] = set()
+
+    def get(self, rel: str, st: os.stat_result) -> Memory | None:
+        entry = self.entries.get(rel)
+        if not entry or entry[0] != st.st_size or entry[1] != st.st_mtime_ns:
+            return None
+        self.used.add(rel)
+        try:
+            return Memory.from_record(entry[3], head=entry[2], body=entry[4])
+        except (KeyError, ValueError, TypeError, IndexError):
+            return None
+
+    def put(self, rel: str, st: os.stat_result, mem: Memory) -> None:
+        self.used.add(rel)
+        if not self.now_ns:
+            self.now_ns = time.time_ns()
+        if self.now_ns - st.st_mtime_ns < _RACY_NS:
+            self.entries.pop(rel, None)
+            self.dirty = True
+            return
+        rec = mem.to_record()
+        body = mem.body
+        rec.pop("body")
+        self.entries[rel] = [st.st_size, st.st_mtime_ns, mem.head, rec, body]
+        self.dirty = True
+
+    def save(self) -> None:
+        stale = set(self.entries) - self.used
+        for rel in stale:
+            del self.entries[rel]
+        if not (self.dirty or stale):
+            return
+        data = json.dumps({"version": _CACHE_VERSION, "entries": self.entries})
+        with contextlib.suppress(OSError):  # a read-only checkout just goes without a cache
+            atomic_write(self.path, data.encode("utf-8"))
+
+
+GITIGNORE = "# memkit's derived data (parse cache, search index, session journals)\n.cache/\n"
+
+
+def default_root(start: Path | None = None) -> Path:
+    """Where `memkit init` puts .memory/: MEMKIT_ROOT, else the git work tree's top, else cwd."""
+    env = os.environ.get("MEMKIT_ROOT")
+    if env:
+        return Path(env).resolve()
+    here = (start or Path.cwd()).resolve()
+    for d in (here, *here.parents):
+        if (d / ".git").exists():
+            return d
+    return here
+
+
+def init(root: Path) -> list[str]:
+    """Create .memory/ with a commented config and a .gitignore (idempotent); list what it made."""
+    from memkit.config import CONFIG_NAME
+    from memkit.resources import read_template
+
+    mdir = root / MEMORY_DIR
+    made: list[str] = []
+    if not mdir.is_dir():
+        mdir.mkdir(parents=True)
+        made.append(f"{MEMORY_DIR}/")
+    if create_new(mdir / CONFIG_NAME, read_template("config.toml").encode("utf-8")):
+        made.append(f"{MEMORY_DIR}/{CONFIG_NAME}")
+    ignore = mdir / ".gitignore"
+    try:
+        current = ignore.read_text("utf-8")
+    except FileNotFoundError:
+        current = None
+    if current is None:
+        create_new(ignore, GITIGNORE.encode("utf-8"))
+        made.append(f"{MEMORY_DIR}/.gitignore")
+    elif ".cache/" not in current.split():
+        sep = "" if current.endswith("\n") or not current else "\n"
+        atomic_write(ignore, (current + sep + GITIGNORE).encode("utf-8"))
+        made.append(f"{MEMORY_DIR}/.gitignore (added .cache/)")
+    return made

@@ -1,0 +1,88 @@
+"""Shared fixtures: real git repositories in tmp_path, an isolated environment, a CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+
+from memkit.cli import cli
+from memkit.store import Store, init
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the machine's own git config, editor or memkit settings."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    for name in list(os.environ):
+        if name.startswith(("MEMKIT_", "GIT_AUTHOR", "GIT_COMMITTER")) or name in (
+            "EDITOR",
+            "VISUAL",
+        ):
+            monkeypatch.delenv(name, raising=False)
+
+
+def git(repo: Path, *args: str, **env: str) -> str:
+    """Run real git in `repo` and return its stdout."""
+    out = subprocess.run(
+        ["git", *args],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+    )
+    return out.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """An empty git repository with a local identity."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    git(root, "config", "user.name", "Ada Lovelace")
+    git(root, "config", "user.email", "ada@example.com")
+    git(root, "config", "commit.gpgsign", "false")
+    return root
+
+
+@pytest.fixture
+def store(repo: Path) -> Store:
+    """An initialised store at the root of `repo`."""
+    init(repo)
+    return Store(repo)
+
+
+def write_memory(store: Store, mid: str, text: str, *, folder: str = "") -> Path:
+    path = store.dir / folder / f"{mid}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+Invoke = Callable[..., Result]
+
+
+@pytest.fixture
+def run(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Invoke:
+    """Invoke the CLI in `repo`; assert the exit code (default 0), show output on failure."""
+    monkeypatch.chdir(repo)
+
+    def invoke(*args: str, code: int = 0, input: str | None = None) -> Result:
+        result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+        assert result.exit_code == code, (
+            f"memkit {' '.join(args)} exited {result.exit_code}, expected {code}\n"
+            f"--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
+        )
+        return result
+
+    return invoke

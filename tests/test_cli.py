@@ -1,0 +1,184 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import Invoke, git, write_memory
+
+from memkit.store import Store
+
+
+@pytest.fixture(autouse=True)
+def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
+
+
+def test_init_then_add_list_show(run: Invoke, repo: Path) -> None:
+    assert run("init").stdout == (
+        "created .memory/\ncreated .memory/config.toml\ncreated .memory/.gitignore\n"
+    )
+    assert run("init").stdout == f".memory/ already set up in {repo}\n"
+    out = run("add", "Use pygit2 for git", "--type", "decision", "--tag", "git",
+              "--link", "memkit/git.py::open_repo", "--body", "It is fast.")  # fmt: skip
+    assert out.stdout == "use-pygit2-for-git\n"
+    run("add", "Tabs are banned", "-t", "convention", "--path", "src/**/*.py", "-b", "Spaces.")
+    assert run("list").stdout == (
+        "ID                  TYPE        STATUS  TITLE\n"
+        "tabs-are-banned     convention  active  Tabs are banned\n"
+        "use-pygit2-for-git  decision    active  Use pygit2 for git\n"
+    )
+    assert run("list", "--type", "decision").stdout.count("\n") == 2
+    assert run("show", "use-pygit2-for-git").stdout == (
+        "# Use pygit2 for git\n\n"
+        "id:           use-pygit2-for-git\n"
+        "path:         .memory/use-pygit2-for-git.md\n"
+        "type:         decision\n"
+        "status:       active\n"
+        "tags:         git\n"
+        "links:        memkit/git.py::open_repo\n"
+        "created:      2026-11-22\n"
+        "updated:      2026-11-22\n"
+        "\nIt is fast.\n"
+    )
+
+
+def test_json_schema(run: Invoke, store: Store) -> None:
+    run("add", "A memory", "--tag", "x", "--path", "src/*.py", "-b", "text")
+    [item] = json.loads(run("list", "--json").stdout)
+    assert item == {
+        "id": "a-memory", "path": ".memory/a-memory.md", "title": "A memory",
+        "type": "note", "status": "active", "tags": ["x"], "paths": ["src/*.py"],
+        "links": [], "source": None, "confidence": None, "created": "2026-11-22",
+        "updated": "2026-11-22", "review_after": None, "expires": None, "priority": 0,
+        "pin": False, "supersedes": [], "superseded_by": None, "verified": None,
+    }  # fmt: skip
+    assert json.loads(run("show", "a-memory", "--json").stdout) == {**item, "body": "text"}
+
+
+def test_add_body_from_stdin_and_file(run: Invoke, store: Store, tmp_path: Path) -> None:
+    run("add", "From stdin", input="piped body\n")
+    assert store.get("from-stdin").text == "piped body"
+    f = tmp_path / "b.md"
+    f.write_text("file body\n")
+    run("add", "From file", "--body-file", str(f))
+    assert store.get("from-file").text == "file body"
+
+
+def test_add_with_editor(run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch,
+                         tmp_path: Path) -> None:  # fmt: skip
+    script = tmp_path / "ed.py"
+    script.write_text("import sys; p=sys.argv[1]; t=open(p).read(); "
+                      "open(p,'w').write(t.rstrip() + '\\nWritten in the editor.\\n')")  # fmt: skip
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    run("add", "Edited", "-e")
+    assert store.get("edited").text == "Written in the editor."
+
+
+def test_edit_valid_and_invalid(run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch,
+                                tmp_path: Path) -> None:  # fmt: skip
+    run("add", "Target", "-b", "old", "--type", "note")
+    script = tmp_path / "ed.py"
+    monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
+    script.write_text("import sys; p=sys.argv[1]; t=open(p).read(); "
+                      "open(p,'w').write(t.replace('type: note', 'type: nope'))")  # fmt: skip
+    bad = run("edit", "target", code=2)
+    assert bad.stderr == (
+        "memkit: .memory/.cache/edit/target.md:3: type: unknown value 'nope'; use one of: "
+        "decision, convention, gotcha, procedure, episode, preference, note (your edit is "
+        "kept in .memory/.cache/edit/target.md: `memkit edit target` reopens it, "
+        "`memkit edit target --discard` drops it)\n"
+    )
+    assert store.get("target").type == "note"  # the original is untouched
+    script.write_text("import sys; p=sys.argv[1]; t=open(p).read(); "
+                      "open(p,'w').write(t.replace('type: nope', 'type: gotcha'))")  # fmt: skip
+    monkeypatch.setenv("MEMKIT_TODAY", "2026-12-01")
+    assert run("edit", "target").stdout == ("saved .memory/target.md (resumed your earlier edit)\n")
+    mem = store.get("target")
+    assert (mem.type, str(mem.updated)) == ("gotcha", "2026-12-01")
+    assert not (store.cache_dir / "edit" / "target.md").exists()
+    script.write_text("pass")
+    assert run("edit", "target").stdout == "no change to .memory/target.md\n"
+
+
+def test_rm(run: Invoke, store: Store) -> None:
+    run("add", "Gone soon")
+    run("rm", "nope", "gone-soon", code=2)
+    assert store.exists("gone-soon")
+    assert run("rm", "gone-soon").stdout == "removed .memory/gone-soon.md\n"
+
+
+def test_validate_exit_codes(run: Invoke, store: Store) -> None:
+    run("add", "Fine")
+    assert run("validate").stdout == "1 memories, all valid\n"
+    write_memory(store, "broken", "---\ntitle: [\n---\n")
+    out = run("validate", code=1)
+    assert out.stdout.startswith(".memory/broken.md:3: front matter: malformed YAML")
+    assert out.stderr == "1 problem(s) in 1 file(s)\n"
+    assert run("list").stderr == (
+        "memkit: warning: skipped 1 invalid memory file(s); run `memkit validate`\n"
+    )
+
+
+BAD_ADD = [
+    (["add", "X", "--id", "Not Valid"], "--id 'Not Valid' is not a valid id"),
+    (["add", "X", "--path", "../out/*"], "paths: path glob '../out/*' escapes the repository"),
+    (["add", "X", "--link", "/etc/passwd"], "links: link '/etc/passwd' is absolute"),
+    (["add", "X", "-b", "password = 'hunter2Xy9!Qz7#pLm'"], "high-entropy value"),
+    (["add", "   "], "title: missing or empty title"),
+    (["show", "missing"], "no memory with id 'missing' (see `memkit list`)"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD_ADD, ids=[a[1][:20] for a in BAD_ADD])
+def test_user_errors_are_one_line(run: Invoke, store: Store, args: list[str],
+                                  message: str) -> None:  # fmt: skip
+    result = run(*args, code=2)
+    assert result.stderr.startswith("memkit: ") and result.stderr.count("\n") == 1
+    assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_exact_id_collision(run: Invoke, store: Store) -> None:
+    run("add", "X", "--id", "fixed")
+    assert "already exists" in run("add", "Y", "--id", "fixed", code=2).stderr
+
+
+def test_no_store(run: Invoke) -> None:
+    assert "run `memkit init`" in run("list", code=2).stderr
+
+
+def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store: Store) -> None:
+    (repo / "README").write_text("hi\n")
+    git(repo, "add", "README")
+    git(repo, "commit", "-q", "-m", "first")
+    (repo / "other.txt").write_text("staged, not memkit's\n")
+    git(repo, "add", "other.txt")
+    out = run("add", "Committed", "--commit", "-b", "x")
+    assert out.stdout.splitlines()[1].endswith("memkit: add committed: Committed")
+    assert git(repo, "log", "-1", "--format=%an %s") == "Ada Lovelace memkit: add committed: " \
+        "Committed\n"  # fmt: skip
+    assert git(repo, "show", "--name-only", "--format=", "HEAD") == ".memory/committed.md\n"
+    assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
+    run("rm", "committed", "--commit")
+    assert git(repo, "show", "--name-status", "--format=", "HEAD") == "D\t.memory/committed.md\n"
+    assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
+
+
+def test_import_cost() -> None:
+    """`memkit --help` must stay fast: the CLI module loads no heavy library."""
+    code = (
+        "import sys, memkit.cli, memkit.commands.core\n"
+        "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp'}\n"
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout == "[]\n"
+
+
+def test_python_m(repo: Path) -> None:
+    out = subprocess.run([sys.executable, "-m", "memkit", "--version"], capture_output=True,
+                         text=True, check=True)  # fmt: skip
+    assert out.stdout.startswith("memkit, version ")

@@ -1,0 +1,144 @@
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import write_memory
+
+from memkit import memory as mm
+from memkit.errors import MemoryNotFoundError, SecretError, StoreNotFoundError
+from memkit.store import Store, find_root, init
+
+TODAY = dt.date(2026, 11, 22)
+
+
+def new(title: str, body: str = "Body.", **kw: object) -> mm.Memory:
+    return mm.new(title, body, mid=mm.slugify(title), today=TODAY, **kw)
+
+
+def test_init_is_idempotent(repo: Path) -> None:
+    assert init(repo) == [".memory/", ".memory/config.toml", ".memory/.gitignore"]
+    assert init(repo) == []
+    assert (repo / ".memory/.gitignore").read_text().endswith(".cache/\n")
+    assert "[compile]" in (repo / ".memory/config.toml").read_text()
+
+
+def test_init_adds_cache_to_existing_gitignore(repo: Path) -> None:
+    (repo / ".memory").mkdir()
+    (repo / ".memory/.gitignore").write_text("own-rule")
+    init(repo)
+    assert (repo / ".memory/.gitignore").read_text().startswith("own-rule\n")
+    assert ".cache/" in (repo / ".memory/.gitignore").read_text()
+
+
+def test_find_root_walks_up(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    sub = store.root / "a" / "b"
+    sub.mkdir(parents=True)
+    assert find_root(sub) == store.root
+    monkeypatch.setenv("MEMKIT_ROOT", str(sub))
+    assert find_root(store.root) == sub.resolve()
+
+
+def test_find_root_missing(tmp_path: Path) -> None:
+    with pytest.raises(StoreNotFoundError, match="run `memkit init`"):
+        find_root(tmp_path)
+
+
+def test_add_get_put_delete(store: Store) -> None:
+    saved = store.add(new("Use pygit2", tags=["git"]))
+    assert saved.id == "use-pygit2" and saved.path == ".memory/use-pygit2.md"
+    got = store.get("use-pygit2")
+    assert got == saved
+    put = store.put(dataclasses.replace(got, status="archived"))
+    assert store.get("use-pygit2").status == "archived" == put.status
+    assert store.delete("use-pygit2") == ".memory/use-pygit2.md"
+    with pytest.raises(MemoryNotFoundError, match="no memory with id 'use-pygit2'"):
+        store.get("use-pygit2")
+
+
+def test_add_picks_a_free_id(store: Store) -> None:
+    ids = [store.add(new("Same title")).id for _ in range(3)]
+    assert ids == ["same-title", "same-title-2", "same-title-3"]
+
+
+def test_add_refuses_secrets(store: Store) -> None:
+    with pytest.raises(SecretError, match=r"\.memory/aws\.md:\d+: .*AWS access key"):
+        store.add(new("AWS", "key AKIAABCDEFGHIJKLMNOP here"))
+    assert not list(store.dir.glob("*.md"))
+    assert store.add(new("AWS", "key AKIAABCDEFGHIJKLMNOP"), allow_secret=True).id == "aws"
+
+
+def test_subfolders_and_skipped_dirs(store: Store) -> None:
+    write_memory(store, "in-folder", "---\ntitle: A\n---\n", folder="team/backend")
+    write_memory(store, "tmpl", "---\ntitle: T\n---\n", folder="templates")
+    write_memory(store, "hidden", "---\ntitle: H\n---\n", folder=".cache")
+    assert [m.id for m in store.memories()] == ["in-folder"]
+    assert store.get("in-folder").path == ".memory/team/backend/in-folder.md"
+
+
+def test_update_sets_updated(store: Store) -> None:
+    store.add(new("A"))
+    later = dt.date(2027, 1, 1)
+    mem = store.update("a", today=later, tags=("x",))
+    assert mem.tags == ("x",) and mem.updated == later
+    assert store.update("a", today=dt.date(2028, 1, 1), tags=("x",)).updated == later
+
+
+def test_validate_collects_all_problems(store: Store) -> None:
+    store.add(new("Good"))
+    write_memory(store, "bad-type", "---\ntitle: A\ntype: idea\n---\n")
+    write_memory(store, "dup", "---\ntitle: A\n---\n")
+    write_memory(store, "dup", "---\ntitle: B\n---\n", folder="sub")
+    write_memory(store, "secret", "---\ntitle: S\n---\n\ntoken ghp_" + "a" * 36 + "\n")
+    write_memory(store, "refs", "---\ntitle: R\nsupersedes: [gone]\n---\n")
+    lines = [str(p) for p in store.validate()]
+    assert lines[0] == ".memory/bad-type.md:3: type: unknown value 'idea'; use one of: " \
+        "decision, convention, gotcha, procedure, episode, preference, note"  # fmt: skip
+    assert lines[1] == ".memory/refs.md:3: supersedes: no memory with id 'gone' in the store"
+    assert lines[2].startswith(".memory/secret.md:5: secret: looks like a GitHub token")
+    assert lines[3].startswith(".memory/sub/dup.md:1: id: duplicate id 'dup'")
+    assert len(lines) == 4
+
+
+def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
+    path = write_memory(store, "a", "---\ntitle: Old\n---\n")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    assert store.memories()[0].title == "Old"
+    assert (store.cache_dir / "parsed.json").exists()
+    assert store.memories()[0].title == "Old"  # from the cache
+    path.write_text("---\ntitle: New title\n---\n")
+    assert store.memories()[0].title == "New title"
+    (store.cache_dir / "parsed.json").write_text("{not json")
+    assert store.memories()[0].title == "New title"
+
+
+ADDER = """
+import datetime as dt, sys
+from memkit import memory as mm
+from memkit.store import Store
+s = Store(sys.argv[1])
+for i in range(int(sys.argv[2])):
+    s.add(mm.new("Race", f"from {sys.argv[3]} #{i}", mid="race", today=dt.date(2026, 1, 1)))
+"""
+
+
+def test_concurrent_adds_in_real_processes(store: Store) -> None:
+    procs = [
+        subprocess.Popen([sys.executable, "-c", ADDER, str(store.root), "15", str(n)])
+        for n in range(4)
+    ]
+    assert all(p.wait(timeout=120) == 0 for p in procs)
+    mems = store.memories()
+    assert len(mems) == 60
+    assert len({m.id for m in mems}) == 60
+    assert sorted(m.text for m in mems) == sorted(
+        f"from {n} #{i}" for n in range(4) for i in range(15)
+    )
+    assert not [p for p in store.dir.iterdir() if p.name.endswith(".tmp")]
