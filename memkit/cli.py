@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "hooks": "memkit.commands.hooks:hooks",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

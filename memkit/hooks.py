@@ -1,0 +1,265 @@
+"""Install and remove memkit's git hooks, and the merge driver for compiled files.
+
+`install(root)` writes a pre-commit hook into the repository's hooks directory (as
+git finds it: core.hooksPath, linked worktrees). A hook that is not memkit's is never
+overwritten: it is renamed to `pre-commit.before-memkit` and memkit's hook runs it
+first. memkit's hook carries a marker line, so `uninstall(root)` removes only its own
+and puts the chained hook back. Both are idempotent. Each returns one line per change.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+from memkit.hookrun import MEMORY_DIR, linked_files, memory_stamps, relevant
+from memkit.states import LinkStatus
+
+if TYPE_CHECKING:
+    from memkit.errors import InvalidMemoryError
+    from memkit.store import Store
+
+HOOK = "pre-commit"
+CHAINED = "pre-commit.before-memkit"
+MARKER = "# memkit-managed hook"
+DRIVER = "memkit"
+ATTR_BEGIN = "# >>> memkit merge driver (memkit hooks install --merge-driver)"
+ATTR_END = "# <<< memkit merge driver"
+
+_SCRIPT = """\
+#!/bin/sh
+{marker}: installed by `memkit hooks install`, removed by `memkit hooks uninstall`.
+# It is rewritten on reinstall: put your own checks in {chained}, which runs first.
+chained="$(dirname "$0")/{chained}"
+if [ -x "$chained" ]; then
+    "$chained" "$@" || exit $?
+fi
+python={python}
+if [ -x "$python" ]; then
+    exec "$python" -m memkit.hookrun pre-commit --root {root}
+elif command -v memkit >/dev/null 2>&1; then
+    exec memkit --root {root} hooks run pre-commit
+fi
+echo "memkit: pre-commit hook skipped: memkit is not installed ($python is gone);" \\
+    "reinstall it and run \\`memkit hooks install\\`, or \\`memkit hooks uninstall\\`" >&2
+exit 0
+"""
+
+
+def _git(cwd: Path, *args: str) -> str:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    except FileNotFoundError:
+        raise MemkitError("git is not installed or not on PATH; install git first") from None
+    if out.returncode != 0:
+        raise MemkitError(f"`git {' '.join(args)}` failed in {cwd}: {out.stderr.strip()}")
+    return out.stdout.strip()
+
+
+def toplevel(root: Path) -> Path:
+    """The top of the work tree containing `root`; MemkitError outside one."""
+    try:
+        top = _git(root, "rev-parse", "--show-toplevel")
+    except MemkitError:
+        raise MemkitError(
+            f"{root} is not inside a git work tree; run `git init` there first"
+        ) from None
+    if not top:
+        raise MemkitError(f"{root} is in a bare repository; memkit hooks need a work tree")
+    return Path(top).resolve()
+
+
+def hooks_dir(root: Path) -> Path:
+    """Where git looks for hooks: core.hooksPath if set, else the common .git/hooks."""
+    top = toplevel(root)
+    found = Path(_git(top, "rev-parse", "--git-path", "hooks"))
+    return (top / found).resolve() if not found.is_absolute() else found
+
+
+def is_memkit_hook(path: Path) -> bool:
+    try:
+        with path.open("r", encoding="utf-8", errors="replace") as f:
+            return MARKER in f.read(4096)
+    except OSError:
+        return False
+
+
+def hook_script(root: Path, python: str | None = None) -> str:
+    """The pre-commit hook text for a store at `root` (its path kept relative to the top)."""
+    rel = os.path.relpath(root.resolve(), toplevel(root))
+    return _SCRIPT.format(
+        marker=MARKER,
+        chained=CHAINED,
+        python=shlex.quote(python or sys.executable),
+        root=shlex.quote(rel.replace(os.sep, "/")),
+    )
+
+
+def install(root: Path, *, python: str | None = None) -> list[str]:
+    """Install the pre-commit hook, chaining any hook already there. Idempotent."""
+    hdir = hooks_dir(root)
+    hook, chained = hdir / HOOK, hdir / CHAINED
+    text = hook_script(root, python)
+    changes: list[str] = []
+    if hook.exists() and not is_memkit_hook(hook):
+        if chained.exists():
+            raise MemkitError(
+                f"{hook} is not memkit's and {chained} already exists; move one of them "
+                "aside, then run `memkit hooks install` again"
+            )
+        os.replace(hook, chained)
+        changes.append(f"kept your hook: {hook} -> {chained} (runs first)")
+    try:
+        current = hook.read_text("utf-8")
+    except FileNotFoundError:
+        current = None
+    if current != text or not os.access(hook, os.X_OK):
+        atomic_write(hook, text.encode("utf-8"), mode=0o755)
+        changes.append(f"{'updated' if current else 'installed'} {hook}")
+    return changes
+
+
+def uninstall(root: Path) -> list[str]:
+    """Remove memkit's hook and restore the chained one; leave other hooks alone."""
+    hdir = hooks_dir(root)
+    hook, chained = hdir / HOOK, hdir / CHAINED
+    changes: list[str] = []
+    if hook.exists() and is_memkit_hook(hook):
+        hook.unlink()
+        changes.append(f"removed {hook}")
+        if chained.exists():
+            os.replace(chained, hook)
+            changes.append(f"restored your hook: {chained} -> {hook}")
+    elif hook.exists():
+        changes.append(f"left {hook} alone: it is not memkit's")
+    return changes
+
+
+# ------------------------------------------------------------------ full checks
+
+
+# ------------------------------------------------------------------ merge driver
+
+
+def install_merge_driver(store: Store) -> list[str]:
+    """Register the `memkit` merge driver in git's config and mark compiled files with it."""
+    top = toplevel(store.root)
+    driver = f"{shlex.quote(sys.executable)} -m memkit hooks merge-file %O %A %B %P"
+    changes = []
+    for key, value in (("name", "memkit: regenerate compiled files"), ("driver", driver)):
+        current = subprocess.run(
+            ["git", "config", "--local", f"merge.{DRIVER}.{key}"], cwd=top, capture_output=True
+        ).stdout.decode("utf-8", "replace")
+        if current.strip() != value:
+            _git(top, "config", "--local", f"merge.{DRIVER}.{key}", value)
+            changes.append(f"set git config merge.{DRIVER}.{key}")
+    lines = [f"{pattern} merge={DRIVER}" for pattern in generated_patterns(store)]
+    if _write_attributes(store.root / ".gitattributes", lines):
+        changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
+    return changes
+
+
+def uninstall_merge_driver(store: Store) -> list[str]:
+    """Remove the merge driver's git config and its .gitattributes lines."""
+    top = toplevel(store.root)
+    changes = []
+    probe = subprocess.run(
+        ["git", "config", "--local", "--get-regexp", rf"^merge\.{DRIVER}\."],
+        cwd=top,
+        capture_output=True,
+    )
+    if probe.returncode == 0 and probe.stdout.strip():
+        _git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
+        changes.append(f"removed git config merge.{DRIVER}")
+    if _write_attributes(store.root / ".gitattributes", []):
+        changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
+    return changes
+
+
+def _write_attributes(path: Path, lines: list[str]) -> bool:
+    """Put `lines` between memkit's markers in `path` (none: remove the block); keep the rest."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        text = ""
+    kept, inside = [], False
+    for line in text.splitlines():
+        if line == ATTR_BEGIN:
+            inside = True
+        elif line == ATTR_END and inside:
+            inside = False
+        elif not inside:
+            kept.append(line)
+    block = [ATTR_BEGIN, *lines, ATTR_END] if lines else []
+    while kept and not kept[-1].strip():
+        kept.pop()
+    new = "\n".join([*kept, *([""] if kept and block else []), *block])
+    new = new + "\n" if new else ""
+    if new == text:
+        return False
+    if not new and not text.strip():
+        return False
+    atomic_write(path, new.encode("utf-8"))
+    return True
+
+
+def generated_patterns(store: Store) -> list[str]:
+    """The compiled files the merge driver resolves (relative to the store's root)."""
+    raise MemkitError(
+        "the merge driver needs `memkit compile`, which this memkit does not have yet"
+    )
+
+
+@dataclass(frozen=True)
+class Affected:
+    """A memory whose linked code the commit changes, and how each link changed."""
+
+    id: str
+    title: str
+    path: str
+    links: tuple[LinkStatus, ...]
+
+    @property
+    def stale(self) -> bool:
+        return any(link.stale for link in self.links)
+
+
+def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]:
+    """Every problem in the store, when the commit touches .memory/ (else nothing)."""
+    if not any(n.startswith(MEMORY_DIR + "/") for n in names):
+        return []
+    return store.validate()
+
+
+def affected_memories(store: Store, names: list[str]) -> list[Affected]:
+    """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
+
+    `names` are the staged paths: when none is a linked file (the derived index says
+    so), the staleness engine is not even loaded.
+    """
+    root = str(store.root)
+    touched = relevant(names, linked_files(root, memory_stamps(root)))
+    if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
+        return []
+    try:
+        from memkit.staleness import check_staged  # type: ignore[import-untyped,unused-ignore]
+    except ImportError:  # the staleness engine is not there yet
+        return []
+
+    by_id: dict[str, list[LinkStatus]] = {}
+    for mid, status in check_staged(store):
+        if status.state != "unchanged":
+            by_id.setdefault(mid, []).append(status)
+    out = []
+    for mid in sorted(by_id):
+        mem = store.get(mid)
+        links = tuple(sorted(by_id[mid], key=lambda s: s.link))
+        out.append(Affected(mid, mem.title, mem.path, links))
+    return out
