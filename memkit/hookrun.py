@@ -51,25 +51,24 @@ def staged_names(root: str) -> list[str]:
 
 def memory_stamps(root: str) -> Stamps:
     """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists)."""
-    mdir = os.path.join(root, MEMORY_DIR)
     stamps: Stamps = {}
-    stack = [mdir]
-    while stack:
-        d = stack.pop()
+    stack = [(os.path.join(root, MEMORY_DIR), MEMORY_DIR)]
+    while stack:  # plain strings and scandir: this runs for every commit
+        full_dir, rel_dir = stack.pop()
         try:
-            entries = list(os.scandir(d))
+            entries = list(os.scandir(full_dir))
         except OSError:
             continue
         for e in entries:
-            if e.name.startswith("."):
+            name = e.name
+            if name.startswith("."):
                 continue
             if e.is_dir(follow_symlinks=False):
-                if not (d == mdir and e.name in _SKIP_DIRS):
-                    stack.append(e.path)
-            elif e.name.endswith(".md") and e.is_file(follow_symlinks=False):
+                if not (rel_dir == MEMORY_DIR and name in _SKIP_DIRS):
+                    stack.append((e.path, f"{rel_dir}/{name}"))
+            elif name.endswith(".md") and e.is_file(follow_symlinks=False):
                 st = e.stat(follow_symlinks=False)
-                rel = os.path.relpath(e.path, root).replace(os.sep, "/")
-                stamps[rel] = [st.st_size, st.st_mtime_ns]
+                stamps[f"{rel_dir}/{name}"] = [st.st_size, st.st_mtime_ns]
     return stamps
 
 

@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""Time what memkit's pre-commit hook adds to a `git commit`, with 1,000 memories.
+
+    python benchmarks/bench_hook.py [--memories N] [--runs R] [--keep DIR]
+
+Generates a store (benchmarks/gen_store.py), installs the hook, then times real
+`git commit` runs (median of R) for:
+
+- fast path: the commit touches no memory and no linked code;
+- linked code: the commit changes a file a memory links to (staleness check);
+- memory edit: the commit changes a memory (validation and compile);
+- index rebuild: the first commit after a memory changed on disk.
+
+Each against the same commit made with `--no-verify` (no hook). Prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_store import generate
+
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+}
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, env=ENV, capture_output=True)
+
+
+def timed_commit(repo: Path, *flags: str) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "bench", *flags], cwd=repo, env=ENV, capture_output=True
+    )
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"bench_hook: the commit failed:\n{done.stdout.decode()}{done.stderr.decode()}")
+    return elapsed
+
+
+def median_ms(repo: Path, runs: int, change: Callable[[int], None], *flags: str) -> float:
+    times = []
+    for i in range(runs):
+        change(i)
+        times.append(timed_commit(repo, *flags))
+    return statistics.median(times) * 1000
+
+
+def backdate(mdir: Path) -> None:
+    """Memories written seconds ago are distrusted by the caches; real ones are older."""
+    old = time.time() - 3600
+    for path in mdir.rglob("*.md"):
+        os.utime(path, (old, old))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--memories", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--keep", type=Path, help="Generate into this (new) directory and keep it.")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = generate(args.memories, args.keep or Path(tmp) / "repo")
+        run(repo, args.memories, args.runs)
+
+
+def run(repo: Path, n: int, runs: int) -> None:
+    from memkit.hooks import install
+
+    mdir = repo / ".memory"
+    backdate(mdir)
+    install(repo)
+    linked_mem = next(p for p in sorted(mdir.rglob("*.md")) if "\nlinks:\n" in p.read_text())
+    linked = re.search(r"\nlinks:\n- ([^:\n]+)", linked_mem.read_text())
+    assert linked is not None
+    code = repo / linked.group(1)
+    notes = repo / "NOTES.txt"
+
+    def touch_notes(i: int) -> None:
+        notes.write_text(f"note {i} {time.time_ns()}\n")
+        git(repo, "add", "NOTES.txt")
+
+    def touch_code(i: int) -> None:
+        code.write_text(code.read_text().replace("return value", f"return value  # {i}", 1))
+        git(repo, "add", str(code))
+
+    def touch_memory(i: int) -> None:
+        linked_mem.write_text(linked_mem.read_text() + f"\nMore text {i}.\n")
+        git(repo, "add", str(linked_mem))
+
+    def touch_memory_unstaged(i: int) -> None:
+        linked_mem.write_text(linked_mem.read_text() + f"\nUnstaged {i}.\n")
+        touch_notes(i)
+
+    timed_commit(repo, "--allow-empty")  # warm the caches once
+    print(f"git commit with the memkit pre-commit hook, {n} memories, median of {runs} runs")
+    print(f"{'scenario':<44}{'no hook':>10}{'hook':>10}{'added':>10}")
+    for name, change in (
+        ("fast path: nothing linked, no memory", touch_notes),
+        ("linked code changed (staleness check)", touch_code),
+        ("memory changed (validate, compile)", touch_memory),
+        ("index rebuild: a memory changed on disk", touch_memory_unstaged),
+    ):
+        base = median_ms(repo, runs, change, "--no-verify")
+        hook = median_ms(repo, runs, change)
+        print(f"{name:<44}{base:>8.0f}ms{hook:>8.0f}ms{hook - base:>8.0f}ms")
+
+
+if __name__ == "__main__":
+    main()
