@@ -149,3 +149,21 @@ def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:
     assert done.stderr.endswith(
         "memkit: nothing was changed; fix the cause, or commit with `git commit --no-verify`\n"
     )
+
+
+def test_hook_runs_in_a_linked_worktree_and_with_hookspath(project: Path) -> None:
+    other = project.parent / "other"
+    git(project, "worktree", "add", "-q", "-b", "other", str(other))
+    (other / ".memory" / "bad.md").write_text("---\ntype: note\n---\n", encoding="utf-8")
+    git(other, "add", ".memory/bad.md")
+    done = commit(other)
+    assert (done.returncode, done.stderr) == (
+        1,
+        ".memory/bad.md:1: title: missing or empty title; add `title: <one line summary>`\n"
+        "memkit: 1 problem(s) in 1 file(s)\n",
+    )
+    hooks.uninstall(project)
+    git(project, "config", "core.hooksPath", ".githooks")
+    hooks.install(other)
+    assert hooks.is_memkit_hook(other / ".githooks" / "pre-commit")
+    assert commit(other).returncode == 1
