@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import resource
 import statistics
 import subprocess
 import sys
@@ -43,23 +44,35 @@ def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, env=ENV, capture_output=True)
 
 
-def timed_commit(repo: Path, *flags: str) -> float:
-    start = time.perf_counter()
+def cpu() -> float:
+    """CPU seconds used by finished child processes (git and the hook it runs)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_commit(repo: Path, *flags: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one `git commit`."""
+    start, start_cpu = time.perf_counter(), cpu()
     done = subprocess.run(
         ["git", "commit", "-q", "-m", "bench", *flags], cwd=repo, env=ENV, capture_output=True
     )
-    elapsed = time.perf_counter() - start
+    elapsed, used = time.perf_counter() - start, cpu() - start_cpu
     if done.returncode != 0:
         sys.exit(f"bench_hook: the commit failed:\n{done.stdout.decode()}{done.stderr.decode()}")
-    return elapsed
+    return elapsed, used
 
 
-def median_ms(repo: Path, runs: int, change: Callable[[int], None], *flags: str) -> float:
-    times = []
+def median_ms(
+    repo: Path, runs: int, change: Callable[[int], None], *flags: str
+) -> tuple[float, float]:
+    """Median wall-clock and CPU milliseconds of `runs` commits, each after `change(i)`."""
+    wall, used = [], []
     for i in range(runs):
         change(i)
-        times.append(timed_commit(repo, *flags))
-    return statistics.median(times) * 1000
+        w, c = timed_commit(repo, *flags)
+        wall.append(w)
+        used.append(c)
+    return statistics.median(wall) * 1000, statistics.median(used) * 1000
 
 
 def backdate(mdir: Path) -> None:
@@ -110,16 +123,29 @@ def run(repo: Path, n: int, runs: int) -> None:
 
     timed_commit(repo, "--allow-empty")  # warm the caches once
     print(f"git commit with the memkit pre-commit hook, {n} memories, median of {runs} runs")
-    print(f"{'scenario':<44}{'no hook':>10}{'hook':>10}{'added':>10}")
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; bare python start")
+    print(f" {bare_python_ms():.0f} ms: on a busy machine the CPU column is the steadier one)")
+    print(f"{'':<42}{'-------- wall clock --------':>30}{'-- CPU --':>12}")
+    print(f"{'scenario':<42}{'no hook':>10}{'hook':>10}{'added':>10}{'added':>12}")
     for name, change in (
         ("fast path: nothing linked, no memory", touch_notes),
         ("linked code changed (staleness check)", touch_code),
         ("memory changed (validate, compile)", touch_memory),
         ("index rebuild: a memory changed on disk", touch_memory_unstaged),
     ):
-        base = median_ms(repo, runs, change, "--no-verify")
-        hook = median_ms(repo, runs, change)
-        print(f"{name:<44}{base:>8.0f}ms{hook:>8.0f}ms{hook - base:>8.0f}ms")
+        base, base_cpu = median_ms(repo, runs, change, "--no-verify")
+        hook, hook_cpu = median_ms(repo, runs, change)
+        added, added_cpu = hook - base, hook_cpu - base_cpu
+        print(f"{name:<42}{base:>8.0f}ms{hook:>8.0f}ms{added:>8.0f}ms{added_cpu:>10.0f}ms")
+
+
+def bare_python_ms() -> float:
+    times = []
+    for _ in range(9):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
 
 
 if __name__ == "__main__":

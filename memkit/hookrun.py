@@ -1,28 +1,25 @@
 """The git pre-commit hook's fast path: does this commit give memkit anything to do?
 
-The installed hook runs `python -m memkit.hookrun pre-commit --root DIR`. Most commits
+The installed hook runs `python -c "...memkit.hookrun.main..." pre-commit --root DIR`. Most commits
 touch neither a memory nor code a memory links to, and for those this module answers
 "nothing to do" with the standard library alone: the staged names come from
 `git diff --cached --name-only -z`, and the linked files from a small derived index in
-.memory/.cache/hooks.json, rebuilt only when a memory file's size or mtime changed.
+.memory/.cache/hooks-index, rebuilt only when a memory file's size or mtime changed.
 Only when a staged file matters does it load memkit's CLI (and with it the heavy
 libraries) to run the full checks: `memkit hooks run pre-commit`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import subprocess
 import sys
-import time
 
 MEMORY_DIR = ".memory"
-INDEX_PATH = (MEMORY_DIR, ".cache", "hooks.json")
-INDEX_VERSION = 1
+INDEX_PATH = (MEMORY_DIR, ".cache", "hooks-index")
+INDEX_HEADER = "memkit hook index 1\n"
 _SKIP_DIRS = {"templates"}  # as Store.files(): .memory/templates/ holds no memories
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
+_DIFF = ("diff", "--cached", "--name-only", "-z", "--no-renames", "--relative")
 
 Stamps = dict[str, list[int]]
 
@@ -38,15 +35,47 @@ def staged_names(root: str) -> list[str]:
     the environment git gave the hook, so `git commit -a` and `git commit FILE` (which
     use a temporary index) are seen as git sees them.
     """
-    out = subprocess.run(
-        ["git", "diff", "--cached", "--name-only", "-z", "--no-renames", "--relative"],
-        cwd=root,
-        capture_output=True,
-    )
-    if out.returncode != 0:
-        err = out.stderr.decode("utf-8", "replace").strip()
+    code, out = _spawn(["git", "-C", root, *_DIFF])
+    if code != 0:  # run it again the slow way, for git's message
+        import subprocess
+
+        done = subprocess.run(["git", *_DIFF], cwd=root, capture_output=True)
+        err = done.stderr.decode("utf-8", "replace").strip() or f"exit code {code}"
         raise HookError(f"`git diff --cached` failed in {root}: {err}")
-    return sorted(n for n in out.stdout.decode("utf-8", "surrogateescape").split("\0") if n)
+    return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
+
+
+def _spawn(argv: list[str]) -> tuple[int, bytes]:
+    """Run a command, return (exit code, stdout); stderr discarded.
+
+    posix_spawn and a pipe: importing subprocess (threading, selectors, signal) costs
+    more than the `git diff` it would run.
+    """
+    if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows
+        import subprocess
+
+        done = subprocess.run(argv, capture_output=True)
+        return done.returncode, done.stdout
+    r, w = os.pipe()
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        try:
+            actions = [
+                (os.POSIX_SPAWN_DUP2, w, 1),
+                (os.POSIX_SPAWN_DUP2, null, 2),
+                (os.POSIX_SPAWN_CLOSE, r),
+            ]
+            pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+        finally:
+            os.close(null)
+            os.close(w)
+        chunks = []
+        while chunk := os.read(r, 65536):
+            chunks.append(chunk)
+    finally:
+        os.close(r)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks)
 
 
 def memory_stamps(root: str) -> Stamps:
@@ -73,20 +102,33 @@ def memory_stamps(root: str) -> Stamps:
 
 
 def linked_files(root: str, stamps: Stamps) -> list[str]:
-    """The files memories link to, from the derived index (rebuilt if any memory changed)."""
-    path = os.path.join(root, *INDEX_PATH)
+    """The files memories link to, from the derived index (rebuilt if any memory changed).
+
+    The index is plain lines (no json: its import alone costs a few ms): a header, then
+    `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file.
+    """
     try:
-        with open(path, "rb") as f:
-            data = json.load(f)
-        if data["version"] == INDEX_VERSION and data["memories"] == stamps:
-            return list(data["links"])
-    except (OSError, ValueError, KeyError, TypeError):
-        pass
+        with open(os.path.join(root, *INDEX_PATH), encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, ValueError):
+        text = ""
+    head = _index_head(stamps)
+    if text.startswith(head):
+        links = text[len(head) :].split("\n")
+        if links and links[-1] == "" and all(x.startswith("l ") for x in links[:-1]):
+            return [x[2:] for x in links[:-1]]
     return rebuild_index(root, stamps)
+
+
+def _index_head(stamps: Stamps) -> str:
+    lines = [f"m {size} {mtime} {rel}\n" for rel, (size, mtime) in sorted(stamps.items())]
+    return INDEX_HEADER + "".join(lines)
 
 
 def rebuild_index(root: str, stamps: Stamps) -> list[str]:
     """Load the store (through its parse cache) and write the index of linked files."""
+    import contextlib
+    import time
     from pathlib import Path
 
     from memkit.fsutil import atomic_write
@@ -95,10 +137,12 @@ def rebuild_index(root: str, stamps: Stamps) -> list[str]:
     loaded = Store(root).load()
     links = sorted({link.partition("::")[0] for m in loaded.memories for link in m.links})
     now = time.time_ns()
-    if all(now - mtime >= _RACY_NS for _, mtime in stamps.values()):
-        data = {"version": INDEX_VERSION, "memories": stamps, "links": links}
+    settled = all(now - mtime >= _RACY_NS for _, mtime in stamps.values())
+    names_ok = not any("\n" in name for name in [*stamps, *links])
+    if settled and names_ok:
+        text = _index_head(stamps) + "".join(f"l {link}\n" for link in links)
         with contextlib.suppress(OSError):  # a read-only checkout goes without the index
-            atomic_write(Path(root, *INDEX_PATH), json.dumps(data, sort_keys=True).encode())
+            atomic_write(Path(root, *INDEX_PATH), text.encode("utf-8"))
     return links
 
 

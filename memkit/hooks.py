@@ -43,7 +43,7 @@ if [ -x "$chained" ]; then
 fi
 python={python}
 if [ -x "$python" ]; then
-    exec "$python" -m memkit.hookrun pre-commit --root {root}
+    exec "$python" -c '{code}' pre-commit --root {root}
 elif command -v memkit >/dev/null 2>&1; then
     exec memkit --root {root} hooks run pre-commit
 fi
@@ -51,6 +51,17 @@ echo "memkit: pre-commit hook skipped: memkit is not installed ($python is gone)
     "reinstall it and run \\`memkit hooks install\\`, or \\`memkit hooks uninstall\\`" >&2
 exit 0
 """
+
+
+# `python -c` rather than `-m`: runpy is not needed, and a missing memkit is a warning.
+_CODE = """import sys
+try:
+    from memkit.hookrun import main
+except ImportError:
+    print("memkit: pre-commit hook skipped: memkit is not installed for", sys.executable,
+          file=sys.stderr)
+    sys.exit(0)
+sys.exit(main(sys.argv[1:]))"""
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -97,6 +108,7 @@ def hook_script(root: Path, python: str | None = None) -> str:
     return _SCRIPT.format(
         marker=MARKER,
         chained=CHAINED,
+        code=_CODE,
         python=shlex.quote(python or sys.executable),
         root=shlex.quote(rel.replace(os.sep, "/")),
     )

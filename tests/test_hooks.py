@@ -51,7 +51,7 @@ def test_install_is_idempotent_and_executable(repo: Path, store: Store) -> None:
     text = hook.read_text("utf-8")
     assert text.startswith("#!/bin/sh\n# memkit-managed hook: installed by")
     assert "python=/opt/py/bin/python\n" in text
-    assert 'exec "$python" -m memkit.hookrun pre-commit --root .\n' in text
+    assert "\nsys.exit(main(sys.argv[1:]))' pre-commit --root .\n" in text
     assert hooks.install(repo, python="/other/python") == [f"updated {hook}"]
 
 
@@ -60,7 +60,7 @@ def test_store_in_a_subdirectory_is_found_from_the_top(repo: Path) -> None:
     hooks.install(repo / "app", python="/p y/python")
     text = (repo / ".git" / "hooks" / "pre-commit").read_text("utf-8")
     assert "python='/p y/python'\n" in text
-    assert "-m memkit.hookrun pre-commit --root app\n" in text
+    assert "' pre-commit --root app\n" in text
 
 
 def test_existing_hook_is_chained_and_restored(repo: Path, store: Store) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -71,13 +70,13 @@ def test_index_lists_linked_files_and_follows_changes(repo: Path, store: Store) 
     assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py"]
     names = ["README", "docs/x.md", "src/a.py", "src/b.py", ".memory/z.md"]
     assert hookrun.relevant(names, ["docs", "src/a.py"]) == [*names[1:3], ".memory/z.md"]
-    index = repo / ".memory" / ".cache" / "hooks.json"
-    index.write_text(json.dumps({"version": 1, "memories": stamps, "links": ["x.py"]}))
+    index = repo / ".memory" / ".cache" / "hooks-index"
+    index.write_text(hookrun._index_head(stamps) + "l x.py\n", encoding="utf-8")
     assert hookrun.linked_files(str(repo), stamps) == ["x.py"]  # trusted while stamps match
     write_memory(store, "b", "---\ntitle: B\nlinks: [src/b.py]\n---\n")
     stamps = hookrun.memory_stamps(str(repo))
     assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py", "src/b.py"]
-    index.write_text("{not json")
+    index.write_text(hookrun._index_head(stamps) + "garbage\n", encoding="utf-8")
     assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py", "src/b.py"]
 
 

@@ -58,7 +58,7 @@ def test_commit_touching_nothing_linked_prints_nothing(project: Path) -> None:
     done = commit(project)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     # The second commit reads the derived index instead of loading the store.
-    assert (project / ".memory" / ".cache" / "hooks.json").is_file()
+    assert (project / ".memory" / ".cache" / "hooks-index").is_file()
     (project / "README").write_text("and again\n", encoding="utf-8")
     assert (commit(project, "-a").stdout, git(project, "status", "--short")) == ("", "")
 
@@ -138,7 +138,7 @@ def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:
     (tmp_path / ".memory").mkdir()
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path.parent)}
     done = subprocess.run(
-        [sys.executable, "-m", "memkit.hookrun", "pre-commit", "--root", str(tmp_path)],
+        [sys.executable, "-c", hooks._CODE, "pre-commit", "--root", str(tmp_path)],
         capture_output=True,
         text=True,
         env=env,
