@@ -29,9 +29,6 @@ if TYPE_CHECKING:
 HOOK = "pre-commit"
 CHAINED = "pre-commit.before-memkit"
 MARKER = "# memkit-managed hook"
-DRIVER = "memkit"
-ATTR_BEGIN = "# >>> memkit merge driver (memkit hooks install --merge-driver)"
-ATTR_END = "# <<< memkit merge driver"
 
 _SCRIPT = """\
 #!/bin/sh
@@ -155,78 +152,6 @@ def uninstall(root: Path) -> list[str]:
 
 
 # ------------------------------------------------------------------ full checks
-
-
-# ------------------------------------------------------------------ merge driver
-
-
-def install_merge_driver(store: Store) -> list[str]:
-    """Register the `memkit` merge driver in git's config and mark compiled files with it."""
-    top = toplevel(store.root)
-    driver = f"{shlex.quote(sys.executable)} -m memkit hooks merge-file %O %A %B %P"
-    changes = []
-    for key, value in (("name", "memkit: regenerate compiled files"), ("driver", driver)):
-        current = subprocess.run(
-            ["git", "config", "--local", f"merge.{DRIVER}.{key}"], cwd=top, capture_output=True
-        ).stdout.decode("utf-8", "replace")
-        if current.strip() != value:
-            _git(top, "config", "--local", f"merge.{DRIVER}.{key}", value)
-            changes.append(f"set git config merge.{DRIVER}.{key}")
-    lines = [f"{pattern} merge={DRIVER}" for pattern in generated_patterns(store)]
-    if _write_attributes(store.root / ".gitattributes", lines):
-        changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
-    return changes
-
-
-def uninstall_merge_driver(store: Store) -> list[str]:
-    """Remove the merge driver's git config and its .gitattributes lines."""
-    top = toplevel(store.root)
-    changes = []
-    probe = subprocess.run(
-        ["git", "config", "--local", "--get-regexp", rf"^merge\.{DRIVER}\."],
-        cwd=top,
-        capture_output=True,
-    )
-    if probe.returncode == 0 and probe.stdout.strip():
-        _git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
-        changes.append(f"removed git config merge.{DRIVER}")
-    if _write_attributes(store.root / ".gitattributes", []):
-        changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
-    return changes
-
-
-def _write_attributes(path: Path, lines: list[str]) -> bool:
-    """Put `lines` between memkit's markers in `path` (none: remove the block); keep the rest."""
-    try:
-        text = path.read_text("utf-8")
-    except FileNotFoundError:
-        text = ""
-    kept, inside = [], False
-    for line in text.splitlines():
-        if line == ATTR_BEGIN:
-            inside = True
-        elif line == ATTR_END and inside:
-            inside = False
-        elif not inside:
-            kept.append(line)
-    block = [ATTR_BEGIN, *lines, ATTR_END] if lines else []
-    while kept and not kept[-1].strip():
-        kept.pop()
-    new = "\n".join([*kept, *([""] if kept and block else []), *block])
-    new = new + "\n" if new else ""
-    if new == text:
-        return False
-    if not new and not text.strip():
-        return False
-    atomic_write(path, new.encode("utf-8"))
-    return True
-
-
-def generated_patterns(store: Store) -> list[str]:
-    """The compiled files the merge driver resolves (relative to the store's root)."""
-    raise MemkitError(
-        "the merge driver needs `memkit compile`, which this memkit does not have yet"
-    )
 
 
 @dataclass(frozen=True)

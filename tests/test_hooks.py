@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git
 
-from memkit import hooks
+from memkit import hooks, mergedriver
 from memkit.errors import MemkitError
 from memkit.store import Store, init
 
@@ -109,12 +109,11 @@ def test_cli_install_uninstall(run: Invoke, repo: Path, store: Store) -> None:
 def test_attributes_block_keeps_other_lines(tmp_path: Path) -> None:
     path = tmp_path / ".gitattributes"
     path.write_text("*.png binary\n", encoding="utf-8")
-    assert hooks._write_attributes(path, ["CLAUDE.md merge=memkit"])
-    assert path.read_text("utf-8") == (
-        f"*.png binary\n\n{hooks.ATTR_BEGIN}\nCLAUDE.md merge=memkit\n{hooks.ATTR_END}\n"
-    )
-    assert not hooks._write_attributes(path, ["CLAUDE.md merge=memkit"])
-    assert hooks._write_attributes(path, [])
+    assert mergedriver._write_attributes(path, ["CLAUDE.md merge=memkit"])
+    begin, end = mergedriver.ATTR_BEGIN, mergedriver.ATTR_END
+    assert path.read_text("utf-8") == f"*.png binary\n\n{begin}\nCLAUDE.md merge=memkit\n{end}\n"
+    assert not mergedriver._write_attributes(path, ["CLAUDE.md merge=memkit"])
+    assert mergedriver._write_attributes(path, [])
     assert path.read_text("utf-8") == "*.png binary\n"
-    assert not hooks._write_attributes(tmp_path / "none", [])
+    assert not mergedriver._write_attributes(tmp_path / "none", [])
     assert not (tmp_path / "none").exists()

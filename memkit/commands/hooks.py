@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
@@ -40,12 +41,13 @@ def hooks() -> None:
 def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> None:
     """Install the pre-commit hook (keeping and chaining any hook already there). Idempotent."""
     from memkit import hooks as core
+    from memkit.mergedriver import install_merge_driver
 
     store = get_store(ctx)
     store.require()
     lines = core.install(store.root)
     if merge_driver:
-        lines += core.install_merge_driver(store)
+        lines += install_merge_driver(store)
     if mcp:
         from memkit.agent_hooks import install_mcp  # type: ignore[import-untyped,unused-ignore]
 
@@ -64,9 +66,10 @@ def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> 
 def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
     """Remove memkit's hook and merge driver; a chained hook of yours is put back."""
     from memkit import hooks as core
+    from memkit.mergedriver import uninstall_merge_driver
 
     store = get_store(ctx)
-    lines = core.uninstall(store.root) + core.uninstall_merge_driver(store)
+    lines = core.uninstall(store.root) + uninstall_merge_driver(store)
     if mcp:
         from memkit.agent_hooks import uninstall_mcp  # type: ignore[import-untyped,unused-ignore]
 
@@ -76,6 +79,23 @@ def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
 
         lines += uninstall_claude(store.root)
     _report(lines, "no memkit hooks installed")
+
+
+@hooks.command("merge-file", hidden=True)
+@click.argument("base", type=click.Path(path_type=Path))
+@click.argument("ours", type=click.Path(path_type=Path))
+@click.argument("theirs", type=click.Path(path_type=Path))
+@click.argument("path")
+@click.pass_context
+def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path, path: str) -> None:
+    """git's merge driver for compiled files (%O %A %B %P); the result is left in OURS."""
+    from memkit.mergedriver import merge_file as merge
+
+    clean, message = merge(base, ours, theirs, path)
+    if message:
+        click.echo(message, err=True)
+    if not clean:
+        ctx.exit(EXIT_FOUND)
 
 
 def _report(lines: list[str], nothing: str) -> None:
