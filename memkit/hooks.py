@@ -232,10 +232,7 @@ def affected_memories(store: Store, names: list[str]) -> list[Affected]:
     touched = relevant(names, linked_files(root, memory_stamps(root)))
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []
-    try:
-        from memkit.staleness import check_staged  # type: ignore[import-untyped,unused-ignore]
-    except ImportError:  # the staleness engine is not there yet
-        return []
+    from memkit.staleness import check_staged
 
     by_id: dict[str, list[LinkStatus]] = {}
     for mid, status in check_staged(store):

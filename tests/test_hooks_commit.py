@@ -102,7 +102,6 @@ def test_hand_written_hook_still_runs(project: Path) -> None:
 
 
 def test_commit_editing_a_linked_function_lists_the_memory(project: Path) -> None:
-    pytest.importorskip("memkit.staleness")
     app = project / "src" / "app.py"
     app.write_text(APP.replace("round(sum(xs), 2)", "sum(xs)"), encoding="utf-8")
     git(project, "add", "src/app.py")

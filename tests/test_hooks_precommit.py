@@ -88,7 +88,6 @@ def test_commit_touching_nothing_linked_passes_quietly(framework: Path) -> None:
 
 
 def test_stale_warns_and_strict_fails(framework: Path) -> None:
-    pytest.importorskip("memkit.staleness")
     (framework / "src" / "app.py").write_text(APP.replace("round(sum(xs), 2)", "sum(xs)"))
     git(framework, "add", "src/app.py")
     report = (
