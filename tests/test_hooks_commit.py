@@ -166,3 +166,29 @@ def test_hook_runs_in_a_linked_worktree_and_with_hookspath(project: Path) -> Non
     hooks.install(other)
     assert hooks.is_memkit_hook(other / ".githooks" / "pre-commit")
     assert commit(other).returncode == 1
+
+
+def test_strict_config_stops_the_commit_and_says_how_links_changed(project: Path) -> None:
+    (project / ".memory" / "config.toml").write_text("[hooks]\nstrict = true\n", "utf-8")
+    write_memory(Store(project), "app-file", "---\ntitle: The app file\nlinks: [src/app.py]\n---\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "strict")
+    (project / "src" / "app.py").write_text(APP.replace("def total(xs)", "def total(ys)"))
+    git(project, "add", "src/app.py")
+    done = commit(project)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "memkit: this commit changes code that 2 memories describe:\n"
+        "  app-file: The app file (.memory/app-file.md)\n"
+        "    src/app.py: file changed\n"
+        "    -> still true? `memkit verify app-file`; if not, `memkit edit app-file`\n"
+        "  totals-rounded-once: Totals are rounded once (.memory/totals-rounded-once.md)\n"
+        "    src/app.py::total: signature changed\n"
+        "    -> still true? `memkit verify totals-rounded-once`; "
+        "if not, `memkit edit totals-rounded-once`\n"
+        "memkit: commit stopped (--strict): verify or edit these memories\n"
+    )
+    git(project, "rm", "-qf", "src/app.py")
+    done = commit(project)
+    assert "    src/app.py::total: removed\n" in done.stderr
+    assert "    src/app.py: removed\n" in done.stderr

@@ -150,6 +150,7 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
             files = len({p.path for p in problems})
             click.echo(f"memkit: {len(problems)} problem(s) in {files} file(s)", err=True)
             return True
+    strict = strict or _strict_config(store)
     if hook in ("pre-commit", "stale"):
         affected = core.affected_memories(store, names)
         _print_affected(affected)
@@ -157,6 +158,19 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
             click.echo("memkit: commit stopped (--strict): verify or edit these memories", err=True)
             return True
     return False
+
+
+def _strict_config(store: Store) -> bool:
+    """`[hooks] strict = true` in .memory/config.toml (or MEMKIT_HOOKS_STRICT=true)."""
+    from memkit.errors import ConfigError
+
+    value = store.config.section("hooks").get("strict", False)
+    if not isinstance(value, bool):
+        raise ConfigError(
+            f"{store.config.path or '.memory/config.toml'}: [hooks] strict must be true or "
+            f"false, not {value!r}"
+        )
+    return value
 
 
 def _print_affected(affected: list[Affected]) -> None:
