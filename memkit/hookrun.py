@@ -102,10 +102,17 @@ def memory_stamps(root: str) -> Stamps:
 
 
 def linked_files(root: str, stamps: Stamps) -> list[str]:
-    """The files memories link to, from the derived index (rebuilt if any memory changed).
+    """The files memories link to (from the derived index)."""
+    return read_index(root, stamps)[0]
 
-    The index is plain lines (no json: its import alone costs a few ms): a header, then
-    `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file.
+
+def read_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
+    """(linked files, compiled outputs) from the derived index; rebuilt if a memory changed.
+
+    The index is plain lines (no json: its import alone costs a few ms): a header,
+    `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file
+    and `o PATH` for every file `memkit compile` may write (`o DIR/PREFIX*`: any file
+    whose path starts with DIR/PREFIX).
     """
     try:
         with open(os.path.join(root, *INDEX_PATH), encoding="utf-8") as f:
@@ -114,9 +121,10 @@ def linked_files(root: str, stamps: Stamps) -> list[str]:
         text = ""
     head = _index_head(stamps)
     if text.startswith(head):
-        links = text[len(head) :].split("\n")
-        if links and links[-1] == "" and all(x.startswith("l ") for x in links[:-1]):
-            return [x[2:] for x in links[:-1]]
+        rest = text[len(head) :].split("\n")
+        if rest[-1] == "" and all(x[:2] in ("l ", "o ") for x in rest[:-1]):
+            links = [x[2:] for x in rest[:-1] if x[0] == "l"]
+            return links, [x[2:] for x in rest[:-1] if x[0] == "o"]
     return rebuild_index(root, stamps)
 
 
@@ -125,8 +133,8 @@ def _index_head(stamps: Stamps) -> str:
     return INDEX_HEADER + "".join(lines)
 
 
-def rebuild_index(root: str, stamps: Stamps) -> list[str]:
-    """Load the store (through its parse cache) and write the index of linked files."""
+def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
+    """Load the store (through its parse cache) and write the index."""
     import contextlib
     import time
     from pathlib import Path
@@ -136,22 +144,45 @@ def rebuild_index(root: str, stamps: Stamps) -> list[str]:
 
     loaded = Store(root).load()
     links = sorted({link.partition("::")[0] for m in loaded.memories for link in m.links})
+    outputs = compiled_outputs()
     now = time.time_ns()
     settled = all(now - mtime >= _RACY_NS for _, mtime in stamps.values())
     names_ok = not any("\n" in name for name in [*stamps, *links])
     if settled and names_ok:
         text = _index_head(stamps) + "".join(f"l {link}\n" for link in links)
+        text += "".join(f"o {out}\n" for out in outputs)
         with contextlib.suppress(OSError):  # a read-only checkout goes without the index
             atomic_write(Path(root, *INDEX_PATH), text.encode("utf-8"))
-    return links
+    return links, outputs
 
 
-def relevant(names: list[str], links: list[str]) -> list[str]:
-    """The staged names memkit must look at: memory files, config, linked files."""
-    exact = set(links)
+def compiled_outputs() -> list[str]:
+    """Every file any compile target may write: shared files, and rule-file prefixes + '*'."""
+    try:
+        from memkit.targets import (  # type: ignore[import-untyped,unused-ignore]
+            RULE_PREFIX,
+            TARGETS,
+        )
+    except ImportError:  # built without the compiler
+        return []
+    out = {name for t in TARGETS.values() for name in t.shared}
+    out |= {f"{d}/{RULE_PREFIX}*" for t in TARGETS.values() for d, _ in t.rule_dirs}
+    return sorted(out)
+
+
+def relevant(
+    names: list[str], links: list[str], outputs: list[str] | tuple[str, ...] = ()
+) -> list[str]:
+    """The staged names memkit must look at: memory files, config, linked files, outputs."""
+    exact = set(links) | {o for o in outputs if not o.endswith("*")}
     dirs = tuple(link.rstrip("/") + "/" for link in links)
-    prefix = MEMORY_DIR + "/"
-    return [n for n in names if n.startswith(prefix) or n in exact or n.startswith(dirs)]
+    prefixes = (MEMORY_DIR + "/", *dirs, *(o[:-1] for o in outputs if o.endswith("*")))
+    return [n for n in names if n in exact or n.startswith(prefixes)]
+
+
+def is_output(name: str, outputs: list[str]) -> bool:
+    """Whether `name` is a file `memkit compile` may write (see compiled_outputs)."""
+    return name in outputs or any(o.endswith("*") and name.startswith(o[:-1]) for o in outputs)
 
 
 def has_work(root: str) -> bool:
@@ -161,7 +192,7 @@ def has_work(root: str) -> bool:
     names = staged_names(root)
     if not names:
         return False
-    return bool(relevant(names, linked_files(root, memory_stamps(root))))
+    return bool(relevant(names, *read_index(root, memory_stamps(root))))
 
 
 def main(argv: list[str]) -> int:

@@ -9,6 +9,7 @@ and puts the chained hook back. Both are idempotent. Each returns one line per c
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shlex
 import subprocess
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.hookrun import MEMORY_DIR, linked_files, memory_stamps, relevant
+from memkit.hookrun import MEMORY_DIR, is_output, linked_files, memory_stamps, read_index, relevant
 from memkit.states import LinkStatus
 
 if TYPE_CHECKING:
@@ -220,6 +221,25 @@ def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]
                     )
                 )
     return sorted(problems, key=lambda p: (p.path, p.line, p.field))
+
+
+def compile_needed(store: Store, names: list[str]) -> bool:
+    """Whether the commit changes memories, memkit's config or templates, or a compiled file."""
+    outputs = read_index(str(store.root), memory_stamps(str(store.root)))[1]
+    return any(n.startswith(MEMORY_DIR + "/") or is_output(n, outputs) for n in names)
+
+
+def recompile(store: Store, *, today: dt.date) -> list[str]:
+    """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
+    from memkit.commands.compile import (  # type: ignore[import-untyped,unused-ignore]
+        _statuses,  # the same staleness marks `memkit compile` puts in
+    )
+    from memkit.compiler import apply, build  # type: ignore[import-untyped,unused-ignore]
+
+    with store.lock():
+        plan = build(store, today=today, statuses=_statuses(store))
+        done: list[str] = apply(plan)
+    return done
 
 
 def affected_memories(store: Store, names: list[str]) -> list[Affected]:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import EXIT_BUG, EXIT_FOUND, get_store
+from memkit.cli import EXIT_BUG, EXIT_FOUND, get_store, today
 
 if TYPE_CHECKING:
     from memkit.hooks import Affected
@@ -150,6 +150,15 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
             files = len({p.path for p in problems})
             click.echo(f"memkit: {len(problems)} problem(s) in {files} file(s)", err=True)
             return True
+    if hook == "compile" or (hook == "pre-commit" and core.compile_needed(store, names)):
+        changed = _recompile(store)
+        if changed:
+            click.echo(
+                f"memkit: regenerated {', '.join(changed)} from .memory/; review the changes, "
+                "`git add` them and commit again",
+                err=True,
+            )
+            return True
     strict = strict or _strict_config(store)
     if hook in ("pre-commit", "stale"):
         affected = core.affected_memories(store, names)
@@ -158,6 +167,16 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
             click.echo("memkit: commit stopped (--strict): verify or edit these memories", err=True)
             return True
     return False
+
+
+def _recompile(store: Store) -> list[str]:
+    from memkit import hooks as core
+
+    try:
+        import memkit.compiler  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
+    except ImportError:  # built without the compiler: nothing to regenerate
+        return []
+    return core.recompile(store, today=today())
 
 
 def _strict_config(store: Store) -> bool:
