@@ -44,6 +44,8 @@ def project(repo: Path, store: Store) -> Path:
     (repo / "src" / "app.py").write_text(APP, encoding="utf-8")
     (repo / "README").write_text("hello\n", encoding="utf-8")
     mem = write_memory(store, "totals-rounded-once", LINKED)
+    # These tests are about validate and stale; tests/test_hooks_compile.py covers compile.
+    (repo / ".memory" / "config.toml").write_text("[compile]\ntargets = []\n", "utf-8")
     hour_ago = time.time() - 3600  # older than the 2 s window in which caches distrust mtimes
     os.utime(mem, (hour_ago, hour_ago))
     git(repo, "add", "-A")
@@ -169,7 +171,9 @@ def test_hook_runs_in_a_linked_worktree_and_with_hookspath(project: Path) -> Non
 
 
 def test_strict_config_stops_the_commit_and_says_how_links_changed(project: Path) -> None:
-    (project / ".memory" / "config.toml").write_text("[hooks]\nstrict = true\n", "utf-8")
+    (project / ".memory" / "config.toml").write_text(
+        "[compile]\ntargets = []\n[hooks]\nstrict = true\n", "utf-8"
+    )
     write_memory(Store(project), "app-file", "---\ntitle: The app file\nlinks: [src/app.py]\n---\n")
     git(project, "add", "-A")
     git(project, "commit", "-q", "--no-verify", "-m", "strict")

@@ -46,6 +46,8 @@ def framework(repo: Path, store: Store) -> Path:
     (repo / "src" / "app.py").write_text(APP, encoding="utf-8")
     (repo / "README").write_text("hello\n", encoding="utf-8")
     mem = write_memory(store, "totals-rounded-once", LINKED)
+    # These tests are about validate and stale; tests/test_hooks_compile.py covers compile.
+    (repo / ".memory" / "config.toml").write_text("[compile]\ntargets = []\n", "utf-8")
     hour_ago = time.time() - 3600
     os.utime(mem, (hour_ago, hour_ago))
     (repo / ".pre-commit-config.yaml").write_text(local_config({}), encoding="utf-8")
@@ -74,7 +76,7 @@ def test_invalid_memory_fails_validate(framework: Path) -> None:
         ".memory/bad.md:3: type: unknown value 'opinion'; use one of: decision, convention, "
         "gotcha, procedure, episode, preference, note\n1 problem(s) in 1 file(s)\n"
     ) in done.stderr
-    assert git(framework, "status", "--short") == "A  .memory/bad.md\n"
+    assert git(framework, "status", "--short", ".memory") == "A  .memory/bad.md\n"
 
 
 def test_commit_touching_nothing_linked_passes_quietly(framework: Path) -> None:
