@@ -242,6 +242,27 @@ def recompile(store: Store, *, today: dt.date) -> list[str]:
     return done
 
 
+def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:
+    """check_staged, or its equivalent when git committed from a temporary index.
+
+    `git commit -a` and `git commit FILE` stage into a temporary index file (named by
+    GIT_INDEX_FILE in the hook's environment) that libgit2 does not read. Both commit
+    the work tree's version of the staged files, so then the work tree is compared with
+    HEAD, keeping only the links in files this commit stages.
+    """
+    from memkit.staleness import check_range, check_staged
+
+    index = os.environ.get("GIT_INDEX_FILE")
+    if not index or os.path.basename(index) == "index":
+        return check_staged(store)
+    return [
+        (status.id, link)
+        for status in check_range(store, "HEAD", None)
+        for link in status.links
+        if relevant(sorted(touched), [link.link.partition("::")[0]])
+    ]
+
+
 def affected_memories(store: Store, names: list[str]) -> list[Affected]:
     """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
 
@@ -252,10 +273,8 @@ def affected_memories(store: Store, names: list[str]) -> list[Affected]:
     touched = relevant(names, linked_files(root, memory_stamps(root)))
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []
-    from memkit.staleness import check_staged
-
     by_id: dict[str, list[LinkStatus]] = {}
-    for mid, status in check_staged(store):
+    for mid, status in _staged_statuses(store, set(touched)):
         if status.state != "unchanged":
             by_id.setdefault(mid, []).append(status)
     out = []

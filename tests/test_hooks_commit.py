@@ -196,3 +196,12 @@ def test_strict_config_stops_the_commit_and_says_how_links_changed(project: Path
     done = commit(project)
     assert "    src/app.py::total: removed\n" in done.stderr
     assert "    src/app.py: removed\n" in done.stderr
+
+
+@pytest.mark.parametrize("how", [["-a"], ["src/app.py"]], ids=["commit -a", "commit FILE"])
+def test_commit_from_a_temporary_index_lists_the_memory(project: Path, how: list[str]) -> None:
+    (project / "src" / "app.py").write_text(APP.replace("round(sum(xs), 2)", "sum(xs)"))
+    (project / "README").write_text("not committed\n", encoding="utf-8")
+    done = commit(project, *how) if how == ["-a"] else commit(project, "--", *how)
+    assert done.returncode == 0
+    assert "    src/app.py::total: body changed\n" in done.stderr
