@@ -14,7 +14,10 @@ from typing import Any
 
 # Lines that can change the structure around a body: ATX headings, fences, setext underlines.
 _STRUCTURE = re.compile(
-    r"^(?: {0,3}#{1,6}(?:[ \t]|$)|[ \t>]*(?:```|~~~)| {0,3}(?:=+|-+)[ \t]*$)", re.M
+    r"^(?:[ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?#{1,6}(?:[ \t]|$)"  # ATX heading
+    r"|[ \t>]*(?:```|~~~)"  # fence
+    r"| {0,3}(?:=+|-+)[ \t]*$)",  # setext underline
+    re.M,
 )
 _MARKER = re.compile(r"<!--(\s*memkit)", re.I)
 _ATX = re.compile(r"^([ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t]*)(#{1,6})(?=[ \t]|$)")
@@ -64,7 +67,7 @@ def _restructure(text: str, level: int) -> str:
         start, end = tok.map
         if tok.type == "heading_open" and shift:
             new = "#" * min(6, int(tok.tag[1]) + shift)
-            if tok.markup == "#":
+            if tok.markup.startswith("#"):
                 lines[start] = _ATX.sub(rf"\g<1>{new}", lines[start], count=1)
             elif tok.level == 0:  # setext: title lines, then the underline
                 title = " ".join(x.strip() for x in lines[start : end - 1])

@@ -145,7 +145,8 @@ class Renderer:
 
         if not out.budget.fits(text(0, 0)):
             return Fitted(text(0, 0), left_out=len(ms), over=True)
-        k = _largest(lambda k: out.budget.fits(text(k, 0)), len(ms))
+        # Room for at least one one-liner, so what does not fit in full is still named.
+        k = _largest(lambda k: out.budget.fits(text(k, min(1, len(ms) - k))), len(ms))
         if k == len(ms):
             return Fitted(text(k, 0))
         j = _largest(lambda j: out.budget.fits(text(k, j)), len(ms) - k)
