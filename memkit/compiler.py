@@ -86,7 +86,7 @@ def build(
         bad = len({p.path for p in loaded.problems})
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today)
-    renderer = Renderer(store.dir / "templates", statuses or {})
+    renderer = Renderer(store.dir / "templates", statuses or {}, store.cache_dir / "templates")
     files: dict[str, FileChange] = {}
     for name in targets or NAMES:
         wanted = memories if targets or name in conf.targets else []

@@ -19,6 +19,9 @@ _STRUCTURE = re.compile(
     r"| {0,3}(?:=+|-+)[ \t]*$)",  # setext underline
     re.M,
 )
+# Bodies whose only structure is top-level ATX headings are rewritten without a parser.
+_HARD = re.compile(r"^(?:[ \t>]*(?:```|~~~)| {0,3}(?:=+|-+)[ \t]*$|[ \t]*[>*+\d-].*#)", re.M)
+_TOP_ATX = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)", re.M)
 _MARKER = re.compile(r"<!--(\s*memkit)", re.I)
 _ATX = re.compile(r"^([ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t]*)(#{1,6})(?=[ \t]|$)")
 _PARSER: Any = None
@@ -45,7 +48,16 @@ def embed(body: str, level: int) -> str:
     text = escape_markers(body.replace("\r\n", "\n").strip("\n"))
     if not text or not _STRUCTURE.search(text):
         return text
+    if not _HARD.search(text):
+        return _demote(text, level)
     return _restructure(text, level)
+
+
+def _demote(text: str, level: int) -> str:
+    shift = max(0, level - min(len(m.group(2)) for m in _TOP_ATX.finditer(text)))
+    if not shift:
+        return text
+    return _TOP_ATX.sub(lambda m: m.group(1) + "#" * min(6, len(m.group(2)) + shift), text)
 
 
 def _parser() -> Any:

@@ -8,6 +8,8 @@ full renders about 40 bodies, not 10,000.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -48,8 +50,11 @@ def yaml_plain(value: str) -> str:
 
 
 class Renderer:
-    def __init__(self, overrides: Path, statuses: Mapping[str, MemoryStatus]) -> None:
+    def __init__(
+        self, overrides: Path, statuses: Mapping[str, MemoryStatus], cache: Path | None = None
+    ) -> None:
         self.overrides = overrides
+        self.cache = cache  # compiled templates are kept here (jinja2 bytecode cache)
         self.statuses = statuses
         self._env: Any = None
         self._entries: dict[tuple[str, bool], str] = {}
@@ -70,6 +75,7 @@ class Renderer:
             self._env = jinja2.Environment(
                 loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
                 keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+                bytecode_cache=_bytecode_cache(self.cache) if self.cache else None,
             )  # fmt: skip
             self._env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
         try:
@@ -113,9 +119,8 @@ class Renderer:
         )  # fmt: skip
         return text.strip("\n") + "\n" if text.strip() else ""
 
-    def file(self, out: Output, existing: str | None, section: str | None) -> str | None:
-        if not out.whole:
-            return sections.splice(existing, section, out.path)
+    def file(self, out: Output, section: str | None) -> str | None:
+        """A whole file (owned by memkit) around `section`; None when there is none."""
         if section is None:
             return None
         text = self.render(out.template, header=sections.GENERATED,
@@ -130,16 +135,16 @@ class Renderer:
     def fit(self, out: Output, existing: str | None) -> Fitted:
         """The file with as many memories in full as its budget allows, then one-liners."""
         ms = out.memories
+        frame: Callable[[str | None], str | None] = (
+            functools.partial(self.file, out) if out.whole else sections.framer(existing, out.path)
+        )
         if not ms:
-            return Fitted(self.file(out, existing, None))
+            return Fitted(frame(None))
         if "import" in out.context:
-            return Fitted(self.file(out, existing, self.render("claude_import.md.j2",
-                                                               **out.context)))  # fmt: skip
+            return Fitted(frame(self.render("claude_import.md.j2", **out.context)))
 
         def text(k: int, j: int) -> str:
-            got = self.file(
-                out, existing, self.section(out, ms[:k], ms[k : k + j], len(ms) - k - j)
-            )
+            got = frame(self.section(out, ms[:k], ms[k : k + j], len(ms) - k - j))
             assert got is not None
             return got
 
@@ -151,6 +156,22 @@ class Renderer:
             return Fitted(text(k, 0))
         j = _largest(lambda j: out.budget.fits(text(k, j)), len(ms) - k)
         return Fitted(text(k, j), tuple(ms[k : k + j]), len(ms) - k - j)
+
+
+def _bytecode_cache(directory: Path) -> Any:
+    """Compiled templates on disk (keyed by source checksum); a read-only store goes without."""
+    import jinja2
+
+    class Cache(jinja2.FileSystemBytecodeCache):
+        def dump_bytecode(self, bucket: Any) -> None:
+            with contextlib.suppress(OSError):
+                super().dump_bytecode(bucket)
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return Cache(str(directory))
 
 
 def _largest(ok: Callable[[int], bool], hi: int) -> int:

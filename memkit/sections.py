@@ -8,6 +8,7 @@ it gets here (memkit.mdtext), so it cannot fake either.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from memkit.errors import MemkitError
 
@@ -65,24 +66,20 @@ def splice(existing: str | None, section: str | None, path: str) -> str | None:
     `section` is None when memkit has nothing to say there. A file memkit created
     and nobody edited is deleted then; any other file keeps its text.
     """
+    return framer(existing, path)(section)
+
+
+def framer(existing: str | None, path: str) -> Callable[[str | None], str | None]:
+    """`splice` for one file, with its markers found once (budget fitting calls it often)."""
     if existing is None:
-        return None if section is None else created(section)
+        return lambda section: None if section is None else created(section)
     span = locate(existing, path)
     if span is None:
-        if section is None:
-            return existing
-        sep = (
-            ""
-            if not existing or existing.endswith("\n\n")
-            else "\n"
-            if existing.endswith("\n")
-            else "\n\n"
-        )
-        return f"{existing}{sep}{wrap(section)}"
-    start, end = span
-    if section is None and existing == created(_inner(existing, span)):
-        return None
-    return existing[:start] + wrap(section or "") + existing[end:]
+        sep = "\n" * max(0, 2 - len(existing) + len(existing.rstrip("\n"))) if existing else ""
+        return lambda section: existing if section is None else existing + sep + wrap(section)
+    head, tail = existing[: span[0]], existing[span[1] :]
+    owned = existing == created(_inner(existing, span))
+    return lambda section: None if section is None and owned else head + wrap(section or "") + tail
 
 
 def _inner(text: str, span: tuple[int, int]) -> str:
