@@ -284,3 +284,24 @@ def test_broken_markers(store: Store, text: str, message: str) -> None:
     (store.root / "AGENTS.md").write_text(text)
     with pytest.raises(MemkitError, match="AGENTS.md " + message.replace("`", ".")):
         build(store, today=TODAY, targets=["agents"])
+
+
+def test_config_template_documents_every_key() -> None:
+    import re
+    import tomllib
+
+    from memkit.resources import read_template
+    from memkit.targets import DEFAULT_BUDGETS, NAMES, Settings, settings
+
+    text = read_template("config.toml").split("[compile]", 1)[1]
+    lines = [m.group(1) for m in re.finditer(r"^# (\[compile\.budgets\]|\w+ = .*)$", text, re.M)]
+    data = tomllib.loads("[compile]\n" + "\n".join(lines))["compile"]
+    assert set(data) == {"targets", "claude_mode", "nested_agents", "budgets"}
+    assert set(data["budgets"]) == set(NAMES) and data["budgets"] == DEFAULT_BUDGETS
+    got, default = settings(data), Settings()
+    assert (got.targets, got.claude_mode, got.nested_agents) == (
+        default.targets,
+        default.claude_mode,
+        default.nested_agents,
+    )
+    assert all(got.budget(t) == default.budget(t) for t in NAMES)
