@@ -110,3 +110,14 @@ def test_commit_only_written_files(run: Invoke, store: Store, repo: Path) -> Non
         "CLAUDE.md",
     ]
     assert git(repo, "diff", "--cached", "--name-only").split() == ["other.txt"]
+
+
+def test_broken_template_override_is_a_user_error(run: Invoke, store: Store) -> None:
+    write_memory(store, "read-contributing", NOTE)
+    (store.dir / "templates").mkdir()
+    (store.dir / "templates" / "memory.md.j2").write_text("{{ title }\n")
+    result = run("compile", "-t", "agents", code=2)
+    assert result.stderr.startswith("memkit: template memory.md.j2:1 (in .memory/templates/")
+    (store.dir / "templates" / "memory.md.j2").write_text("{{ nope }}\n")
+    result = run("compile", "-t", "agents", code=2)
+    assert "'nope' is undefined" in result.stderr
