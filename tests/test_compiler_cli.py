@@ -121,3 +121,29 @@ def test_broken_template_override_is_a_user_error(run: Invoke, store: Store) -> 
     (store.dir / "templates" / "memory.md.j2").write_text("{{ nope }}\n")
     result = run("compile", "-t", "agents", code=2)
     assert "'nope' is undefined" in result.stderr
+
+
+def test_changed_code_is_annotated(run: Invoke, store: Store, repo: Path) -> None:
+    (repo / "src").mkdir()
+    (repo / "src" / "app.py").write_text("def total(xs):\n    return sum(xs)\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "app")
+    run("add", "Totals are sums", "-t", "decision", "--link", "src/app.py::total",
+        "-b", "total() adds the items up.")  # fmt: skip
+    run("verify", "totals-are-sums")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "memory")
+    since = git(repo, "rev-parse", "HEAD~1").strip()[:12]
+    run("compile", "-t", "agents")
+    assert "Possibly out of date" not in (repo / "AGENTS.md").read_text()
+    (repo / "src" / "app.py").write_text("def total(xs):\n    return max(xs)\n")
+    result = run("compile", "--check", "-t", "agents", code=1)
+    assert result.stderr == (
+        "memkit: warning: 1 memory(ies) marked possibly out of date (code changed)\n"
+    )
+    run("compile", "-t", "agents")
+    assert (
+        "\n> **Possibly out of date:** the code this memory describes has changed: "
+        f"src/app.py::total (body since {since}). Verify it against the code before relying "
+        "on it.\n\ntotal() adds the items up.\n"
+    ) in (repo / "AGENTS.md").read_text()

@@ -60,20 +60,14 @@ def compile_(
 
 def _statuses(store: Store) -> dict[str, MemoryStatus] | None:
     """Which memories describe code that changed since they were verified."""
-    import importlib
-
-    try:
-        check_store = importlib.import_module("memkit.staleness").check_store
-    except ImportError:  # the staleness engine is not part of this build yet
-        return None
     from memkit.errors import GitError
+    from memkit.staleness import check_store
 
     try:
-        found: list[MemoryStatus] = check_store(store, today=today())
+        return {s.id: s for s in check_store(store, today=today())}
     except GitError as e:
         warn(f"no staleness warnings in the output: {e}")
         return None
-    return {s.id: s for s in found}
 
 
 def _verb(f: FileChange) -> str:
