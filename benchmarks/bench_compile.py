@@ -13,6 +13,8 @@ copy for every cold run) and reports peak memory:
   memkit compile         cold: no outputs and no parse cache yet (four targets)
   memkit compile         no-op: nothing changed since the last run
   memkit compile --check nothing to do
+  memkit compile         on benchmarks/gen_store.py's store of N (links to real
+                         symbols, so the staleness check runs too), cold and no-op
   ruler apply / rulesync generate (three targets each), and their checks.
 
 Peers run when `ruler` and `rulesync` are on PATH (see PEERS/README.md) and N is
@@ -74,20 +76,16 @@ def memkit_store(rules: Path, out: Path) -> None:
     subprocess.run(["git", "init", "-q"], cwd=out, check=True)
 
 
-def median_of(runs: int, prepare: Callable[[], Path], cmd: list[str],
-              ok: tuple[int, ...] = (0,)) -> tuple[float, float]:  # fmt: skip
-    times, mems = [], []
-    for _ in range(runs):
-        t, m = timed(cmd, prepare(), ok)
-        times.append(t)
-        mems.append(m)
-    return statistics.median(times), max(mems)
+Case = tuple[str, Callable[[], Path], list[str], tuple[int, ...], bool]  # name, dir, cmd, ok, fresh
 
 
 def bench(n: int, runs: int, work: Path, peers: bool) -> dict[str, tuple[float, float]]:
     subprocess.run([sys.executable, str(PEERS / "gen_rules.py"), str(n), str(work)], check=True)
-    base = work / f"memkit-{n}"
-    memkit_store(work / f"rulesync-{n}" / ".rulesync" / "rules", base)
+    memkit_store(work / f"rulesync-{n}" / ".rulesync" / "rules", work / f"memkit-{n}")
+    sys.path.insert(0, str(HERE))
+    from gen_store import generate  # a realistic store: links to real symbols, folders, tags
+
+    generate(n, work / f"store-{n}")
     counter = iter(range(10**6))
 
     def fresh(name: str) -> Callable[[], Path]:
@@ -98,40 +96,46 @@ def bench(n: int, runs: int, work: Path, peers: bool) -> dict[str, tuple[float, 
 
         return make
 
-    warm = fresh(f"memkit-{n}")()
-    timed([str(MEMKIT), "compile"], warm)  # outputs and parse cache in place
-    results: dict[str, tuple[float, float]] = {}
-    cases: list[tuple[str, Callable[[], Path], list[str], tuple[int, ...]]] = [
-        ("memkit compile (cold)", fresh(f"memkit-{n}"), [str(MEMKIT), "compile"], (0,)),
-        ("memkit compile (no-op)", lambda: warm, [str(MEMKIT), "compile"], (0,)),
-        ("memkit compile --check", lambda: warm, [str(MEMKIT), "compile", "--check"], (0,)),
-    ]
+    def ready(name: str, cmd: list[str]) -> Callable[[], Path]:
+        path = fresh(name)()
+        timed(cmd, path)  # outputs (and memkit's parse cache) in place
+        return lambda: path
+
+    mk = str(MEMKIT)
+    cases: list[Case] = [
+        ("memkit compile (cold)", fresh(f"memkit-{n}"), [mk, "compile"], (0,), True),
+        ("memkit compile (no-op)", ready(f"memkit-{n}", [mk, "compile"]), [mk, "compile"],
+         (0,), False),
+    ]  # fmt: skip
+    warm = cases[-1][1]
+    cases.append(("memkit compile --check", warm, [mk, "compile", "--check"], (0,), False))
+    cases += [
+        ("memkit, gen_store (cold)", fresh(f"store-{n}"), [mk, "compile"], (0,), True),
+        ("memkit, gen_store (no-op)", ready(f"store-{n}", [mk, "compile"]), [mk, "compile"],
+         (0,), False),
+    ]  # fmt: skip
     if peers:
-        ruler = fresh(f"ruler-{n}")
-        rulesync = fresh(f"rulesync-{n}")
-        done_ruler, done_sync = ruler(), rulesync()
-        timed(["ruler", "apply", "--no-mcp"], done_ruler)
-        timed(["rulesync", "generate", "--silent"], done_sync)
+        ruler, sync = ["ruler", "apply", "--no-mcp"], ["rulesync", "generate", "--silent"]
         cases += [
-            ("ruler apply", ruler, ["ruler", "apply", "--no-mcp"], (0,)),
-            ("ruler apply --dry-run", lambda: done_ruler,
-             ["ruler", "apply", "--no-mcp", "--dry-run"], (0,)),
-            ("rulesync generate", rulesync, ["rulesync", "generate", "--silent"], (0,)),
-            ("rulesync generate --check", lambda: done_sync,
-             ["rulesync", "generate", "--check"], (0, 1)),
+            ("ruler apply", fresh(f"ruler-{n}"), ruler, (0,), True),
+            ("ruler apply --dry-run", ready(f"ruler-{n}", ruler), [*ruler, "--dry-run"], (0,),
+             False),
+            ("rulesync generate", fresh(f"rulesync-{n}"), sync, (0,), True),
+            ("rulesync generate --check", ready(f"rulesync-{n}", sync),
+             ["rulesync", "generate", "--check"], (0, 1), False),
         ]  # fmt: skip
+    times: dict[str, list[float]] = {}
+    mems: dict[str, list[float]] = {}
     for _ in range(runs):  # alternate the tools: one run of each case per round
-        for name, prepare, cmd, ok in cases:
-            t, m = timed(cmd, prepare(), ok)
-            prev = results.get(name, ([], []))  # type: ignore[arg-type]
-            results[name] = (prev[0] + [t], prev[1] + [m])  # type: ignore[assignment,operator]
-    sizes = {
-        "AGENTS.md": (warm / "AGENTS.md").stat().st_size,
-    }
-    print(f"  memkit AGENTS.md: {sizes['AGENTS.md']:,} bytes")
-    if peers:
-        print(f"  ruler AGENTS.md: {(done_ruler / 'AGENTS.md').stat().st_size:,} bytes")
-    return {k: (statistics.median(v[0]), max(v[1])) for k, v in results.items()}  # type: ignore[index]
+        for name, prepare, cmd, ok, is_fresh in cases:
+            path = prepare()
+            t, m = timed(cmd, path, ok)
+            times.setdefault(name, []).append(t)
+            mems.setdefault(name, []).append(m)
+            if is_fresh:
+                shutil.rmtree(path, ignore_errors=True)
+    print(f"  memkit AGENTS.md: {(warm() / 'AGENTS.md').stat().st_size:,} bytes")
+    return {k: (statistics.median(v), max(mems[k])) for k, v in times.items()}
 
 
 def main() -> None:
@@ -148,9 +152,11 @@ def main() -> None:
     for n in (int(x) for x in args.sizes.split(",")):
         work = args.keep / str(n) if args.keep else Path(tempfile.mkdtemp(prefix=f"bench-{n}-"))
         work.mkdir(parents=True, exist_ok=True)
-        print(f"N = {n:,} ({args.runs} runs each)")
+        print(f"N = {n:,} ({args.runs} runs each)", flush=True)
         res = bench(n, args.runs, work, have_peers and n <= args.peers_max)
         rows += [(n, name, t, m) for name, (t, m) in res.items()]
+        for name, (t, m) in res.items():
+            print(f"  {name:<28} {t:>7.3f} s {m:>6.0f} MB", flush=True)
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
     print(f"\n{'N':>6}  {'command':<28} {'median s':>9} {'peak MB':>8}")

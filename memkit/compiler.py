@@ -20,7 +20,7 @@ from memkit.fsutil import atomic_write
 from memkit.memory import TYPES, Memory
 from memkit.render import Fitted, Renderer
 from memkit.states import MemoryStatus
-from memkit.store import Store
+from memkit.store import Loaded, Store
 from memkit.targets import NAMES, TARGETS, Output, Settings, literal_dir, settings
 
 
@@ -70,17 +70,19 @@ def build(
     today: dt.date,
     targets: Sequence[str] | None = None,
     statuses: Mapping[str, MemoryStatus] | None = None,
+    loaded: Loaded | None = None,
 ) -> Plan:
     """What `memkit compile` would write. Reads files, writes none.
 
     `targets` limits the run to those targets; by default the configured ones are
-    compiled and the others only cleaned up (their owned files deleted).
+    compiled and the others only cleaned up (their owned files deleted). `loaded`
+    is the store's content when the caller has already read it.
     """
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     for name in targets or ():
         if name not in NAMES:
             raise MemkitError(f"unknown target {name!r}; use one of: {', '.join(NAMES)}")
-    loaded = store.load()
+    loaded = loaded or store.load()
     notes: list[str] = []
     if loaded.problems:
         bad = len({p.path for p in loaded.problems})
@@ -187,6 +189,6 @@ def apply(plan: Plan) -> list[str]:
         if f.new is None:
             path.unlink()
         else:
-            atomic_write(path, f.new)
+            atomic_write(path, f.new, fsync=False)  # derived: `memkit compile` remakes it
         done.append(f.path)
     return done

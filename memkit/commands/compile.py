@@ -41,7 +41,11 @@ def compile_(
 
     store = get_store(ctx)
     with store.lock():
-        plan = build(store, today=today(), targets=targets or None, statuses=_statuses(store))
+        loaded = store.load()
+        statuses = _statuses(store) if any(m.links for m in loaded.memories) else None
+        plan = build(
+            store, today=today(), targets=targets or None, statuses=statuses, loaded=loaded
+        )
         for note in plan.notes:
             warn(note)
         if check or dry_run:
