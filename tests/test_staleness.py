@@ -203,3 +203,49 @@ def test_add_records_fingerprints(run: Invoke, repo: Path, store: Store) -> None
     err = run("add", "Bad", "--link", "a.py::nope", "-b", "x", code=2).stderr
     assert err.startswith("memkit: link 'a.py::nope': a.py defines no symbol 'nope'")
     assert not store.exists("bad")
+
+
+def test_rename_in_work_tree_only(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top", "a.py"])
+    (repo / "a.py").rename(repo / "b.py")  # not staged, b.py untracked
+    [status] = check_store(store, today=TODAY)
+    assert [(x.state, x.moved_to) for x in status.links] == [
+        ("moved", "b.py::top"),
+        ("moved", "b.py"),
+    ]
+
+
+def test_memories_verified_at_different_commits(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"], mid="early")
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3"))
+    commit_all(repo, "change top")
+    remember(repo, store, ["a.py::top"], mid="late")
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3").replace("1, 2", "1, 4"))
+    assert states(store) == [("early", "stale", ["body"]), ("late", "fresh", ["unchanged"])]
+
+
+def test_tree_changes_compose() -> None:
+    from memkit.git import TreeChanges
+
+    first = TreeChanges(
+        modified=frozenset({"m.py", "gone.py"}),
+        added=frozenset({"new.py"}),
+        deleted=frozenset({"d.py"}),
+        renamed={"r.py": "s.py", "x.py": "y.py"},
+    )
+    later = TreeChanges(
+        modified=frozenset({"other.py"}),
+        added=frozenset({"d.py"}),
+        deleted=frozenset({"gone.py", "y.py"}),
+        renamed={"s.py": "t.py", "new.py": "newer.py"},
+    )
+    assert first.then(later) == TreeChanges(
+        modified=frozenset({"m.py", "other.py", "d.py"}),
+        added=frozenset({"newer.py"}),
+        deleted=frozenset({"gone.py", "x.py"}),
+        renamed={"r.py": "t.py"},
+    )
