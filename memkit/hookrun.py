@@ -158,13 +158,8 @@ def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
 
 def compiled_outputs() -> list[str]:
     """Every file any compile target may write: shared files, and rule-file prefixes + '*'."""
-    try:
-        from memkit.targets import (  # type: ignore[import-untyped,unused-ignore]
-            RULE_PREFIX,
-            TARGETS,
-        )
-    except ImportError:  # built without the compiler
-        return []
+    from memkit.targets import RULE_PREFIX, TARGETS
+
     out = {name for t in TARGETS.values() for name in t.shared}
     out |= {f"{d}/{RULE_PREFIX}*" for t in TARGETS.values() for d, _ in t.rule_dirs}
     return sorted(out)

@@ -231,15 +231,20 @@ def compile_needed(store: Store, names: list[str]) -> bool:
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
-    from memkit.commands.compile import (  # type: ignore[import-untyped,unused-ignore]
-        _statuses,  # the same staleness marks `memkit compile` puts in
-    )
-    from memkit.compiler import apply, build  # type: ignore[import-untyped,unused-ignore]
+    from memkit.compiler import apply, build
+    from memkit.errors import GitError
+    from memkit.staleness import check_store
 
     with store.lock():
-        plan = build(store, today=today, statuses=_statuses(store))
-        done: list[str] = apply(plan)
-    return done
+        loaded = store.load()
+        statuses = None
+        if any(m.links for m in loaded.memories):  # the marks `memkit compile` puts in
+            try:
+                statuses = {s.id: s for s in check_store(store, today=today)}
+            except GitError:
+                statuses = None
+        plan = build(store, today=today, statuses=statuses, loaded=loaded)
+        return apply(plan)
 
 
 def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:

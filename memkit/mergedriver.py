@@ -89,7 +89,7 @@ def _write_attributes(path: Path, lines: list[str]) -> bool:
 
 def generated_patterns(store: Store) -> list[str]:
     """.gitattributes patterns of the files `memkit compile` writes, for the merge driver."""
-    from memkit.targets import RULE_PREFIX, TARGETS  # type: ignore[import-untyped,unused-ignore]
+    from memkit.targets import RULE_PREFIX, TARGETS
 
     out: list[str] = []
     for target in TARGETS.values():
@@ -107,7 +107,7 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
     compile` (which the pre-commit hook runs) regenerates memkit's part from the merged
     memories. Returns (merged cleanly, a line for the user).
     """
-    from memkit import sections  # type: ignore[attr-defined,unused-ignore]
+    from memkit import sections
 
     texts = [p.read_bytes().decode("utf-8", "surrogateescape") for p in (ours, base, theirs)]
     section = _section(texts[0], path) or _section(texts[2], path)
@@ -124,7 +124,7 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
 
 
 def _section(text: str, path: str) -> str | None:
-    from memkit import sections  # type: ignore[attr-defined,unused-ignore]
+    from memkit import sections
 
     try:
         span = sections.locate(text, path)
@@ -134,7 +134,7 @@ def _section(text: str, path: str) -> str | None:
 
 
 def _replace_section(text: str, section: str, path: str) -> str:
-    from memkit import sections  # type: ignore[attr-defined,unused-ignore]
+    from memkit import sections
 
     try:
         span = sections.locate(text, path)

@@ -14,8 +14,6 @@ from conftest import Invoke, git, write_memory
 from memkit import hooks, mergedriver
 from memkit.store import Store
 
-pytest.importorskip("memkit.compiler")
-
 BIN = str(Path(sys.executable).parent)
 
 

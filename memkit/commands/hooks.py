@@ -172,10 +172,6 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
 def _recompile(store: Store) -> list[str]:
     from memkit import hooks as core
 
-    try:
-        import memkit.compiler  # type: ignore[import-untyped,unused-ignore]  # noqa: F401
-    except ImportError:  # built without the compiler: nothing to regenerate
-        return []
     return core.recompile(store, today=today())
 
 
