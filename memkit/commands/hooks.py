@@ -153,8 +153,9 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
     if hook == "compile" or (hook == "pre-commit" and core.compile_needed(store, names)):
         changed = _recompile(store)
         if changed:
+            shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
             click.echo(
-                f"memkit: regenerated {', '.join(changed)} from .memory/; review the changes, "
+                f"memkit: regenerated {shown} from .memory/; review the changes, "
                 "`git add` them and commit again",
                 err=True,
             )
