@@ -204,6 +204,8 @@ def main(argv: list[str]) -> int:
     try:
         if not has_work(root):
             return 0
+    except KeyboardInterrupt:
+        return 130
     except Exception as e:  # never a traceback in someone's commit
         print(f"memkit: the pre-commit hook could not run: {e}", file=sys.stderr)
         print(
