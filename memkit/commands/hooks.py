@@ -160,11 +160,10 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
                 err=True,
             )
             return True
-    strict = strict or _strict_config(store)
     if hook in ("pre-commit", "stale"):
         affected = core.affected_memories(store, names)
         _print_affected(affected)
-        if strict and any(a.stale for a in affected):
+        if any(a.stale for a in affected) and (strict or _strict_config(store)):
             click.echo("memkit: commit stopped (--strict): verify or edit these memories", err=True)
             return True
     return False
