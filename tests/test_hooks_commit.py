@@ -205,3 +205,28 @@ def test_commit_from_a_temporary_index_lists_the_memory(project: Path, how: list
     done = commit(project, *how) if how == ["-a"] else commit(project, "--", *how)
     assert done.returncode == 0
     assert "    src/app.py::total: body changed\n" in done.stderr
+
+
+def test_hook_falls_back_to_memkit_on_path_then_skips(project: Path) -> None:
+    hooks.install(project, python="/gone/bin/python")
+    bad = project / ".memory" / "bad.md"
+    bad.write_text("---\ntype: note\n---\n", encoding="utf-8")
+    git(project, "add", ".memory/bad.md")
+    bin_dir = str(Path(sys.executable).parent)
+    on_path = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
+    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True,
+                          text=True, env=on_path)  # fmt: skip
+    assert (done.returncode, done.stderr.splitlines()[-1]) == (
+        1,
+        "memkit: 1 problem(s) in 1 file(s)",
+    )
+    git_dir = str(Path(subprocess.run(["which", "git"], capture_output=True, text=True,
+                                      check=True).stdout.strip()).parent)  # fmt: skip
+    no_memkit = {**os.environ, "PATH": os.pathsep.join([git_dir, "/usr/bin", "/bin"])}
+    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True,
+                          text=True, env=no_memkit)  # fmt: skip
+    assert (done.returncode, done.stderr) == (
+        0,
+        "memkit: pre-commit hook skipped: memkit is not installed (/gone/bin/python is gone); "
+        "reinstall it and run `memkit hooks install`, or `memkit hooks uninstall`\n",
+    )
