@@ -181,6 +181,8 @@ def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]
     from memkit.secrets import scan
 
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
+    if not touched:
+        return []
     stamps = memory_stamps(str(store.root))
     if any(n.endswith(".md") and not (store.root / n).exists() for n in touched):
         return store.validate()  # a memory was deleted: references to it may dangle
@@ -225,8 +227,10 @@ def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]
 
 def compile_needed(store: Store, names: list[str]) -> bool:
     """Whether the commit changes memories, memkit's config or templates, or a compiled file."""
+    if any(n.startswith(MEMORY_DIR + "/") for n in names):
+        return True
     outputs = read_index(str(store.root), memory_stamps(str(store.root)))[1]
-    return any(n.startswith(MEMORY_DIR + "/") or is_output(n, outputs) for n in names)
+    return any(is_output(n, outputs) for n in names)
 
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
