@@ -1,0 +1,616 @@
+"""Full-text search over memories: a whoosh index kept in .memory/.cache/search/.
+
+The index is derived data. Every search first compares each memory file's size and
+mtime with what the index recorded (manifest.json) and re-indexes only what changed;
+a missing or unreadable index is rebuilt. One lock file serializes writers (exclusive)
+against readers (shared), so a reader never sees a half-written index.
+
+This is the only module that imports whoosh. Query syntax: words (any of them, ranked
+by BM25F with the title boosted), "quoted phrases" and field:value (both required),
+-word (excluded). Fields: id, title, body, tag, type, status, path, link.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import re
+import shutil
+import sys
+import time
+import types
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+from memkit.states import MemoryStatus
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory
+    from memkit.store import Store
+
+
+def _import_whoosh() -> None:
+    """Import whoosh without the ~65 ms of modules it imports and never uses here.
+
+    whoosh.compat imports urllib.request (ssl, http, email) for a download helper and
+    whoosh.reading imports the `cached_property` package (asyncio). Stand-ins are put
+    in sys.modules for the import only, then removed, so later imports get the real ones.
+    """
+    stubs: dict[str, types.ModuleType] = {}
+    if "urllib.request" not in sys.modules:
+        req = types.ModuleType("urllib.request")
+
+        def urlretrieve(*args: Any, **kwargs: Any) -> Any:
+            sys.modules.pop("urllib.request", None)
+            from urllib.request import urlretrieve as real
+
+            return real(*args, **kwargs)
+
+        req.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+        stubs["urllib.request"] = req
+    if "cached_property" not in sys.modules:
+        cp = types.ModuleType("cached_property")
+        cp.cached_property = __import__("functools").cached_property  # type: ignore[attr-defined]
+        stubs["cached_property"] = cp
+    sys.modules.update(stubs)
+    try:
+        import whoosh.analysis
+        import whoosh.query
+        import whoosh.reading  # noqa: F401
+    finally:
+        for name, mod in stubs.items():
+            if sys.modules.get(name) is mod:
+                del sys.modules[name]
+
+
+_import_whoosh()
+
+from whoosh import query as wq  # noqa: E402
+from whoosh.analysis import LowercaseFilter, StemFilter, StopFilter, Token, Tokenizer  # noqa: E402
+
+SCHEMA_VERSION = 1
+FREE_FIELDS = ("title", "body", "tags", "paths", "symbols")
+FIELD_NAMES = {
+    "id": "id",
+    "title": "title",
+    "body": "body",
+    "tag": "tags",
+    "tags": "tags",
+    "type": "type",
+    "status": "status",
+    "path": "paths",
+    "paths": "paths",
+    "link": "symbols",
+    "links": "symbols",
+    "symbol": "symbols",
+}
+_KEYWORD_FIELDS = frozenset({"id", "type", "status"})
+STALE_FACTOR = 0.5  # a stale memory's score is multiplied by this
+MAX_SEGMENTS = 8  # more segments than this after an update: merge them all
+STOP_WORDS = frozenset(
+    """a about all also am an and any are as at be been but by can could did do does doing
+    for from get got had has have how i if in into is it its me my no not of on or our out
+    should so some than that the their them then there these they this those to us was we
+    were what when where which while who whom why will with would you your""".split()  # noqa: SIM905
+)
+# ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
+_PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
+
+
+class IdentifierTokenizer(Tokenizer):  # type: ignore[misc]
+    """Words, with identifiers split: `AuthService.login` -> Auth, Service, login."""
+
+    def __call__(
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        **kwargs: Any,
+    ) -> Iterator[Any]:
+        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        for pos, m in enumerate(_PART_RE.finditer(value), start_pos):
+            t.text = m.group()
+            t.boost = 1.0
+            t.stopped = False
+            if keeporiginal:
+                t.original = t.text
+            if positions:
+                t.pos = pos
+            if chars:
+                t.startchar = start_char + m.start()
+                t.endchar = start_char + m.end()
+            yield t
+
+
+def analyzer() -> Any:
+    return (
+        IdentifierTokenizer()
+        | LowercaseFilter()
+        | StopFilter(stoplist=STOP_WORDS, minsize=1)
+        | StemFilter(cachesize=100_000)
+    )
+
+
+def analyze(text: str) -> list[str]:
+    """The index terms of `text` (split, lowercased, stop words dropped, stemmed)."""
+    return [t.text for t in _ANALYZER(text)]
+
+
+_ANALYZER = analyzer()
+
+
+def schema() -> Any:
+    from whoosh.fields import ID, STORED, TEXT, Schema
+
+    ana = _ANALYZER
+    return Schema(
+        path=ID(unique=True, stored=True),
+        id=ID(stored=True),
+        title=TEXT(analyzer=ana, field_boost=3.0, stored=True),
+        body=TEXT(analyzer=ana),
+        tags=TEXT(analyzer=ana, field_boost=2.0),
+        paths=TEXT(analyzer=ana, phrase=False),
+        symbols=TEXT(analyzer=ana, field_boost=1.5, phrase=False),
+        type=ID(stored=True),
+        status=ID(stored=True),
+        expires=STORED(),
+        recency=STORED(),
+    )
+
+
+def document(mem: Memory) -> dict[str, Any]:
+    """The index fields of one memory."""
+    recency = mem.updated or mem.created
+    return {
+        "path": mem.path,
+        "id": mem.id,
+        "title": mem.title,
+        "body": mem.body,
+        "tags": " ".join(mem.tags),
+        "paths": " ".join(mem.paths),
+        "symbols": " ".join(mem.links),
+        "type": mem.type,
+        "status": mem.status,
+        "expires": mem.expires.isoformat() if mem.expires else "",
+        "recency": recency.isoformat() if recency else "",
+    }
+
+
+# ------------------------------------------------------------------ queries
+
+
+@dataclass(frozen=True)
+class Query:
+    """A parsed query: the whoosh query object and the analyzed terms (for snippets)."""
+
+    q: Any
+    terms: frozenset[str]
+
+
+_TOKEN_RE = re.compile(r'(-?)(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))')
+
+
+def parse_query(text: str) -> Query | None:
+    """Words are optional (ranked), phrases and field:value required, -x excluded."""
+    must: list[Any] = []
+    should: list[Any] = []
+    nots: list[Any] = []
+    terms: set[str] = set()
+    for m in _TOKEN_RE.finditer(text):
+        neg, field, phrase, word = m.groups()
+        name = FIELD_NAMES.get((field or "").lower())
+        if field and name is None:  # not a field: `http://x`, `a::b` are words
+            word, phrase = f"{field}:{word or phrase or ''}", None
+        value = phrase if phrase is not None else word
+        if name in _KEYWORD_FIELDS:
+            clause: Any = wq.Term(name, value if name == "id" else value.lower())
+        else:
+            toks = analyze(value)
+            terms.update(toks)
+            if not toks:
+                continue
+            fields = (name,) if name else ("title", "body") if phrase is not None else FREE_FIELDS
+            clause = _clause(fields, toks, phrase is not None, bool(name or neg))
+        if neg:
+            nots.append(clause)
+        elif name or phrase is not None:
+            must.append(clause)
+        else:
+            should.extend(clause.subqueries if isinstance(clause, _Words) else [clause])
+    if not (must or should):
+        return None
+    if must and should:
+        q: Any = wq.AndMaybe(wq.And(must), wq.Or(should))
+    else:
+        q = wq.And(must) if must else wq.Or(should)
+    if nots:
+        q = wq.AndNot(q, wq.Or(nots))
+    return Query(q, frozenset(terms))
+
+
+class _Words(wq.Or):  # type: ignore[misc]
+    """Free words: each becomes an optional clause of its own."""
+
+
+def _clause(fields: Sequence[str], toks: list[str], phrase: bool, required: bool) -> Any:
+    def one(f: str) -> Any:
+        if phrase and len(toks) > 1 and f in ("title", "body", "tags"):
+            return wq.Phrase(f, toks)
+        parts = [wq.Term(f, t) for t in toks]
+        return parts[0] if len(parts) == 1 else wq.And(parts) if required else wq.Or(parts)
+
+    if phrase or required:
+        subs = [one(f) for f in fields]
+        return subs[0] if len(subs) == 1 else wq.Or(subs)
+    return _Words([wq.Or([wq.Term(f, t) for f in fields]) for t in toks])
+
+
+# -------------------------------------------------------------------- index
+
+_RACY_NS = 20_000_000  # a file modified this close to its scan may change again unseen
+
+
+class Index:
+    """The search index of one store: `.memory/.cache/search/`."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.dir = store.cache_dir / "search"
+        self.ix_dir = self.dir / "index"
+        self.manifest_path = self.dir / "manifest.json"
+
+    # ------------------------------------------------------------ locking
+
+    @contextlib.contextmanager
+    def _locked(self, exclusive: bool) -> Iterator[None]:
+        self.dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o644)
+        try:
+            try:
+                import fcntl
+            except ImportError:  # pragma: no cover - Windows
+                yield
+                return
+            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+
+    # ------------------------------------------------------------ freshness
+
+    def scan(self) -> dict[str, list[int]]:
+        """rel path -> [size, mtime_ns] of every memory file now."""
+        out: dict[str, list[int]] = {}
+        now = time.time_ns()
+        for path in self.store.files():
+            try:
+                st = path.stat()
+            except OSError:
+                continue
+            coarse = st.st_mtime_ns % 1_000_000_000 == 0  # a file system with 1 s mtimes
+            racy = now - st.st_mtime_ns < (2_000_000_000 if coarse else _RACY_NS)
+            out[self.store.rel(path)] = [st.st_size, -1 if racy else st.st_mtime_ns]
+        return out
+
+    def _manifest(self) -> dict[str, list[int]] | None:
+        try:
+            data = json.loads(self.manifest_path.read_bytes())
+        except (OSError, ValueError):
+            return None
+        if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
+            return None
+        files = data.get("files")
+        return files if isinstance(files, dict) else None
+
+    def _save_manifest(self, files: Mapping[str, list[int]]) -> None:
+        data = {"version": SCHEMA_VERSION, "files": dict(sorted(files.items()))}
+        atomic_write(self.manifest_path, json.dumps(data, separators=(",", ":")).encode())
+
+    def refresh(self) -> str:
+        """Bring the index up to date: 'current', 'updated N', or 'built N'."""
+        now = self.scan()
+        known = self._manifest()
+        if known is not None and _changes(known, now) == ([], []) and self._exists():
+            return "current"
+        with self._locked(exclusive=True):
+            known = self._manifest()
+            if known is None or not self._exists():
+                return f"built {self._build(now)}"
+            changed, gone = _changes(known, now)
+            if not (changed or gone):
+                return "current"
+            try:
+                self._update(known, now, changed, gone)
+            except Exception:  # an unreadable index is derived data: rebuild it
+                return f"built {self._build(now)}"
+            return f"updated {len(changed) + len(gone)}"
+
+    def rebuild(self) -> int:
+        """Build the index from scratch; the number of memories indexed."""
+        with self._locked(exclusive=True):
+            return self._build(self.scan())
+
+    def _exists(self) -> bool:
+        return any(self.ix_dir.glob("_MAIN_*.toc"))
+
+    # ------------------------------------------------------------ writing
+
+    def _build(self, now: dict[str, list[int]]) -> int:
+        from whoosh.filedb.filestore import FileStorage
+
+        with contextlib.suppress(FileNotFoundError):
+            self.manifest_path.unlink()
+        tmp = self.dir / "index.new"
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp.mkdir(parents=True)
+        ix = FileStorage(str(tmp)).create_index(schema())
+        memories = self.store.load().memories
+        writer = ix.writer(limitmb=256)
+        try:
+            for mem in memories:
+                writer.add_document(**document(mem))
+            writer.commit(optimize=True)
+        except BaseException:
+            writer.cancel()
+            raise
+        ix.close()
+        old = self.dir / "index.old"
+        shutil.rmtree(old, ignore_errors=True)
+        if self.ix_dir.exists():
+            os.replace(self.ix_dir, old)
+        os.replace(tmp, self.ix_dir)
+        shutil.rmtree(old, ignore_errors=True)
+        self._save_manifest(now)
+        return len(memories)
+
+    def _update(
+        self,
+        known: dict[str, list[int]],
+        now: dict[str, list[int]],
+        changed: list[str],
+        gone: list[str],
+    ) -> None:
+        from memkit import memory as mm
+
+        ix = self._open()
+        writer = ix.writer()
+        try:
+            for rel in gone:
+                writer.delete_by_term("path", rel)
+            for rel in changed:
+                writer.delete_by_term("path", rel)
+                try:
+                    raw = (self.store.root / rel).read_bytes()
+                except OSError:
+                    continue
+                mem, errs = mm.parse_all(raw, mid=Path(rel).stem, path=rel)
+                if mem is not None and not errs:
+                    writer.add_document(**document(mem))
+            writer.commit()  # merges small segments into bigger ones
+        except BaseException:
+            writer.cancel()
+            raise
+        ix = self._open()
+        if len(ix._segments()) > MAX_SEGMENTS:
+            ix.optimize()
+        self._save_manifest(now)
+
+    def _open(self) -> Any:
+        from whoosh.filedb.filestore import FileStorage
+
+        return FileStorage(str(self.ix_dir)).open_index()
+
+    # ------------------------------------------------------------ reading
+
+    def search(self, query: Query, *, limit: int, filter: Any) -> list[dict[str, Any]]:
+        """The top `limit` documents' stored fields, each with its `score`."""
+        for attempt in (1, 2):
+            try:
+                with self._locked(exclusive=False):
+                    return self._search(query, limit, filter)
+            except Exception:
+                if attempt == 2:
+                    raise
+                self.rebuild()
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _search(self, query: Query, limit: int, filter: Any) -> list[dict[str, Any]]:
+        from whoosh.scoring import BM25F
+
+        ix = self._open()
+        with ix.searcher(weighting=BM25F(B=0.75, K1=1.2, title_B=0.5)) as s:
+            results = s.search(query.q, limit=limit, filter=filter)
+            return [{**hit.fields(), "score": hit.score} for hit in results]
+
+
+def _changes(
+    known: Mapping[str, list[int]], now: Mapping[str, list[int]]
+) -> tuple[list[str], list[str]]:
+    """(new or changed paths, deleted paths), sorted."""
+    changed = sorted(rel for rel, st in now.items() if st[1] < 0 or known.get(rel) != st)
+    gone = sorted(set(known) - set(now))
+    return changed, gone
+
+
+# ------------------------------------------------------------------ results
+
+StatusSource = Mapping[str, MemoryStatus] | Callable[[list[str]], Mapping[str, MemoryStatus]]
+MEMORY_STATUSES = ("active", "draft", "archived", "superseded", "expired")
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    title: str
+    score: float
+    state: str  # draft|archived|superseded|expired, else the staleness state, else active
+    path: str
+    type: str
+    snippet: str
+    stale: str | None = None  # how the linked code changed (MemoryStatus.describe())
+    recency: str = ""
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": round(self.score, 3),
+            "state": self.state,
+            "path": self.path,
+            "type": self.type,
+            "snippet": self.snippet,
+            "stale": self.stale,
+        }
+
+
+def search(
+    store: Store,
+    text: str,
+    *,
+    today: dt.date,
+    limit: int = 10,
+    types: Sequence[str] = (),
+    tags: Sequence[str] = (),
+    status: Sequence[str] = (),
+    include_all: bool = False,
+    statuses: StatusSource | None = None,
+) -> list[Hit]:
+    """The best `limit` memories for `text`, stale ones demoted, ties by recency then id.
+
+    By default only active, unexpired memories; `status` picks states (expired
+    included), `include_all` takes every memory. `statuses` is the staleness
+    engine's verdict, or a function that computes it for the ids it is given.
+    """
+    bad = sorted(set(status) - set(MEMORY_STATUSES))
+    if bad:
+        raise MemkitError(f"unknown status {bad[0]!r}; use one of: {', '.join(MEMORY_STATUSES)}")
+    query = parse_query(text)
+    if query is None or limit <= 0:
+        return []
+    index = Index(store)
+    index.refresh()
+    wanted = set(status) or {"active"}
+    docs = index.search(
+        query, limit=limit * 2 + 20, filter=_filter(types, tags, wanted, include_all)
+    )
+    iso = today.isoformat()
+
+    def keep(d: dict[str, Any]) -> bool:
+        if include_all:
+            return True
+        if d["expires"] and d["expires"] < iso:
+            return "expired" in wanted
+        return d["status"] in wanted
+
+    docs = [d for d in docs if keep(d)]
+    return rank(store, docs, query, today=today, limit=limit, statuses=statuses)
+
+
+def _filter(types: Sequence[str], tags: Sequence[str], wanted: set[str], every: bool) -> Any:
+    parts: list[Any] = []
+    if types:
+        parts.append(wq.Or([wq.Term("type", t) for t in types]))
+    for tag in tags:
+        toks = analyze(tag)
+        parts.extend(wq.Term("tags", t) for t in toks)
+    if not every and "expired" not in wanted:
+        parts.append(wq.Or([wq.Term("status", s) for s in sorted(wanted)]))
+    return wq.And(parts) if parts else None
+
+
+def rank(
+    store: Store,
+    docs: list[dict[str, Any]],
+    query: Query,
+    *,
+    today: dt.date,
+    limit: int,
+    statuses: StatusSource | None,
+) -> list[Hit]:
+    """Hits from index documents: demote stale ones, order, cut, add snippets."""
+    if callable(statuses):
+        statuses = statuses([d["id"] for d in docs])
+    statuses = statuses or {}
+    scored = []
+    for d in docs:
+        ms = statuses.get(d["id"])
+        score = d["score"] * (STALE_FACTOR if ms is not None and ms.stale else 1.0)
+        scored.append((score, d, ms))
+    scored.sort(key=lambda x: (-round(x[0], 6), _neg_date(x[1]["recency"]), x[1]["id"]))
+    hits = []
+    for score, d, ms in scored[:limit]:
+        expired = bool(d["expires"]) and d["expires"] < today.isoformat()
+        state = (
+            d["status"]
+            if d["status"] != "active"
+            else "expired"
+            if expired
+            else ms.state
+            if ms
+            else "active"
+        )
+        hits.append(
+            Hit(
+                id=d["id"],
+                title=d["title"],
+                score=score,
+                state=state,
+                path=d["path"],
+                type=d["type"],
+                snippet=snippet(store.root / d["path"], query.terms),
+                stale=ms.describe() or None if ms is not None and ms.stale else None,
+                recency=d["recency"],
+            )
+        )
+    return hits
+
+
+def _neg_date(iso: str) -> int:
+    """Sort key putting recent dates first (and undated memories last)."""
+    return -dt.date.fromisoformat(iso).toordinal() if iso else 0
+
+
+def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
+    """About `width` characters of the body around the first matched term, **marked**."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    from memkit.memory import split
+
+    try:
+        body = split(text, str(path))[2]
+    except MemkitError:
+        body = text
+    body = " ".join(body.split())
+    spans = [(t.startchar, t.endchar) for t in _ANALYZER(body, chars=True) if t.text in terms]
+    start = spans[0][0] - width // 4 if spans and spans[0][0] > width // 2 else 0
+    if start:
+        space = body.find(" ", start)
+        start = space + 1 if 0 <= space < spans[0][0] else start
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
+        end = space if space > start else end
+    out, at = [], start
+    for s, e in spans:
+        if s >= at and e <= end:
+            out += [body[at:s], "**", body[s:e], "**"]
+            at = e
+    out.append(body[at:end])
+    return ("..." if start else "") + "".join(out) + ("..." if end < len(body) else "")
