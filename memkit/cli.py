@@ -33,6 +33,9 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "search": "memkit.commands.search:search",
+    "context": "memkit.commands.search:context",
+    "index": "memkit.commands.search:index",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

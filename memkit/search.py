@@ -297,14 +297,14 @@ class Index:
         """rel path -> [size, mtime_ns] of every memory file now."""
         out: dict[str, list[int]] = {}
         now = time.time_ns()
-        for path in self.store.files():
+        for rel, full in self.store._walk():
             try:
-                st = path.stat()
+                st = os.stat(full)
             except OSError:
                 continue
             coarse = st.st_mtime_ns % 1_000_000_000 == 0  # a file system with 1 s mtimes
             racy = now - st.st_mtime_ns < (2_000_000_000 if coarse else _RACY_NS)
-            out[self.store.rel(path)] = [st.st_size, -1 if racy else st.st_mtime_ns]
+            out[rel] = [st.st_size, -1 if racy else st.st_mtime_ns]
         return out
 
     def _manifest(self) -> dict[str, list[int]] | None:
