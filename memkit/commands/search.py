@@ -21,8 +21,10 @@ STATUSES = ("active", "draft", "archived", "superseded", "expired")
 
 def status_source(store: Store, day: dt.date) -> Any:
     """The staleness engine's verdict for given ids, or None where there is no engine."""
+    import importlib
+
     try:
-        from memkit.staleness import check_store
+        check_store = importlib.import_module("memkit.staleness").check_store
     except ImportError:
         return None
 
