@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
 import json
 import os
 import re
@@ -99,6 +100,27 @@ STOP_WORDS = frozenset(
     should so some than that the their them then there these they this those to us was we
     were what when where which while who whom why will with would you your""".split()  # noqa: SIM905
 )
+# Words developers use for the same thing; a query word also finds the others (weighted
+# down). Each word must stem to a term no other word stems to ("production" -> "product").
+SYNONYMS = (
+    "auth authentication login logon signin",
+    "db database",
+    "config configuration settings",
+    "env environment",
+    "dev development",
+    "repo repository",
+    "deps dependency",
+    "mail email",
+    "pw password passwd",
+    "perf performance",
+    "msg message",
+    "docs documentation",
+    "pkg package",
+    "deploy release",
+    "err error",
+    "delete remove",
+)
+SYNONYM_BOOST = 0.5
 # ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
 
@@ -254,7 +276,23 @@ def _clause(fields: Sequence[str], toks: list[str], phrase: bool, required: bool
     if phrase or required:
         subs = [one(f) for f in fields]
         return subs[0] if len(subs) == 1 else wq.Or(subs)
-    return _Words([wq.Or([wq.Term(f, t) for f in fields]) for t in toks])
+    return _Words(
+        [wq.Or([wq.Term(f, t, boost=b) for t, b in _expand(w) for f in fields]) for w in toks]
+    )
+
+
+def _expand(term: str) -> list[tuple[str, float]]:
+    return [(term, 1.0)] + [(s, SYNONYM_BOOST) for s in _synonyms().get(term, ())]
+
+
+@functools.cache
+def _synonyms() -> dict[str, tuple[str, ...]]:
+    out: dict[str, tuple[str, ...]] = {}
+    for group in SYNONYMS:
+        stems = list(dict.fromkeys(t for w in group.split() for t in analyze(w)))
+        for s in stems:
+            out[s] = tuple(x for x in stems if x != s)
+    return out
 
 
 # -------------------------------------------------------------------- index
