@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
+from memkit.memory import STATUSES
 from memkit.states import MemoryStatus
 
 if TYPE_CHECKING:
@@ -73,14 +74,19 @@ def _import_whoosh() -> None:
 _import_whoosh()
 
 from whoosh import query as wq  # noqa: E402
-from whoosh.analysis import LowercaseFilter, StemFilter, StopFilter, Token, Tokenizer  # noqa: E402
+from whoosh.analysis import Token, Tokenizer  # noqa: E402
 
-SCHEMA_VERSION = 1
-FREE_FIELDS = ("title", "body", "tags", "paths", "symbols")
+SCHEMA_VERSION = 4
+FREE_FIELDS = ("text",)  # title, tags, paths, links and body, weighted (see document())
+# BM25F: each part's weight multiplies its term frequencies before saturation. The
+# parts of `text` are separated by these characters; the tokenizer weighs each part.
+TITLE_END, KEYWORDS_END = "\x1e", "\x1f"
+TITLE_WEIGHT, KEYWORD_WEIGHT = 3.0, 2.0
 FIELD_NAMES = {
     "id": "id",
     "title": "title",
-    "body": "body",
+    "body": "text",
+    "text": "text",
     "tag": "tags",
     "tags": "tags",
     "type": "type",
@@ -105,7 +111,7 @@ STOP_WORDS = frozenset(
 SYNONYMS = (
     "auth authentication login logon signin",
     "db database",
-    "config configuration settings",
+    "config configuration",
     "env environment",
     "dev development",
     "repo repository",
@@ -125,8 +131,13 @@ SYNONYM_BOOST = 0.5
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
 
 
-class IdentifierTokenizer(Tokenizer):  # type: ignore[misc]
-    """Words, with identifiers split: `AuthService.login` -> Auth, Service, login."""
+class IdentifierAnalyzer(Tokenizer):  # type: ignore[misc]
+    """The whole analysis in one pass (a chain of whoosh filters costs a third more).
+
+    Words, with identifiers split (`AuthService.login` -> auth, service, login),
+    lowercased, stop words dropped, Porter-stemmed. Positions count dropped words.
+    In a document's `text`, the title and keyword parts get their BM25F weights.
+    """
 
     def __call__(
         self,
@@ -142,27 +153,48 @@ class IdentifierTokenizer(Tokenizer):  # type: ignore[misc]
         **kwargs: Any,
     ) -> Iterator[Any]:
         t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        title_end, keywords_end = value.find(TITLE_END), value.find(KEYWORDS_END)
+        stems = _STEMS
         for pos, m in enumerate(_PART_RE.finditer(value), start_pos):
-            t.text = m.group()
-            t.boost = 1.0
+            word = m.group().lower()
+            if word in STOP_WORDS:
+                continue
+            t.text = stems.get(word) or _stem(word)
+            at = m.start()
+            t.boost = (
+                TITLE_WEIGHT if at < title_end else KEYWORD_WEIGHT if at < keywords_end else 1.0
+            )
             t.stopped = False
             if keeporiginal:
-                t.original = t.text
+                t.original = word
             if positions:
                 t.pos = pos
             if chars:
-                t.startchar = start_char + m.start()
+                t.startchar = start_char + at
                 t.endchar = start_char + m.end()
             yield t
 
 
+_STEMS: dict[str, str] = {}
+
+
+def _stem(word: str) -> str:
+    from whoosh.lang.snowball.english import EnglishStemmer
+
+    if len(_STEMS) > 200_000:
+        _STEMS.clear()
+    out: str = _stemmer(EnglishStemmer).stem(word)
+    _STEMS[word] = out
+    return out
+
+
+@functools.cache
+def _stemmer(cls: Any) -> Any:
+    return cls()
+
+
 def analyzer() -> Any:
-    return (
-        IdentifierTokenizer()
-        | LowercaseFilter()
-        | StopFilter(stoplist=STOP_WORDS, minsize=1)
-        | StemFilter(cachesize=100_000)
-    )
+    return IdentifierAnalyzer()
 
 
 def analyze(text: str) -> list[str]:
@@ -180,11 +212,11 @@ def schema() -> Any:
     return Schema(
         path=ID(unique=True, stored=True),
         id=ID(stored=True),
-        title=TEXT(analyzer=ana, field_boost=3.0, stored=True),
-        body=TEXT(analyzer=ana),
-        tags=TEXT(analyzer=ana, field_boost=2.0),
+        title=TEXT(analyzer=ana, stored=True),
+        text=TEXT(analyzer=ana),
+        tags=TEXT(analyzer=ana),
         paths=TEXT(analyzer=ana, phrase=False),
-        symbols=TEXT(analyzer=ana, field_boost=1.5, phrase=False),
+        symbols=TEXT(analyzer=ana, phrase=False),
         type=ID(stored=True),
         status=ID(stored=True),
         expires=STORED(),
@@ -199,7 +231,8 @@ def document(mem: Memory) -> dict[str, Any]:
         "path": mem.path,
         "id": mem.id,
         "title": mem.title,
-        "body": mem.body,
+        "text": f"{mem.title}{TITLE_END}{' '.join((*mem.tags, *mem.paths, *mem.links))}"
+        f"{KEYWORDS_END}{mem.body}",
         "tags": " ".join(mem.tags),
         "paths": " ".join(mem.paths),
         "symbols": " ".join(mem.links),
@@ -243,7 +276,7 @@ def parse_query(text: str) -> Query | None:
             terms.update(toks)
             if not toks:
                 continue
-            fields = (name,) if name else ("title", "body") if phrase is not None else FREE_FIELDS
+            fields = (name,) if name else FREE_FIELDS
             clause = _clause(fields, toks, phrase is not None, bool(name or neg))
         if neg:
             nots.append(clause)
@@ -268,7 +301,7 @@ class _Words(wq.Or):  # type: ignore[misc]
 
 def _clause(fields: Sequence[str], toks: list[str], phrase: bool, required: bool) -> Any:
     def one(f: str) -> Any:
-        if phrase and len(toks) > 1 and f in ("title", "body", "tags"):
+        if phrase and len(toks) > 1 and f in ("title", "text", "tags"):
             return wq.Phrase(f, toks)
         parts = [wq.Term(f, t) for t in toks]
         return parts[0] if len(parts) == 1 else wq.And(parts) if required else wq.Or(parts)
@@ -332,17 +365,35 @@ class Index:
     # ------------------------------------------------------------ freshness
 
     def scan(self) -> dict[str, list[int]]:
-        """rel path -> [size, mtime_ns] of every memory file now."""
+        """rel path -> [size, mtime_ns] of every memory file now (as Store._walk lists them).
+
+        A file modified too recently to trust its mtime is recorded with mtime -1, so
+        the next scan sees it as changed and indexes it again.
+        """
+        from memkit.store import _SKIP_DIRS, MEMORY_DIR
+
+        self.store.require()
         out: dict[str, list[int]] = {}
         now = time.time_ns()
-        for rel, full in self.store._walk():
-            try:
-                st = os.stat(full)
-            except OSError:
-                continue
-            coarse = st.st_mtime_ns % 1_000_000_000 == 0  # a file system with 1 s mtimes
-            racy = now - st.st_mtime_ns < (2_000_000_000 if coarse else _RACY_NS)
-            out[rel] = [st.st_size, -1 if racy else st.st_mtime_ns]
+        stack = [(str(self.store.dir), MEMORY_DIR)]
+        while stack:
+            full_dir, rel_dir = stack.pop()
+            with os.scandir(full_dir) as it:
+                for e in it:
+                    name = e.name
+                    if name.startswith("."):
+                        continue
+                    if e.is_dir(follow_symlinks=False):
+                        if not (rel_dir == MEMORY_DIR and name in _SKIP_DIRS):
+                            stack.append((e.path, f"{rel_dir}/{name}"))
+                    elif name.endswith(".md") and e.is_file(follow_symlinks=False):
+                        st = e.stat(follow_symlinks=False)
+                        mtime = st.st_mtime_ns
+                        window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
+                        out[f"{rel_dir}/{name}"] = [
+                            st.st_size,
+                            -1 if now - mtime < window else mtime,
+                        ]
         return out
 
     def _manifest(self) -> dict[str, list[int]] | None:
@@ -363,7 +414,7 @@ class Index:
         """Bring the index up to date: 'current', 'updated N', or 'built N'."""
         now = self.scan()
         known = self._manifest()
-        if known is not None and _changes(known, now) == ([], []) and self._exists():
+        if known == now and -1 not in (st[1] for st in now.values()) and self._exists():
             return "current"
         with self._locked(exclusive=True):
             known = self._manifest()
@@ -455,24 +506,26 @@ class Index:
 
     # ------------------------------------------------------------ reading
 
-    def search(self, query: Query, *, limit: int, filter: Any) -> list[dict[str, Any]]:
+    def search(
+        self, query: Query, *, limit: int, filter: Any = None, mask: Any = None
+    ) -> list[dict[str, Any]]:
         """The top `limit` documents' stored fields, each with its `score`."""
         for attempt in (1, 2):
             try:
                 with self._locked(exclusive=False):
-                    return self._search(query, limit, filter)
+                    return self._search(query, limit, filter, mask)
             except Exception:
                 if attempt == 2:
                     raise
                 self.rebuild()
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _search(self, query: Query, limit: int, filter: Any) -> list[dict[str, Any]]:
+    def _search(self, query: Query, limit: int, filter: Any, mask: Any) -> list[dict[str, Any]]:
         from whoosh.scoring import BM25F
 
         ix = self._open()
         with ix.searcher(weighting=BM25F(B=0.75, K1=1.2, title_B=0.5)) as s:
-            results = s.search(query.q, limit=limit, filter=filter)
+            results = s.search(query.q, limit=limit, filter=filter, mask=mask)
             return [{**hit.fields(), "score": hit.score} for hit in results]
 
 
@@ -543,9 +596,8 @@ def search(
     index = Index(store)
     index.refresh()
     wanted = set(status) or {"active"}
-    docs = index.search(
-        query, limit=limit * 2 + 20, filter=_filter(types, tags, wanted, include_all)
-    )
+    filt, mask = _filter(types, tags, wanted, include_all)
+    docs = index.search(query, limit=limit * 2 + 20, filter=filt, mask=mask)
     iso = today.isoformat()
 
     def keep(d: dict[str, Any]) -> bool:
@@ -559,16 +611,18 @@ def search(
     return rank(store, docs, query, today=today, limit=limit, statuses=statuses)
 
 
-def _filter(types: Sequence[str], tags: Sequence[str], wanted: set[str], every: bool) -> Any:
+def _filter(
+    types: Sequence[str], tags: Sequence[str], wanted: set[str], every: bool
+) -> tuple[Any, Any]:
+    """(filter, mask): what results must match, and what they must not."""
     parts: list[Any] = []
     if types:
         parts.append(wq.Or([wq.Term("type", t) for t in types]))
     for tag in tags:
-        toks = analyze(tag)
-        parts.extend(wq.Term("tags", t) for t in toks)
-    if not every and "expired" not in wanted:
-        parts.append(wq.Or([wq.Term("status", s) for s in sorted(wanted)]))
-    return wq.And(parts) if parts else None
+        parts.extend(wq.Term("tags", t) for t in analyze(tag))
+    unwanted = () if every or "expired" in wanted else sorted(set(STATUSES) - wanted)
+    mask = wq.Or([wq.Term("status", s) for s in unwanted]) if unwanted else None
+    return (wq.And(parts) if parts else None), mask
 
 
 def rank(
