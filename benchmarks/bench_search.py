@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from gen_store import generate  # noqa: E402
+from gen_store import generate
 
 QUERIES = [
     "retry the invoice",
@@ -105,7 +105,8 @@ def main() -> None:
         touch(root, files[r * 10 : r * 10 + 10], r)
         updates.append(timed([*MEMKIT, "index"], root))
     print(
-        f"update after 10 changed memories (memkit index): median {statistics.median(updates) * 1000:.0f} ms"
+        "update after 10 changed memories (memkit index): "
+        f"median {statistics.median(updates) * 1000:.0f} ms"
     )
     from memkit.search import Index
     from memkit.store import Store
@@ -117,7 +118,8 @@ def main() -> None:
         index.refresh()
         in_proc.append(time.perf_counter() - start)
     print(
-        f"update after 10 changed memories (in-process): median {statistics.median(in_proc) * 1000:.0f} ms"
+        "update after 10 changed memories (in-process): "
+        f"median {statistics.median(in_proc) * 1000:.0f} ms"
     )
 
     before = in_process_queries(root, 3)
@@ -130,7 +132,8 @@ def main() -> None:
         refresh.append(time.perf_counter() - start)
     after = in_process_queries(root, 3)
     print(
-        f"in-process query: p50 {pct(before, 0.5) * 1000:.1f} ms / p95 {pct(before, 0.95) * 1000:.1f} ms; "
+        f"in-process query: p50 {pct(before, 0.5) * 1000:.1f} ms / "
+        f"p95 {pct(before, 0.95) * 1000:.1f} ms; "
         f"after {rounds} updates of 10: p50 {pct(after, 0.5) * 1000:.1f} ms / "
         f"p95 {pct(after, 0.95) * 1000:.1f} ms"
     )
