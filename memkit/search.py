@@ -635,8 +635,8 @@ def rank(
     statuses: StatusSource | None,
 ) -> list[Hit]:
     """Hits from index documents: demote stale ones, order, cut, add snippets."""
-    if callable(statuses):
-        statuses = statuses([d["id"] for d in docs])
+    if callable(statuses):  # ask only about what can make the cut (a stale hit only drops)
+        statuses = statuses([d["id"] for d in docs[: limit * 2]])
     statuses = statuses or {}
     scored = []
     for d in docs:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import click
 
@@ -19,17 +19,13 @@ TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference
 STATUSES = ("active", "draft", "archived", "superseded", "expired")
 
 
-def status_source(store: Store, day: dt.date) -> Any:
-    """The staleness engine's verdict for given ids, or None where there is no engine."""
-    import importlib
-
-    try:
-        check_store = importlib.import_module("memkit.staleness").check_store
-    except ImportError:
-        return None
+def status_source(store: Store, day: dt.date) -> Callable[[list[str]], Mapping[str, MemoryStatus]]:
+    """The staleness engine's verdict, asked only about the memories a command may show."""
 
     def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
-        return {s.id: s for s in check_store(store, today=day, ids=ids)}
+        from memkit.staleness import check_store
+
+        return {s.id: s for s in check_store(store, today=day, ids=ids)} if ids else {}
 
     return of
 
