@@ -99,7 +99,7 @@ FIELD_NAMES = {
 }
 _KEYWORD_FIELDS = frozenset({"id", "type", "status"})
 STALE_FACTOR = 0.5  # a stale memory's score is multiplied by this
-MAX_SEGMENTS = 8  # more segments than this after an update: merge them all
+MAX_SEGMENTS = 8  # past this many segments, an update merges the small ones
 STOP_WORDS = frozenset(
     """a about all also am an and any are as at be been but by can could did do does doing
     for from get got had has have how i if in into is it its me my no not of on or our out
@@ -396,6 +396,13 @@ class Index:
                         ]
         return out
 
+    def _manifest_id(self) -> tuple[int, ...]:
+        try:
+            st = os.stat(self.manifest_path)
+        except OSError:
+            return ()
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
     def _manifest(self) -> dict[str, list[int]] | None:
         try:
             data = json.loads(self.manifest_path.read_bytes())
@@ -413,11 +420,13 @@ class Index:
     def refresh(self) -> str:
         """Bring the index up to date: 'current', 'updated N', or 'built N'."""
         now = self.scan()
+        seen = self._manifest_id()
         known = self._manifest()
         if known == now and -1 not in (st[1] for st in now.values()) and self._exists():
             return "current"
         with self._locked(exclusive=True):
-            known = self._manifest()
+            if self._manifest_id() != seen:  # another process updated the index meanwhile
+                known = self._manifest()
             if known is None or not self._exists():
                 return f"built {self._build(now)}"
             changed, gone = _changes(known, now)
@@ -477,7 +486,7 @@ class Index:
         from memkit import memory as mm
 
         ix = self._open()
-        writer = ix.writer()
+        writer = ix.writer(compound=False)  # no copying the segment into one file
         try:
             for rel in gone:
                 writer.delete_by_term("path", rel)
@@ -490,13 +499,10 @@ class Index:
                 mem, errs = mm.parse_all(raw, mid=Path(rel).stem, path=rel)
                 if mem is not None and not errs:
                     writer.add_document(**document(mem))
-            writer.commit()  # merges small segments into bigger ones
+            writer.commit(mergetype=_merge_small)
         except BaseException:
             writer.cancel()
             raise
-        ix = self._open()
-        if len(ix._segments()) > MAX_SEGMENTS:
-            ix.optimize()
         self._save_manifest(now)
 
     def _open(self) -> Any:
@@ -527,6 +533,28 @@ class Index:
         with ix.searcher(weighting=BM25F(B=0.75, K1=1.2, title_B=0.5)) as s:
             results = s.search(query.q, limit=limit, filter=filter, mask=mask)
             return [{**hit.fields(), "score": hit.score} for hit in results]
+
+
+def _merge_small(writer: Any, segments: list[Any]) -> list[Any]:
+    """Whoosh merge policy: past MAX_SEGMENTS, merge all but the biggest segment.
+
+    Updates add one small segment each; merging the small ones costs little and keeps
+    queries from slowing down. The big segment is rewritten only once the others
+    together outgrow it, so an update never costs a full rebuild.
+    """
+    from whoosh.reading import SegmentReader
+
+    if len(segments) < MAX_SEGMENTS:
+        return segments
+    ordered = sorted(segments, key=lambda seg: seg.doc_count_all())
+    merge, keep = ordered[:-1], ordered[-1:]
+    if sum(seg.doc_count_all() for seg in merge) > keep[0].doc_count_all():
+        merge, keep = ordered, []
+    for seg in merge:
+        reader = SegmentReader(writer.storage, writer.schema, seg)
+        writer.add_reader(reader)
+        reader.close()
+    return keep
 
 
 def _changes(
