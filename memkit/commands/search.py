@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import click
@@ -12,22 +11,18 @@ from memkit.cli import echo_json, get_store, today
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
-    from memkit.states import MemoryStatus
+    from memkit.search import StatusSource
     from memkit.store import Store
 
 TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
 STATUSES = ("active", "draft", "archived", "superseded", "expired")
 
 
-def status_source(store: Store, day: dt.date) -> Callable[[list[str]], Mapping[str, MemoryStatus]]:
+def status_source(store: Store, day: dt.date) -> StatusSource:
     """The staleness engine's verdict, asked only about the memories a command may show."""
+    from memkit.search import staleness_checker
 
-    def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
-        from memkit.staleness import check_store
-
-        return {s.id: s for s in check_store(store, today=day, ids=ids)} if ids else {}
-
-    return of
+    return staleness_checker(store, today=day)
 
 
 @click.command()
