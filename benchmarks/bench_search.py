@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -40,10 +42,22 @@ QUERIES = [
 MEMKIT = [sys.executable, "-m", "memkit"]
 
 
+CPU: list[float] = []  # CPU seconds (user + system) of each timed command, in order
+
+
 def timed(cmd: list[str], root: Path) -> float:
+    """Wall-clock seconds of a command; its CPU seconds are appended to CPU."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(cmd, cwd=root, check=True, capture_output=True)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return wall
+
+
+def cpu_median(n: int) -> str:
+    return f"(CPU {statistics.median(CPU[-n:]) * 1000:.0f} ms)"
 
 
 def pct(values: list[float], q: float) -> float:
@@ -67,9 +81,9 @@ def in_process_queries(root: Path, rounds: int) -> list[float]:
     out = []
     for _ in range(rounds):
         for q in QUERIES:
-            start = time.perf_counter()
+            start = time.process_time()
             search(store, q, today=day, limit=10)
-            out.append(time.perf_counter() - start)
+            out.append(time.process_time() - start)
     return out
 
 
@@ -84,21 +98,28 @@ def main() -> None:
         generate(args.n, root, commit=False)
     files = sorted((root / ".memory").rglob("rule-*.md"))
     print(f"{len(files)} memories in {root}")
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
 
     builds = [timed([*MEMKIT, "index", "--rebuild"], root) for _ in range(max(1, args.runs // 2))]
-    print(f"full build (memkit index --rebuild): median {statistics.median(builds):.2f} s")
+    print(
+        f"full build (memkit index --rebuild): median {statistics.median(builds):.2f} s "
+        f"(CPU {statistics.median(CPU[-len(builds) :]):.2f} s)"
+    )
 
     timed([*MEMKIT, "index"], root)
-    per_query = [
-        statistics.median(timed([*MEMKIT, "search", q], root) for _ in range(args.runs))
-        for q in QUERIES
-    ]
+    per_query, per_cpu = [], []
+    for q in QUERIES:
+        per_query.append(
+            statistics.median(timed([*MEMKIT, "search", q], root) for _ in range(args.runs))
+        )
+        per_cpu.append(statistics.median(CPU[-args.runs :]))
     print(
         f"memkit search, whole command: p50 {pct(per_query, 0.5) * 1000:.0f} ms, "
-        f"p95 {pct(per_query, 0.95) * 1000:.0f} ms"
+        f"p95 {pct(per_query, 0.95) * 1000:.0f} ms "
+        f"(CPU p50 {pct(per_cpu, 0.5) * 1000:.0f} ms, p95 {pct(per_cpu, 0.95) * 1000:.0f} ms)"
     )
     help_cmd = statistics.median(timed([*MEMKIT, "--version"], root) for _ in range(args.runs))
-    print(f"  (python + memkit --version alone: {help_cmd * 1000:.0f} ms)")
+    print(f"  (python + memkit --version alone: {help_cmd * 1000:.0f} ms {cpu_median(args.runs)})")
 
     updates, in_proc = [], []
     for r in range(args.runs):
@@ -106,20 +127,23 @@ def main() -> None:
         updates.append(timed([*MEMKIT, "index"], root))
     print(
         "update after 10 changed memories (memkit index): "
-        f"median {statistics.median(updates) * 1000:.0f} ms"
+        f"median {statistics.median(updates) * 1000:.0f} ms {cpu_median(args.runs)}"
     )
     from memkit.search import Index
     from memkit.store import Store
 
     index = Index(Store(root))
+    in_cpu = []
     for r in range(args.runs):
         touch(root, files[500 + r * 10 : 510 + r * 10], r)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         index.refresh()
         in_proc.append(time.perf_counter() - start)
+        in_cpu.append(time.process_time() - start_cpu)
     print(
         "update after 10 changed memories (in-process): "
-        f"median {statistics.median(in_proc) * 1000:.0f} ms"
+        f"median {statistics.median(in_proc) * 1000:.0f} ms "
+        f"(CPU {statistics.median(in_cpu) * 1000:.0f} ms)"
     )
 
     before = in_process_queries(root, 3)
@@ -132,7 +156,8 @@ def main() -> None:
         refresh.append(time.perf_counter() - start)
     after = in_process_queries(root, 3)
     print(
-        f"in-process query: p50 {pct(before, 0.5) * 1000:.1f} ms / "
+        "in-process query (CPU time, index refresh included): "
+        f"p50 {pct(before, 0.5) * 1000:.1f} ms / "
         f"p95 {pct(before, 0.95) * 1000:.1f} ms; "
         f"after {rounds} updates of 10: p50 {pct(after, 0.5) * 1000:.1f} ms / "
         f"p95 {pct(after, 0.95) * 1000:.1f} ms"
@@ -142,6 +167,7 @@ def main() -> None:
         f"max {max(refresh) * 1000:.0f} ms; segments now "
         f"{len(index._open()._segments())}"
     )
+    print(f"load average {os.getloadavg()[0]:.1f} at the end")
 
 
 if __name__ == "__main__":
