@@ -158,10 +158,20 @@ def test_damaged_index_is_rebuilt(store: Store, damage: str) -> None:
     assert ids(store, "findable") == ["one"]
 
 
-def test_rebuild(store: Store) -> None:
+def test_rebuild(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     mem(store, "one", "Search me", "findable")
     assert Index(store).rebuild() == 1
     assert ids(store, "findable") == ["one"]
+    monkeypatch.setattr("memkit.search.MP_MIN", 1)  # two writer processes, two segments
+    for i in range(6):
+        mem(store, f"m{i}", f"Memory {i}", f"findable {i}")
+    assert Index(store).rebuild() == 7
+    assert len(ids(store, "findable", limit=20)) == 7
+    for i in range(20):  # updates: small segments merged, the two big ones kept
+        mem(store, f"n{i}", f"New {i}", "findable")
+        Index(store).refresh()
+    assert len(Index(store)._open()._segments()) <= 8
+    assert len(ids(store, "findable", limit=50)) == 27
 
 
 def test_parse_query_words_optional_fields_required() -> None:
