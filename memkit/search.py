@@ -302,7 +302,7 @@ class _Words(wq.Or):  # type: ignore[misc]
 
 def _clause(fields: Sequence[str], toks: list[str], phrase: bool, required: bool) -> Any:
     def one(f: str) -> Any:
-        if phrase and len(toks) > 1 and f in ("title", "text", "tags"):
+        if phrase and len(toks) > 1 and f in ("text", "tags"):  # fields with positions
             return wq.Phrase(f, toks)
         parts = [wq.Term(f, t) for t in toks]
         return parts[0] if len(parts) == 1 else wq.And(parts) if required else wq.Or(parts)

@@ -217,3 +217,9 @@ def test_two_processes_search_and_index_at_once(store: Store) -> None:
         out, err = p.communicate(timeout=120)
         assert (p.returncode, out) == (0, "ok\n"), err
     assert len(ids(store, "shared", limit=100)) == 28
+
+
+def test_phrase_in_a_field_without_positions(store: Store) -> None:
+    mem(store, "t", "Integer money cents", "body")
+    assert ids(store, 'title:"money cents"') == ["t"]
+    assert ids(store, 'title:"cents money"') == ["t"]  # titles keep no positions: all words
