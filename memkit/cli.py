@@ -36,6 +36,9 @@ COMMANDS: dict[str, str] = {
     "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",
+    "search": "memkit.commands.search:search",
+    "context": "memkit.commands.search:context",
+    "index": "memkit.commands.search:index",
     "hooks": "memkit.commands.hooks:hooks",
 }
 
