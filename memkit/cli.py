@@ -33,6 +33,9 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "log": "memkit.commands.history:log",
+    "revert": "memkit.commands.history:revert",
+    "diff": "memkit.commands.history:diff",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

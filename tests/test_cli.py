@@ -41,6 +41,7 @@ def test_init_then_add_list_show(run: Invoke, repo: Path) -> None:
         "links:        memkit/git.py::open_repo\n"
         "created:      2026-11-22\n"
         "updated:      2026-11-22\n"
+        "committed:    not yet (the repository has no commits)\n"
         "\nIt is fast.\n"
     )
 
@@ -170,7 +171,7 @@ def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store:
 def test_import_cost() -> None:
     """`memkit --help` must stay fast: the CLI module loads no heavy library."""
     code = (
-        "import sys, memkit.cli, memkit.commands.core\n"
+        "import sys, memkit.cli, memkit.commands.core, memkit.commands.history\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
