@@ -32,7 +32,7 @@ class LogEntry:
     date: str  # ISO 8601 with the author's UTC offset
     message: str
     id: str
-    action: str  # added | modified | renamed | deleted
+    action: str  # added | modified | renamed | deleted | present (a shallow clone's start)
     path: str | None  # after the commit (None: deleted)
     old_path: str | None  # before the commit (None: added)
     fields: tuple[str, ...] = ()  # front-matter fields that changed
@@ -54,6 +54,8 @@ class LogEntry:
             return f"{moved}; {', '.join(parts)}" if parts else moved
         if self.action == "modified":
             return f"modified: {', '.join(parts)}" if parts else "modified: formatting"
+        if self.action == "present":
+            return "present (a shallow clone's history starts here)"
         return self.action
 
     def to_record(self) -> dict[str, Any]:
@@ -129,12 +131,12 @@ def changed_parts(old: Memory | None, new: Memory | None) -> tuple[tuple[str, ..
     return fields, old.text != new.text
 
 
-def _entry(repo: Any, folder: str, ch: git.FileChange) -> LogEntry:
+def _entry(repo: Any, folder: str, ch: git.FileChange, boundary: str | None = None) -> LogEntry:
     path, old_path = _store_path(folder, ch.path), _store_path(folder, ch.old_path)
     if ch.path is None:
         action = "deleted"
     elif ch.old_path is None:
-        action = "added"
+        action = "present" if ch.commit == boundary else "added"
     elif ch.old_path != ch.path:
         action = "renamed"
     else:
@@ -193,7 +195,7 @@ def memory_log(store: Store, mid: str, rev: str | None = None) -> Log:
         found = git.find_deletion(repo, folder, path.rsplit("/", 1)[-1], start)
         start = found[0] if found else start
     hist = git.file_history(repo, path, start, folder)
-    entries = tuple(_entry(repo, folder, ch) for ch in hist.changes)
+    entries = tuple(_entry(repo, folder, ch, hist.boundary) for ch in hist.changes)
     return Log(entries, hist.boundary, git.is_shallow(repo))
 
 
@@ -312,8 +314,7 @@ class Provenance:
             out.append(("committed", f"not yet ({self.reason})"))
         else:
             c = self.created
-            first = "history starts" if self.boundary else "added"
-            out.append(("committed", f"{c.day} by {c.author} in {c.commit[:12]} ({first})"))
+            out.append(("committed", f"{c.day} by {c.author} in {c.commit[:12]} ({c.what()})"))
         if self.changed is not None:
             c = self.changed
             out.append(("changed", f"{c.day} by {c.author} in {c.commit[:12]} ({c.what()})"))
