@@ -278,14 +278,18 @@ def load_yaml(front: str, path: str) -> dict[str, Any]:
     return data
 
 
-def decode(raw: bytes, path: str) -> str:
-    if len(raw) > MAX_BYTES:
+def check_size(size: int, path: str) -> None:
+    if size > MAX_BYTES:
         raise InvalidMemoryError(
             path,
             1,
             "file",
-            f"file is {len(raw):,} bytes, over the 1 MB limit; split it into smaller memories",
+            f"file is {size:,} bytes, over the 1 MB limit; split it into smaller memories",
         )
+
+
+def decode(raw: bytes, path: str) -> str:
+    check_size(len(raw), path)
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
