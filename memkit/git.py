@@ -237,10 +237,13 @@ def _change(c: Any, path: str | None, old: str | None, blob: Any, old_blob: Any)
 
 
 def file_history(repo: Any, path: str, start: str, folder: str) -> FileHistory:
-    """Every first-parent commit from `start` back that changed `path`, following renames.
+    """Every commit from `start` back that changed `path`, following renames.
 
-    The walk reads only the trees that differ along the path, and stops at the commit
-    that created the file (or at the start of a shallow clone's history).
+    The walk follows first parents, except at a merge whose file came unchanged from
+    another parent: it follows that parent, so a merged change is credited to the
+    commit that made it. No topological sort: one parent chain, read newest first.
+    It reads only the trees that differ along the path, and stops at the commit that
+    created the file (or at the start of a shallow clone's history).
     """
     pygit2 = _pygit2()
     odb = repo.odb
@@ -261,6 +264,10 @@ def file_history(repo: Any, path: str, start: str, folder: str) -> FileHistory:
         if prev[-1] == cur[-1]:
             c, cur = p, prev
             continue
+        side = _same_side(repo, c, parts, cur)
+        if side is not None:  # a merge brought the change: follow the branch that made it
+            c, cur = side
+            continue
         if cur[-1] is None:
             changes.append(_change(c, None, path, None, _hex(prev[-1])))
         elif prev[-1] is None:
@@ -276,6 +283,22 @@ def file_history(repo: Any, path: str, start: str, folder: str) -> FileHistory:
             changes.append(_change(c, path, path, _hex(cur[-1]), _hex(prev[-1])))
         c, cur = p, prev
     return FileHistory(tuple(changes), boundary)
+
+
+def _same_side(
+    repo: Any, merge: Any, parts: list[str], cur: list[bytes | None]
+) -> tuple[Any, list[bytes | None]] | None:
+    """A parent of `merge` other than the first whose file is the merge's, if any.
+
+    The commits of a merged branch are then the file's history (like git's default
+    history simplification), rather than the merge commit.
+    """
+    for oid in merge.parent_ids[1:]:
+        other = repo[oid]
+        chain = _chain(repo.odb, other.tree_id.raw, parts, cur)
+        if chain[-1] == cur[-1]:
+            return other, chain
+    return None
 
 
 def _rename_source(parent: Any, commit: Any, path: str, folder: str) -> str | None:

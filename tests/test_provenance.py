@@ -266,3 +266,23 @@ def test_shallow_clone_says_how_far_history_goes(
     assert "history:      shallow clone, starts at <tag>\n" in named(
         run("show", "alpha").stdout, history
     )
+
+
+def test_merged_change_is_credited_to_its_commit(store: Store, repo: Path,
+                                                 history: dict[str, str]) -> None:  # fmt: skip
+    git(repo, "checkout", "-q", "-b", "side")
+    path = store.dir / "git" / "alpha.md"
+    path.write_text(path.read_text() + "From the side branch.\n")
+    git(repo, "add", ".")
+    side = commit(repo, "cy", "Side edit", 8)
+    git(repo, "checkout", "-q", "main")
+    (repo / "app.py").write_text("x = 3\n")
+    git(repo, "add", ".")
+    commit(repo, "bob", "Main moves on", 9)
+    git(repo, "merge", "-q", "--no-ff", "-m", "Merge side", "side")
+    log = memory_log(store, "alpha")
+    assert [(e.commit, e.author, e.body) for e in log.entries[:2]] == [
+        (side, "Cy Young", True),
+        (history["tag"], "Bob Kahn", False),
+    ]
+    assert len(log.entries) == 5
