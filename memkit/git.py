@@ -6,7 +6,7 @@ pygit2 errors become GitError (a MemkitError) with a message that says what to d
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -236,14 +236,21 @@ def _change(c: Any, path: str | None, old: str | None, blob: Any, old_blob: Any)
     )
 
 
-def file_history(repo: Any, path: str, start: str, folder: str) -> FileHistory:
+def file_history(
+    repo: Any,
+    path: str,
+    start: str,
+    folder: str,
+    known: Mapping[tuple[str, str], FileHistory] | None = None,
+) -> FileHistory:
     """Every commit from `start` back that changed `path`, following renames.
 
     The walk follows first parents, except at a merge whose file came unchanged from
     another parent: it follows that parent, so a merged change is credited to the
     commit that made it. No topological sort: one parent chain, read newest first.
     It reads only the trees that differ along the path, and stops at the commit that
-    created the file (or at the start of a shallow clone's history).
+    created the file (or at the start of a shallow clone's history). `known` holds
+    histories computed before, keyed by (commit, path): the walk stops at one of them.
     """
     pygit2 = _pygit2()
     odb = repo.odb
@@ -253,6 +260,10 @@ def file_history(repo: Any, path: str, start: str, folder: str) -> FileHistory:
     changes: list[FileChange] = []
     boundary = None
     while True:
+        if known and (hit := known.get((str(c.id), path))) is not None:
+            changes.extend(hit.changes)
+            boundary = hit.boundary
+            break
         if not c.parent_ids:
             if cur[-1] is not None:
                 changes.append(_change(c, path, None, _hex(cur[-1]), None))
