@@ -166,19 +166,17 @@ def _entry(repo: Any, folder: str, ch: git.FileChange, boundary: str | None = No
 
 def _locate(store: Store, repo: Any, folder: str, mid: str, start: str) -> str:
     """The repository path of memory `mid` at `start`, or where it was before its deletion."""
+    on_disk = None
     if store.exists(mid):
-        path = _repo_path(store, folder, store.rel(store.path_of(mid)))
-        if git.blob_at(repo, start, path) is not None:
-            return path
+        on_disk = _repo_path(store, folder, store.rel(store.path_of(mid)))
+        if git.blob_at(repo, start, on_disk) is not None:
+            return on_disk
     at_start = [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]
     if at_start:
         return sorted(at_start)[0]
+    if on_disk is not None:
+        return on_disk  # new, or put back after a deletion: the walk tells
     found = git.find_deletion(repo, folder, f"{mid}.md", start)
-    if found is None and store.exists(mid):
-        raise GitError(
-            f"{store.rel(store.path_of(mid))} is not committed yet, so it has no history; "
-            "commit it first (`memkit add --commit`, or `git add` and `git commit`)"
-        )
     if found is None:
         raise MemoryNotFoundError(
             f"no memory with id {mid!r} now or in the history of {start[:12]} "
@@ -188,16 +186,21 @@ def _locate(store: Store, repo: Any, folder: str, mid: str, start: str) -> str:
 
 
 def memory_log(store: Store, mid: str, rev: str | None = None) -> Log:
-    """The history of memory `mid` (newest first), following renames, from `rev` or HEAD."""
+    """The history of memory `mid` (newest first), following renames, from `rev` or HEAD.
+
+    A memory deleted since is found where it was; its history starts with the deletion.
+    """
     repo, folder = _repo(store)
     head = git.require_commits(repo, "`memkit log`")
     start = str(git.resolve(repo, rev).id) if rev else head
     path = _locate(store, repo, folder, mid, start)
-    if git.blob_at(repo, start, path) is None:
-        found = git.find_deletion(repo, folder, path.rsplit("/", 1)[-1], start)
-        start = found[0] if found else start
     cache = _HistoryCache(store)
     hist = git.file_history(repo, path, start, folder, cache.known(path))
+    if not hist.changes:
+        raise GitError(
+            f"{_store_path(folder, path)} is not committed yet, so it has no history; commit "
+            "it first (`memkit add --commit`, or `git add` and `git commit`)"
+        )
     cache.save(path, start, hist)
     entries = tuple(_entry(repo, folder, ch, hist.boundary) for ch in hist.changes)
     return Log(entries, hist.boundary, git.is_shallow(repo))
@@ -380,8 +383,14 @@ def provenance(store: Store, mem: Memory, rev: str | None = None) -> Provenance 
     repo = git.find_repo(store.root)
     if repo is None:
         return None
-    if git.head_commit(repo) is None:
+    head = git.head_commit(repo)
+    if head is None:
         return Provenance(None, None, True, None, "the repository has no commits")
+    if (
+        rev is None
+        and git.blob_at(repo, head, _repo_path(store, _repo(store)[1], mem.path)) is None
+    ):
+        return Provenance(None, None, True, None, "the file is not in HEAD")
     try:
         log = memory_log(store, mem.id, rev)
     except (GitError, MemoryNotFoundError):

@@ -156,7 +156,13 @@ def test_show_marks_uncommitted_changes(run: Invoke, store: Store, history: dict
     path.write_text(path.read_text() + "More.\n")
     assert "uncommitted:  the file differs from HEAD\n" in run("show", "alpha").stdout
     run("add", "Fresh", "-b", "x")
-    assert "committed:    not yet (the file is not in git history)\n" in run("show", "fresh").stdout
+    assert "committed:    not yet (the file is not in HEAD)\n" in run("show", "fresh").stdout
+    assert run("log", "fresh", code=2).stderr == (
+        "memkit: .memory/fresh.md is not committed yet, so it has no history; commit it first "
+        "(`memkit add --commit`, or `git add` and `git commit`)\n"
+    )
+    run("revert", "beta")  # back after its deletion: its history is still there
+    assert [e.action for e in memory_log(store, "beta").entries] == ["deleted", "added"]
 
 
 def test_memory_at_follows_renames(store: Store, history: dict[str, str]) -> None:
