@@ -97,6 +97,11 @@ def default_base(store: Store) -> str:
     repo, _ = _repo(store)
     head = git.require_commits(repo, "`memkit diff`")
     base = git.merge_base_with_default(repo, head)
+    if base is None and git.is_shallow(repo):
+        raise GitError(
+            "no merge base with the default branch in this shallow clone; fetch more history "
+            "(`git fetch --unshallow`) or name the base: `memkit diff BASE`"
+        )
     if base is None:
         raise GitError(
             "cannot tell the default branch (no origin/HEAD, main or master) or it shares no "
@@ -109,8 +114,8 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
     repo, folder = _repo(store)
     git.require_commits(repo, "`memkit diff`")
-    base_id = str(git.resolve(repo, base).id) if base else default_base(store)
-    head_id = str(git.resolve(repo, head).id) if head else None
+    base_id = _resolve(repo, base) if base else default_base(store)
+    head_id = _resolve(repo, head) if head else None
     old = _snapshot_at(repo, folder, base_id)
     new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
     changes = _compare(old, new)
@@ -119,6 +124,18 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
     return Review(base_id, head_id, tuple(changes), stale, checked, tuple(notes))
+
+
+def _resolve(repo: Any, rev: str) -> str:
+    try:
+        return str(git.resolve(repo, rev).id)
+    except GitError:
+        if not git.is_shallow(repo):
+            raise
+        raise GitError(
+            f"unknown revision {rev!r}: this is a shallow clone and may not have it; fetch "
+            "more history (`git fetch --deepen=100` or `git fetch --unshallow`)"
+        ) from None
 
 
 def _stale(store: Store, base: str, head: str | None) -> tuple[tuple[MemoryStatus, ...], bool]:

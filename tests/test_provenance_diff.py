@@ -180,3 +180,49 @@ def test_workflow_doc_matches_the_workflow_file() -> None:
     for command in ("memkit validate", "memkit compile --check", "memkit check",
                     "--format markdown"):  # fmt: skip
         assert command in runs
+
+
+def test_store_below_the_repository_top(repo: Path, run: Invoke) -> None:
+    from memkit.store import init
+
+    proj = repo / "proj"
+    proj.mkdir()
+    init(proj)
+    store = Store(proj)
+    write_memory(store, "deep", mem("Deep", paths="[x/*]"))
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "deep")
+    write_memory(store, "deep", mem("Deep", "Changed.", paths="[x/*]"))
+    review = diff_range(store, "HEAD")
+    assert [(c.id, c.kind, c.path) for c in review.changes] == [
+        ("deep", "changed", ".memory/deep.md")
+    ]
+    out = run("--root", str(proj), "log", "deep").stdout
+    assert out.endswith("  Ada Lovelace  added\n    deep\n")
+
+
+def test_shallow_clone_diff(run: Invoke, branch: dict[str, str], repo: Path, tmp_path: Path,
+                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+    clone = tmp_path / "shallow"
+    git(
+        tmp_path,
+        "clone",
+        "-q",
+        "--depth",
+        "1",
+        "--no-single-branch",
+        "-b",
+        "feature",
+        f"file://{repo}",
+        str(clone),
+    )
+    monkeypatch.chdir(clone)
+    assert (
+        "this is a shallow clone and may not have it" in run("diff", branch["base"], code=2).stderr
+    )
+    assert (
+        "no merge base with the default branch in this shallow clone" in run("diff", code=2).stderr
+    )
+    out = run("diff", "HEAD").stdout
+    assert out.endswith("no memory changes\n\nnote: shallow clone: history before the "
+                        "clone's depth is not available\n")  # fmt: skip
