@@ -204,25 +204,10 @@ def test_store_below_the_repository_top(repo: Path, run: Invoke) -> None:
 def test_shallow_clone_diff(run: Invoke, branch: dict[str, str], repo: Path, tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
     clone = tmp_path / "shallow"
-    git(
-        tmp_path,
-        "clone",
-        "-q",
-        "--depth",
-        "1",
-        "--no-single-branch",
-        "-b",
-        "feature",
-        f"file://{repo}",
-        str(clone),
-    )
+    git(tmp_path, "clone", "-q", "--depth", "1", "-b", "feature", f"file://{repo}", str(clone))
     monkeypatch.chdir(clone)
-    assert (
-        "this is a shallow clone and may not have it" in run("diff", branch["base"], code=2).stderr
-    )
-    assert (
-        "no merge base with the default branch in this shallow clone" in run("diff", code=2).stderr
-    )
+    err = run("diff", branch["base"], code=2).stderr
+    assert "this is a shallow clone and may not have it" in err
     out = run("diff", "HEAD").stdout
     assert out.endswith("no memory changes\n\nnote: shallow clone: history before the "
                         "clone's depth is not available\n")  # fmt: skip
