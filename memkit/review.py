@@ -9,7 +9,6 @@ the code changes of the same range made stale.
 from __future__ import annotations
 
 import difflib
-import importlib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -75,7 +74,6 @@ class Review:
     head: str | None  # None: the working tree
     changes: tuple[MemoryChange, ...]
     stale: tuple[MemoryStatus, ...] = ()
-    stale_checked: bool = False  # False: the staleness engine is not available
     notes: tuple[str, ...] = field(default=())
 
     def flagged(self) -> tuple[MemoryChange, ...]:
@@ -87,7 +85,6 @@ class Review:
             "head": self.head,
             "changes": [c.to_record() for c in self.changes],
             "stale": [s.to_record() for s in self.stale],
-            "stale_checked": self.stale_checked,
             "notes": list(self.notes),
         }
 
@@ -119,11 +116,11 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     old = _snapshot_at(repo, folder, base_id)
     new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
     changes = _compare(old, new)
-    stale, checked = _stale(store, base_id, head_id)
+    stale = _stale(store, base_id, head_id)
     notes = []
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
-    return Review(base_id, head_id, tuple(changes), stale, checked, tuple(notes))
+    return Review(base_id, head_id, tuple(changes), stale, tuple(notes))
 
 
 def _resolve(repo: Any, rev: str) -> str:
@@ -138,16 +135,11 @@ def _resolve(repo: Any, rev: str) -> str:
         ) from None
 
 
-def _stale(store: Store, base: str, head: str | None) -> tuple[tuple[MemoryStatus, ...], bool]:
-    try:
-        engine: Any = importlib.import_module("memkit.staleness")
-    except ImportError:
-        return (), False
-    check_range = getattr(engine, "check_range", None)
-    if check_range is None:
-        return (), False
+def _stale(store: Store, base: str, head: str | None) -> tuple[MemoryStatus, ...]:
+    from memkit.staleness import check_range
+
     found = check_range(store, base, head)
-    return tuple(sorted((s for s in found if s.stale), key=lambda s: s.id)), True
+    return tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
 
 
 # -------------------------------------------------------------- snapshots

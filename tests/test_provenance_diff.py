@@ -211,3 +211,30 @@ def test_shallow_clone_diff(run: Invoke, branch: dict[str, str], repo: Path, tmp
     out = run("diff", "HEAD").stdout
     assert out.endswith("no memory changes\n\nnote: shallow clone: history before the "
                         "clone's depth is not available\n")  # fmt: skip
+
+
+def test_memories_made_stale_by_code_in_the_range(run: Invoke, repo: Path, store: Store) -> None:
+    (repo / "src").mkdir()
+    (repo / "src" / "app.py").write_text("def handler():\n    return 1\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "code")
+    run("add", "Handler returns one", "--link", "src/app.py::handler", "--path", "src/*",
+        "-b", "It returns 1.")  # fmt: skip
+    run("add", "Unrelated", "--path", "docs/*", "-b", "x")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "memories")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    (repo / "src" / "app.py").write_text("def handler():\n    return 2\n")
+    git(repo, "commit", "-q", "-am", "change the handler")
+    review = diff_range(store, base, "HEAD")
+    assert review.changes == ()
+    [status] = review.stale
+    assert (status.id, [(x.link, x.state) for x in status.stale_links()]) == (
+        "handler-returns-one",
+        [("src/app.py::handler", "body")],
+    )
+    out = run("diff", base, "--format", "markdown").stdout
+    assert "#### Stale because of code changed in this range\n\n- **`handler-returns-one`**: " \
+        "src/app.py::handler (body since " in out  # fmt: skip
+    assert run("diff", base).stdout.startswith(f"memory changes {base[:12]}..working tree: 1 stale")
+    assert json.loads(run("diff", base, "--json").stdout)["stale"][0]["id"] == "handler-returns-one"
