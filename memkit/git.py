@@ -337,12 +337,13 @@ def _entry(odb: Any, tree: bytes, name: str, want_tree: bool) -> bytes | None:
 
 
 def _chain(
-    odb: Any, tree: bytes, parts: list[str], known: list[bytes | None]
+    odb: Any, tree: bytes, parts: list[str], known: list[bytes | None], folder: bool = False
 ) -> list[bytes | None]:
     """Raw object ids along `parts` from root tree `tree` (None past a missing entry).
 
     `known` is the chain of a neighbouring commit: where an id is equal, the rest is
-    equal too, so only the trees that changed are read.
+    equal too, so only the trees that changed are read. The last part is a file, or
+    a folder if `folder`.
     """
     out: list[bytes | None] = [tree]
     for i, name in enumerate(parts):
@@ -350,7 +351,7 @@ def _chain(
         if cur == known[i]:
             return out + known[i + 1 :]
         assert cur is not None
-        found = _entry(odb, cur, name, want_tree=i < len(parts) - 1)
+        found = _entry(odb, cur, name, want_tree=folder or i < len(parts) - 1)
         if found is None:
             return out + [None] * (len(parts) - i)
         out.append(found)
@@ -473,11 +474,13 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
     Returns (commit, path) or None. Used for the history of a file no longer there.
     """
     for c, old, new in _folder_steps(repo, folder, start):
-        diff = old.diff_to_tree(new) if new is not None else None
-        if diff is None:
+        if old is None:
+            continue
+        if new is None:
             paths = [p for p, _ in _walk_tree(old, "")]
             gone = [p for p in paths if p.rsplit("/", 1)[-1] == name]
         else:
+            diff = old.diff_to_tree(new)
             diff.find_similar()
             gone = [
                 d.old_file.path
@@ -492,16 +495,30 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
 
 
 def _folder_steps(repo: Any, folder: str, start: str) -> Iterator[tuple[Any, Any, Any]]:
-    """(commit, folder tree in its first parent, folder tree in it) where the folder changed."""
+    """(commit, folder tree in its first parent, folder tree in it), newest first, for
+    the first-parent commits that changed the folder; trees are None where it is absent.
+
+    Compares tree ids along the folder's path; reads a tree object only when yielding.
+    """
     pygit2 = _pygit2()
+    odb = repo.odb
+    parts = folder.split("/")
     c = repo[start].peel(pygit2.Commit)
-    cur = _subtree(c.tree, folder)
-    while c.parent_ids:
-        p = repo[c.parent_ids[0]]
-        prev = _subtree(p.tree, folder)
-        if prev is not None and (cur is None or prev.id != cur.id):
-            yield c, prev, cur
+    cur = _chain(odb, c.tree_id.raw, parts, [None] * (len(parts) + 1), folder=True)
+    while True:
+        p = repo[c.parent_ids[0]] if c.parent_ids else None
+        prev: list[bytes | None] = [None] * len(cur)
+        if p is not None:
+            prev = _chain(odb, p.tree_id.raw, parts, cur, folder=True)
+        if prev[-1] != cur[-1]:
+            yield c, _tree_or_none(repo, prev[-1]), _tree_or_none(repo, cur[-1])
+        if p is None:
+            return
         c, cur = p, prev
+
+
+def _tree_or_none(repo: Any, raw: bytes | None) -> Any | None:
+    return None if raw is None else repo[raw.hex()]
 
 
 def _subtree(tree: Any, folder: str) -> Any | None:
@@ -523,20 +540,11 @@ def _walk_tree(tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
 
 def folder_changes(repo: Any, folder: str, start: str, limit: int) -> list[FileChange]:
     """Changes to files under `folder` in the newest `limit` first-parent commits touching it."""
-    pygit2 = _pygit2()
     out: list[FileChange] = []
-    seen = 0
-    c = repo[start].peel(pygit2.Commit)
-    while seen < limit:
-        p = repo[c.parent_ids[0]] if c.parent_ids else None
-        new = _subtree(c.tree, folder)
-        old = _subtree(p.tree, folder) if p is not None else None
-        if (None if old is None else old.id) != (None if new is None else new.id):
-            seen += 1
-            out.extend(_tree_delta_changes(repo, c, folder, old, new))
-        if p is None:
+    for n, (c, old, new) in enumerate(_folder_steps(repo, folder, start)):
+        if n == limit:
             break
-        c = p
+        out.extend(_tree_delta_changes(repo, c, folder, old, new))
     return out
 
 
