@@ -164,11 +164,25 @@ def _entry(repo: Any, folder: str, ch: git.FileChange, boundary: str | None = No
     )
 
 
-def _locate(store: Store, repo: Any, folder: str, mid: str, start: str) -> str:
-    """The repository path of memory `mid` at `start`, or where it was before its deletion."""
+def _on_disk(store: Store, mid: str) -> str | None:
+    """Memory `mid`'s path relative to the store root, or None if it has no file now."""
+    try:
+        return store.rel(store.path_of(mid))
+    except MemoryNotFoundError:
+        return None
+
+
+def _locate(
+    store: Store, repo: Any, folder: str, mid: str, start: str, rel: str | None = None
+) -> str:
+    """The repository path of memory `mid` at `start`, or where it was before its deletion.
+
+    `rel`: the memory's path relative to the store root, when the caller has it.
+    """
+    rel = rel or _on_disk(store, mid)
     on_disk = None
-    if store.exists(mid):
-        on_disk = _repo_path(store, folder, store.rel(store.path_of(mid)))
+    if rel is not None:
+        on_disk = _repo_path(store, folder, rel)
         if git.blob_at(repo, start, on_disk) is not None:
             return on_disk
     at_start = [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]
@@ -185,15 +199,16 @@ def _locate(store: Store, repo: Any, folder: str, mid: str, start: str) -> str:
     return found[1]
 
 
-def memory_log(store: Store, mid: str, rev: str | None = None) -> Log:
+def memory_log(store: Store, mid: str, rev: str | None = None, rel: str | None = None) -> Log:
     """The history of memory `mid` (newest first), following renames, from `rev` or HEAD.
 
     A memory deleted since is found where it was; its history starts with the deletion.
+    `rel`: the memory's path now (relative to the store root), when the caller has it.
     """
     repo, folder = _repo(store)
     head = git.require_commits(repo, "`memkit log`")
     start = str(git.resolve(repo, rev).id) if rev else head
-    path = _locate(store, repo, folder, mid, start)
+    path = _locate(store, repo, folder, mid, start, rel)
     cache = _HistoryCache(store)
     hist = git.file_history(repo, path, start, folder, cache.known(path))
     if not hist.changes:
@@ -312,7 +327,7 @@ def revert(store: Store, mid: str, to: str | None = None) -> Reverted:
     git.require_commits(repo, "`memkit revert`")
     rev = to if to is not None else _before_last_change(store, repo, folder, mid)
     data, old_path, commit = _version_at(store, mid, rev)
-    target = store.root / (store.rel(store.path_of(mid)) if store.exists(mid) else old_path)
+    target = store.root / (_on_disk(store, mid) or old_path)
     try:
         current = target.read_bytes()
     except FileNotFoundError:
@@ -326,12 +341,12 @@ def revert(store: Store, mid: str, to: str | None = None) -> Reverted:
 def _before_last_change(store: Store, repo: Any, folder: str, mid: str) -> str:
     """The revision holding the version before `mid`'s latest change."""
     head = git.require_commits(repo, "`memkit revert`")
-    if store.exists(mid):
-        path = store.path_of(mid)
-        rel = _repo_path(store, folder, store.rel(path))
-        if git.blob_at(repo, head, rel) not in (None, path.read_bytes()):
+    rel = _on_disk(store, mid)
+    if rel is not None:
+        data = (store.root / rel).read_bytes()
+        if git.blob_at(repo, head, _repo_path(store, folder, rel)) not in (None, data):
             return head  # the latest change is not committed yet
-    entries = memory_log(store, mid).entries
+    entries = memory_log(store, mid, rel=rel).entries
     if not entries or entries[0].action == "added":
         raise GitError(
             f"memory {mid!r} has no earlier version than the one that created it (in "
@@ -392,7 +407,7 @@ def provenance(store: Store, mem: Memory, rev: str | None = None) -> Provenance 
     ):
         return Provenance(None, None, True, None, "the file is not in HEAD")
     try:
-        log = memory_log(store, mem.id, rev)
+        log = memory_log(store, mem.id, rev, None if rev else mem.path)
     except (GitError, MemoryNotFoundError):
         return Provenance(None, None, True, None, "the file is not in git history")
     entries = [e for e in log.entries if e.action != "deleted"]
