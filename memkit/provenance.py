@@ -90,6 +90,7 @@ class Reverted:
     path: str
     rev: str  # the commit whose version was put back
     changed: bool  # False: the file already had that content
+    kept: str | None = None  # where uncommitted text it replaced was saved
 
 
 def _repo(store: Store) -> tuple[Any, str]:
@@ -332,10 +333,25 @@ def revert(store: Store, mid: str, to: str | None = None) -> Reverted:
         current = target.read_bytes()
     except FileNotFoundError:
         current = None
+    kept = None
+    if current is not None and current != data:
+        head = git.head_commit(repo)
+        if (
+            head
+            and git.blob_at(repo, head, _repo_path(store, folder, store.rel(target))) != current
+        ):
+            kept = _keep(store, mid, current)  # text no commit has: never lose it
     if current != data:
         target.parent.mkdir(parents=True, exist_ok=True)
         atomic_write(target, data)
-    return Reverted(store.rel(target), commit, current != data)
+    return Reverted(store.rel(target), commit, current != data, kept)
+
+
+def _keep(store: Store, mid: str, data: bytes) -> str:
+    path = store.cache_dir / "revert" / f"{mid}.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, data)
+    return store.rel(path)
 
 
 def _before_last_change(store: Store, repo: Any, folder: str, mid: str) -> str:

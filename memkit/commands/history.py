@@ -63,6 +63,8 @@ def revert(ctx: click.Context, mid: str, rev: str | None, do_commit: bool) -> No
     done = do_revert(store, mid, rev)
     state = "restored" if done.changed else "already as at"
     click.echo(f"{state} {done.path} from {done.rev[:12]}")
+    if done.kept:
+        click.echo(f"its uncommitted text is kept in {done.kept}")
     if do_commit:
         commit_written(store, [done.path], f"memkit: revert {mid} to {done.rev[:12]}")
 
