@@ -7,17 +7,15 @@ only and stops at the commit that created the file, so it stays fast in long his
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime as dt
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.fsutil import atomic_write
+from memkit.history_cache import HistoryCache
 from memkit.memory import Memory
 from memkit.store import MEMORY_DIR, Store
 
@@ -85,22 +83,14 @@ class Log:
     shallow: bool = False
 
 
-@dataclass(frozen=True)
-class Reverted:
-    path: str
-    rev: str  # the commit whose version was put back
-    changed: bool  # False: the file already had that content
-    kept: str | None = None  # where uncommitted text it replaced was saved
-
-
-def _repo(store: Store) -> tuple[Any, str]:
+def repo_and_folder(store: Store) -> tuple[Any, str]:
     """The store's repository and the store folder's path inside it."""
     repo = git.open_repo(store.root)
     folder = store.dir.relative_to(git.workdir(repo)).as_posix()
     return repo, folder
 
 
-def _repo_path(store: Store, folder: str, rel: str) -> str:
+def repo_path(store: Store, folder: str, rel: str) -> str:
     """A path relative to the store root -> relative to the repository's top."""
     return f"{folder}/{rel[len(MEMORY_DIR) + 1 :]}"
 
@@ -165,7 +155,7 @@ def _entry(repo: Any, folder: str, ch: git.FileChange, boundary: str | None = No
     )
 
 
-def _on_disk(store: Store, mid: str) -> str | None:
+def on_disk(store: Store, mid: str) -> str | None:
     """Memory `mid`'s path relative to the store root, or None if it has no file now."""
     try:
         return store.rel(store.path_of(mid))
@@ -180,17 +170,17 @@ def _locate(
 
     `rel`: the memory's path relative to the store root, when the caller has it.
     """
-    rel = rel or _on_disk(store, mid)
-    on_disk = None
+    rel = rel or on_disk(store, mid)
+    current = None
     if rel is not None:
-        on_disk = _repo_path(store, folder, rel)
-        if git.blob_at(repo, start, on_disk) is not None:
-            return on_disk
+        current = repo_path(store, folder, rel)
+        if git.blob_at(repo, start, current) is not None:
+            return current
     at_start = [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]
     if at_start:
         return sorted(at_start)[0]
-    if on_disk is not None:
-        return on_disk  # new, or put back after a deletion: the walk tells
+    if current is not None:
+        return current  # new, or put back after a deletion: the walk tells
     found = git.find_deletion(repo, folder, f"{mid}.md", start)
     if found is None:
         raise MemoryNotFoundError(
@@ -206,11 +196,11 @@ def memory_log(store: Store, mid: str, rev: str | None = None, rel: str | None =
     A memory deleted since is found where it was; its history starts with the deletion.
     `rel`: the memory's path now (relative to the store root), when the caller has it.
     """
-    repo, folder = _repo(store)
+    repo, folder = repo_and_folder(store)
     head = git.require_commits(repo, "`memkit log`")
     start = str(git.resolve(repo, rev).id) if rev else head
     path = _locate(store, repo, folder, mid, start, rel)
-    cache = _HistoryCache(store)
+    cache = HistoryCache(store)
     hist = git.file_history(repo, path, start, folder, cache.known(path))
     if not hist.changes:
         raise GitError(
@@ -222,55 +212,9 @@ def memory_log(store: Store, mid: str, rev: str | None = None, rel: str | None =
     return Log(entries, hist.boundary, git.is_shallow(repo))
 
 
-class _HistoryCache:
-    """Histories already walked, by path: commits never change, so they stay true.
-
-    Derived data in .memory/.cache/: the next `memkit log` or `show` walks only the
-    commits made since, then stops at the cached start.
-    """
-
-    LIMIT = 1000  # paths kept
-
-    def __init__(self, store: Store) -> None:
-        self.file = store.cache_dir / "history.json"
-        self.entries: dict[str, Any] = {}
-        try:
-            data = json.loads(self.file.read_bytes())
-            if data.get("version") == 1 and isinstance(data.get("paths"), dict):
-                self.entries = data["paths"]
-        except (OSError, ValueError, AttributeError):
-            pass
-
-    def known(self, path: str) -> dict[tuple[str, str], git.FileHistory]:
-        entry = self.entries.get(path)
-        if entry is None:
-            return {}
-        try:
-            changes = tuple(git.FileChange(**c) for c in entry["changes"])
-            return {(entry["start"], path): git.FileHistory(changes)}
-        except (TypeError, KeyError):
-            return {}
-
-    def save(self, path: str, start: str, hist: git.FileHistory) -> None:
-        entry = self.entries.get(path)
-        if hist.boundary or (entry and entry.get("start") == start):
-            return  # a shallow clone's history may grow; an unchanged entry needs no write
-        self.entries.pop(path, None)
-        self.entries[path] = {
-            "start": start,
-            "changes": [dataclasses.asdict(c) for c in hist.changes],
-        }
-        while len(self.entries) > self.LIMIT:
-            del self.entries[next(iter(self.entries))]
-        data = json.dumps({"version": 1, "paths": self.entries}, sort_keys=False)
-        with contextlib.suppress(OSError):  # a read-only checkout goes without the cache
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write(self.file, data.encode("utf-8"))
-
-
 def store_log(store: Store, limit: int = DEFAULT_LIMIT) -> Log:
     """Memory changes in the newest `limit` commits that touched the store."""
-    repo, folder = _repo(store)
+    repo, folder = repo_and_folder(store)
     head = git.require_commits(repo, "`memkit log`")
     changes = git.folder_changes(repo, folder, head, limit)
     entries = tuple(
@@ -291,22 +235,22 @@ def _is_memory(folder: str, ch: git.FileChange) -> bool:
 
 def memory_at(store: Store, mid: str, rev: str) -> Memory:
     """Memory `mid` as it was at revision `rev` (also one deleted since)."""
-    data, path, _ = _version_at(store, mid, rev)
+    data, path, _ = version_at(store, mid, rev)
     mem = mm.parse(data, mid=mid, path=f"{path} at {rev}")
     return dataclasses.replace(mem, path=path)
 
 
-def _version_at(store: Store, mid: str, rev: str) -> tuple[bytes, str, str]:
+def version_at(store: Store, mid: str, rev: str) -> tuple[bytes, str, str]:
     """(bytes, store-relative path, commit id) of memory `mid` at `rev`."""
-    repo, folder = _repo(store)
+    repo, folder = repo_and_folder(store)
     git.require_commits(repo, "reading a memory at a revision")
     commit = str(git.resolve(repo, rev).id)
     candidates = [p for p in git.files_at(repo, commit, folder) if _mid(p) == mid]
     if not candidates:
         for entry in memory_log(store, mid).entries:
             for p in (entry.old_path, entry.path):
-                if p and git.blob_at(repo, commit, _repo_path(store, folder, p)) is not None:
-                    candidates.append(_repo_path(store, folder, p))
+                if p and git.blob_at(repo, commit, repo_path(store, folder, p)) is not None:
+                    candidates.append(repo_path(store, folder, p))
     if not candidates:
         raise MemoryNotFoundError(
             f"memory {mid!r} did not exist at {rev} ({commit[:12]}); "
@@ -318,66 +262,13 @@ def _version_at(store: Store, mid: str, rev: str) -> tuple[bytes, str, str]:
     return data, _store_path(folder, path) or path, commit
 
 
-def revert(store: Store, mid: str, to: str | None = None) -> Reverted:
-    """Put back memory `mid`'s bytes as they were at `to` (default: before its last change).
-
-    Writes only that memory's file: where it is now, or where it was before it was
-    deleted. The history keeps every version, the reverted one included.
-    """
-    repo, folder = _repo(store)
-    git.require_commits(repo, "`memkit revert`")
-    rev = to if to is not None else _before_last_change(store, repo, folder, mid)
-    data, old_path, commit = _version_at(store, mid, rev)
-    target = store.root / (_on_disk(store, mid) or old_path)
-    try:
-        current = target.read_bytes()
-    except FileNotFoundError:
-        current = None
-    kept = None
-    if current is not None and current != data:
-        head = git.head_commit(repo)
-        if (
-            head
-            and git.blob_at(repo, head, _repo_path(store, folder, store.rel(target))) != current
-        ):
-            kept = _keep(store, mid, current)  # text no commit has: never lose it
-    if current != data:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(target, data)
-    return Reverted(store.rel(target), commit, current != data, kept)
-
-
-def _keep(store: Store, mid: str, data: bytes) -> str:
-    path = store.cache_dir / "revert" / f"{mid}.md"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, data)
-    return store.rel(path)
-
-
-def _before_last_change(store: Store, repo: Any, folder: str, mid: str) -> str:
-    """The revision holding the version before `mid`'s latest change."""
-    head = git.require_commits(repo, "`memkit revert`")
-    rel = _on_disk(store, mid)
-    if rel is not None:
-        data = (store.root / rel).read_bytes()
-        if git.blob_at(repo, head, _repo_path(store, folder, rel)) not in (None, data):
-            return head  # the latest change is not committed yet
-    entries = memory_log(store, mid, rel=rel).entries
-    if not entries or entries[0].action == "added":
-        raise GitError(
-            f"memory {mid!r} has no earlier version than the one that created it (in "
-            f"{entries[0].commit[:12] if entries else 'HEAD'}); use `memkit rm {mid}` to drop it"
-        )
-    return f"{entries[0].commit}^"
-
-
 def uncommitted(store: Store, mem: Memory) -> bool:
     """True if memory `mem`'s file differs from HEAD (or HEAD lacks it)."""
-    repo, folder = _repo(store)
+    repo, folder = repo_and_folder(store)
     head = git.head_commit(repo)
     if head is None:
         return True
-    data = git.blob_at(repo, head, _repo_path(store, folder, mem.path))
+    data = git.blob_at(repo, head, repo_path(store, folder, mem.path))
     return data != (store.root / mem.path).read_bytes()
 
 
@@ -419,7 +310,7 @@ def provenance(store: Store, mem: Memory, rev: str | None = None) -> Provenance 
         return Provenance(None, None, True, None, "the repository has no commits")
     if (
         rev is None
-        and git.blob_at(repo, head, _repo_path(store, _repo(store)[1], mem.path)) is None
+        and git.blob_at(repo, head, repo_path(store, repo_and_folder(store)[1], mem.path)) is None
     ):
         return Provenance(None, None, True, None, "the file is not in HEAD")
     try:

@@ -17,7 +17,7 @@ from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError
 from memkit.memory import Memory
-from memkit.provenance import _repo, changed_parts
+from memkit.provenance import changed_parts, repo_and_folder
 from memkit.states import MemoryStatus
 from memkit.store import MEMORY_DIR, Store
 
@@ -91,7 +91,7 @@ class Review:
 
 def default_base(store: Store) -> str:
     """The merge base of HEAD with the default branch (HEAD itself on that branch)."""
-    repo, _ = _repo(store)
+    repo, _ = repo_and_folder(store)
     head = git.require_commits(repo, "`memkit diff`")
     base = git.merge_base_with_default(repo, head)
     if base is None and git.is_shallow(repo):
@@ -109,7 +109,7 @@ def default_base(store: Store) -> str:
 
 def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
     """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
-    repo, folder = _repo(store)
+    repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit diff`")
     base_id = _resolve(repo, base) if base else default_base(store)
     head_id = _resolve(repo, head) if head else None

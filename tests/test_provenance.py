@@ -9,7 +9,8 @@ import pytest
 from conftest import Invoke, git, write_memory
 
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.provenance import memory_at, memory_log, revert, store_log
+from memkit.provenance import memory_at, memory_log, store_log
+from memkit.rollback import revert
 from memkit.store import Store
 
 PEOPLE = {

@@ -56,7 +56,7 @@ def format_log(result: Log, *, with_id: bool) -> str:
 @click.pass_context
 def revert(ctx: click.Context, mid: str, rev: str | None, do_commit: bool) -> None:
     """Put back memory ID as it was at REV (also a deleted one); touches no other file."""
-    from memkit.provenance import revert as do_revert
+    from memkit.rollback import revert as do_revert
 
     store = get_store(ctx)
     store.require()
