@@ -643,7 +643,3 @@ def merge_base_with_default(repo: Any, head: str) -> str | None:
     other = repo.lookup_reference(ref).peel(_pygit2().Commit).id
     base = repo.merge_base(other, resolve(repo, head).id)
     return None if base is None else str(base)
-
-
-def short(repo: Any, oid: str) -> str:
-    return str(repo[oid].short_id)
