@@ -44,6 +44,7 @@ def test_init_then_add_list_show(run: Invoke, repo: Path) -> None:
         "created:      2026-11-22\n"
         "updated:      2026-11-22\n"
         "verified:     2026-11-22 at no commit\n"
+        "committed:    not yet (the repository has no commits)\n"
         "\nIt is fast.\n"
     )
 
