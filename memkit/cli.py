@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "log": "memkit.commands.history:log",
     "revert": "memkit.commands.history:revert",
     "diff": "memkit.commands.history:diff",
+    "hooks": "memkit.commands.hooks:hooks",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3
