@@ -39,6 +39,9 @@ COMMANDS: dict[str, str] = {
     "search": "memkit.commands.search:search",
     "context": "memkit.commands.search:context",
     "index": "memkit.commands.search:index",
+    "log": "memkit.commands.history:log",
+    "revert": "memkit.commands.history:revert",
+    "diff": "memkit.commands.history:diff",
     "hooks": "memkit.commands.hooks:hooks",
 }
 
