@@ -33,6 +33,9 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "mcp": "memkit.commands.agents:mcp",
+    "import": "memkit.commands.agents:import_",
+    "hook": "memkit.commands.agents:hook",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

@@ -170,7 +170,7 @@ def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store:
 def test_import_cost() -> None:
     """`memkit --help` must stay fast: the CLI module loads no heavy library."""
     code = (
-        "import sys, memkit.cli, memkit.commands.core\n"
+        "import sys, memkit.cli, memkit.commands.core, memkit.commands.agents, memkit.agent_hooks\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )

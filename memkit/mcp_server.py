@@ -1,0 +1,180 @@
+"""`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
+
+Each tool is a thin wrapper over one core function below (or in context, search and
+staleness); those functions take the store and the date and know nothing of MCP.
+A MemkitError becomes an error result carrying the same message as the CLI. Tools
+run in worker threads: writes go through the store's lock or its exclusive
+create, so concurrent calls are safe. Logs go to stderr; stdout is the protocol.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Callable
+from typing import Any
+
+from memkit import memory as mm
+from memkit.errors import MemkitError
+from memkit.session_draft import agent_status
+from memkit.store import Store
+
+FORGET_MODES = ("archive", "delete")
+INSTRUCTIONS = (
+    "memkit holds this project's memories: decisions, conventions, gotchas and procedures "
+    "reviewed in git. Before changing files, call memories_for_files with their paths. "
+    "When you learn something the next person must know, save it with save_memory, "
+    "linked to the files or symbols it is about; a person reviews it before it becomes "
+    "authority."
+)
+
+
+def save(
+    store: Store,
+    *,
+    title: str,
+    body: str,
+    today: dt.date,
+    type: str = "note",
+    tags: list[str] | None = None,
+    paths: list[str] | None = None,
+    links: list[str] | None = None,
+    confidence: str | None = None,
+    source: str | None = None,
+) -> mm.Memory:
+    """Add a memory with the status agents get (`[memories] agent_status`, default draft)."""
+    store.require()
+    mem = mm.new(
+        title,
+        body,
+        mid=mm.slugify(title),
+        today=today,
+        type=type,
+        status=agent_status(store),
+        tags=tags or None,
+        paths=paths or None,
+        links=links or None,
+        confidence=confidence,
+        source=source,
+    )
+    return store.add(mem)
+
+
+def update(store: Store, mid: str, *, today: dt.date, **changes: Any) -> mm.Memory:
+    """Change the given fields (None = leave as is); validated like a file edit."""
+    values = {k: v for k, v in changes.items() if v is not None}
+    if values.get("status") == "active" and agent_status(store) != "active":
+        raise MemkitError(
+            f"an agent cannot make {mid!r} active: a person reviews it first "
+            '(set `[memories] agent_status = "active"` in .memory/config.toml to allow it)'
+        )
+    if "body" in values:
+        values["body"] = mm.format_body(values["body"])
+    for key in ("tags", "paths", "links"):
+        if key in values:
+            values[key] = tuple(values[key])
+    return store.update(mid, today=today, **values)
+
+
+def forget(store: Store, mid: str, *, today: dt.date) -> str:
+    """Archive or delete a memory, as `[memories] forget` says; returns what was done."""
+    mode = store.config.get("memories", "forget", "archive")
+    if mode not in FORGET_MODES:
+        raise MemkitError(
+            f"{store.config.path or '.memory/config.toml'}: [memories] forget = {mode!r}; "
+            f"use one of: {', '.join(FORGET_MODES)}"
+        )
+    if mode == "delete":
+        with store.lock():
+            return f"deleted {store.delete(mid)}"
+    mem = store.update(mid, today=today, status="archived")
+    return f"archived {mem.path}"
+
+
+def _record(mem: mm.Memory) -> Any:
+    return mem.to_record()
+
+
+def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
+    """An MCPServer whose tools call the functions of this module (and context/staleness)."""
+    from mcp.server.mcpserver import MCPServer
+
+    from memkit import __version__
+
+    server = MCPServer(
+        "memkit", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
+    )
+
+    def call(fn: Callable[[], object]) -> Any:
+        """The tool result: JSON or text; a MemkitError's message as an error result."""
+        from mcp.types import CallToolResult, TextContent
+
+        try:
+            value = fn()
+        except MemkitError as e:
+            return CallToolResult(content=[TextContent(type="text", text=str(e))], is_error=True)
+        if isinstance(value, str):
+            return CallToolResult(content=[TextContent(type="text", text=value)])
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+        structured = value if isinstance(value, dict) else {"result": value}
+        return CallToolResult(
+            content=[TextContent(type="text", text=text)], structured_content=structured
+        )
+
+    @server.tool()
+    def get_memory(id: str) -> Any:
+        """One memory by id: its fields and markdown body."""
+        return call(lambda: _record(store.get(id)))
+
+    @server.tool()
+    def save_memory(
+        title: str,
+        body: str,
+        type: str = "note",
+        links: list[str] | None = None,
+        paths: list[str] | None = None,
+        tags: list[str] | None = None,
+        confidence: str | None = None,
+        source: str | None = None,
+    ) -> Any:
+        """Save something learned, for the next person: a one-line title, a markdown body,
+        a type (decision, convention, gotcha, procedure, episode, preference, note), the
+        files or `file.py::Symbol` it describes (links) and the globs it applies to
+        (paths). Saved as a draft a person reviews."""
+        return call(
+            lambda: _record(
+                save(store, title=title, body=body, today=clock(), type=type, tags=tags,
+                     paths=paths, links=links, confidence=confidence, source=source)
+            )
+        )  # fmt: skip
+
+    @server.tool()
+    def update_memory(
+        id: str,
+        title: str | None = None,
+        body: str | None = None,
+        type: str | None = None,
+        status: str | None = None,
+        links: list[str] | None = None,
+        paths: list[str] | None = None,
+        tags: list[str] | None = None,
+        confidence: str | None = None,
+    ) -> Any:
+        """Change some fields of a memory; fields left out stay as they are."""
+        changes = dict(title=title, body=body, type=type, status=status, confidence=confidence,
+                       links=links, paths=paths, tags=tags)  # fmt: skip
+        return call(lambda: _record(update(store, id, today=clock(), **changes)))
+
+    @server.tool()
+    def forget_memory(id: str) -> Any:
+        """Forget a memory that is wrong or no longer useful (archived, or deleted if so
+        configured; git history keeps it)."""
+        return call(lambda: forget(store, id, today=clock()))
+
+    return server
+
+
+def serve(store: Store, clock: Callable[[], dt.date]) -> None:
+    """Serve over stdio until the client closes the connection."""
+    store.require()
+    build_server(store, clock).run("stdio")
