@@ -4,7 +4,7 @@ Each handler takes the hook's JSON payload (a dict) and returns the text to prin
 PostToolUse runs after every tool call, so its path imports nothing heavy: it only
 appends one compact JSON line to `.memory/.cache/sessions/<session>.jsonl`.
 Stop / SessionEnd turn that journal into one draft `episode` memory.
-The installers that register the hooks and the MCP server are at the end.
+The installers that register them (and the MCP server) live in agent_install.py.
 """
 
 from __future__ import annotations
@@ -12,15 +12,32 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Mapping
+import sys
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from memkit.agent_install import (  # re-exported: `memkit hooks install` calls them
+    install_claude,
+    install_mcp,
+    uninstall_claude,
+    uninstall_mcp,
+)
 
 if TYPE_CHECKING:
     import datetime as dt
 
     from memkit.store import Store
 
+__all__ = [
+    "install_claude",
+    "install_mcp",
+    "post_tool_use",
+    "session_start",
+    "stop",
+    "uninstall_claude",
+    "uninstall_mcp",
+]
 SESSIONS_DIR = "sessions"
 CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
 MAX_FIELD = 300  # characters kept per command, pattern or snippet
@@ -39,6 +56,43 @@ TOOLS: dict[str, tuple[str, str]] = {
 
 class HookInputError(Exception):
     """The payload is not what Claude Code sends; the handler says why and exits 0."""
+
+
+EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
+
+
+def handle(event: str, raw: str, clock: Callable[[], dt.date]) -> tuple[str, str]:
+    """(stdout, stderr) of one hook call. Never raises: the agent must go on regardless."""
+    try:
+        payload = parse_payload(raw)
+        if event == "post-tool-use":
+            return "", post_tool_use(payload)
+        if event == "session-start":
+            return session_start(payload, today=clock()), ""
+        return "", stop(payload, today=clock())
+    except Exception as e:
+        return "", str(e) or type(e).__name__
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m memkit.agent_hooks EVENT`: the handlers without the CLI's start-up cost."""
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or args[0] not in EVENTS:
+        print(f"usage: python -m memkit.agent_hooks {{{','.join(EVENTS)}}}", file=sys.stderr)
+        return 0
+    out, err = handle(args[0], sys.stdin.read(), _today)
+    if out:
+        print(out)
+    if err:
+        print(f"memkit hook {args[0]}: {err}", file=sys.stderr)
+    return 0
+
+
+def _today() -> dt.date:
+    import datetime
+
+    pinned = os.environ.get("MEMKIT_TODAY")
+    return datetime.date.fromisoformat(pinned) if pinned else datetime.date.today()
 
 
 def parse_payload(raw: str) -> dict[str, Any]:
@@ -203,14 +257,26 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
 
 
 def compiled_ids(root: Path) -> set[str]:
-    """Ids of memories that memkit compiled into CLAUDE.md (read from its provenance markers)."""
+    """Ids of the memories compiled in full into what Claude Code loads at startup.
+
+    Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
+    .claude/CLAUDE.md), following their `@file` imports as Claude Code does.
+    """
     ids: set[str] = set()
-    for name in ("CLAUDE.md", ".claude/CLAUDE.md"):
+    todo = [(root / "CLAUDE.md", 0), (root / ".claude" / "CLAUDE.md", 0)]
+    seen: set[Path] = set()
+    while todo:
+        path, depth = todo.pop()
+        if path in seen or depth > 5:
+            continue
+        seen.add(path)
         try:
-            text = (root / name).read_text("utf-8")
+            text = path.read_text("utf-8")
         except (OSError, UnicodeDecodeError):
             continue
-        ids.update(re.findall(r"<!--\s*memkit[^>]*?\bid[=:]\s*\"?([a-z0-9-]+)", text))
+        ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
+        for target in re.findall(r"^@([^\s]+)[ \t]*$", text, re.MULTILINE):
+            todo.append(((path.parent / os.path.expanduser(target)).resolve(), depth + 1))
     return ids
 
 
@@ -239,137 +305,5 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     return "\n\n".join(parts) + "\n" if len(parts) > 1 else ""
 
 
-# --------------------------------------------------------------- installers
-
-MCP_FILES = (".mcp.json", ".cursor/mcp.json")
-MCP_NAME = "memkit"
-MCP_ENTRY = {"command": "memkit", "args": ["mcp"]}
-SETTINGS = ".claude/settings.json"
-HOOK_PREFIX = "memkit hook "
-# event -> (matcher or None, handler argument, timeout in seconds)
-HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
-    "SessionStart": ("startup|resume|clear|compact", "session-start", 30),
-    "PostToolUse": ("|".join(TOOLS), "post-tool-use", 10),
-    "Stop": (None, "stop", 30),
-    "SessionEnd": (None, "session-end", 30),
-}
-
-
-def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
-    from memkit.errors import MemkitError
-
-    rel = path.relative_to(root).as_posix()
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except FileNotFoundError:
-        return None
-    except (ValueError, UnicodeDecodeError) as e:
-        raise MemkitError(f"{rel} is not valid JSON ({e}); fix it, then run this again") from None
-    if not isinstance(data, dict):
-        raise MemkitError(f"{rel} must hold a JSON object; fix it, then run this again")
-    return data
-
-
-def _save_json(path: Path, root: Path, data: dict[str, Any] | None, existed: bool) -> str:
-    from memkit.fsutil import atomic_write
-
-    rel = path.relative_to(root).as_posix()
-    if data is None:
-        path.unlink()
-        return f"removed {rel}"
-    atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
-    return f"{'updated' if existed else 'created'} {rel}"
-
-
-def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:
-    from memkit.errors import MemkitError
-
-    value = data.setdefault(key, {})
-    if not isinstance(value, dict):
-        raise MemkitError(f"{rel}: `{key}` must be a JSON object; fix it, then run this again")
-    return value
-
-
-def install_mcp(root: Path) -> list[str]:
-    """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor)."""
-    changed = []
-    for name in MCP_FILES:
-        path = root / name
-        data = _load_json(path, root)
-        existed = data is not None
-        data = data or {}
-        servers = _section(data, "mcpServers", name)
-        if MCP_NAME in servers:  # ours, possibly adjusted by a person: keep it
-            continue
-        servers[MCP_NAME] = dict(MCP_ENTRY)
-        changed.append(_save_json(path, root, data, existed))
-    return changed
-
-
-def uninstall_mcp(root: Path) -> list[str]:
-    """Remove the memkit server from both files; a file left empty is removed."""
-    changed = []
-    for name in MCP_FILES:
-        path = root / name
-        data = _load_json(path, root)
-        servers = (data or {}).get("mcpServers")
-        if data is None or not isinstance(servers, dict) or MCP_NAME not in servers:
-            continue
-        del servers[MCP_NAME]
-        if not servers:
-            del data["mcpServers"]
-        changed.append(_save_json(path, root, data or None, True))
-    return changed
-
-
-def _ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and str(hook.get("command", "")).startswith(HOOK_PREFIX)
-
-
-def install_claude(root: Path) -> list[str]:
-    """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are."""
-    path = root / SETTINGS
-    data = _load_json(path, root)
-    existed = data is not None
-    data = data or {}
-    hooks = _section(data, "hooks", SETTINGS)
-    before = json.dumps(data)
-    for event, (matcher, arg, timeout) in HOOK_EVENTS.items():
-        groups = hooks.setdefault(event, [])
-        if not isinstance(groups, list):
-            from memkit.errors import MemkitError
-
-            raise MemkitError(f"{SETTINGS}: `hooks.{event}` must be a list; fix it first")
-        if any(_ours(h) for g in groups if isinstance(g, dict) for h in g.get("hooks") or []):
-            continue
-        group: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
-        group["hooks"] = [{"type": "command", "command": HOOK_PREFIX + arg, "timeout": timeout}]
-        groups.append(group)
-    if existed and json.dumps(data) == before:
-        return []
-    return [_save_json(path, root, data, existed)]
-
-
-def uninstall_claude(root: Path) -> list[str]:
-    """Remove memkit's hook entries; groups and events left empty go too."""
-    path = root / SETTINGS
-    data = _load_json(path, root)
-    hooks = (data or {}).get("hooks")
-    if data is None or not isinstance(hooks, dict):
-        return []
-    before = json.dumps(data)
-    for event in list(hooks):
-        groups = hooks[event]
-        if not isinstance(groups, list):
-            continue
-        for g in groups:
-            if isinstance(g, dict) and isinstance(g.get("hooks"), list):
-                g["hooks"] = [h for h in g["hooks"] if not _ours(h)]
-        hooks[event] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
-        if not hooks[event]:
-            del hooks[event]
-    if not hooks:
-        del data["hooks"]
-    if json.dumps(data) == before:
-        return []
-    return [_save_json(path, root, data or None, True)]
+if __name__ == "__main__":
+    sys.exit(main())

@@ -33,6 +33,7 @@ KNOWN = (
 _ALWAYS = {"**", "**/*", "*", "**/*.*"}
 _IMPORT_LINE = re.compile(r"^@[\w./~-]+\s*$")
 _MEMKIT_BLOCK = re.compile(r"<!--\s*memkit:begin.*?<!--\s*memkit:end[^>]*-->\n?", re.DOTALL)
+_GENERATED = "<!-- memkit:generated"  # a file `memkit compile` owns whole
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _TYPE_WORDS = (
     ("gotcha", r"gotcha|pitfall|caveat|warning|careful|known issue|troubleshoot|never|avoid"),
@@ -177,6 +178,8 @@ def file_sections(root: Path, path: Path) -> tuple[list[Section], list[Item]]:
         text = path.read_text("utf-8").replace("\r\n", "\n")
     except (OSError, UnicodeDecodeError) as e:
         raise MemkitError(f"cannot read {rel} ({e}); give a UTF-8 text file") from None
+    if _GENERATED in text:
+        return [], [Item(f"{rel}#top", "", "compiled by memkit from .memory/: nothing to import")]
     meta, text = front_matter(text)
     text = _MEMKIT_BLOCK.sub("", text)
     paths = _globs(meta.get("globs") or meta.get("applyTo") or meta.get("paths"))

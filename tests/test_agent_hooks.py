@@ -258,3 +258,18 @@ def test_install_refuses_broken_json(tmp_path: Path) -> None:
     with pytest.raises(MemkitError, match=r"^\.mcp\.json is not valid JSON \(.*\); fix it"):
         install_mcp(tmp_path)
     assert (tmp_path / ".mcp.json").read_text() == "{oops"
+
+
+def test_hook_matcher_names_the_recorded_tools() -> None:
+    from memkit.agent_hooks import TOOLS
+    from memkit.agent_install import TOOL_MATCHER
+
+    assert "|".join(TOOLS) == TOOL_MATCHER
+
+
+def test_compiled_ids_follow_imports(tmp_path: Path) -> None:
+    from memkit.agent_hooks import compiled_ids
+
+    (tmp_path / "CLAUDE.md").write_text("Intro\n\n@AGENTS.md\n<!-- memkit:id=one -->\n")
+    (tmp_path / "AGENTS.md").write_text("## Two\n<!-- memkit:id=two -->\n\n@CLAUDE.md\n")
+    assert compiled_ids(tmp_path) == {"one", "two"}

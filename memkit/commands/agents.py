@@ -58,18 +58,9 @@ def hook(event: str) -> None:
 
     Never blocks the agent: any problem is reported on stderr and the exit code is 0.
     """
-    from memkit import agent_hooks as ah
+    from memkit.agent_hooks import handle
 
-    try:
-        payload = ah.parse_payload(sys.stdin.read())
-        if event == "post-tool-use":
-            out, err = "", ah.post_tool_use(payload)
-        elif event == "session-start":
-            out, err = ah.session_start(payload, today=today()), ""
-        else:
-            out, err = "", ah.stop(payload, today=today())
-    except Exception as e:  # the agent must go on whatever happens here
-        out, err = "", str(e) or type(e).__name__
+    out, err = handle(event, sys.stdin.read(), today)
     if out:
         click.echo(out)
     if err:
