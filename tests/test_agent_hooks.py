@@ -273,3 +273,14 @@ def test_compiled_ids_follow_imports(tmp_path: Path) -> None:
     (tmp_path / "CLAUDE.md").write_text("Intro\n\n@AGENTS.md\n<!-- memkit:id=one -->\n")
     (tmp_path / "AGENTS.md").write_text("## Two\n<!-- memkit:id=two -->\n\n@CLAUDE.md\n")
     assert compiled_ids(tmp_path) == {"one", "two"}
+
+
+def test_lean_entry_point_records_the_same(project: Path) -> None:
+    payload = tool(project, "Read", {"file_path": str(project / "src" / "notes.txt")})
+    args = [sys.executable, "-m", "memkit.agent_hooks", "post-tool-use"]
+    out = subprocess.run(
+        args, input=json.dumps(payload), cwd=project, capture_output=True, text=True
+    )
+    assert (out.returncode, out.stdout, out.stderr) == (0, "", "")
+    journal = project / ".memory" / ".cache" / "sessions" / f"{SID}.jsonl"
+    assert journal.read_text() == '{"file": "src/notes.txt", "kind": "read"}\n'
