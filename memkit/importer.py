@@ -179,7 +179,7 @@ def file_sections(root: Path, path: Path) -> tuple[list[Section], list[Item]]:
     except (OSError, UnicodeDecodeError) as e:
         raise MemkitError(f"cannot read {rel} ({e}); give a UTF-8 text file") from None
     if _GENERATED in text:
-        return [], [Item(f"{rel}#top", "", "compiled by memkit from .memory/: nothing to import")]
+        return [], [Item(rel, "", "compiled by memkit from .memory/: nothing to import")]
     meta, text = front_matter(text)
     text = _MEMKIT_BLOCK.sub("", text)
     paths = _globs(meta.get("globs") or meta.get("applyTo") or meta.get("paths"))

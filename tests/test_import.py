@@ -208,3 +208,39 @@ def test_secrets_are_refused_before_anything_is_written(run: Invoke, store: Stor
 def test_bad_paths(run: Invoke, store: Store, args: list[str], message: str) -> None:
     (store.root / "empty").mkdir()
     assert message in run(*args, code=2).stderr
+
+
+def instructions(text: str) -> list[str]:
+    """The lines that carry an instruction: not blank, headings, front matter or imports."""
+    if text.startswith("---\n"):
+        text = text.split("\n---\n", 1)[1]
+    return [
+        line.strip()
+        for line in text.splitlines()
+        if (line.strip() and not line.lstrip().startswith(("#", "@", "<!--")))
+        or line.startswith("# a comment")
+    ]
+
+
+def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Store) -> None:
+    pytest.importorskip("memkit.compiler")
+    write(store.root, ALL)
+    run("import", ".", "services/payments/CLAUDE.md")
+    for name in ALL:  # the person deletes the imported text; memkit owns the files now
+        (store.root / name).unlink()
+    run("compile")
+    seen = "\n".join(
+        p.read_text()
+        for p in sorted(store.root.rglob("*"))
+        if p.is_file() and ".git" not in p.parts and ".memory" not in p.parts
+    )
+    missing = [i for text in ALL.values() for i in instructions(text) if i not in seen]
+    assert missing == []
+    assert "<!-- memkit:id=build-and-test -->" in (store.root / "CLAUDE.md").read_text()
+    again = run("import", ".").stdout.splitlines()
+    assert again[0] == (
+        "skipped .github/instructions/memkit-conftest-py-tests-py.instructions.md: "
+        "compiled by memkit from .memory/: nothing to import"
+    )
+    assert again[-1] == "0 memories created, 6 skipped"
+    run("compile", "--check")
