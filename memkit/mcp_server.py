@@ -91,8 +91,78 @@ def forget(store: Store, mid: str, *, today: dt.date) -> str:
     return f"archived {mem.path}"
 
 
-def _record(mem: mm.Memory) -> Any:
+def _record(mem: mm.Memory) -> dict[str, Any]:
     return mem.to_record()
+
+
+def _core(module: str, name: str) -> Any:
+    """A function of another memkit feature (search, context, staleness), looked up lazily."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError):
+        raise MemkitError(
+            f"this memkit has no {module}.{name}; upgrade memkit to use this tool"
+        ) from None
+
+
+def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]] | None:
+    """The staleness verdict for given ids, for search and context to mark stale memories."""
+    try:
+        check_store = _core("memkit.staleness", "check_store")
+    except MemkitError:
+        return None
+
+    def of(ids: list[str]) -> dict[str, Any]:
+        return {s.id: s for s in check_store(store, today=today, ids=ids)}
+
+    return of
+
+
+def search(
+    store: Store, query: str, *, today: dt.date, limit: int = 10, type: str | None = None,
+    tag: str | None = None,
+) -> list[dict[str, Any]]:  # fmt: skip
+    """Ranked hits for `query` among active memories, stale ones marked."""
+    if type is not None and type not in mm.TYPES:
+        raise MemkitError(f"unknown type {type!r}; use one of: {', '.join(mm.TYPES)}")
+    hits = _core("memkit.search", "search")(
+        store, query, today=today, limit=limit, types=(type,) if type else (),
+        tags=(tag,) if tag else (), statuses=status_source(store, today),
+    )  # fmt: skip
+    return [h.to_record() for h in hits]
+
+
+def for_files(
+    store: Store, files: list[str], *, today: dt.date, query: str | None = None,
+    budget_tokens: int = 2000,
+) -> str:  # fmt: skip
+    """Markdown of the memories about `files` (and the best hits for `query`)."""
+    if not files and not query:
+        raise MemkitError("give at least one file or a query")
+    ctx = _core("memkit.context", "build_context")(
+        store, files=files, query=query or None, budget_tokens=budget_tokens, today=today,
+        statuses=status_source(store, today),
+    )  # fmt: skip
+    return str(ctx.to_markdown()) or "No memories about these files."
+
+
+def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
+    """Memories whose code changed, that expired or are due for review."""
+    statuses = _core("memkit.staleness", "check_store")(store, today=today)
+    return [s.to_record() for s in statuses if s.state in ("stale", "expired", "review-due")]
+
+
+def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:
+    """Record that the memories were checked against the code as it is now."""
+    if not ids:
+        raise MemkitError("give the ids of the memories to mark verified")
+    for mid in ids:
+        store.path_of(mid)  # all must exist before any is touched
+    with store.lock():
+        result = _core("memkit.staleness", "verify")(store, ids, today=today)
+    return [r.to_record() if hasattr(r, "to_record") else r for r in result or []]
 
 
 def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
@@ -164,6 +234,35 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
         changes = dict(title=title, body=body, type=type, status=status, confidence=confidence,
                        links=links, paths=paths, tags=tags)  # fmt: skip
         return call(lambda: _record(update(store, id, today=clock(), **changes)))
+
+    @server.tool()
+    def search_memories(
+        query: str, limit: int = 10, type: str | None = None, tag: str | None = None
+    ) -> Any:
+        """Find memories by words, "phrases" or field:value (tag:, type:); best first,
+        stale ones marked."""
+        return call(lambda: search(store, query, today=clock(), limit=limit, type=type, tag=tag))
+
+    @server.tool()
+    def memories_for_files(
+        files: list[str], query: str | None = None, budget_tokens: int = 2000
+    ) -> Any:
+        """The memories about files you are about to read or change (paths relative to
+        the project root), plus the best matches for `query`, within a token budget."""
+        return call(
+            lambda: for_files(store, files, today=clock(), query=query, budget_tokens=budget_tokens)
+        )
+
+    @server.tool()
+    def list_stale() -> Any:
+        """Memories whose linked code changed since they were verified, expired ones, and
+        ones due for review: check them against the code, then update or verify them."""
+        return call(lambda: stale(store, today=clock()))
+
+    @server.tool()
+    def verify_memory(ids: list[str]) -> Any:
+        """Mark memories as checked against the code as it is now (after reading it)."""
+        return call(lambda: verify(store, ids, today=clock()))
 
     @server.tool()
     def forget_memory(id: str) -> Any:

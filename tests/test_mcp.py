@@ -29,7 +29,8 @@ def serve(repo: Path, body: Session, **env: str) -> None:
         command=sys.executable,
         args=["-m", "memkit", "mcp"],
         cwd=str(repo),
-        env={"MEMKIT_TODAY": "2026-11-22", "HOME": os.environ["HOME"], **env},
+        env={"MEMKIT_TODAY": "2026-11-22", "HOME": os.environ["HOME"], **env}
+        | {k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
     )
 
     async def main() -> None:
@@ -61,8 +62,12 @@ def test_tools_are_listed(store: Store) -> None:
     assert names == [
         "forget_memory",
         "get_memory",
+        "list_stale",
+        "memories_for_files",
         "save_memory",
+        "search_memories",
         "update_memory",
+        "verify_memory",
     ]
 
 
@@ -169,3 +174,35 @@ def test_no_store_is_an_error(repo: Path) -> None:
                          text=True, input="")  # fmt: skip
     assert out.returncode == 2
     assert "run `memkit init`" in out.stderr
+
+
+def test_search_and_files(store: Store) -> None:
+    pytest.importorskip("memkit.context")
+    from memkit import memory as mm
+
+    day = __import__("datetime").date(2026, 11, 22)
+    store.add(mm.new("Money is integer cents", "Never floats for amounts.", mid="money",
+                     today=day, paths=["src/billing/**"], tags=["billing"]))  # fmt: skip
+    store.add(mm.new("Use UTC everywhere", "Convert only in templates.", mid="utc", today=day))
+    out: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        out["search"] = await call(client, "search_memories", query="floats amounts")
+        out["bad"] = await call(client, "search_memories", query="x", type="nope")
+        out["files"] = await call(client, "memories_for_files", files=["src/billing/invoice.py"])
+        out["none"] = await call(client, "memories_for_files", files=["README.md"])
+        out["empty"] = await call(client, "memories_for_files", files=[])
+
+    serve(store.root, body)
+    error, hits = out["search"]
+    assert not error and [h["id"] for h in hits] == ["money"]
+    assert out["bad"] == (
+        True,
+        "unknown type 'nope'; use one of: decision, convention, gotcha, procedure, episode, "
+        "preference, note",
+    )
+    error, text = out["files"]
+    assert not error and text.startswith("# Project memories for `src/billing/invoice.py`\n")
+    assert "## Money is integer cents" in text and "Use UTC" not in text
+    assert out["none"] == (False, "No memories about these files.")
+    assert out["empty"] == (True, "give at least one file or a query")
