@@ -281,28 +281,51 @@ def compiled_ids(root: Path) -> set[str]:
 
 
 def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
-    """Markdown of the memories relevant to a session, within CONTEXT_CHARS."""
-    import fnmatch
+    """Markdown of the memories relevant to a session, within CONTEXT_CHARS.
+
+    The always-on memories CLAUDE.md does not already carry in full, then (on resume
+    or compact) the memories about the files the session touched; stale ones marked.
+    """
+    from memkit.mcp_server import _core, status_source
 
     skip = compiled_ids(store.root)
-    mems = [
-        m
-        for m in store.memories()
-        if m.status == "active"
-        and not m.expired(today)
-        and m.id not in skip
-        and (not m.paths or any(fnmatch.fnmatch(f, p) for f in files for p in m.paths))
-    ]
-    mems.sort(key=lambda m: (not m.pin, -m.priority, m.id))
-    parts = ["# Project memories (memkit)"]
-    size = len(parts[0])
-    for m in mems:
-        block = f"## {m.title} ({m.type}, `{m.id}`)\n\n{m.text}"
-        if size + len(block) + 2 > CONTEXT_CHARS:
-            continue
-        parts.append(block)
-        size += len(block) + 2
-    return "\n\n".join(parts) + "\n" if len(parts) > 1 else ""
+    statuses = status_source(store, today)
+    always = sorted(
+        (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
+        key=lambda m: (not m.pin, -m.priority, m.type != "gotcha", m.id),
+    )
+    marks = statuses([m.id for m in always]) if statuses and always else {}
+    head = (
+        "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
+        "carry these. `memkit show ID` prints one in full.\n"
+    )
+    parts, left_out, size = [head], [], len(head)
+    room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS - 200  # keep room for files
+    for m in always:
+        ms = marks.get(m.id)
+        stale = f"\n> **Possibly out of date**: {ms.describe()}\n" if ms and ms.stale else ""
+        block = f"\n## {m.title}\n\n_{m.type} `{m.id}`_\n{stale}\n{m.text}\n"
+        if size + len(block) > room:
+            left_out.append(m.id)
+        else:
+            parts.append(block)
+            size += len(block)
+    if files:
+        budget = (CONTEXT_CHARS - size - 200) // 4
+        ctx = _core("memkit.context", "build_context")(
+            store, files=files, query=None, budget_tokens=budget, exclude_always_on=True,
+            today=today, statuses=statuses,
+        )  # fmt: skip
+        more = str(ctx.to_markdown())
+        if more and size + len(more) < CONTEXT_CHARS - 200:
+            parts.append("\n" + more)
+    if left_out:
+        parts.append(f"\n_Left out for size: {', '.join(left_out)}._\n")
+    return "".join(parts) if len(parts) > 1 else ""
+
+
+def _live(m: Any, today: dt.date) -> bool:
+    return bool(m.status == "active" and not m.superseded_by and not m.expired(today))
 
 
 if __name__ == "__main__":

@@ -185,24 +185,60 @@ def test_bad_input_never_blocks(project: Path, event: str, raw: str, message: st
     assert out.stderr.startswith(f"memkit hook {event}: {message}")
 
 
-def test_session_start_injects_memories_not_in_claude_md(project: Path) -> None:
-    store = Store(project)
+def add(store: Store, title: str, **extra: Any) -> None:
+    import datetime
+
     from memkit import memory as mm
 
-    for title, extra in [
-        ("Use UTC everywhere", {}),
-        ("Invoices are immutable", {"paths": ["src/billing.py"]}),
-        ("Draft idea", {"status": "draft"}),
-    ]:
-        store.add(mm.new(title, f"{title}: body.", mid=mm.slugify(title),
-                         today=__import__("datetime").date(2026, 11, 22), **extra))  # fmt: skip
-    out = hook(project, "session-start", base(project, "SessionStart", source="startup"))
+    mem = mm.new(title, f"{title}: body.", mid=mm.slugify(title),
+                 today=datetime.date(2026, 11, 22), **extra)  # fmt: skip
+    store.add(mem)
+
+
+def start_context(repo: Path, source: str) -> str:
+    out = hook(repo, "session-start", base(repo, "SessionStart", source=source))
+    if not out.stdout:
+        return ""
     data = json.loads(out.stdout)
     assert data["hookSpecificOutput"]["hookEventName"] == "SessionStart"
-    text = data["hookSpecificOutput"]["additionalContext"]
-    assert "Use UTC everywhere" in text
-    assert "Draft idea" not in text and "Invoices are immutable" not in text
+    text: str = data["hookSpecificOutput"]["additionalContext"]
     assert len(text) <= 10_000
+    return text
+
+
+def test_session_start_injects_memories_not_in_claude_md(project: Path) -> None:
+    store = Store(project)
+    assert start_context(project, "startup") == ""
+    add(store, "Use UTC everywhere")
+    add(store, "Money is integer cents", pin=True)
+    add(store, "Invoices are immutable", paths=["src/billing.py"])
+    add(store, "Draft idea", status="draft")
+    assert start_context(project, "startup") == (
+        "# Project memories (memkit)\n\n"
+        "From .memory/, reviewed in git; CLAUDE.md does not carry these. "
+        "`memkit show ID` prints one in full.\n\n"
+        "## Money is integer cents\n\n_note `money-is-integer-cents`_\n\n"
+        "Money is integer cents: body.\n\n"
+        "## Use UTC everywhere\n\n_note `use-utc-everywhere`_\n\n"
+        "Use UTC everywhere: body.\n"
+    )
+    (project / "CLAUDE.md").write_text("# Acme\n\n@AGENTS.md\n", encoding="utf-8")
+    (project / "AGENTS.md").write_text(
+        "<!-- memkit:begin -->\n### Use UTC everywhere\n<!-- memkit:id=use-utc-everywhere -->\n"
+        "<!-- memkit:end -->\n"
+    )
+    text = start_context(project, "clear")
+    assert "Money is integer cents" in text and "Use UTC" not in text
+
+
+def test_session_start_after_compact_adds_the_files_touched(project: Path) -> None:
+    pytest.importorskip("memkit.context")
+    store = Store(project)
+    add(store, "Invoices are immutable", paths=["src/billing.py"])
+    add(store, "Unrelated", paths=["docs/**"])
+    hook(project, "post-tool-use", tool(project, "Read", {"file_path": "src/billing.py"}))
+    text = start_context(project, "compact")
+    assert "## Invoices are immutable" in text and "Unrelated" not in text
 
 
 # ------------------------------------------------------------------ installers
