@@ -294,7 +294,7 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
         (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
         key=lambda m: (not m.pin, -m.priority, m.type != "gotcha", m.id),
     )
-    marks = statuses([m.id for m in always]) if statuses and always else {}
+    marks = statuses([m.id for m in always]) if always else {}
     head = (
         "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
         "carry these. `memkit show ID` prints one in full.\n"

@@ -33,6 +33,8 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "check": "memkit.commands.staleness:check",
+    "verify": "memkit.commands.staleness:verify",
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
     "hook": "memkit.commands.agents:hook",

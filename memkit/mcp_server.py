@@ -107,12 +107,9 @@ def _core(module: str, name: str) -> Any:
         ) from None
 
 
-def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]] | None:
+def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]]:
     """The staleness verdict for given ids, for search and context to mark stale memories."""
-    try:
-        check_store = _core("memkit.staleness", "check_store")
-    except MemkitError:
-        return None
+    from memkit.staleness import check_store
 
     def of(ids: list[str]) -> dict[str, Any]:
         return {s.id: s for s in check_store(store, today=today, ids=ids)}
@@ -150,7 +147,9 @@ def for_files(
 
 def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
     """Memories whose code changed, that expired or are due for review."""
-    statuses = _core("memkit.staleness", "check_store")(store, today=today)
+    from memkit.staleness import check_store
+
+    statuses = check_store(store, today=today)
     return [s.to_record() for s in statuses if s.state in ("stale", "expired", "review-due")]
 
 
@@ -158,11 +157,11 @@ def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, An
     """Record that the memories were checked against the code as it is now."""
     if not ids:
         raise MemkitError("give the ids of the memories to mark verified")
+    from memkit.staleness import verify as run
+
     for mid in ids:
         store.path_of(mid)  # all must exist before any is touched
-    with store.lock():
-        result = _core("memkit.staleness", "verify")(store, ids, today=today)
-    return [r.to_record() if hasattr(r, "to_record") else r for r in result or []]
+    return [m.to_record() for m in run(store, ids, today=today)]  # it holds the store lock
 
 
 def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
