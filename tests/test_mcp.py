@@ -206,3 +206,37 @@ def test_search_and_files(store: Store) -> None:
     assert "## Money is integer cents" in text and "Use UTC" not in text
     assert out["none"] == (False, "No memories about these files.")
     assert out["empty"] == (True, "give at least one file or a query")
+
+
+def test_verify_then_list_stale(store: Store) -> None:
+    from memkit import memory as mm
+
+    repo = store.root
+    (repo / "billing.py").write_text("def total(lines):\n    return sum(lines)\n")
+    git(repo, "add", "billing.py")
+    git(repo, "commit", "-q", "-m", "billing")
+    day = __import__("datetime").date(2026, 11, 22)
+    store.add(mm.new("Totals are sums", "Plain sums.", mid="totals", today=day,
+                     links=["billing.py::total"]))  # fmt: skip
+    out: dict[str, Any] = {}
+
+    async def verify_it(client: Client) -> None:
+        out["verify"] = await call(client, "verify_memory", ids=["totals"])
+        out["missing"] = await call(client, "verify_memory", ids=["totals", "nope"])
+        out["fresh"] = await call(client, "list_stale")
+
+    serve(repo, verify_it)
+    error, [rec] = out["verify"]
+    assert not error and rec["id"] == "totals" and "billing.py::total" in rec["verified"]["links"]
+    assert out["missing"] == (True, "no memory with id 'nope' (see `memkit list`)")
+    assert out["fresh"] == (False, [])
+    (repo / "billing.py").write_text("def total(lines):\n    return round(sum(lines), 2)\n")
+    git(repo, "commit", "-q", "-am", "round")
+
+    async def list_it(client: Client) -> None:
+        out["stale"] = await call(client, "list_stale")
+
+    serve(repo, list_it)
+    error, [status] = out["stale"]
+    assert not error and (status["id"], status["state"]) == ("totals", "stale")
+    assert [(x["link"], x["state"]) for x in status["links"]] == [("billing.py::total", "body")]
