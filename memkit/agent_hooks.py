@@ -40,6 +40,7 @@ __all__ = [
 ]
 SESSIONS_DIR = "sessions"
 CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
+JOURNAL_DAYS = 14  # journals of sessions that never ended are deleted after this
 MAX_FIELD = 300  # characters kept per command, pattern or snippet
 # tool name -> (kind, input key holding the file or pattern)
 TOOLS: dict[str, tuple[str, str]] = {
@@ -169,7 +170,14 @@ def record(payload: Mapping[str, Any], root: Path) -> dict[str, str] | None:
     if rel is None or rel.startswith(".memory/"):
         return None
     rec = {"kind": kind, "file": rel}
-    snippet = tool_input.get("new_string") or tool_input.get("content")
+    edits = tool_input.get("edits")
+    first = edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], dict) else {}
+    snippet = (
+        tool_input.get("new_string")
+        or tool_input.get("content")
+        or tool_input.get("new_source")
+        or first.get("new_string")
+    )
     if kind != "read" and isinstance(snippet, str) and snippet.strip():
         rec["snippet"] = _short(snippet.strip())
     return rec
@@ -237,6 +245,21 @@ def stop(payload: Mapping[str, Any], *, today: dt.date) -> str:
 # --------------------------------------------------------------- session start
 
 
+def prune_journals(root: Path, *, keep_days: int, today: dt.date) -> None:
+    """Delete the journals of sessions that ended without a SessionEnd long ago."""
+    import datetime
+
+    folder = root / ".memory" / ".cache" / SESSIONS_DIR
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return
+    for e in entries:
+        age = today - datetime.date.fromtimestamp(e.stat().st_mtime)
+        if e.name.endswith(".jsonl") and age.days > keep_days:
+            Path(e.path).unlink(missing_ok=True)
+
+
 def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
     """The SessionStart JSON output: relevant memories, minus those already in CLAUDE.md."""
     root = find_root(payload)
@@ -246,6 +269,7 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
 
     store = Store(root)
     files: list[str] = []
+    prune_journals(root, keep_days=JOURNAL_DAYS, today=today)
     journal = journal_path(root, str(payload.get("session_id") or ""))
     if payload.get("session_id") and journal.exists():  # resume / compact: what it touched
         files = sorted({r["file"] for r in read_journal(journal) if "file" in r})

@@ -320,3 +320,34 @@ def test_lean_entry_point_records_the_same(project: Path) -> None:
     assert (out.returncode, out.stdout, out.stderr) == (0, "", "")
     journal = project / ".memory" / ".cache" / "sessions" / f"{SID}.jsonl"
     assert journal.read_text() == '{"file": "src/notes.txt", "kind": "read"}\n'
+
+
+def test_record_multi_edit_and_notebook(tmp_path: Path) -> None:
+    from memkit.agent_hooks import record
+
+    multi = {"tool_name": "MultiEdit", "tool_input": {"file_path": str(tmp_path / "a.py"),
+             "edits": [{"old_string": "x", "new_string": "y = 2\nz = 3"}]}}  # fmt: skip
+    assert record(multi, tmp_path) == {"kind": "edit", "file": "a.py", "snippet": "y = 2 …"}
+    nb = {
+        "tool_name": "NotebookEdit",
+        "tool_input": {"notebook_path": "n.ipynb", "new_source": "1"},
+    }
+    assert record(nb, tmp_path) == {"kind": "edit", "file": "n.ipynb", "snippet": "1"}
+    outside = {"tool_name": "Read", "tool_input": {"file_path": "../elsewhere.py"}}
+    assert record(outside, tmp_path) is None
+
+
+def test_old_journals_are_pruned(project: Path) -> None:
+    import datetime
+    import time
+
+    from memkit.agent_hooks import prune_journals
+
+    folder = project / ".memory" / ".cache" / "sessions"
+    folder.mkdir(parents=True)
+    (folder / "old.jsonl").write_text("{}\n")
+    (folder / "recent.jsonl").write_text("{}\n")
+    month_ago = time.time() - 30 * 86400
+    os.utime(folder / "old.jsonl", (month_ago, month_ago))
+    prune_journals(project, keep_days=14, today=datetime.date.fromtimestamp(time.time()))
+    assert sorted(p.name for p in folder.iterdir()) == ["recent.jsonl"]
