@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -44,10 +45,19 @@ def payloads(root: Path, sid: str) -> list[dict[str, object]]:
     return out
 
 
+CPU: dict[int, list[float]] = {}
+
+
 def timed(args: list[str], data: str, cwd: Path) -> float:
+    """Wall time of one process in ms; its CPU time (user + system) goes to CPU[id(args)]."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(args, input=data, cwd=cwd, capture_output=True, text=True, check=True)
-    return (time.perf_counter() - start) * 1000
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    CPU.setdefault(id(args), []).append(cpu)
+    return wall
 
 
 def main() -> None:
@@ -59,26 +69,31 @@ def main() -> None:
         root = Path(tmp) / "repo"
         generate(opts.memories, root)
         os.environ["MEMKIT_TODAY"] = "2026-11-22"
-        bare = [timed([sys.executable, "-c", "pass"], "", root) for _ in range(10)]
+        bare_args = [sys.executable, "-c", "pass"]
+        bare = [timed(bare_args, "", root) for _ in range(10)]
         calls = payloads(root, "bench-session")
         cli, lean = [], []
+        cli_args, lean_args = [*MEMKIT, "hook", "post-tool-use"], [*LEAN, "post-tool-use"]
         for i in range(opts.runs):  # interleaved, so load on the machine hits both alike
             data = json.dumps(calls[i % len(calls)])
-            cli.append(timed([*MEMKIT, "hook", "post-tool-use"], data, root))
-            lean.append(timed([*LEAN, "post-tool-use"], data, root))
+            cli.append(timed(cli_args, data, root))
+            lean.append(timed(lean_args, data, root))
         stop = {"session_id": "bench-session", "cwd": str(root), "hook_event_name": "Stop",
                 "transcript_path": "/tmp/t.jsonl", "stop_hook_active": False}  # fmt: skip
-        stops = [timed([*MEMKIT, "hook", "stop"], json.dumps(stop), root) for _ in range(5)]
+        stop_args = [*MEMKIT, "hook", "stop"]
+        stops = [timed(stop_args, json.dumps(stop), root) for _ in range(5)]
     print(f"{opts.memories} memories, {opts.runs} runs each, goal for post-tool-use <= 100 ms")
-    report("python -c pass", bare)
-    report("memkit hook post-tool-use", cli)
-    report("python -m memkit.agent_hooks post-tool-use", lean)
-    report("memkit hook stop (draft saved)", stops)
+    print(f"load average before: {os.getloadavg()[0]:.2f} (wall time suffers on a busy machine)")
+    report("python -c pass", bare, CPU[id(bare_args)])
+    report("memkit hook post-tool-use", cli, CPU[id(cli_args)])
+    report("python -m memkit.agent_hooks post-tool-use", lean, CPU[id(lean_args)])
+    report("memkit hook stop (draft saved)", stops, CPU[id(stop_args)])
 
 
-def report(name: str, times: list[float]) -> None:
-    print(f"{name:<45} median {statistics.median(times):6.1f} ms"
-          f"  min {min(times):6.1f}  max {max(times):6.1f}")  # fmt: skip
+def report(name: str, times: list[float], cpu: list[float]) -> None:
+    print(f"{name:<45} wall median {statistics.median(times):6.1f} ms"
+          f"  min {min(times):6.1f}  max {max(times):6.1f}"
+          f"  | cpu median {statistics.median(cpu):6.1f} ms")  # fmt: skip
 
 
 if __name__ == "__main__":
