@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Invoke
 
 from memkit.agent_hooks import install_claude, install_mcp, uninstall_claude, uninstall_mcp
 from memkit.store import Store
@@ -351,3 +352,17 @@ def test_old_journals_are_pruned(project: Path) -> None:
     os.utime(folder / "old.jsonl", (month_ago, month_ago))
     prune_journals(project, keep_days=14, today=datetime.date.fromtimestamp(time.time()))
     assert sorted(p.name for p in folder.iterdir()) == ["recent.jsonl"]
+
+
+def test_hooks_install_mcp_and_claude(run: Invoke, store: Store) -> None:
+    pytest.importorskip("memkit.commands.hooks")
+    out = run("hooks", "install", "--mcp", "--claude").stdout
+    for line in ("created .mcp.json", "created .cursor/mcp.json", "created .claude/settings.json"):
+        assert line in out
+    again = run("hooks", "install", "--mcp", "--claude").stdout
+    assert ".mcp.json" not in again and "settings.json" not in again
+    settings = json.loads((store.root / ".claude" / "settings.json").read_text())
+    assert sorted(settings["hooks"]) == ["PostToolUse", "SessionEnd", "SessionStart", "Stop"]
+    out = run("hooks", "uninstall", "--mcp", "--claude").stdout
+    for line in ("removed .mcp.json", "removed .cursor/mcp.json", "removed .claude/settings.json"):
+        assert line in out
