@@ -1,6 +1,6 @@
 """`memkit import`: existing agent instruction files -> memories, one per meaningful section.
 
-Reads CLAUDE.md, AGENTS.md, .cursor/rules/*.mdc, .cursorrules,
+Reads CLAUDE.md, AGENTS.md, GEMINI.md, .claude/rules/*.md, .cursor/rules/*.mdc, .cursorrules,
 .github/copilot-instructions.md, .github/instructions/*.instructions.md, .clinerules
 (file or folder), memory-bank/ and plain markdown. Never changes the originals.
 Scoping carries over: Cursor `globs`, Copilot `applyTo` and Cline `paths` become
@@ -23,6 +23,8 @@ KNOWN = (
     "CLAUDE.md",
     ".claude/CLAUDE.md",
     "AGENTS.md",
+    "GEMINI.md",
+    ".claude/rules",
     ".cursorrules",
     ".github/copilot-instructions.md",
     ".github/instructions",
@@ -76,6 +78,8 @@ def discover(root: Path, given: list[Path]) -> list[Path]:
         name = path.name
         if name in ("rules", "instructions", ".clinerules", "memory-bank"):
             pattern = {"rules": "*.mdc", "instructions": "*.instructions.md"}.get(name, "*.md")
+            if path.parent.name == ".claude":
+                pattern = "*.md"  # Claude Code's rules: markdown, optional `paths:` list
             out.extend(sorted(p for p in path.rglob(pattern) if p.is_file()))
             continue
         found = [path / k for k in KNOWN if (path / k).exists()]
@@ -185,7 +189,7 @@ def file_sections(root: Path, path: Path) -> tuple[list[Section], list[Item]]:
     paths = _globs(meta.get("globs") or meta.get("applyTo") or meta.get("paths"))
     if str(meta.get("alwaysApply", "")).lower() == "true":
         paths = ()
-    if not paths and path.name in ("CLAUDE.md", "AGENTS.md") and "/" in rel:
+    if not paths and path.name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md") and "/" in rel:
         folder = rel.rsplit("/", 1)[0].removesuffix("/.claude").removesuffix(".claude")
         paths = (f"{folder}/**",) if folder else ()
     fallback = str(meta.get("description") or "") or _name_title(path)

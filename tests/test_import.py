@@ -244,3 +244,18 @@ def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Stor
     )
     assert again[-1] == "0 memories created, 6 skipped"
     run("compile", "--check")
+
+
+def test_claude_rules_keep_their_paths(run: Invoke, store: Store) -> None:
+    write(store.root, {
+        ".claude/rules/db.md": "---\npaths:\n  - \"src/db/**/*.py\"\n  - migrations/*.py\n---\n\n"
+                               "Use the session from `db.session()`, never a new engine.\n",
+        "GEMINI.md": "Prefer small pull requests.\n",
+    })  # fmt: skip
+    assert run("import", ".").stdout == (
+        "created gemini  <- GEMINI.md#top\n"
+        "created db  <- .claude/rules/db.md#top\n"
+        "2 memories created, 0 skipped\n"
+    )
+    assert store.get("db").paths == ("src/db/**/*.py", "migrations/*.py")
+    assert store.get("gemini").paths == ()
