@@ -174,7 +174,7 @@ def test_import_cost() -> None:
     """`memkit --help` must stay fast: the CLI module loads no heavy library."""
     code = (
         "import sys, memkit.cli, memkit.commands.core, memkit.commands.staleness\n"
-        "import memkit.staleness\n"
+        "import memkit.commands.compile, memkit.staleness\n"
         "import memkit.commands.agents, memkit.agent_hooks\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp',\n"
         "         'tree_sitter'}\n"

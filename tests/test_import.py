@@ -239,10 +239,10 @@ def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Stor
     assert "<!-- memkit:id=build-and-test -->" in (store.root / "CLAUDE.md").read_text()
     again = run("import", ".").stdout.splitlines()
     assert again[0] == (
-        "skipped .github/instructions/memkit-conftest-py-tests-py.instructions.md: "
+        "skipped .claude/rules/memkit-conftest-py-tests-py.md: "
         "compiled by memkit from .memory/: nothing to import"
     )
-    assert again[-1] == "0 memories created, 6 skipped"
+    assert again[-1] == "0 memories created, 9 skipped"
     run("compile", "--check")
 
 
