@@ -311,12 +311,13 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     or compact) the memories about the files the session touched; stale ones marked.
     """
     from memkit.mcp_server import _core, status_source
+    from memkit.memory import TYPES
 
     skip = compiled_ids(store.root)
     statuses = status_source(store, today)
     always = sorted(
         (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
-        key=lambda m: (not m.pin, -m.priority, m.type != "gotcha", m.id),
+        key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),  # as compiled
     )
     marks = statuses([m.id for m in always]) if always else {}
     head = (
