@@ -70,7 +70,7 @@ def handle(event: str, raw: str, clock: Callable[[], dt.date]) -> tuple[str, str
             return "", post_tool_use(payload)
         if event == "session-start":
             return session_start(payload, today=clock()), ""
-        return "", stop(payload, today=clock())
+        return "", stop(payload, today=clock(), end=event == "session-end")
     except Exception as e:
         return "", str(e) or type(e).__name__
 
@@ -221,8 +221,11 @@ def read_journal(path: Path) -> list[dict[str, str]]:
 # --------------------------------------------------------------- stop / session end
 
 
-def stop(payload: Mapping[str, Any], *, today: dt.date) -> str:
-    """Turn the session's journal into one draft episode memory; say what happened."""
+def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> str:
+    """Turn the session's journal into one draft episode memory; say what happened.
+
+    `end` (SessionEnd) also deletes the journal: the session is over.
+    """
     if payload.get("stop_hook_active"):
         return "stop_hook_active is set: already continuing after a stop hook, nothing to do"
     root = find_root(payload)
@@ -237,7 +240,7 @@ def stop(payload: Mapping[str, Any], *, today: dt.date) -> str:
 
     summary = summarise(root, read_journal(journal))
     message = save_episode(Store(root), summary, sid, today=today)
-    if payload.get("hook_event_name") == "SessionEnd":
+    if end or payload.get("hook_event_name") == "SessionEnd":
         journal.unlink(missing_ok=True)
     return message
 
