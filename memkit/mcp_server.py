@@ -275,4 +275,10 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
 def serve(store: Store, clock: Callable[[], dt.date]) -> None:
     """Serve over stdio until the client closes the connection."""
     store.require()
+    try:
+        import mcp.server.mcpserver  # noqa: F401
+    except ImportError:
+        raise MemkitError(
+            "`memkit mcp` needs the MCP SDK 2.x: install it with `pip install 'memkit[mcp]'`"
+        ) from None
     build_server(store, clock).run("stdio")
