@@ -4,7 +4,8 @@ Each handler takes the hook's JSON payload (a dict) and returns the text to prin
 PostToolUse runs after every tool call, so its path imports nothing heavy: it only
 appends one compact JSON line to `.memory/.cache/sessions/<session>.jsonl`.
 Stop / SessionEnd turn that journal into one draft `episode` memory.
-The installers that register them (and the MCP server) live in agent_install.py.
+SessionStart's selection is in session_context.py, the draft in session_draft.py, and
+the installers that register the hooks (and the MCP server) in agent_install.py.
 """
 
 from __future__ import annotations
@@ -27,8 +28,6 @@ from memkit.agent_install import (  # re-exported: `memkit hooks install` calls 
 if TYPE_CHECKING:
     import datetime as dt
 
-    from memkit.store import Store
-
 __all__ = [
     "install_claude",
     "install_mcp",
@@ -39,7 +38,6 @@ __all__ = [
     "uninstall_mcp",
 ]
 SESSIONS_DIR = "sessions"
-CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
 JOURNAL_DAYS = 14  # journals of sessions that never ended are deleted after this
 MAX_FIELD = 300  # characters kept per command, pattern or snippet
 # tool name -> (kind, input key holding the file or pattern)
@@ -235,10 +233,13 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
     journal = journal_path(root, sid)
     if not journal.exists():
         return f"no journal for session {sid}: nothing to save"
-    from memkit.session_draft import save_episode, summarise
+    import dataclasses
+
+    from memkit.session_draft import first_prompt, save_episode, summarise
     from memkit.store import Store
 
-    summary = summarise(root, read_journal(journal))
+    asked = first_prompt(str(payload.get("transcript_path") or ""))
+    summary = dataclasses.replace(summarise(root, read_journal(journal)), asked=asked)
     message = save_episode(Store(root), summary, sid, today=today)
     if end or payload.get("hook_event_name") == "SessionEnd":
         journal.unlink(missing_ok=True)
@@ -276,84 +277,13 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
     journal = journal_path(root, str(payload.get("session_id") or ""))
     if payload.get("session_id") and journal.exists():  # resume / compact: what it touched
         files = sorted({r["file"] for r in read_journal(journal) if "file" in r})
+    from memkit.session_context import context_text
+
     text = context_text(store, files=files, today=today)
     if not text:
         return ""
     out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
     return json.dumps(out, ensure_ascii=False)
-
-
-def compiled_ids(root: Path) -> set[str]:
-    """Ids of the memories compiled in full into what Claude Code loads at startup.
-
-    Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
-    .claude/CLAUDE.md), following their `@file` imports as Claude Code does.
-    """
-    ids: set[str] = set()
-    todo = [(root / "CLAUDE.md", 0), (root / ".claude" / "CLAUDE.md", 0)]
-    seen: set[Path] = set()
-    while todo:
-        path, depth = todo.pop()
-        if path in seen or depth > 5:
-            continue
-        seen.add(path)
-        try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
-        ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
-        for target in re.findall(r"^@([^\s]+)[ \t]*$", text, re.MULTILINE):
-            todo.append(((path.parent / os.path.expanduser(target)).resolve(), depth + 1))
-    return ids
-
-
-def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
-    """Markdown of the memories relevant to a session, within CONTEXT_CHARS.
-
-    The always-on memories CLAUDE.md does not already carry in full, then (on resume
-    or compact) the memories about the files the session touched; stale ones marked.
-    """
-    from memkit.mcp_server import _core, status_source
-    from memkit.memory import TYPES
-
-    skip = compiled_ids(store.root)
-    statuses = status_source(store, today)
-    always = sorted(
-        (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
-        key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),  # as compiled
-    )
-    marks = statuses([m.id for m in always]) if always else {}
-    head = (
-        "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
-        "carry these. `memkit show ID` prints one in full.\n"
-    )
-    parts, left_out, size = [head], [], len(head)
-    room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS - 200  # keep room for files
-    for m in always:
-        ms = marks.get(m.id)
-        stale = f"\n> **Possibly out of date**: {ms.describe()}\n" if ms and ms.stale else ""
-        block = f"\n## {m.title}\n\n_{m.type} `{m.id}`_\n{stale}\n{m.text}\n"
-        if size + len(block) > room:
-            left_out.append(m.id)
-        else:
-            parts.append(block)
-            size += len(block)
-    if files:
-        budget = (CONTEXT_CHARS - size - 200) // 4
-        ctx = _core("memkit.context", "build_context")(
-            store, files=files, query=None, budget_tokens=budget, exclude_always_on=True,
-            today=today, statuses=statuses,
-        )  # fmt: skip
-        more = str(ctx.to_markdown())
-        if more and size + len(more) < CONTEXT_CHARS - 200:
-            parts.append("\n" + more)
-    if left_out:
-        parts.append(f"\n_Left out for size: {', '.join(left_out)}._\n")
-    return "".join(parts) if len(parts) > 1 else ""
-
-
-def _live(m: Any, today: dt.date) -> bool:
-    return bool(m.status == "active" and not m.superseded_by and not m.expired(today))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ class Summary:
     commands: tuple[str, ...]
     searches: tuple[str, ...]
     symbols: tuple[str, ...]  # file::Symbol links for edits in Python files
+    asked: str | None = None  # the session's first prompt (first line), from its transcript
 
     @property
     def worth_keeping(self) -> bool:
@@ -62,6 +63,42 @@ def summarise(root: Path, records: Sequence[Mapping[str, str]]) -> Summary:
         searches=_unique(searches),
         symbols=tuple(symbols),
     )
+
+
+def first_prompt(transcript: str | None, *, max_lines: int = 500) -> str | None:
+    """The first line of the session's first typed prompt, from a Claude Code transcript.
+
+    Best effort: the transcript is JSON lines of `{"type": "user", "message": {...}}`
+    entries; anything unreadable or unexpected gives None.
+    """
+    if not transcript:
+        return None
+    import json
+
+    try:
+        with open(transcript, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f):
+                if n >= max_lines:
+                    return None
+                text = _prompt_text(json.loads(line))
+                if text:
+                    return text
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _prompt_text(entry: object) -> str | None:
+    if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isMeta"):
+        return None
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):  # text blocks, or tool results (not a prompt)
+        texts = [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"]
+        content = texts[0] if texts else None
+    if not isinstance(content, str) or not content.strip() or content.lstrip().startswith("<"):
+        return None
+    return content.strip().splitlines()[0][:300]
 
 
 def _symbols_at(root: Path, rel: str, snippets: list[str]) -> set[str]:
@@ -102,7 +139,9 @@ def _bullets(items: tuple[str, ...], code: bool = True) -> list[str]:
 def render(summary: Summary, sid: str) -> tuple[str, str]:
     """(title, body) of the episode."""
     s = summary
-    if s.edited:
+    if s.asked:
+        title = f"Session: {s.asked[:100]}" + (" …" if len(s.asked) > 100 else "")
+    elif s.edited:
         more = f" and {len(s.edited) - 2} more" if len(s.edited) > 2 else ""
         title = f"Session: edited {', '.join(s.edited[:2])}{more}"
     else:
@@ -113,6 +152,8 @@ def render(summary: Summary, sid: str) -> tuple[str, str]:
         "Review: replace this list with what was learned and why it matters, then set "
         "`status: active`; or delete this memory if nothing is worth keeping.",
     ]
+    if s.asked:
+        parts.insert(0, f"Asked: {s.asked}")
     by_file: dict[str, list[str]] = {}
     for link in s.symbols:
         file, _, symbol = link.partition("::")

@@ -305,7 +305,7 @@ def test_hook_matcher_names_the_recorded_tools() -> None:
 
 
 def test_compiled_ids_follow_imports(tmp_path: Path) -> None:
-    from memkit.agent_hooks import compiled_ids
+    from memkit.session_context import compiled_ids
 
     (tmp_path / "CLAUDE.md").write_text("Intro\n\n@AGENTS.md\n<!-- memkit:id=one -->\n")
     (tmp_path / "AGENTS.md").write_text("## Two\n<!-- memkit:id=two -->\n\n@CLAUDE.md\n")
@@ -366,3 +366,22 @@ def test_hooks_install_mcp_and_claude(run: Invoke, store: Store) -> None:
     out = run("hooks", "uninstall", "--mcp", "--claude").stdout
     for line in ("removed .mcp.json", "removed .cursor/mcp.json", "removed .claude/settings.json"):
         assert line in out
+
+
+def test_the_first_prompt_names_the_episode(project: Path) -> None:
+    transcript = project / ".claude" / f"{SID}.jsonl"
+    transcript.parent.mkdir()
+    entries = [
+        {"type": "summary", "summary": "x"},
+        {"type": "user", "isMeta": True, "message": {"role": "user", "content": "<caveat>"}},
+        {"type": "user", "message": {"role": "user", "content": "<command-name>/clear"}},
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "text", "text": "Fix rounding in invoice totals\nand add a test"}]}},
+        {"type": "assistant", "message": {"role": "assistant", "content": "On it."}},
+    ]  # fmt: skip
+    transcript.write_text("".join(json.dumps(e) + "\n" for e in entries))
+    session(project)
+    hook(project, "stop", base(project, "Stop"))
+    mem = Store(project).get("session-2026-11-22-5f1c2d3e")
+    assert mem.title == "Session: Fix rounding in invoice totals"
+    assert mem.text.startswith("Asked: Fix rounding in invoice totals\n\nWhat Claude Code session")
