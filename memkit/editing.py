@@ -14,7 +14,11 @@ from memkit.store import Store, check_secrets
 
 
 def draft_path(store: Store, mid: str) -> Path:
-    return store.cache_dir / "edit" / f"{mid}.md"
+    if not mm.is_valid_id(mid):
+        raise MemkitError(
+            f"{mid!r} is not a memory id (lowercase letters, digits and dashes); see `memkit list`"
+        )
+    return store.private_dir() / "edit" / f"{mid}.md"
 
 
 def edit_memory(
