@@ -170,9 +170,11 @@ def mcp_worker(root: Path, seconds: float, out: Path) -> None:
         from mcp.client.stdio import stdio_client
 
         params = StdioServerParameters(
-            command=sys.executable, args=["-m", "memkit", "mcp"],
-            env={**os.environ, "MEMKIT_ROOT": str(root)}, cwd=str(root),
-        )  # fmt: skip
+            command=sys.executable,
+            args=["-m", "memkit", "mcp"],
+            env={**os.environ, "MEMKIT_ROOT": str(root)},
+            cwd=str(root),
+        )
         async with stdio_client(params) as (read, write), ClientSession(read, write) as s:
             await s.initialize()
             tools = {t.name: t for t in (await s.list_tools()).tools}
