@@ -33,6 +33,9 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "compile": "memkit.commands.compile:compile_",
+    "check": "memkit.commands.staleness:check",
+    "verify": "memkit.commands.staleness:verify",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

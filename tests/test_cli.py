@@ -21,6 +21,8 @@ def test_init_then_add_list_show(run: Invoke, repo: Path) -> None:
         "created .memory/\ncreated .memory/config.toml\ncreated .memory/.gitignore\n"
     )
     assert run("init").stdout == f".memory/ already set up in {repo}\n"
+    (repo / "memkit").mkdir()
+    (repo / "memkit" / "git.py").write_text("def open_repo(path):\n    return path\n")
     out = run("add", "Use pygit2 for git", "--type", "decision", "--tag", "git",
               "--link", "memkit/git.py::open_repo", "--body", "It is fast.")  # fmt: skip
     assert out.stdout == "use-pygit2-for-git\n"
@@ -41,6 +43,7 @@ def test_init_then_add_list_show(run: Invoke, repo: Path) -> None:
         "links:        memkit/git.py::open_repo\n"
         "created:      2026-11-22\n"
         "updated:      2026-11-22\n"
+        "verified:     2026-11-22 at no commit\n"
         "\nIt is fast.\n"
     )
 
@@ -170,8 +173,10 @@ def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store:
 def test_import_cost() -> None:
     """`memkit --help` must stay fast: the CLI module loads no heavy library."""
     code = (
-        "import sys, memkit.cli, memkit.commands.core\n"
-        "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp'}\n"
+        "import sys, memkit.cli, memkit.commands.core, memkit.commands.staleness\n"
+        "import memkit.commands.compile, memkit.staleness\n"
+        "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp',\n"
+        "         'tree_sitter'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -117,6 +117,13 @@ def add(
     mem = mm.new(title, text, mid=mid or mm.slugify(title), today=today(), type=type_, **values)
     if use_editor:
         mem = _edit_new(mem)
+    if mem.links:
+        import dataclasses
+
+        from memkit.staleness import fingerprint
+
+        verified = fingerprint(store.root, mem.links, today=today())
+        mem = dataclasses.replace(mem, verified=verified)
     saved = store.add(mem, allow_secret=allow_secret, exact_id=mid is not None)
     click.echo(saved.id)
     if do_commit:

@@ -1,0 +1,86 @@
+"""`memkit check` and `memkit verify`: is the code memories describe still as it was?"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from memkit.cli import EXIT_FOUND, commit_option, commit_written, echo_json, get_store, today
+from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    from memkit.states import LinkStatus, MemoryStatus
+
+FAILING = ("stale", "expired", "unverified")
+
+
+@click.command()
+@click.argument("ids", metavar="[ID]...", nargs=-1)
+@click.option("--json", "as_json", is_flag=True, help="JSON array (schema: docs/staleness.md).")
+@click.pass_context
+def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
+    """Tell which memories the code changed under (exit 1 if any is stale, expired or unverified).
+
+    Each link is unchanged, docs, body, signature, moved or removed (files:
+    unchanged, changed, moved or removed); each memory fresh, stale, expired,
+    review-due or unverified.
+    """
+    from memkit.staleness import check_store
+
+    statuses = check_store(get_store(ctx), today=today(), ids=ids or None)
+    if as_json:
+        echo_json([s.to_record() for s in statuses])
+    else:
+        click.echo(report(statuses))
+    if any(s.state in FAILING for s in statuses):
+        ctx.exit(EXIT_FOUND)
+
+
+def report(statuses: list[MemoryStatus]) -> str:
+    """Each memory that needs attention with its links, then a summary line."""
+    lines: list[str] = []
+    for status in statuses:
+        if status.state == "fresh":
+            continue
+        lines.append(f"{status.id}: {status.state}")
+        lines.extend(f"  {_link_line(link)}" for link in status.links if link.state != "unchanged")
+    counts = {s: sum(1 for x in statuses if x.state == s) for s in _ORDER}
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+    lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
+    return "\n".join(lines)
+
+
+_ORDER = ("fresh", "stale", "expired", "review-due", "unverified")
+
+
+def _link_line(link: LinkStatus) -> str:
+    how = f"moved to {link.moved_to}" if link.moved_to else link.state
+    if link.state == "unverified":
+        return f"{link.link}: never fingerprinted (run `memkit verify`)"
+    since = f" since {link.since[:12]}" if link.since else ""
+    return f"{link.link}: {how}{since}"
+
+
+@click.command()
+@click.argument("ids", metavar="ID...", nargs=-1)
+@click.option("--all", "all_", is_flag=True, help="Every memory that has links.")
+@click.option("--follow", is_flag=True, help="First rewrite links to where moved code went.")
+@commit_option
+@click.pass_context
+def verify(
+    ctx: click.Context, ids: tuple[str, ...], all_: bool, follow: bool, do_commit: bool
+) -> None:
+    """Record fresh fingerprints of memories' links after checking that they still hold."""
+    from memkit.staleness import verify as run
+
+    if bool(ids) == all_:
+        raise MemkitError("name the memories to verify (memkit verify ID...) or pass --all")
+    store = get_store(ctx)
+    saved = run(store, None if all_ else ids, today=today(), follow=follow)
+    for mem in saved:
+        commit = mem.verified.commit if mem.verified and mem.verified.commit else None
+        click.echo(f"verified {mem.id}" + (f" at {commit[:12]}" if commit else ""))
+    if do_commit and saved:
+        names = " ".join(m.id for m in saved)
+        commit_written(store, [m.path for m in saved], f"memkit: verify {names}")

@@ -1,0 +1,65 @@
+"""The staleness engine: fingerprint the code memories link to; tell what changed under them.
+
+Public API (import-light: everything heavy loads inside the functions):
+
+- check_store(store, *, today, ids=None) -> list[MemoryStatus], sorted by id
+- fingerprint(root, links, *, today=None) -> Verification
+- verify(store, ids, *, today, follow=False) -> list[Memory]
+- check_staged(store) -> list[(memory id, LinkStatus)]: what the staged changes do
+- check_range(store, base, head) -> list[MemoryStatus]: stale because of base..head
+
+Links are `path` (a file) or `path::Qualified.name` (a symbol). See docs/staleness.md.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory, Verification
+    from memkit.states import LinkStatus, MemoryStatus
+    from memkit.store import Store
+
+__all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify"]
+
+
+def check_store(
+    store: Store, *, today: dt.date, ids: Iterable[str] | None = None
+) -> list[MemoryStatus]:
+    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id."""
+    from memkit.staleness.check import check_store as run
+
+    return run(store, today=today, ids=ids)
+
+
+def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
+    """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
+    from memkit.staleness.record import fingerprint as run
+
+    return run(root, links, today=today)
+
+
+def verify(
+    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
+) -> list[Memory]:
+    """Re-fingerprint memories under the store lock; `follow` rewrites moved links first."""
+    from memkit.staleness.record import verify as run
+
+    return run(store, ids, today=today, follow=follow)
+
+
+def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
+    """Memories whose linked code the staged changes touch, with how each link changed."""
+    from memkit.staleness.check import check_staged as run
+
+    return run(store)
+
+
+def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]:
+    """Memories made stale by code changed between `base` and `head` (None: work tree)."""
+    from memkit.staleness.check import check_range as run
+
+    return run(store, base, head)

@@ -1,0 +1,142 @@
+"""Memory-level checks: the whole store, the staged changes, a range of revisions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from memkit.staleness.engine import Evaluator, current_print, link_states, touched
+from memkit.staleness.snapshot import INDEX, WORKTREE, Snapshot
+from memkit.states import LinkStatus, MemoryStatus
+
+if TYPE_CHECKING:
+    from memkit.git import TreeChanges
+    from memkit.memory import Memory
+    from memkit.store import Store
+
+
+def select(store: Store, ids: Iterable[str] | None) -> list[Memory]:
+    """The memories named by `ids` (all when None), sorted by id; unknown ids are errors."""
+    if ids is None:
+        return store.memories()
+    wanted = sorted(set(ids))
+    for mid in wanted:
+        store.path_of(mid)  # MemoryNotFoundError naming it
+    by_id = {m.id: m for m in store.memories()}
+    return [by_id[mid] if mid in by_id else store.get(mid) for mid in wanted]
+
+
+def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> str:
+    if mem.expired(today):
+        return "expired"
+    if any(link.stale for link in links):
+        return "stale"
+    if any(link.state == "unverified" for link in links):
+        return "unverified"
+    if mem.review_due(today):
+        return "review-due"
+    return "fresh"
+
+
+def check_store(
+    store: Store, *, today: dt.date, ids: Iterable[str] | None = None
+) -> list[MemoryStatus]:
+    mems = select(store, ids)
+    repo = _repo(store) if any(m.links for m in mems) else None
+    snap = Snapshot(store.root, repo, WORKTREE)
+    evaluators: dict[str | None, Evaluator] = {}
+    local: list[TreeChanges] = []  # HEAD -> work tree, computed once when first needed
+    out = []
+    for mem in mems:
+        v = mem.verified
+        commit = v.commit if v is not None else None
+        if commit not in evaluators:
+            evaluators[commit] = Evaluator(snap, _changes_since(repo, commit, local))
+        recorded = dict(v.fingerprints) if v is not None else None
+        links = link_states(evaluators[commit], mem.links, recorded, commit)
+        out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links))
+    return out
+
+
+def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
+    """How the staged changes (HEAD -> index) change each linked file or symbol they touch."""
+    from memkit.git import staged_changes
+
+    repo = _repo(store)
+    if repo is None or repo.head_is_unborn:
+        return []
+    changes = staged_changes(repo)
+    out: list[tuple[str, LinkStatus]] = []
+    for mem in store.memories():
+        since = mem.verified.commit if mem.verified else None
+        for status in _compare(store, repo, changes, "HEAD", INDEX, mem.links, since):
+            if status.state != "unchanged":
+                out.append((mem.id, status))
+    return out
+
+
+def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]:
+    """Memories made stale by code changed from `base` to `head` (None: the work tree).
+
+    A link counts when its code differs between the two revisions, unless the
+    memory was re-verified against the newer code (its recorded fingerprint matches).
+    """
+    from memkit.git import range_changes
+
+    repo = _repo(store)
+    if repo is None:
+        return []
+    changes = range_changes(repo, base, head)
+    newer = Snapshot(store.root, repo, head)
+    out = []
+    for mem in store.memories():
+        since = mem.verified.commit if mem.verified else None
+        recorded = dict(mem.verified.fingerprints) if mem.verified else {}
+        links = tuple(
+            status
+            if not status.stale or recorded.get(status.link) != current_print(newer, status.link)
+            else LinkStatus(status.link, "unchanged", None, since)
+            for status in _compare(store, repo, changes, base, head, mem.links, since)
+        )
+        if any(link.stale for link in links):
+            out.append(MemoryStatus(mem.id, "stale", links))
+    return out
+
+
+def _compare(
+    store: Store,
+    repo: Any,
+    changes: TreeChanges,
+    old_rev: str,
+    new_rev: str | None,
+    links: Iterable[str],
+    since: str | None,
+) -> list[LinkStatus]:
+    """States of the touched links between two revisions."""
+    old = Snapshot(store.root, repo, old_rev)
+    evaluator = Evaluator(Snapshot(store.root, repo, new_rev), changes)
+    out = []
+    for text in touched(changes, old, links):
+        before = current_print(old, text)
+        if before is not None:
+            out.append(evaluator.state(text, before, since))
+    return out
+
+
+def _repo(store: Store) -> Any | None:
+    from memkit.git import find_repo
+
+    return find_repo(store.root)
+
+
+def _changes_since(
+    repo: Any | None, commit: str | None, local: list[TreeChanges]
+) -> TreeChanges | None:
+    if repo is None or commit is None or repo.head_is_unborn:
+        return None
+    from memkit.git import changes_since, local_changes
+
+    if not local:
+        local.append(local_changes(repo))
+    return changes_since(repo, commit, local[0])

@@ -1,0 +1,49 @@
+"""Links: `path` names a file, `path::Qualified.name` a symbol in it. Parsing, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+# File suffix -> language name. Python uses the stdlib ast, the rest tree-sitter.
+LANGUAGES = {
+    ".py": "python",
+    ".pyi": "python",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "javascript",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+}
+SUPPORTED = "Python, TypeScript, JavaScript, Go, Rust and Java"
+
+
+@dataclass(frozen=True)
+class Link:
+    path: str
+    symbol: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Link:
+        path, sep, symbol = text.partition("::")
+        return cls(path, symbol if sep else None)
+
+    def __str__(self) -> str:
+        return f"{self.path}::{self.symbol}" if self.symbol else self.path
+
+    @property
+    def language(self) -> str | None:
+        return language_of(self.path)
+
+    def at(self, path: str) -> Link:
+        return Link(path, self.symbol)
+
+
+def language_of(path: str) -> str | None:
+    return LANGUAGES.get(PurePosixPath(path).suffix.lower())

@@ -1,0 +1,26 @@
+"""What parsing one source file yields: its file fingerprint and its symbols."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from memkit.errors import MemkitError
+from memkit.staleness.fingerprints import SymbolPrint
+
+
+class Unparsable(MemkitError):
+    """A source file could not be parsed (or its language is not supported)."""
+
+
+class LinkError(MemkitError):
+    """A link names a file or symbol that does not exist."""
+
+
+@dataclass(frozen=True)
+class Parsed:
+    file: str  # the file fingerprint
+    symbols: dict[str, SymbolPrint] = field(default_factory=dict)
+
+    def find_body(self, body: str) -> list[str]:
+        """Names of symbols whose body digest is `body`."""
+        return sorted(name for name, p in self.symbols.items() if p.body == body)

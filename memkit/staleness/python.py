@@ -1,0 +1,98 @@
+"""Python symbols and fingerprints with the standard library's ast.
+
+The ast drops comments and formatting, so neither reaches a fingerprint.
+Docstrings are split out into the `doc` part (a class's docs include its methods').
+"""
+
+from __future__ import annotations
+
+import ast
+import copy
+from collections.abc import Iterator
+
+from memkit.staleness.fingerprints import SymbolPrint, file_print
+from memkit.staleness.parsed import Parsed, Unparsable
+
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+
+
+def parse(source: bytes, path: str = "<file>") -> Parsed:
+    try:
+        tree = ast.parse(source, filename=path, type_comments=False)
+    except (SyntaxError, ValueError) as e:
+        raise Unparsable(f"{path} does not parse as Python ({e})") from None
+    symbols: dict[str, SymbolPrint] = {}
+    for name, node in _walk(tree.body, ""):
+        symbols.setdefault(name, symbol_print(node))
+    return Parsed(file_print(ast.dump(tree)), symbols)
+
+
+def _walk(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, Def]]:
+    """Module-level and class-level definitions, also inside top-level if/try blocks."""
+    for stmt in body:
+        if isinstance(stmt, _DEFS):
+            name = prefix + stmt.name
+            yield name, stmt
+            if isinstance(stmt, ast.ClassDef):
+                yield from _walk(stmt.body, name + ".")
+        elif isinstance(stmt, ast.If):
+            yield from _walk(stmt.body + stmt.orelse, prefix)
+        elif isinstance(stmt, ast.Try | ast.TryStar):
+            yield from _walk(stmt.body + stmt.orelse + stmt.finalbody, prefix)
+
+
+def symbol_print(node: Def) -> SymbolPrint:
+    docs: list[str] = []
+    body = _strip_docs(node.body, docs)
+    return SymbolPrint.of(signature(node), _dump(body), "\x00".join(docs))
+
+
+def signature(node: Def) -> str:
+    """Everything about a definition but its name and body (the name is the link's)."""
+    parts: list[ast.AST | list[ast.expr] | None]
+    if isinstance(node, ast.ClassDef):
+        parts = [node.bases, node.keywords, node.decorator_list]  # type: ignore[list-item]
+    else:
+        parts = [node.args, node.returns, node.decorator_list]
+    kind = type(node).__name__
+    params = getattr(node, "type_params", [])
+    return kind + "|" + "|".join(_dump(p) for p in [*parts, params])
+
+
+def _dump(node: ast.AST | list[ast.AST] | list[ast.expr] | list[ast.stmt] | None) -> str:
+    if node is None:
+        return ""
+    if isinstance(node, list):
+        return "[" + ",".join(ast.dump(n) for n in node) + "]"
+    return ast.dump(node)
+
+
+def _docstring(body: list[ast.stmt]) -> str | None:
+    if body and isinstance(body[0], ast.Expr):
+        value = body[0].value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return value.value
+    return None
+
+
+def _strip_docs(body: list[ast.stmt], docs: list[str]) -> list[ast.stmt]:
+    """The statements without docstrings (also of nested definitions), collected in docs."""
+    doc = _docstring(body)
+    if doc is not None:
+        docs.append(_clean(doc))
+        body = body[1:]
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, _DEFS):
+            stmt = copy.copy(stmt)
+            stmt.body = _strip_docs(stmt.body, docs)
+        out.append(stmt)
+    return out
+
+
+def _clean(doc: str) -> str:
+    """A docstring with indentation and blank-line differences removed."""
+    import inspect
+
+    return "\n".join(line.rstrip() for line in inspect.cleandoc(doc).splitlines()).strip()

@@ -1,0 +1,76 @@
+"""One state of the code (work tree, index or a commit), read and parsed on demand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from memkit.staleness.fingerprints import file_print
+from memkit.staleness.links import language_of
+from memkit.staleness.parsed import Parsed, Unparsable
+
+WORKTREE: str | None = None
+INDEX = ""
+
+
+def parse_source(path: str, data: bytes) -> Parsed:
+    """Parse one file by its suffix; unknown languages get a file fingerprint only."""
+    language = language_of(path)
+    if language == "python":
+        from memkit.staleness import python
+
+        return python.parse(data, path)
+    if language is not None:
+        from memkit.staleness import treesitter
+
+        return treesitter.parse(data, language, path)
+    return Parsed(file_print(data))
+
+
+class Snapshot:
+    """Files relative to the store root at revision `rev` (None: the work tree, "": index)."""
+
+    def __init__(self, root: Path, repo: Any | None, rev: str | None = WORKTREE) -> None:
+        self.root = root
+        self.repo = repo
+        self.rev = rev
+        self.prefix = ""
+        if repo is not None and repo.workdir is not None:
+            from memkit.git import workdir
+
+            rel = root.relative_to(workdir(repo)).as_posix()
+            self.prefix = "" if rel == "." else rel + "/"
+        self._parsed: dict[str, Parsed | None] = {}
+
+    def git_path(self, path: str) -> str:
+        return self.prefix + path
+
+    def local_path(self, git_path: str) -> str:
+        if git_path.startswith(self.prefix):
+            return git_path[len(self.prefix) :]
+        return git_path
+
+    def read(self, path: str) -> bytes | None:
+        if self.rev is None or self.repo is None:
+            full = self.root / path
+            try:
+                return full.read_bytes() if full.is_file() else None
+            except OSError:
+                return None
+        from memkit.git import read_at
+
+        return read_at(self.repo, self.rev, self.git_path(path))
+
+    def parsed(self, path: str) -> Parsed | None:
+        """The parsed file, None if missing; Unparsable if it does not parse."""
+        if path not in self._parsed:
+            data = self.read(path)
+            self._parsed[path] = None if data is None else parse_source(path, data)
+        return self._parsed[path]
+
+    def try_parsed(self, path: str) -> Parsed | None:
+        """Like parsed(), but a file that does not parse counts as missing."""
+        try:
+            return self.parsed(path)
+        except Unparsable:
+            return None
