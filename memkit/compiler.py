@@ -88,7 +88,8 @@ def build(
         bad = len({p.path for p in loaded.problems})
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today)
-    renderer = Renderer(store.dir / "templates", statuses or {}, store.cache_dir / "templates")
+    renderer = Renderer(store.dir / "templates", statuses or {},
+                        store.private_dir() / "templates", store.cache_key())  # fmt: skip
     files: dict[str, FileChange] = {}
     for name in targets or NAMES:
         wanted = memories if targets or name in conf.targets else []

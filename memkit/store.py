@@ -109,6 +109,30 @@ class Store:
             )
         return self.cache_dir
 
+    def cache_key(self) -> bytes | None:
+        """A random key kept in the git directory (never pushed) to sign executable caches.
+
+        None outside a git repository or when it cannot be read or made: go without.
+        """
+        import secrets
+
+        dot_git = self.root / ".git"
+        try:
+            if dot_git.is_file():  # a worktree: "gitdir: <path>"
+                line = dot_git.read_text("utf-8").strip()
+                git_dir = (self.root / line.removeprefix("gitdir:").strip()).resolve()
+            elif dot_git.is_dir() and not dot_git.is_symlink():
+                git_dir = dot_git
+            else:
+                return None
+            path = git_dir / "memkit-cache.key"
+            if not path.exists():
+                create_new(path, secrets.token_bytes(32))
+            key = path.read_bytes()
+        except OSError:
+            return None
+        return key if len(key) == 32 else None
+
     # ---------------------------------------------------------------- reading
 
     def files(self) -> list[Path]:
