@@ -103,6 +103,8 @@ def _ok(op: str, r: subprocess.CompletedProcess[str]) -> bool:
         allowed.add(1)  # "a check found something" is an answer, not an error
     if op in ("search", "context"):
         allowed.add(1)  # nothing found
+    if op == "edit" and "changed while you were editing it" in r.stderr:
+        return True  # refused, edit kept: the safe answer to a concurrent change
     return r.returncode in allowed
 
 
@@ -138,6 +140,8 @@ def worker(root: Path, wid: int, seconds: float, out: Path, editor: Path) -> Non
             args = ["list", "--json"]
         elif op == "search":
             args = ["search", rng.choice(["seed", "token", "worker", "shared"])]
+        elif op == "verify":
+            args = ["verify", "--all"]
         elif op == "context":
             args = ["context", "src/app.py"]
         else:

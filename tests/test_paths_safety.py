@@ -181,9 +181,32 @@ def test_nothing_is_written_outside_the_repository(
     store: Store, run: Invoke, outside: Path, tmp_path: Path
 ) -> None:
     before = _snapshot(outside)
+    (store.root / "src").mkdir()
+    (store.root / "src" / "a.py").write_text("def f():\n    return 1\n", encoding="utf-8")
     run("add", "One", "--body", "text", "--link", "src/a.py::f", "--path", "src/**")
     run("list")
     run("validate")
     run("rm", "one")
     assert _snapshot(outside) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["outside", "repo"]
+
+
+def test_link_through_a_symlink_out_of_the_repository_is_refused(
+    store: Store, run: Invoke, outside: Path
+) -> None:
+    (outside / "creds.py").write_text("def token():\n    return 1\n", encoding="utf-8")
+    (store.root / "src").mkdir()
+    (store.root / "src" / "creds.py").symlink_to(outside / "creds.py")
+    (store.root / "vendor").symlink_to(outside, target_is_directory=True)
+    for link in ("src/creds.py::token", "vendor/creds.py::token", "vendor/creds.py"):
+        result = run("add", "Leak", "--link", link, code=2)
+        target = outside / "creds.py"
+        assert result.stderr == (
+            f"memkit: link {link!r}: {link.split('::')[0]} is a symbolic link to {target}, "
+            f"outside {store.root}; memkit reads only inside the repository: link the real "
+            "file instead\n"
+        )
+    # A memory that already links there (from a pull request) reads it as missing.
+    write_memory(store, "leak", "---\ntitle: Leak\nlinks: ['vendor/creds.py::token']\n---\nx\n")
+    result = run("check", "leak", "--json", code=1)
+    assert '"removed"' in result.stdout or '"unverified"' in result.stdout
