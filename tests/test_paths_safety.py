@@ -210,3 +210,29 @@ def test_link_through_a_symlink_out_of_the_repository_is_refused(
     write_memory(store, "leak", "---\ntitle: Leak\nlinks: ['vendor/creds.py::token']\n---\nx\n")
     result = run("check", "leak", "--json", code=1)
     assert '"removed"' in result.stdout or '"unverified"' in result.stdout
+
+
+def test_compile_never_reads_or_writes_through_a_symlink_out(
+    store: Store, run: Invoke, outside: Path
+) -> None:
+    write_memory(store, "rule", "---\ntitle: Rule\n---\nbody\n")
+    (store.root / "CLAUDE.md").symlink_to(outside / "secret.md")
+    before = _snapshot(outside)
+    result = run("compile", code=2)
+    assert result.stderr == (
+        f"memkit: CLAUDE.md leads to {outside / 'secret.md'}, outside {store.root}, through a "
+        "symbolic link; memkit reads and writes compiled files only inside the repository: "
+        "replace the link\n"
+    )
+    assert _snapshot(outside) == before
+    assert not (store.root / "AGENTS.md").exists()  # refused before anything was written
+
+
+def test_compile_never_writes_a_nested_file_through_a_linked_folder(
+    store: Store, run: Invoke, outside: Path
+) -> None:
+    (store.root / "vendor").symlink_to(outside, target_is_directory=True)
+    write_memory(store, "v", "---\ntitle: Vendor rule\npaths: ['vendor/**']\n---\nbody\n")
+    before = _snapshot(outside)
+    run("compile")
+    assert _snapshot(outside) == before
