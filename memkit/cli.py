@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.core:edit",
     "rm": "memkit.commands.core:rm",
     "validate": "memkit.commands.core:validate",
+    "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",
     "search": "memkit.commands.search:search",

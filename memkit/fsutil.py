@@ -9,14 +9,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 
-def _temp(path: Path, data: bytes) -> str:
+def _temp(path: Path, data: bytes, fsync: bool = True) -> str:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
-            os.fsync(f.fileno())
+            if fsync:
+                os.fsync(f.fileno())
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -33,9 +34,13 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
-def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
-    """Replace `path` with `data`: readers see the old file or the new one, never a mix."""
-    tmp = _temp(path, data)
+def atomic_write(path: Path, data: bytes, *, mode: int | None = None, fsync: bool = True) -> None:
+    """Replace `path` with `data`: readers see the old file or the new one, never a mix.
+
+    `fsync=False` skips flushing to disk, for derived files that can be regenerated
+    (compiled outputs): still atomic for readers, much cheaper for many files.
+    """
+    tmp = _temp(path, data, fsync)
     try:
         if mode is None and path.exists():
             mode = path.stat().st_mode & 0o7777
@@ -45,7 +50,8 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-    _fsync_dir(path.parent)
+    if fsync:
+        _fsync_dir(path.parent)
 
 
 def create_new(path: Path, data: bytes) -> bool:

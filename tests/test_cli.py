@@ -175,7 +175,7 @@ def test_import_cost() -> None:
     code = (
         "import sys, memkit.cli, memkit.commands.core, memkit.commands.staleness\n"
         "import memkit.commands.search\n"
-        "import memkit.staleness\n"
+        "import memkit.commands.compile, memkit.staleness\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp',\n"
         "         'tree_sitter'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"

@@ -1,0 +1,94 @@
+"""`memkit compile`: write each agent's instruction files from the store."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from memkit.cli import EXIT_FOUND, commit_option, commit_written, get_store, today, warn
+
+if TYPE_CHECKING:
+    from memkit.compiler import FileChange, Plan
+    from memkit.states import MemoryStatus
+    from memkit.store import Store
+
+TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.targets.NAMES
+
+
+@click.command()
+@click.option("--check", is_flag=True, help="Write nothing; exit 1 if any file is out of date.")
+@click.option("--dry-run", is_flag=True, help="Write nothing; print the files that would change.")
+@click.option(
+    "--target",
+    "-t",
+    "targets",
+    multiple=True,
+    type=click.Choice(TARGET_NAMES),
+    help="Compile only this target (repeatable; default: the configured targets).",
+)
+@commit_option
+@click.pass_context
+def compile_(
+    ctx: click.Context, check: bool, dry_run: bool, targets: tuple[str, ...], do_commit: bool
+) -> None:
+    """Compile active memories into AGENTS.md, CLAUDE.md, Cursor and Copilot rules.
+
+    Text outside memkit's markers is kept byte for byte; only files whose bytes
+    change are written. Exit 1 with --check when anything would change.
+    """
+    from memkit.compiler import apply, build
+
+    store = get_store(ctx)
+    with store.lock():
+        loaded = store.load()
+        statuses = _statuses(store) if any(m.links for m in loaded.memories) else None
+        plan = build(
+            store, today=today(), targets=targets or None, statuses=statuses, loaded=loaded
+        )
+        for note in plan.notes:
+            warn(note)
+        if check or dry_run:
+            _show(plan, diff=check)
+            if check and plan.changes:
+                ctx.exit(EXIT_FOUND)
+            return
+        done = apply(plan)
+    for f in plan.changes:
+        click.echo(f"{_verb(f)} {f.path}")
+    if not done:
+        click.echo(f"up to date ({len(plan.files)} file(s))")
+    elif do_commit:
+        commit_written(store, done, "memkit: compile")
+
+
+def _statuses(store: Store) -> dict[str, MemoryStatus] | None:
+    """Which memories describe code that changed since they were verified."""
+    from memkit.errors import GitError
+    from memkit.staleness import check_store
+
+    try:
+        return {s.id: s for s in check_store(store, today=today())}
+    except GitError as e:
+        warn(f"no staleness warnings in the output: {e}")
+        return None
+
+
+def _verb(f: FileChange) -> str:
+    return {"create": "created", "update": "updated", "delete": "deleted"}[f.action]
+
+
+def _show(plan: Plan, *, diff: bool) -> None:
+    import difflib
+
+    for f in plan.changes:
+        click.echo(f"would {f.action} {f.path}")
+        old = (f.old or b"").decode("utf-8", "replace").splitlines(keepends=True)
+        new = (f.new or b"").decode("utf-8", "replace").splitlines(keepends=True)
+        if diff:
+            lines = difflib.unified_diff(old, new, f"a/{f.path}", f"b/{f.path}")
+            click.echo("".join(x if x.endswith("\n") else x + "\n" for x in lines), nl=False)
+        elif f.new is not None:
+            click.echo("".join(new), nl=False)
+    if not plan.changes:
+        click.echo(f"up to date ({len(plan.files)} file(s))")

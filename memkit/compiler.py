@@ -1,0 +1,194 @@
+"""Memories -> each agent's instruction files. `build` returns a Plan; `apply` writes it.
+
+`build` reads the store and the current output files and computes every file's new
+bytes (or its deletion) without writing anything; `apply` writes only files whose
+bytes change. Staleness comes in as an argument (`statuses`), so the compiler does
+no git work of its own.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memkit import sections
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+from memkit.memory import TYPES, Memory
+from memkit.render import Fitted, Renderer
+from memkit.states import MemoryStatus
+from memkit.store import Loaded, Store
+from memkit.targets import NAMES, TARGETS, Output, Settings, literal_dir, settings
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One output file: its bytes on disk now (None: absent) and after (None: deleted)."""
+
+    path: str
+    target: str
+    old: bytes | None
+    new: bytes | None
+
+    @property
+    def action(self) -> str:
+        if self.old == self.new:
+            return "unchanged"
+        return "create" if self.old is None else "delete" if self.new is None else "update"
+
+
+@dataclass(frozen=True)
+class Plan:
+    root: Path
+    files: tuple[FileChange, ...]  # every output considered, sorted by path
+    notes: tuple[str, ...]  # what was shortened or left out, and why
+
+    @property
+    def changes(self) -> tuple[FileChange, ...]:
+        return tuple(f for f in self.files if f.action != "unchanged")
+
+
+def rank(m: Memory) -> tuple[int, int, int, str]:
+    """Pinned first, then higher priority, then type order, then id."""
+    return (0 if m.pin else 1, -m.priority, TYPES.index(m.type), m.id)
+
+
+def select(memories: Iterable[Memory], today: dt.date) -> list[Memory]:
+    """Active, unexpired, not superseded memories, best ranked first."""
+    chosen = [
+        m for m in memories if m.status == "active" and not m.superseded_by and not m.expired(today)
+    ]
+    return sorted(chosen, key=rank)
+
+
+def build(
+    store: Store,
+    *,
+    today: dt.date,
+    targets: Sequence[str] | None = None,
+    statuses: Mapping[str, MemoryStatus] | None = None,
+    loaded: Loaded | None = None,
+) -> Plan:
+    """What `memkit compile` would write. Reads files, writes none.
+
+    `targets` limits the run to those targets; by default the configured ones are
+    compiled and the others only cleaned up (their owned files deleted). `loaded`
+    is the store's content when the caller has already read it.
+    """
+    conf = settings(store.config.section("compile"), store.config.path or "config.toml")
+    for name in targets or ():
+        if name not in NAMES:
+            raise MemkitError(f"unknown target {name!r}; use one of: {', '.join(NAMES)}")
+    loaded = loaded or store.load()
+    notes: list[str] = []
+    if loaded.problems:
+        bad = len({p.path for p in loaded.problems})
+        notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
+    memories = select(loaded.memories, today)
+    renderer = Renderer(store.dir / "templates", statuses or {}, store.cache_dir / "templates")
+    files: dict[str, FileChange] = {}
+    for name in targets or NAMES:
+        wanted = memories if targets or name in conf.targets else []
+        for out in TARGETS[name].outputs(wanted, conf):
+            files[out.path] = _compose(store.root, out, renderer, notes)
+        for path in _leftovers(store.root, name, loaded.memories, files):
+            files[path] = _compose(store.root, _empty(name, path, conf), renderer, notes)
+    stale = sum(1 for m in memories if renderer.stale(m))
+    if stale:
+        notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
+    ordered = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
+    return Plan(store.root, ordered, tuple(notes))
+
+
+def _empty(target: str, path: str, conf: Settings) -> Output:
+    return Output(path, target, "", (), conf.budget(target), whole=not path.endswith("AGENTS.md"))
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except IsADirectoryError:
+        raise MemkitError(f"{path} is a directory; memkit needs to write a file there") from None
+
+
+def _compose(root: Path, out: Output, renderer: Renderer, notes: list[str]) -> FileChange:
+    old = _read(root / out.path)
+    old_text = None if old is None else old.decode("utf-8", "surrogateescape")
+    if out.whole:
+        if old_text is not None and not sections.owns(old_text):
+            notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
+            return FileChange(out.path, out.target, old, old)
+        fitted = renderer.fit(out, None) if out.memories else None
+        text = None if fitted is None else fitted.text
+    else:
+        fitted = renderer.fit(out, old_text)
+        text = fitted.text
+    if fitted is not None:
+        _note(out, fitted, notes)
+    new = None if text is None else text.encode("utf-8", "surrogateescape")
+    return FileChange(out.path, out.target, old, new)
+
+
+def _note(out: Output, f: Fitted, notes: list[str]) -> None:
+    if f.over:
+        notes.append(f"{out.path}: over its budget of {out.budget} even without memories")
+    if not f.index and not f.left_out:
+        return
+    ids = [m.id for m in f.index[:10]]
+    more = f" and {len(f.index) - 10} more" if len(f.index) > 10 else ""
+    parts = [f"{len(f.index)} shortened to one line ({', '.join(ids)}{more})"] if f.index else []
+    if f.left_out:
+        parts.append(f"{f.left_out} left out (counted only)")
+    notes.append(
+        f"{out.path}: over its budget of {out.budget}: lowest-ranked memories "
+        + " and ".join(parts)
+    )
+
+
+def _leftovers(
+    root: Path, target: str, everything: Iterable[Memory], planned: Mapping[str, FileChange]
+) -> list[str]:
+    """Files of `target` from earlier runs that no output claims now."""
+    t = TARGETS[target]
+    found = [p for p in t.shared if p not in planned]
+    for directory, suffix in t.rule_dirs:
+        try:
+            with os.scandir(root / directory) as it:
+                names = sorted(e.name for e in it if e.is_file(follow_symlinks=False))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for name in names:
+            rel = f"{directory}/{name}"
+            if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
+                text = _read(root / rel)
+                if text is not None and sections.owns(text.decode("utf-8", "replace")):
+                    found.append(rel)
+    if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
+        for d in sorted({literal_dir(m.paths) for m in everything if m.paths} - {""}):
+            rel = f"{d}/AGENTS.md"
+            if rel not in planned and (root / rel).is_file():
+                found.append(rel)
+    return found
+
+
+def apply(plan: Plan) -> list[str]:
+    """Write and delete what the plan says; return the paths changed.
+
+    A file that changed on disk since `build` read it is not touched: MemkitError.
+    """
+    done = []
+    for f in plan.changes:
+        path = plan.root / f.path
+        if _read(path) != f.old:
+            raise MemkitError(f"{f.path} changed while memkit compiled; run `memkit compile` again")
+        if f.new is None:
+            path.unlink()
+        else:
+            atomic_write(path, f.new, fsync=False)  # derived: `memkit compile` remakes it
+        done.append(f.path)
+    return done
