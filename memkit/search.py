@@ -436,6 +436,8 @@ class Index:
             try:
                 self._update(known, now, changed, gone)
             except Exception:  # an unreadable index is derived data: rebuild it
+                if self._open_ok():
+                    raise
                 return f"built {self._build(now)}"
             return f"updated {len(changed) + len(gone)}"
 
@@ -524,15 +526,32 @@ class Index:
         self, query: Query, *, limit: int, filter: Any = None, mask: Any = None
     ) -> list[dict[str, Any]]:
         """The top `limit` documents' stored fields, each with its `score`."""
-        for attempt in (1, 2):
-            try:
-                with self._locked(exclusive=False):
-                    return self._search(query, limit, filter, mask)
-            except Exception:
-                if attempt == 2:
-                    raise
-                self.rebuild()
-        raise AssertionError("unreachable")  # pragma: no cover
+        try:
+            with self._locked(exclusive=False):
+                return self._search(query, limit, filter, mask)
+        except Exception:
+            if self._healthy():
+                raise  # not the index's fault: a bug, reported as one
+        self.rebuild()
+        with self._locked(exclusive=False):
+            return self._search(query, limit, filter, mask)
+
+    def _open_ok(self) -> bool:
+        try:
+            self._open().reader().close()
+        except Exception:
+            return False
+        return True
+
+    def _healthy(self) -> bool:
+        """Whether the index opens and every segment can be read."""
+        try:
+            with self._locked(exclusive=False), self._open().reader() as r:
+                for _ in r.all_stored_fields():
+                    pass
+        except Exception:
+            return False
+        return True
 
     def paths_of(self, ids: Sequence[str]) -> dict[str, str]:
         """The indexed file (relative path) of each of `ids` that the index knows."""
