@@ -253,6 +253,7 @@ class Query:
 
     q: Any
     terms: frozenset[str]
+    fields: frozenset[str] = frozenset()  # the fields named in it (`tag:x` -> tags)
 
 
 _TOKEN_RE = re.compile(r'(-?)(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))')
@@ -264,9 +265,12 @@ def parse_query(text: str) -> Query | None:
     should: list[Any] = []
     nots: list[Any] = []
     terms: set[str] = set()
+    named: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
         neg, field, phrase, word = m.groups()
         name = FIELD_NAMES.get((field or "").lower())
+        if name:
+            named.add(name)
         if field and name is None:  # not a field: `http://x`, `a::b` are words
             word, phrase = f"{field}:{word or phrase or ''}", None
         value = phrase if phrase is not None else word
@@ -293,7 +297,7 @@ def parse_query(text: str) -> Query | None:
         q = wq.And(must) if must else wq.Or(should)
     if nots:
         q = wq.AndNot(q, wq.Or(nots))
-    return Query(q, frozenset(terms))
+    return Query(q, frozenset(terms), frozenset(named))
 
 
 class _Words(wq.Or):  # type: ignore[misc]
@@ -702,6 +706,8 @@ def search(
     index = Index(store)
     index.refresh()
     wanted = set(status) or {"active"}
+    if "status" in query.fields and not status:  # `status:draft` asks for drafts
+        wanted = set(MEMORY_STATUSES) - {"expired"}
     filt, mask = _filter(types, tags, wanted, include_all)
     docs = index.search(query, limit=limit * 2 + 20, filter=filt, mask=mask)
     iso = today.isoformat()
