@@ -170,12 +170,23 @@ def _visible(mem: Memory, today: dt.date) -> bool:
 
 
 def _order(live: Mapping[str, Memory], item: ContextItem) -> tuple[Any, ...]:
-    """Pinned, then higher priority, fresh before stale, recent first, then id."""
+    """Pinned; linked to the file; priority; the most specific glob; fresh; recent; id."""
     m = live[item.id]
     recency = m.updated or m.created
+    linked = any(_links_into(link, f) for link in m.links for f in item.matched)
+    literal = max(
+        (
+            len(re.sub(r"[*?\[\]{}]", "", g))
+            for g in m.paths
+            if any(glob_match(g, f) for f in item.matched)
+        ),
+        default=0,
+    )
     return (
         not m.pin,
+        not linked,
         -m.priority,
+        -literal,
         item.stale is not None,
         -recency.toordinal() if recency else 0,
         m.id,
@@ -204,16 +215,15 @@ def _matches(mem: Memory, files: Sequence[str]) -> list[str]:
     """The files `mem` is about: matched by a `paths` glob, or named by a link."""
     out = []
     for f in files:
-        if any(glob_match(g, f) for g in mem.paths) or any(
-            _link_file(link) == f or _link_file(link).startswith(f.rstrip("/") + "/")
-            for link in mem.links
-        ):
+        if any(glob_match(g, f) for g in mem.paths) or any(_links_into(x, f) for x in mem.links):
             out.append(f)
     return out
 
 
-def _link_file(link: str) -> str:
-    return link.partition("::")[0]
+def _links_into(link: str, file: str) -> bool:
+    """Whether `link` names `file`, or a file under it when it is a directory."""
+    target = link.partition("::")[0]
+    return target == file or target.startswith(file.rstrip("/") + "/")
 
 
 def glob_match(glob: str, path: str) -> bool:

@@ -111,3 +111,13 @@ def test_cli_context(run: Invoke, store: Store) -> None:
     assert [i["id"] for i in rec["items"]] == ["argon"]
     assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
     assert store.context(files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
+
+
+def test_specific_matches_first(store: Store) -> None:
+    mem(store, "broad", "All Python", "x", paths="['**/*.py']", updated="2026-09-01")
+    mem(store, "narrow", "Task modules", "x", paths="['shop/**/tasks.py']", updated="2026-01-01")
+    mem(store, "linked", "Retry task", "x", paths="['docs/**']",
+        links="[shop/pay/tasks.py::retry]", updated="2025-01-01")  # fmt: skip
+    mem(store, "pinned", "Pinned", "x", paths="['**']", pin="true")
+    ctx = build_context(store, files=["shop/pay/tasks.py"], today=TODAY)
+    assert [i.id for i in ctx.items] == ["pinned", "linked", "narrow", "broad"]
