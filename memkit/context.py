@@ -133,22 +133,33 @@ def build_context(
     if query:
         from memkit.search import search
 
-        found = search(
-            store, query, today=today, limit=search_limit + len(exact), statuses=status_of
-        )
+        limit = search_limit + min(len(exact), search_limit)
+        found = search(store, query, today=today, limit=limit, statuses=status_of)
         hits = [h for h in found if h.id in live and h.id not in exact][:search_limit]
-    statuses = status_of(sorted(exact) + [h.id for h in hits])
-    items = [_item(live[mid], "file", exact[mid], statuses.get(mid)) for mid in exact]
-    items.sort(key=functools.partial(_order, live))
-    items += [_item(live[h.id], "query", (), statuses.get(h.id)) for h in hits]
+    checked: dict[str, MemoryStatus | None] = {}
+    while True:  # check staleness only for what fits; a stale mark can change the fit
+        items = [_item(live[mid], "file", exact[mid], checked.get(mid)) for mid in exact]
+        items.sort(key=functools.partial(_order, live))
+        items += [_item(live[h.id], "query", (), checked.get(h.id)) for h in hits]
+        kept, omitted = _fit(items, budget_tokens)
+        unchecked = [i.id for i in kept if i.id not in checked]
+        if not unchecked:
+            break
+        got = status_of(unchecked)
+        checked.update({mid: got.get(mid) for mid in unchecked})
+    return Context(rels, query or None, budget_tokens, tuple(kept), tuple(omitted))
+
+
+def _fit(items: list[ContextItem], budget: int) -> tuple[list[ContextItem], list[str]]:
+    """The items that fit in `budget` tokens, in order, and the ids of those left out."""
     kept, omitted, used = [], [], 0
     for item in items:
-        if used + item.tokens <= budget_tokens:
+        if used + item.tokens <= budget:
             kept.append(item)
             used += item.tokens
         else:
             omitted.append(item.id)
-    return Context(rels, query or None, budget_tokens, tuple(kept), tuple(omitted))
+    return kept, omitted
 
 
 def _cached(source: StatusSource | None) -> Callable[[list[str]], dict[str, MemoryStatus]]:

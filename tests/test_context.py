@@ -73,8 +73,15 @@ def test_budget_and_stale_marks(store: Store) -> None:
         full.to_markdown()
     )
     first = full.items[0].tokens
+    asked: list[str] = []
+
+    def provider(ids: list[str]) -> dict[str, MemoryStatus]:
+        asked.extend(ids)
+        return {"argon": stale}
+
     small = build_context(store, files=["src/auth/login.py"], budget_tokens=first, today=TODAY,
-                          statuses=lambda ids: {"argon": stale})  # fmt: skip
+                          statuses=provider)  # fmt: skip
+    assert asked == ["limits"]  # only what fits is checked
     assert [i.id for i in small.items] == ["limits"]
     assert small.omitted == ("argon",)
     assert small.tokens == first
