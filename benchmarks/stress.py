@@ -143,7 +143,7 @@ def worker(root: Path, wid: int, seconds: float, out: Path, editor: Path) -> Non
         elif op == "verify":
             args = ["verify", "--all"]
         elif op == "context":
-            args = ["context", "src/app.py"]
+            args = ["context", "--file", "src/app.py"]
         else:
             args = [op]
         r = memkit(root, *args, **env)
