@@ -133,49 +133,65 @@ class TreeChanges:
     def touches(self, path: str) -> bool:
         return path in self.modified or path in self.deleted or path in self.renamed
 
+    def then(self, later: TreeChanges) -> TreeChanges:
+        """These changes followed by `later` ones, as one set of changes."""
+        modified: set[str] = set()
+        added: set[str] = set()
+        deleted = set(self.deleted)
+        renamed: dict[str, str] = {}
+        for old, new in [*self.renamed.items(), *((p, p) for p in self.modified)]:
+            if new in later.deleted:
+                deleted.add(old)
+            elif new in later.renamed:
+                renamed[old] = later.renamed[new]
+            elif old != new:
+                renamed[old] = new
+            else:
+                modified.add(old)
+        for path in self.added - later.deleted:
+            added.add(later.renamed.get(path, path))
+        seen = set(self.renamed.values()) | self.modified | self.added
+        modified |= later.modified - seen
+        deleted |= later.deleted - seen
+        renamed.update((p, q) for p, q in later.renamed.items() if p not in seen)
+        for path in later.added:
+            (modified if path in deleted else added).add(path)
+            deleted.discard(path)
+        return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
+
     def new_paths(self) -> frozenset[str]:
         """Paths whose content is new or changed on the newer side."""
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
 def _changes(*diffs: Any) -> TreeChanges:
-    """Combine diffs applied one after the other (e.g. tree -> index -> work tree)."""
+    """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change."""
+    out = TreeChanges()
+    for diff in diffs:
+        out = out.then(_one(diff))
+    return out
+
+
+def _one(diff: Any) -> TreeChanges:
     pygit2 = _pygit2()
     status = pygit2.enums.DeltaStatus
+    diff.find_similar(
+        flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
+    )
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
     renamed: dict[str, str] = {}
-    for diff in diffs:
-        diff.find_similar(
-            flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
-        )
-        back = {new: old for old, new in renamed.items()}
-        for delta in diff.deltas:
-            old, new, st = delta.old_file.path, delta.new_file.path, delta.status
-            origin = back.get(old, old)
-            if st == status.RENAMED:
-                renamed[origin] = new
-                added.discard(old)
-                modified.discard(old)
-                if origin == old and old in added:
-                    added.discard(old)
-            elif st in (status.ADDED, status.UNTRACKED, status.COPIED):
-                (modified if new in deleted else added).add(new)
-                deleted.discard(new)
-            elif st == status.DELETED:
-                if old in added:
-                    added.discard(old)
-                elif origin != old:
-                    del renamed[origin]
-                    deleted.add(origin)
-                else:
-                    deleted.add(old)
-                    modified.discard(old)
-            elif origin != old:
-                continue  # a renamed file changed again: still the rename
-            elif old not in added:
-                modified.add(old)
+    for delta in diff.deltas:
+        old, new, st = delta.old_file.path, delta.new_file.path, delta.status
+        if st == status.RENAMED:
+            renamed[old] = new
+        elif st in (status.ADDED, status.UNTRACKED, status.COPIED):
+            added.add(new)
+        elif st == status.DELETED:
+            deleted.add(old)
+        elif st != status.UNMODIFIED:
+            modified.add(old)
     return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
 
 
@@ -190,24 +206,37 @@ def _flags(*names: str) -> int:
     return out
 
 
-def changes_since(repo: Any, commit: str | None) -> TreeChanges | None:
-    """What changed from `commit` to the work tree (committed, staged, unstaged, untracked).
-
-    None when the commit is not in this repository (so the caller checks everything).
-    A repository without commits counts everything in the index and work tree as added.
-    """
-    pygit2 = _pygit2()
+def local_changes(repo: Any) -> TreeChanges:
+    """What the index and the work tree (untracked files included) change relative to HEAD."""
     index = repo.index
     index.read()
-    if commit is None:
+    work = index.diff_to_workdir(flags=_flags(*_UNTRACKED))
+    if repo.head_is_unborn:
+        staged = TreeChanges(added=frozenset(entry.path for entry in index))
+        return staged.then(_changes(work))
+    return _changes(index.diff_to_tree(repo.head.peel(_pygit2().Commit).tree), work)
+
+
+def changes_since(
+    repo: Any, commit: str | None, local: TreeChanges | None = None
+) -> TreeChanges | None:
+    """What changed from `commit` to the work tree (committed, staged, unstaged, untracked).
+
+    None when there is no such commit in this repository (the caller then checks
+    everything). `local` is local_changes(repo), passed in when already known.
+    """
+    pygit2 = _pygit2()
+    if commit is None or repo.head_is_unborn:
         return None
     try:
-        tree = repo.revparse_single(commit).peel(pygit2.Commit).tree
+        old = repo.revparse_single(commit).peel(pygit2.Commit)
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
         return None
-    staged = index.diff_to_tree(tree)
-    work = index.diff_to_workdir(flags=_flags(*_UNTRACKED))
-    return _changes(staged, work)
+    head = repo.head.peel(pygit2.Commit)
+    local = local if local is not None else local_changes(repo)
+    if old.id == head.id:
+        return local
+    return _changes(repo.diff(old.tree, head.tree)).then(local)
 
 
 def staged_changes(repo: Any) -> TreeChanges:
@@ -224,9 +253,10 @@ def range_changes(repo: Any, base: str, head: str | None) -> TreeChanges:
     base_tree = resolve(repo, base).tree
     if head is not None:
         return _changes(repo.diff(base_tree, resolve(repo, head).tree))
-    index = repo.index
-    index.read()
-    return _changes(index.diff_to_tree(base_tree), index.diff_to_workdir(flags=_flags(*_UNTRACKED)))
+    if repo.head_is_unborn:
+        return _changes(repo.diff(base_tree, None))
+    head_tree = repo.head.peel(_pygit2().Commit).tree
+    return _changes(repo.diff(base_tree, head_tree)).then(local_changes(repo))
 
 
 def read_at(repo: Any, rev: str | None, path: str) -> bytes | None:

@@ -46,12 +46,13 @@ def check_store(
     repo = _repo(store) if any(m.links for m in mems) else None
     snap = Snapshot(store.root, repo, WORKTREE)
     evaluators: dict[str | None, Evaluator] = {}
+    local: list[TreeChanges] = []  # HEAD -> work tree, computed once when first needed
     out = []
     for mem in mems:
         v = mem.verified
         commit = v.commit if v is not None else None
         if commit not in evaluators:
-            evaluators[commit] = Evaluator(snap, _changes_since(repo, commit))
+            evaluators[commit] = Evaluator(snap, _changes_since(repo, commit, local))
         recorded = dict(v.fingerprints) if v is not None else None
         links = link_states(evaluators[commit], mem.links, recorded, commit)
         out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links))
@@ -129,9 +130,13 @@ def _repo(store: Store) -> Any | None:
     return find_repo(store.root)
 
 
-def _changes_since(repo: Any | None, commit: str | None) -> TreeChanges | None:
-    if repo is None or commit is None:
+def _changes_since(
+    repo: Any | None, commit: str | None, local: list[TreeChanges]
+) -> TreeChanges | None:
+    if repo is None or commit is None or repo.head_is_unborn:
         return None
-    from memkit.git import changes_since
+    from memkit.git import changes_since, local_changes
 
-    return changes_since(repo, commit)
+    if not local:
+        local.append(local_changes(repo))
+    return changes_since(repo, commit, local[0])

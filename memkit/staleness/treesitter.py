@@ -179,7 +179,8 @@ def _walk(
 def _name(node: Any) -> str:
     if node.type == "method_declaration" and node.child_by_field_name("receiver") is not None:
         receiver = node.child_by_field_name("receiver")  # Go: (s *Server) Start -> Server.Start
-        owner = _type_name(receiver)
+        params = [c for c in receiver.named_children if c.type == "parameter_declaration"]
+        owner = _type_name(params[0].child_by_field_name("type")) if params else ""
         name = node.child_by_field_name("name")
         return f"{owner}.{_text(name)}" if owner and name is not None else ""
     name = node.child_by_field_name("name")

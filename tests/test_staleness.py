@@ -1,0 +1,251 @@
+"""The staleness engine end to end: git awareness, memory states, check and verify commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from memkit.staleness import check_range, check_staged, check_store, fingerprint, verify
+from memkit.staleness.parsed import LinkError
+from memkit.states import LinkStatus
+from memkit.store import Store
+from tests.conftest import Invoke, git, write_memory
+from tests.test_staleness_languages import TODAY, commit_all, remember, write
+
+CODE = '''class Outer(Base):
+    """Outer docs."""
+
+    class Inner:
+        def method(self):
+            return compute(1, 2)
+
+
+def top(x):
+    return x * 2
+'''
+
+
+def states(store: Store) -> list[tuple[str, str, list[str]]]:
+    return [(s.id, s.state, [x.state for x in s.links]) for s in check_store(store, today=TODAY)]
+
+
+def test_repo_without_commits(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    remember_uncommitted(repo, store, ["a.py::top", "a.py::Outer.Inner.method"])
+    assert store.get("m").verified is not None
+    assert store.get("m").verified.commit is None  # type: ignore[union-attr]
+    assert states(store) == [("m", "fresh", ["unchanged", "unchanged"])]
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3"))
+    assert states(store) == [("m", "stale", ["body", "unchanged"])]
+
+
+def remember_uncommitted(repo: Path, store: Store, links: list[str]) -> None:
+    import dataclasses
+
+    from memkit import memory as mm
+
+    mem = mm.new("T", "b", mid="m", today=TODAY, links=links)
+    store.add(dataclasses.replace(mem, verified=fingerprint(repo, links, today=TODAY)))
+
+
+def test_uncommitted_staged_and_reverted_changes(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"])
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3"))
+    assert states(store) == [("m", "stale", ["body"])]
+    git(repo, "add", "a.py")
+    assert states(store) == [("m", "stale", ["body"])]
+    git(repo, "checkout", "HEAD", "--", "a.py")
+    assert states(store) == [("m", "fresh", ["unchanged"])]
+
+
+def test_class_links(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::Outer", "a.py::Outer.Inner", "a.py::top"])
+    write(repo, "a.py", CODE.replace('"""Outer docs."""', '"""Better docs."""'))
+    assert states(store) == [("m", "fresh", ["docs", "unchanged", "unchanged"])]
+    write(repo, "a.py", CODE.replace("Outer(Base)", "Outer(Base, Mixin)"))
+    assert states(store) == [("m", "stale", ["signature", "unchanged", "unchanged"])]
+    write(repo, "a.py", CODE.replace("1, 2", "1, 3"))
+    assert states(store) == [("m", "stale", ["body", "body", "unchanged"])]
+
+
+def test_trivial_body_is_not_a_move(repo: Path, store: Store) -> None:
+    write(repo, "a.py", "def a():\n    pass\n\n\ndef b(x):\n    pass\n")
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::a"])
+    write(repo, "a.py", "def b(x):\n    pass\n")
+    commit_all(repo, "drop a")
+    [status] = check_store(store, today=TODAY)
+    assert status.links[0].state == "removed"
+
+
+def test_memory_states(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"], mid="linked")
+    write_memory(store, "plain", "---\ntitle: Plain\n---\ntext\n")
+    write_memory(store, "old", "---\ntitle: Old\nexpires: 2026-01-01\n---\ntext\n")
+    write_memory(store, "due", "---\ntitle: Due\nreview_after: 2026-02-01\n---\ntext\n")
+    write_memory(store, "never", "---\ntitle: Never\nlinks: [a.py::top]\n---\ntext\n")
+    assert states(store) == [
+        ("due", "review-due", []),
+        ("linked", "fresh", ["unchanged"]),
+        ("never", "unverified", ["unverified"]),
+        ("old", "expired", []),
+        ("plain", "fresh", []),
+    ]
+    assert [s.id for s in check_store(store, today=TODAY, ids=["plain", "due"])] == [
+        "due",
+        "plain",
+    ]
+
+
+def test_fingerprint_errors(repo: Path) -> None:
+    write(repo, "a.py", CODE)
+    write(repo, "x.rb", "def f; end\n")
+    with pytest.raises(LinkError, match=r"no file b\.py in .*; write the path relative"):
+        fingerprint(repo, ["b.py::top"])
+    with pytest.raises(LinkError, match=r"a\.py defines no symbol 'tops' \(did you mean top\?\)"):
+        fingerprint(repo, ["a.py::tops"])
+    with pytest.raises(LinkError, match=r"link the whole file instead \(`--link x\.rb`\)"):
+        fingerprint(repo, ["x.rb::f"])
+    assert fingerprint(repo, ["x.rb"]).fingerprints["x.rb"].startswith("file:")
+
+
+def test_check_staged(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    write(repo, "b.py", "def other():\n    return 1\n")
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top", "a.py::Outer", "b.py"])
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3"))
+    write(repo, "b.py", "def other():\n    return 2\n")
+    git(repo, "add", "a.py")  # b.py changed but not staged
+    since = git(repo, "rev-parse", "HEAD~1").strip()
+    assert check_staged(store) == [("m", LinkStatus("a.py::top", "body", None, since))]
+
+
+def test_check_range(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"], mid="m")
+    remember(repo, store, ["a.py::Outer"], mid="n")
+    base = git(repo, "rev-parse", "HEAD").strip()
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3").replace("1, 2", "1, 3"))
+    commit_all(repo, "change")
+    verify(store, ["n"], today=TODAY)  # n was re-checked against the new code
+    commit_all(repo, "verify n")
+    assert [(s.id, [x.state for x in s.links]) for s in check_range(store, base, "HEAD")] == [
+        ("m", ["body"])
+    ]
+    write(repo, "a.py", CODE.replace("Outer(Base)", "Outer(Other)"))
+    assert [(s.id, s.state) for s in check_range(store, base, None)] == [("n", "stale")]
+
+
+def test_check_command(run: Invoke, repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top", "a.py::Outer"], mid="m")
+    write_memory(store, "plain", "---\ntitle: Plain\n---\ntext\n")
+    assert run("check").stdout == "2 memories checked: 2 fresh\n"
+    since = git(repo, "rev-parse", "HEAD~1").strip()
+    write(repo, "a.py", CODE.replace("def top(x)", "def top(x, y)"))
+    out = run("check", code=1).stdout
+    assert out == (
+        f"m: stale\n  a.py::top: signature since {since[:12]}\n"
+        "2 memories checked: 1 fresh, 1 stale\n"
+    )
+    assert run("check", "plain").stdout == "1 memories checked: 1 fresh\n"
+    data = json.loads(run("check", "--json", "m", code=1).stdout)
+    assert data == [
+        {
+            "id": "m",
+            "state": "stale",
+            "links": [
+                {"link": "a.py::top", "state": "signature", "moved_to": None, "since": since},
+                {"link": "a.py::Outer", "state": "unchanged", "moved_to": None, "since": since},
+            ],
+        }
+    ]
+    assert "no memory with id 'nope'" in run("check", "nope", code=2).stderr
+
+
+def test_verify_command_follow_and_commit(run: Invoke, repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"], mid="m")
+    git(repo, "mv", "a.py", "b.py")
+    commit_all(repo, "rename")
+    assert "a.py::top: moved to b.py::top" in run("check", code=1).stdout
+    err = run("verify", "m", code=2).stderr
+    assert "no file a.py" in err and "--follow" in err
+    head = git(repo, "rev-parse", "HEAD").strip()
+    out = run("verify", "m", "--follow", "--commit").stdout
+    assert out.startswith(f"verified m at {head[:12]}\ncommitted ")
+    assert out.endswith(" memkit: verify m\n")
+    assert store.get("m").links == ("b.py::top",)
+    assert run("check").stdout == "1 memories checked: 1 fresh\n"
+    assert git(repo, "status", "--porcelain") == ""
+    run("verify", code=2)
+
+
+def test_add_records_fingerprints(run: Invoke, repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    run("add", "Top doubles", "--link", "a.py::top", "-b", "x")
+    v = store.get("top-doubles").verified
+    assert v is not None and v.commit == git(repo, "rev-parse", "HEAD").strip()
+    assert list(v.fingerprints) == ["a.py::top"]
+    err = run("add", "Bad", "--link", "a.py::nope", "-b", "x", code=2).stderr
+    assert err.startswith("memkit: link 'a.py::nope': a.py defines no symbol 'nope'")
+    assert not store.exists("bad")
+
+
+def test_rename_in_work_tree_only(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top", "a.py"])
+    (repo / "a.py").rename(repo / "b.py")  # not staged, b.py untracked
+    [status] = check_store(store, today=TODAY)
+    assert [(x.state, x.moved_to) for x in status.links] == [
+        ("moved", "b.py::top"),
+        ("moved", "b.py"),
+    ]
+
+
+def test_memories_verified_at_different_commits(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"], mid="early")
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3"))
+    commit_all(repo, "change top")
+    remember(repo, store, ["a.py::top"], mid="late")
+    write(repo, "a.py", CODE.replace("x * 2", "x * 3").replace("1, 2", "1, 4"))
+    assert states(store) == [("early", "stale", ["body"]), ("late", "fresh", ["unchanged"])]
+
+
+def test_tree_changes_compose() -> None:
+    from memkit.git import TreeChanges
+
+    first = TreeChanges(
+        modified=frozenset({"m.py", "gone.py"}),
+        added=frozenset({"new.py"}),
+        deleted=frozenset({"d.py"}),
+        renamed={"r.py": "s.py", "x.py": "y.py"},
+    )
+    later = TreeChanges(
+        modified=frozenset({"other.py"}),
+        added=frozenset({"d.py"}),
+        deleted=frozenset({"gone.py", "y.py"}),
+        renamed={"s.py": "t.py", "new.py": "newer.py"},
+    )
+    assert first.then(later) == TreeChanges(
+        modified=frozenset({"m.py", "other.py", "d.py"}),
+        added=frozenset({"newer.py"}),
+        deleted=frozenset({"gone.py", "x.py"}),
+        renamed={"r.py": "t.py"},
+    )
