@@ -42,7 +42,9 @@ def compile_(
     store = get_store(ctx)
     with store.lock():
         loaded = store.load()
-        statuses = _statuses(store) if any(m.links for m in loaded.memories) else None
+        # Only a memory verified against its links can be stale (the rest are "unverified").
+        checked = any(m.links and m.verified and m.status == "active" for m in loaded.memories)
+        statuses = _statuses(store) if checked else None
         plan = build(
             store, today=today(), targets=targets or None, statuses=statuses, loaded=loaded
         )
