@@ -64,6 +64,23 @@ def select(memories: Iterable[Memory], today: dt.date) -> list[Memory]:
     return sorted(chosen, key=rank)
 
 
+def staleness(store: Store, loaded: Loaded, *, today: dt.date) -> dict[str, MemoryStatus] | None:
+    """The statuses `build` annotates with, as `memkit compile` and the git hook get them.
+
+    Runs the staleness engine only when an active memory was verified against its
+    links (the others cannot be stale); None outside a git repository.
+    """
+    if not any(m.links and m.verified and m.status == "active" for m in loaded.memories):
+        return None
+    from memkit.errors import GitError
+    from memkit.staleness import check_store
+
+    try:
+        return {s.id: s for s in check_store(store, today=today)}
+    except GitError:
+        return None
+
+
 def build(
     store: Store,
     *,

@@ -235,18 +235,11 @@ def compile_needed(store: Store, names: list[str]) -> bool:
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
-    from memkit.compiler import apply, build
-    from memkit.errors import GitError
-    from memkit.staleness import check_store
+    from memkit.compiler import apply, build, staleness
 
     with store.lock():
         loaded = store.load()
-        statuses = None
-        if any(m.links for m in loaded.memories):  # the marks `memkit compile` puts in
-            try:
-                statuses = {s.id: s for s in check_store(store, today=today)}
-            except GitError:
-                statuses = None
+        statuses = staleness(store, loaded, today=today)  # the same call as `memkit compile`
         plan = build(store, today=today, statuses=statuses, loaded=loaded)
         return apply(plan)
 
