@@ -43,6 +43,9 @@ COMMANDS: dict[str, str] = {
     "revert": "memkit.commands.history:revert",
     "diff": "memkit.commands.history:diff",
     "hooks": "memkit.commands.hooks:hooks",
+    "mcp": "memkit.commands.agents:mcp",
+    "import": "memkit.commands.agents:import_",
+    "hook": "memkit.commands.agents:hook",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

@@ -64,23 +64,6 @@ def select(memories: Iterable[Memory], today: dt.date) -> list[Memory]:
     return sorted(chosen, key=rank)
 
 
-def staleness(store: Store, loaded: Loaded, *, today: dt.date) -> dict[str, MemoryStatus] | None:
-    """The statuses `build` annotates with, as `memkit compile` and the git hook get them.
-
-    Runs the staleness engine only when an active memory was verified against its
-    links (the others cannot be stale); None outside a git repository.
-    """
-    if not any(m.links and m.verified and m.status == "active" for m in loaded.memories):
-        return None
-    from memkit.errors import GitError
-    from memkit.staleness import check_store
-
-    try:
-        return {s.id: s for s in check_store(store, today=today)}
-    except GitError:
-        return None
-
-
 def build(
     store: Store,
     *,
@@ -105,7 +88,8 @@ def build(
         bad = len({p.path for p in loaded.problems})
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today)
-    renderer = Renderer(store.dir / "templates", statuses or {}, store.cache_dir / "templates")
+    renderer = Renderer(store.dir / "templates", statuses or {},
+                        store.private_dir() / "templates", store.cache_key())  # fmt: skip
     files: dict[str, FileChange] = {}
     for name in targets or NAMES:
         wanted = memories if targets or name in conf.targets else []
@@ -120,11 +104,43 @@ def build(
     return Plan(store.root, ordered, tuple(notes))
 
 
+def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) -> Plan:
+    """What `memkit compile` (and the pre-commit hook) would write, staleness included.
+
+    Asks the staleness engine when an active memory was verified against its links
+    (the others cannot be stale); outside a git repository the output carries no
+    staleness warnings and a note says why. Call it under store.lock() when the
+    plan is to be applied.
+    """
+    from dataclasses import replace
+
+    from memkit.errors import GitError
+    from memkit.staleness import check_store
+
+    loaded = store.load()
+    statuses = None
+    note: tuple[str, ...] = ()
+    if any(m.links and m.verified and m.status == "active" for m in loaded.memories):
+        try:
+            statuses = {s.id: s for s in check_store(store, today=today)}
+        except GitError as e:
+            note = (f"no staleness warnings in the output: {e}",)
+    built = build(store, today=today, targets=targets, statuses=statuses, loaded=loaded)
+    return replace(built, notes=note + built.notes)
+
+
 def _empty(target: str, path: str, conf: Settings) -> Output:
     return Output(path, target, "", (), conf.budget(target), whole=not path.endswith("AGENTS.md"))
 
 
-def _read(path: Path) -> bytes | None:
+def _read(root: Path, rel: str) -> bytes | None:
+    path = root / rel
+    real = path.resolve()
+    if not real.is_relative_to(root):  # a symlink (or one above it) leading elsewhere
+        raise MemkitError(
+            f"{rel} leads to {real}, outside {root}, through a symbolic link; memkit reads "
+            "and writes compiled files only inside the repository: replace the link"
+        )
     try:
         return path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
@@ -134,7 +150,7 @@ def _read(path: Path) -> bytes | None:
 
 
 def _compose(root: Path, out: Output, renderer: Renderer, notes: list[str]) -> FileChange:
-    old = _read(root / out.path)
+    old = _read(root, out.path)
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
     if out.whole:
         if old_text is not None and not sections.owns(old_text):
@@ -182,7 +198,7 @@ def _leftovers(
         for name in names:
             rel = f"{directory}/{name}"
             if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
-                text = _read(root / rel)
+                text = _read(root, rel)
                 if text is not None and sections.owns(text.decode("utf-8", "replace")):
                     found.append(rel)
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
@@ -201,7 +217,7 @@ def apply(plan: Plan) -> list[str]:
     done = []
     for f in plan.changes:
         path = plan.root / f.path
-        if _read(path) != f.old:
+        if _read(plan.root, f.path) != f.old:
             raise MemkitError(f"{f.path} changed while memkit compiled; run `memkit compile` again")
         if f.new is None:
             path.unlink()

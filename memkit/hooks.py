@@ -235,13 +235,10 @@ def compile_needed(store: Store, names: list[str]) -> bool:
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
-    from memkit.compiler import apply, build, staleness
+    from memkit.compiler import apply, plan
 
     with store.lock():
-        loaded = store.load()
-        statuses = staleness(store, loaded, today=today)  # the same call as `memkit compile`
-        plan = build(store, today=today, statuses=statuses, loaded=loaded)
-        return apply(plan)
+        return apply(plan(store, today=today))
 
 
 def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:

@@ -35,15 +35,12 @@ def compile_(
     Text outside memkit's markers is kept byte for byte; only files whose bytes
     change are written. Exit 1 with --check when anything would change.
     """
-    from memkit.compiler import apply, build, staleness
+    from memkit.compiler import apply
+    from memkit.compiler import plan as make_plan
 
     store = get_store(ctx)
     with store.lock():
-        loaded = store.load()
-        statuses = staleness(store, loaded, today=today())
-        plan = build(
-            store, today=today(), targets=targets or None, statuses=statuses, loaded=loaded
-        )
+        plan = make_plan(store, today=today(), targets=targets or None)
         for note in plan.notes:
             warn(note)
         if check or dry_run:
