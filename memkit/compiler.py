@@ -107,9 +107,10 @@ def build(
 def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) -> Plan:
     """What `memkit compile` (and the pre-commit hook) would write, staleness included.
 
-    Asks the staleness engine about memories with links; outside a git repository
-    the output carries no staleness warnings and a note says why. Call it under
-    store.lock() when the plan is to be applied.
+    Asks the staleness engine when an active memory was verified against its links
+    (the others cannot be stale); outside a git repository the output carries no
+    staleness warnings and a note says why. Call it under store.lock() when the
+    plan is to be applied.
     """
     from dataclasses import replace
 
@@ -119,7 +120,7 @@ def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) 
     loaded = store.load()
     statuses = None
     note: tuple[str, ...] = ()
-    if any(m.links for m in loaded.memories):
+    if any(m.links and m.verified and m.status == "active" for m in loaded.memories):
         try:
             statuses = {s.id: s for s in check_store(store, today=today)}
         except GitError as e:
