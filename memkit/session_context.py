@@ -49,7 +49,8 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     The always-on memories CLAUDE.md does not already carry in full, then (on resume
     or compact) the memories about the files the session touched; stale ones marked.
     """
-    from memkit.mcp_server import _core, status_source
+    from memkit.context import build_context
+    from memkit.mcp_server import status_source
     from memkit.memory import TYPES
 
     skip = compiled_ids(store.root)
@@ -76,7 +77,7 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
             size += len(block)
     if files:
         budget = (CONTEXT_CHARS - size - 200) // 4
-        ctx = _core("memkit.context", "build_context")(
+        ctx = build_context(
             store, files=files, query=None, budget_tokens=budget, exclude_always_on=True,
             today=today, statuses=statuses,
         )  # fmt: skip
