@@ -42,6 +42,7 @@ COMMANDS: dict[str, str] = {
     "log": "memkit.commands.history:log",
     "revert": "memkit.commands.history:revert",
     "diff": "memkit.commands.history:diff",
+    "hooks": "memkit.commands.hooks:hooks",
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
     "hook": "memkit.commands.agents:hook",

@@ -80,8 +80,17 @@ def commit_paths(root: Path, paths: Iterable[str], message: str) -> str:
     tree is HEAD's tree plus these paths, and only their index entries are updated.
     A path missing on disk is committed as deleted. Returns the new commit id.
     """
-    pygit2 = _pygit2()
+    from memkit.fsutil import file_lock
+
     repo = open_repo(root)
+    # Concurrent memkit commits would race on HEAD ("current tip is not the first
+    # parent") and on the index (one process dropping another's entries).
+    with file_lock(Path(repo.path) / "memkit-commit.lock"):
+        return _commit_paths(repo, root, paths, message)
+
+
+def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> str:
+    pygit2 = _pygit2()
     top = workdir(repo)
     rels = sorted({(Path(root) / p).resolve().relative_to(top).as_posix() for p in paths})
     sig = signature(repo)

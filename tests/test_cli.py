@@ -175,7 +175,8 @@ def test_import_cost() -> None:
     """`memkit --help` must stay fast: the CLI module loads no heavy library."""
     code = (
         "import sys, memkit.cli\n"
-        "import memkit.staleness, memkit.agent_hooks, pkgutil, importlib, memkit.commands\n"
+        "import memkit.staleness, memkit.hookrun, memkit.agent_hooks\n"
+        "import pkgutil, importlib, memkit.commands\n"
         "for m in pkgutil.iter_modules(memkit.commands.__path__):\n"
         "    importlib.import_module('memkit.commands.' + m.name)\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'mcp',\n"
