@@ -199,7 +199,7 @@ def mcp_worker(root: Path, seconds: float, out: Path) -> None:
                     text = "".join(getattr(c, "text", "") for c in res.content)
                     if "Traceback" in text:
                         log["errors"].append(f"mcp {name}: {text[-300:]}")
-                    if name in ("add", "memory_add", "add_memory") and not res.isError:
+                    if name in ("save_memory", "add", "add_memory") and not res.isError:
                         log["added"][_added_id(res, text)] = f"token-mcp-{seq}"
 
     try:
@@ -212,7 +212,7 @@ def mcp_worker(root: Path, seconds: float, out: Path) -> None:
 def _mcp_args(name: str, schema: dict[str, Any], seq: int) -> dict[str, Any] | None:
     props = schema.get("properties", {})
     required = set(schema.get("required", []))
-    if name in ("add", "memory_add", "add_memory"):
+    if name in ("save_memory", "add", "add_memory"):
         args: dict[str, Any] = {"title": f"MCP note {seq}"}
         for key in ("body", "text", "content"):
             if key in props:
