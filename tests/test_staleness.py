@@ -249,3 +249,23 @@ def test_tree_changes_compose() -> None:
         deleted=frozenset({"gone.py", "x.py"}),
         renamed={"r.py": "t.py"},
     )
+
+
+def test_module_and_class_variables(repo: Path, store: Store) -> None:
+    code = "LIMIT: int = 10\n\n\nclass C:\n    size = 3\n"
+    write(repo, "v.py", code)
+    commit_all(repo, "code")
+    remember(repo, store, ["v.py::LIMIT", "v.py::C.size"])
+    write(repo, "v.py", code.replace("10", "11").replace("size = 3", "size = (3)  # same"))
+    assert states(store) == [("m", "stale", ["body", "unchanged"])]
+    write(repo, "v.py", code.replace("int", "float"))
+    assert states(store) == [("m", "stale", ["signature", "unchanged"])]
+
+
+def test_trailing_comment_is_not_doc(repo: Path, store: Store) -> None:
+    code = "fn a() -> i32 { 1 } // about a\nfn b() -> i32 { 2 }\n"
+    write(repo, "lib.rs", code)
+    commit_all(repo, "code")
+    remember(repo, store, ["lib.rs::b"])
+    write(repo, "lib.rs", code.replace("about a", "all about a"))
+    assert states(store) == [("m", "fresh", ["unchanged"])]

@@ -247,6 +247,14 @@ def _leading(anchor: Any) -> Iterator[Any]:
     while node is not None and (node.type in COMMENTS or node.type == "attribute_item"):
         if node.end_point[0] < row - 1:
             break  # a blank line separates it from the declaration
+        before = node.prev_sibling
+        if (
+            before is not None
+            and before.type not in COMMENTS
+            and before.type != "attribute_item"
+            and before.end_point[0] == node.start_point[0]
+        ):
+            break  # a comment trailing the previous line's code is not this one's doc
         yield node
         row = node.start_point[0]
         node = node.prev_sibling
