@@ -1,6 +1,6 @@
 """How often `memkit check` classifies a change correctly, measured on real git history.
 
-    python benchmarks/accuracy.py REPO [--pairs 8] [--gap 50] [--links 150] [--seed 0]
+    python benchmarks/accuracy.py REPO [--pairs 8] [--gap 50] [--links 150] [--all-commits]
     python benchmarks/accuracy.py --synthetic [--commits 300]
 
 For pairs of first-parent commits GAP apart, memories are linked to Python symbols
@@ -173,8 +173,10 @@ def evaluate_pair(repo: Path, old: str, new: str, links: int, rng: random.Random
     return rows
 
 
-def pairs(repo: Path, count: int, gap: int) -> list[tuple[str, str]]:
-    commits = git(repo, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+def pairs(repo: Path, count: int, gap: int, every: bool = False) -> list[tuple[str, str]]:
+    """Commit pairs GAP apart, spread over the history (first parents unless `every`)."""
+    order = ["--topo-order"] if every else ["--first-parent"]
+    commits = git(repo, "rev-list", *order, "--reverse", "HEAD").split()
     if len(commits) < 2:
         return []
     gap = min(gap, len(commits) - 1)
@@ -223,6 +225,9 @@ def main() -> None:
     ap.add_argument("--gap", type=int, default=50)
     ap.add_argument("--links", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--all-commits", action="store_true", help="pair any commits, not only first parents"
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="memkit-history-") as tmp:
         repo = args.repo
@@ -236,7 +241,7 @@ def main() -> None:
             ap.error("give a repository path or --synthetic")
         rng = random.Random(args.seed)
         rows: list[tuple] = []
-        chosen = pairs(repo.resolve(), args.pairs, args.gap)
+        chosen = pairs(repo.resolve(), args.pairs, args.gap, args.all_commits)
         for old, new in chosen:
             rows += evaluate_pair(repo.resolve(), old, new, args.links, rng)
         print(f"{repo}: {len(chosen)} commit pairs")

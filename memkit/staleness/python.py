@@ -27,7 +27,7 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
         symbols.setdefault(name, symbol_print(node))
     for name, assign in _assignments(tree.body, ""):
         symbols.setdefault(name, assignment_print(assign))
-    return Parsed(file_print(ast.dump(tree)), symbols)
+    return Parsed(lambda: file_print(ast.dump(tree)), symbols)
 
 
 def _assignments(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.stmt]]:

@@ -145,7 +145,7 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     symbols: dict[str, SymbolPrint] = {}
     for name, node, anchor in _walk(root, "", grammar):
         symbols.setdefault(name, _symbol_print(node, anchor, grammar))
-    return Parsed(file_print(_SEP.join(_tokens(root, grammar, ()))), symbols)
+    return Parsed(lambda: file_print(_SEP.join(_tokens(root, grammar, ()))), symbols)
 
 
 def _walk(
