@@ -53,7 +53,13 @@ _JS = Grammar(
         {"class_declaration", "abstract_class_declaration", "module", "internal_module"}
     ),
     transparent=frozenset(
-        {"export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"}
+        {
+            "export_statement",
+            "lexical_declaration",
+            "variable_declaration",
+            "ambient_declaration",
+            "expression_statement",
+        }
     ),
     dropped=frozenset({";"}),
 )
