@@ -19,6 +19,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 demo: $(STAMP)
 	$(BIN)/memkit validate
 	$(BIN)/memkit list
+	$(BIN)/memkit compile
+	@echo
+	@echo "Compiled this repository's .memory/ into AGENTS.md and CLAUDE.md (see .memory/config.toml)."
 
 lint: $(STAMP)
 	$(BIN)/ruff check memkit tests benchmarks
@@ -33,6 +36,7 @@ pytest: $(STAMP)
 # memkit checks its own store: valid memories, compiled files current.
 selfcheck: $(STAMP)
 	$(BIN)/memkit validate
+	$(BIN)/memkit compile --check
 
 test: lint typecheck pytest selfcheck
 

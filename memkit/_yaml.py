@@ -12,6 +12,9 @@ except AttributeError:  # pragma: no cover - PyYAML built without libyaml
     _Base = yaml.SafeLoader
 
 MAX_NODES = 10_000
+MAX_DEPTH = 64
+# Characters that can open a nested collection; fewer of them than MAX_DEPTH bounds the depth.
+_OPENERS = ("[", "{", "-", ":", "?")
 
 
 class Loader(_Base):  # type: ignore[misc]
@@ -19,7 +22,14 @@ class Loader(_Base):  # type: ignore[misc]
 
     Aliases have no use in a memory's front matter and are how "billion laughs"
     documents explode, so any alias is an error, found before anything is built.
+    Nesting deeper than MAX_DEPTH is refused before composing: libyaml's composer
+    recurses in C and a deeply nested document would crash the process.
     """
+
+    def __init__(self, stream: Any) -> None:
+        if isinstance(stream, str):
+            check_depth(stream)
+        super().__init__(stream)
 
     def get_single_data(self) -> Any:
         node = self.get_single_node()
@@ -50,6 +60,23 @@ def _timestamp(loader: Any, node: Any) -> Any:
 
 
 Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+
+
+def check_depth(text: str) -> None:
+    """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion)."""
+    if sum(text.count(c) for c in _OPENERS) < MAX_DEPTH:
+        return
+    depth = 0
+    for event in yaml.parse(text, Loader=_Base):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark: Any = event.start_mark
+                raise yaml.composer.ComposerError(
+                    None, None, f"YAML nested over {MAX_DEPTH} levels deep; flatten it", mark,
+                )  # fmt: skip
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _check_tree(root: Any) -> None:

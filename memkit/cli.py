@@ -36,6 +36,16 @@ COMMANDS: dict[str, str] = {
     "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",
+    "search": "memkit.commands.search:search",
+    "context": "memkit.commands.search:context",
+    "index": "memkit.commands.search:index",
+    "log": "memkit.commands.history:log",
+    "revert": "memkit.commands.history:revert",
+    "diff": "memkit.commands.history:diff",
+    "hooks": "memkit.commands.hooks:hooks",
+    "mcp": "memkit.commands.agents:mcp",
+    "import": "memkit.commands.agents:import_",
+    "hook": "memkit.commands.agents:hook",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

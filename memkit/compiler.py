@@ -88,7 +88,8 @@ def build(
         bad = len({p.path for p in loaded.problems})
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today)
-    renderer = Renderer(store.dir / "templates", statuses or {}, store.cache_dir / "templates")
+    renderer = Renderer(store.dir / "templates", statuses or {},
+                        store.private_dir() / "templates", store.cache_key())  # fmt: skip
     files: dict[str, FileChange] = {}
     for name in targets or NAMES:
         wanted = memories if targets or name in conf.targets else []
@@ -107,7 +108,14 @@ def _empty(target: str, path: str, conf: Settings) -> Output:
     return Output(path, target, "", (), conf.budget(target), whole=not path.endswith("AGENTS.md"))
 
 
-def _read(path: Path) -> bytes | None:
+def _read(root: Path, rel: str) -> bytes | None:
+    path = root / rel
+    real = path.resolve()
+    if not real.is_relative_to(root):  # a symlink (or one above it) leading elsewhere
+        raise MemkitError(
+            f"{rel} leads to {real}, outside {root}, through a symbolic link; memkit reads "
+            "and writes compiled files only inside the repository: replace the link"
+        )
     try:
         return path.read_bytes()
     except (FileNotFoundError, NotADirectoryError):
@@ -117,7 +125,7 @@ def _read(path: Path) -> bytes | None:
 
 
 def _compose(root: Path, out: Output, renderer: Renderer, notes: list[str]) -> FileChange:
-    old = _read(root / out.path)
+    old = _read(root, out.path)
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
     if out.whole:
         if old_text is not None and not sections.owns(old_text):
@@ -165,7 +173,7 @@ def _leftovers(
         for name in names:
             rel = f"{directory}/{name}"
             if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
-                text = _read(root / rel)
+                text = _read(root, rel)
                 if text is not None and sections.owns(text.decode("utf-8", "replace")):
                     found.append(rel)
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
@@ -184,7 +192,7 @@ def apply(plan: Plan) -> list[str]:
     done = []
     for f in plan.changes:
         path = plan.root / f.path
-        if _read(path) != f.old:
+        if _read(plan.root, f.path) != f.old:
             raise MemkitError(f"{f.path} changed while memkit compiled; run `memkit compile` again")
         if f.new is None:
             path.unlink()

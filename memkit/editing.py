@@ -10,11 +10,16 @@ from pathlib import Path
 
 from memkit import memory as mm
 from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write, file_lock
 from memkit.store import Store, check_secrets
 
 
 def draft_path(store: Store, mid: str) -> Path:
-    return store.cache_dir / "edit" / f"{mid}.md"
+    if not mm.is_valid_id(mid):
+        raise MemkitError(
+            f"{mid!r} is not a memory id (lowercase letters, digits and dashes); see `memkit list`"
+        )
+    return store.private_dir() / "edit" / f"{mid}.md"
 
 
 def edit_memory(
@@ -31,16 +36,32 @@ def edit_memory(
     Returns a one-line summary of what happened.
     """
     path = store.path_of(mid)
-    rel = store.rel(path)
     draft = draft_path(store, mid)
+    draft.parent.mkdir(parents=True, exist_ok=True)
+    with file_lock(draft.with_suffix(".lock")):  # one edit of a memory at a time
+        return _edit_locked(store, mid, path, draft, editor, today, allow_secret)
+
+
+def _edit_locked(
+    store: Store,
+    mid: str,
+    path: Path,
+    draft: Path,
+    editor: Callable[[Path], None],
+    today: dt.date,
+    allow_secret: bool,
+) -> str:
+    rel = store.rel(path)
+    base = draft.with_suffix(".base")  # the file as it was when the edit began
     resumed = draft.exists()
     if not resumed:
-        draft.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, draft)
+    if not resumed or not base.exists():
+        shutil.copyfile(path, base)
     editor(draft)
     raw = draft.read_bytes()
     if raw == path.read_bytes():
-        draft.unlink()
+        _drop(draft, base)
         return f"no change to {rel}"
     keep = (
         f" (your edit is kept in {store.rel(draft)}: `memkit edit {mid}` reopens it, "
@@ -51,18 +72,30 @@ def edit_memory(
         check_secrets(raw.decode("utf-8"), store.rel(draft), allow_secret)
     except MemkitError as e:
         raise MemkitError(f"{e}{keep}") from None
-    old = store.get(mid)
-    if mem.updated == old.updated:
-        mem = dataclasses.replace(mem, updated=today)
     with store.lock():
+        current = path.read_bytes()
+        if current != base.read_bytes():
+            atomic_write(base, current)  # reopening saves over this newer version
+            raise MemkitError(
+                f"{rel} changed while you were editing it, so nothing was saved{keep}; "
+                "compare your edit with the file, then reopen it"
+            )
+        old = mm.parse(current, mid=mid, path=rel)
+        if mem.updated == old.updated:
+            mem = dataclasses.replace(mem, updated=today)
         store.put(dataclasses.replace(mem, path=rel), allow_secret=True)
-    draft.unlink()
+    _drop(draft, base)
     return f"saved {rel}" + (" (resumed your earlier edit)" if resumed else "")
+
+
+def _drop(*paths: Path) -> None:
+    for p in paths:
+        p.unlink(missing_ok=True)
 
 
 def discard_edit(store: Store, mid: str) -> str:
     draft = draft_path(store, mid)
     if not draft.exists():
         return f"no kept edit for {mid!r}"
-    draft.unlink()
+    _drop(draft, draft.with_suffix(".base"))
     return f"discarded {store.rel(draft)}"

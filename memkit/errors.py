@@ -23,7 +23,8 @@ class InvalidMemoryError(MemkitError):
         self.line = line
         self.field = field
         self.message = message
-        super().__init__(f"{path}:{line}: {field}: {message}")
+        shown = path if path.isprintable() else path.encode("unicode_escape").decode()
+        super().__init__(f"{shown}:{line}: {field}: {message}")  # always one line
 
 
 class SecretError(MemkitError):

@@ -264,7 +264,10 @@ def load_yaml(front: str, path: str) -> dict[str, Any]:
             path, 1, "front matter", "YAML nested too deeply; flatten it"
         ) from None
     except (ValueError, TypeError, OverflowError) as e:
-        raise InvalidMemoryError(path, 1, "front matter", f"unreadable YAML value ({e})") from None
+        problem = str(e).split(";")[0] if "digits" in str(e) else str(e)  # no Python advice
+        raise InvalidMemoryError(
+            path, 1, "front matter", f"unreadable YAML value ({problem}); quote or shorten it"
+        ) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

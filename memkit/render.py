@@ -51,10 +51,15 @@ def yaml_plain(value: str) -> str:
 
 class Renderer:
     def __init__(
-        self, overrides: Path, statuses: Mapping[str, MemoryStatus], cache: Path | None = None
+        self,
+        overrides: Path,
+        statuses: Mapping[str, MemoryStatus],
+        cache: Path | None = None,
+        cache_key: bytes | None = None,
     ) -> None:
         self.overrides = overrides
         self.cache = cache  # compiled templates are kept here (jinja2 bytecode cache)
+        self.cache_key = cache_key  # signs that cache: only bytecode memkit wrote is loaded
         self.statuses = statuses
         self._env: Any = None
         self._entries: dict[tuple[str, bool], str] = {}
@@ -66,16 +71,20 @@ class Renderer:
 
     def render(self, name: str, **context: Any) -> str:
         import jinja2
+        import jinja2.sandbox
 
         if self._env is None:
             from memkit.resources import templates_dir
 
             loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(self.overrides),
                                           jinja2.FileSystemLoader(templates_dir())])  # fmt: skip
-            self._env = jinja2.Environment(
+            # Sandboxed: an override template arrives in a pull request like any file,
+            # and a plain Environment lets `{{ self.__init__.__globals__ }}` run code.
+            self._env = jinja2.sandbox.SandboxedEnvironment(
                 loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
                 keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
-                bytecode_cache=_bytecode_cache(self.cache) if self.cache else None,
+                bytecode_cache=_bytecode_cache(self.cache, self.cache_key)
+                if self.cache and self.cache_key else None,
             )  # fmt: skip
             self._env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
         try:
@@ -158,14 +167,40 @@ class Renderer:
         return Fitted(text(k, j), tuple(ms[k : k + j]), len(ms) - k - j)
 
 
-def _bytecode_cache(directory: Path) -> Any:
-    """Compiled templates on disk (keyed by source checksum); a read-only store goes without."""
+def _bytecode_cache(directory: Path, key: bytes) -> Any:
+    """Compiled templates on disk (keyed by source checksum); a read-only store goes without.
+
+    Cached bytecode is Python code run as it is loaded, and a pull request can carry
+    files under .memory/.cache/ (ignored is not forbidden): each entry is signed with
+    a key kept in the git directory, which is never pushed, and others are ignored.
+    """
+    import hashlib
+    import hmac
+    import io
+
     import jinja2
 
+    from memkit.fsutil import atomic_write
+
+    def sign(payload: bytes) -> bytes:
+        return hmac.new(key, payload, hashlib.sha256).digest()
+
     class Cache(jinja2.FileSystemBytecodeCache):
+        def load_bytecode(self, bucket: Any) -> None:
+            try:
+                data = Path(self._get_cache_filename(bucket)).read_bytes()
+            except OSError:
+                return
+            mac, payload = data[:32], data[32:]
+            if hmac.compare_digest(mac, sign(payload)):
+                bucket.load_bytecode(io.BytesIO(payload))
+
         def dump_bytecode(self, bucket: Any) -> None:
+            buf = io.BytesIO()
+            bucket.write_bytecode(buf)
+            payload = buf.getvalue()
             with contextlib.suppress(OSError):
-                super().dump_bytecode(bucket)
+                atomic_write(Path(self._get_cache_filename(bucket)), sign(payload) + payload)
 
     try:
         directory.mkdir(parents=True, exist_ok=True)

@@ -23,11 +23,11 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("GitHub token", r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,255}\b"),
         ("GitHub fine-grained token", r"\bgithub_pat_[A-Za-z0-9_]{60,255}\b"),
-        ("GitLab token", r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_\-]{20,}\b"),
+        ("GitLab token", r"\bgl(?:pat|dt|ptt|rt|cbt|oas)-[A-Za-z0-9_\-]{20,}"),
         ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b"),
         ("Slack webhook", r"https://hooks\.slack\.com/services/T[A-Z0-9]+/B[A-Z0-9]+/[A-Za-z0-9]+"),
         ("Stripe secret key", r"\b[sr]k_live_[A-Za-z0-9]{20,}\b"),
-        ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}\b"),
+        ("Google API key", r"\bAIza[0-9A-Za-z_\-]{35}"),
         (
             "OpenAI API key",
             r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_\-]{20,}T3BlbkFJ[A-Za-z0-9_\-]{20,}\b",
@@ -35,6 +35,21 @@ _PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("Anthropic API key", r"\bsk-ant-(?:api|admin)\d\d-[A-Za-z0-9_\-]{80,}\b"),
         ("npm token", r"\bnpm_[A-Za-z0-9]{36}\b"),
         ("PyPI token", r"\bpypi-AgEIcHlwaS5vcmc[A-Za-z0-9_\-]{50,}\b"),
+        ("SendGrid API key", r"\bSG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}"),
+        ("Twilio API key", r"\bSK[0-9a-f]{32}\b"),
+        ("Mailgun API key", r"\bkey-[0-9a-f]{32}\b"),
+        ("Shopify token", r"\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b"),
+        ("DigitalOcean token", r"\bdo[opr]_v1_[0-9a-f]{64}\b"),
+        ("Hugging Face token", r"\bhf_[A-Za-z]{34}\b"),
+        ("Databricks token", r"\bdapi[0-9a-f]{32}(?:-\d)?\b"),
+        ("Telegram bot token", r"(?<!\d)\d{8,10}:AA[A-Za-z0-9_\-]{33}"),
+        ("Azure storage key", r"AccountKey=[A-Za-z0-9+/]{86}=="),
+        ("Atlassian API token", r"\bATATT3[A-Za-z0-9_\-=]{150,}"),
+        ("Square token", r"\bsq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}"),
+        (
+            "Discord webhook",
+            r"https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/\d+/[\w\-]{60,}",
+        ),
         ("JSON web token", r"\beyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}"),
         (
             "password in URL",
@@ -51,6 +66,12 @@ _ASSIGN = re.compile(
     r"private[_\-]?key|client[_\-]?secret|auth[_\-]?key|credentials?))[\"']?\s*(?::=|=>|[:=])\s*"
     r"[\"']?([^\s\"'`,;]{8,})"
 )
+
+
+# An HTTP Authorization header with a literal credential (not `<token>` or `$TOKEN`).
+_HEADER = re.compile(r"(?i)\bauthorization:\s*(?:basic|bearer|token)\s+([A-Za-z0-9+/_\-.~]{16,}=*)")
+# Dotted names and calls (`settings.API_KEY`, `Manager()`) are code, not values.
+_CODE = re.compile(r"[A-Za-z_]\w*(?:(?:\.[A-Za-z_]\w*)+(?:\(.*)?|\(.*)")
 
 
 @dataclass(frozen=True)
@@ -72,9 +93,13 @@ def entropy(value: str) -> float:
 
 
 def _looks_random(value: str) -> bool:
-    if len(value) < 12 or value.startswith(("$", "{", "<", "%", "os.", "env")):
+    if len(value) < 12 or value.startswith(("$", "{", "<", "%(", "%s", "os.", "env")):
         return False
+    if re.fullmatch(r"[0-9a-fA-F]{32,}|[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}", value):
+        return True  # a hex key or a UUID given to a credential name
     if re.fullmatch(r"[a-z_]+(\.[a-z_]+)*(\(\))?", value):  # identifiers, attribute access
+        return False
+    if _CODE.fullmatch(value) and not re.search(r"\d{4}", value):
         return False
     classes = sum(
         bool(re.search(rx, value)) for rx in (r"[a-z]", r"[A-Z]", r"[0-9]", r"[^A-Za-z0-9]")
@@ -101,6 +126,9 @@ def _line_kind(line: str) -> str | None:
     for m in _ASSIGN.finditer(line):
         if _looks_random(m.group(2)):
             return f"high-entropy value assigned to {m.group(1)!r}"
+    for m in _HEADER.finditer(line):
+        if _looks_random(m.group(1)):
+            return "credential in an Authorization header"
     return None
 
 
@@ -115,4 +143,11 @@ def redact(text: str) -> str:
             return m.group(0).replace(m.group(2), "[REDACTED]")
         return m.group(0)
 
-    return _ASSIGN.sub(_sub, text)
+    text = _ASSIGN.sub(_sub, text)
+
+    def _sub_header(m: re.Match[str]) -> str:
+        if _looks_random(m.group(1)):
+            return m.group(0).replace(m.group(1), "[REDACTED]")
+        return m.group(0)
+
+    return _HEADER.sub(_sub_header, text)

@@ -34,6 +34,10 @@ MEMORY_DIR = ".memory"
 CACHE_DIR = ".cache"
 _SKIP_DIRS = {"templates"}
 _CACHE_VERSION = 2
+_LINK_PROBLEM = (
+    "is a symbolic link; memkit does not follow links in .memory/ (one could point "
+    "outside the repository): replace it with the file itself"
+)
 _RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
 
 
@@ -87,6 +91,47 @@ class Store:
             raise StoreNotFoundError(
                 f"{self.dir} does not exist; run `memkit init` in {self.root} first"
             )
+        if self.dir.is_symlink() and not self.dir.resolve().is_relative_to(self.root):
+            raise StoreNotFoundError(
+                f"{self.dir} is a symbolic link to {self.dir.resolve()}, outside {self.root}; "
+                f"memkit reads and writes only inside the repository: make {MEMORY_DIR}/ a "
+                "real directory"
+            )
+
+    def private_dir(self) -> Path:
+        """.memory/.cache/ (derived data), refused if it is a link that could lead elsewhere."""
+        self.require()
+        if self.cache_dir.is_symlink():
+            raise MemkitError(
+                f"{self.rel(self.cache_dir)} is a symbolic link; memkit writes its derived "
+                "data only inside the repository: delete the link (memkit recreates the "
+                "directory)"
+            )
+        return self.cache_dir
+
+    def cache_key(self) -> bytes | None:
+        """A random key kept in the git directory (never pushed) to sign executable caches.
+
+        None outside a git repository or when it cannot be read or made: go without.
+        """
+        import secrets
+
+        dot_git = self.root / ".git"
+        try:
+            if dot_git.is_file():  # a worktree: "gitdir: <path>"
+                line = dot_git.read_text("utf-8").strip()
+                git_dir = (self.root / line.removeprefix("gitdir:").strip()).resolve()
+            elif dot_git.is_dir() and not dot_git.is_symlink():
+                git_dir = dot_git
+            else:
+                return None
+            path = git_dir / "memkit-cache.key"
+            if not path.exists():
+                create_new(path, secrets.token_bytes(32))
+            key = path.read_bytes()
+        except OSError:
+            return None
+        return key if len(key) == 32 else None
 
     # ---------------------------------------------------------------- reading
 
@@ -101,6 +146,7 @@ class Store:
         10,000 memories. Symlinks are never followed (a link could point outside).
         """
         self.require()
+        self.links: list[str] = []  # symlinked memory files: reported by load(), never read
         out: list[tuple[str, str]] = []
         stack = [(str(self.dir), MEMORY_DIR)]
         while stack:
@@ -115,6 +161,8 @@ class Store:
                             stack.append((e.path, f"{rel_dir}/{name}"))
                     elif name.endswith(".md") and e.is_file(follow_symlinks=False):
                         out.append((f"{rel_dir}/{name}", e.path))
+                    elif name.endswith(".md") and e.is_symlink():
+                        self.links.append(f"{rel_dir}/{name}")
         out.sort()
         return out
 
@@ -123,7 +171,7 @@ class Store:
 
     def load(self) -> Loaded:
         """Parse every memory (through the cache); invalid files become problems."""
-        cache = _ParseCache(self.cache_dir / "parsed.json")
+        cache = _ParseCache(self.private_dir() / "parsed.json")
         memories: list[Memory] = []
         problems: list[InvalidMemoryError] = []
         for rel, full in self._walk():
@@ -152,6 +200,9 @@ class Store:
                 cache.put(rel, st, mem)
             memories.append(mem)
         cache.save()
+        problems.extend(
+            InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(self.links)
+        )
         problems.extend(_duplicates(memories))
         return Loaded(tuple(memories), tuple(problems))
 
@@ -163,6 +214,12 @@ class Store:
         """The file of memory `mid`; MemoryNotFoundError if there is none."""
         self.require()
         direct = self.dir / f"{mid}.md"
+        if mm.is_valid_id(mid) and direct.is_symlink():
+            raise MemkitError(
+                f"{self.rel(direct)} is a symbolic link; memkit does not follow links in "
+                f"{MEMORY_DIR}/ (one could point outside the repository): replace it with "
+                "the file itself"
+            )
         if mm.is_valid_id(mid) and direct.is_file():
             return direct
         for path in self.files():
@@ -189,7 +246,8 @@ class Store:
         text = mm.dumps(mem)
         mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
         check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret)
-        existing = {p.stem for p in self.files()}
+        # Case-folded: "foo" and "Foo.md" would be one file on macOS and Windows.
+        existing = {p.stem.casefold() for p in self.files()}
         for n in range(1, 10_000):
             mid = mem.id if n == 1 else f"{mem.id[: mm.MAX_ID - len(str(n)) - 1]}-{n}"
             if mid in existing:
@@ -232,8 +290,22 @@ class Store:
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
         """Serialize read-modify-write cycles between processes."""
-        with file_lock(self.cache_dir / "lock"):
+        with file_lock(self.private_dir() / "lock"):
             yield
+
+    # ----------------------------------------------------------------- search
+
+    def search(self, query: str, *, today: dt.date | None = None, **options: Any) -> Any:
+        """Ranked hits for `query` (see memkit.search.search for the options)."""
+        from memkit.search import search
+
+        return search(self, query, today=today or dt.date.today(), **options)
+
+    def context(self, *, today: dt.date | None = None, **options: Any) -> Any:
+        """Memories for files and a task (see memkit.context.build_context)."""
+        from memkit.context import build_context
+
+        return build_context(self, today=today or dt.date.today(), **options)
 
     # ------------------------------------------------------------- validation
 

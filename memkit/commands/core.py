@@ -173,10 +173,14 @@ def list_(
 @click.command()
 @click.argument("mid", metavar="ID")
 @click.option("--json", "as_json", is_flag=True, help="JSON object (schema: docs/format.md).")
+@click.option("--at", "rev", metavar="REV", help="As it was at a commit, tag or branch.")
 @click.pass_context
-def show(ctx: click.Context, mid: str, as_json: bool) -> None:
-    """Show one memory: its fields and text."""
-    mem = get_store(ctx).get(mid)
+def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
+    """Show one memory: its fields, where it comes from in git history, and its text."""
+    from memkit.provenance import memory_at, provenance
+
+    store = get_store(ctx)
+    mem = memory_at(store, mid, rev) if rev else store.get(mid)
     if as_json:
         echo_json(mem.to_record())
         return
@@ -215,6 +219,9 @@ def show(ctx: click.Context, mid: str, as_json: bool) -> None:
     if mem.verified:
         v = mem.verified
         click.echo(f"{'verified:':<14}{v.date or '?'} at {(v.commit or 'no commit')[:12]}")
+    prov = provenance(store, mem, rev)
+    for label, text in prov.lines() if prov else ():
+        click.echo(f"{label + ':':<14}{text}")
     if mem.text:
         click.echo(f"\n{mem.text}")
 

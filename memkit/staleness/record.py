@@ -41,6 +41,12 @@ def _print(snap: Snapshot, text: str) -> str:
         parsed = snap.parsed(link.path)
     except Unparsable as e:
         raise LinkError(f"link {text!r}: {e}; fix the file or link it differently") from None
+    if parsed is None and snap.outside(link.path):
+        raise LinkError(
+            f"link {text!r}: {link.path} is a symbolic link to "
+            f"{(snap.root / link.path).resolve()}, outside {snap.root}; memkit reads only "
+            "inside the repository: link the real file instead"
+        )
     if parsed is None:
         raise LinkError(
             f"link {text!r}: no file {link.path} in {snap.root}; "

@@ -54,12 +54,18 @@ class Snapshot:
         if self.rev is None or self.repo is None:
             full = self.root / path
             try:
-                return full.read_bytes() if full.is_file() else None
+                if not full.is_file() or self.outside(path):
+                    return None  # a symlink out of the repository reads as no file
+                return full.read_bytes()
             except OSError:
                 return None
         from memkit.git import read_at
 
         return read_at(self.repo, self.rev, self.git_path(path))
+
+    def outside(self, path: str) -> bool:
+        """Whether `path` in the work tree is a symlink (or under one) leading out of the root."""
+        return not (self.root / path).resolve().is_relative_to(self.root)
 
     def parsed(self, path: str) -> Parsed | None:
         """The parsed file, None if missing; Unparsable if it does not parse."""

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Time what memkit's pre-commit hook adds to a `git commit`, with 1,000 memories.
+
+    python benchmarks/bench_hook.py [--memories N] [--runs R] [--keep DIR]
+
+Generates a store (benchmarks/gen_store.py), installs the hook, then times real
+`git commit` runs (median of R) for:
+
+- fast path: the commit touches no memory and no linked code;
+- linked code: the commit changes a file a memory links to (staleness check);
+- memory edit: the commit changes a memory and the compiled files regenerated for it
+  (validation, compile finding nothing left to do, staleness);
+- index rebuild: the first commit after a memory changed on disk.
+
+Each against the same commit made with `--no-verify` (no hook). Prints the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_store import generate
+
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "bench@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "bench@example.com",
+}
+
+
+def git(repo: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=repo, check=True, env=ENV, capture_output=True)
+
+
+def cpu() -> float:
+    """CPU seconds used by finished child processes (git and the hook it runs)."""
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def timed_commit(repo: Path, *flags: str) -> tuple[float, float]:
+    """Wall-clock and CPU seconds of one `git commit`."""
+    start, start_cpu = time.perf_counter(), cpu()
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "bench", *flags], cwd=repo, env=ENV, capture_output=True
+    )
+    elapsed, used = time.perf_counter() - start, cpu() - start_cpu
+    if done.returncode != 0:
+        sys.exit(f"bench_hook: the commit failed:\n{done.stdout.decode()}{done.stderr.decode()}")
+    return elapsed, used
+
+
+def median_ms(
+    repo: Path, runs: int, change: Callable[[int], None], *flags: str
+) -> tuple[float, float]:
+    """Median wall-clock and CPU milliseconds of `runs` commits, each after `change(i)`."""
+    wall, used = [], []
+    for i in range(runs):
+        change(i)
+        w, c = timed_commit(repo, *flags)
+        wall.append(w)
+        used.append(c)
+    return statistics.median(wall) * 1000, statistics.median(used) * 1000
+
+
+def compile_outputs(repo: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "memkit", "compile"], cwd=repo, check=True, capture_output=True
+    )
+
+
+def backdate(mdir: Path) -> None:
+    """Memories written seconds ago are distrusted by the caches; real ones are older."""
+    old = time.time() - 3600
+    for path in mdir.rglob("*.md"):
+        os.utime(path, (old, old))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--memories", type=int, default=1000)
+    ap.add_argument("--runs", type=int, default=9)
+    ap.add_argument("--keep", type=Path, help="Generate into this (new) directory and keep it.")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        repo = generate(args.memories, args.keep or Path(tmp) / "repo")
+        run(repo, args.memories, args.runs)
+
+
+def run(repo: Path, n: int, runs: int) -> None:
+    from memkit.hooks import install
+
+    mdir = repo / ".memory"
+    backdate(mdir)
+    install(repo)
+    linked_mem = next(p for p in sorted(mdir.rglob("*.md")) if "\nlinks:\n" in p.read_text())
+    linked = re.search(r"\nlinks:\n- ([^:\n]+)", linked_mem.read_text())
+    assert linked is not None
+    code = repo / linked.group(1)
+    notes = repo / "NOTES.txt"
+
+    def touch_notes(i: int) -> None:
+        notes.write_text(f"note {i} {time.time_ns()}\n")
+        git(repo, "add", "NOTES.txt")
+
+    def touch_code(i: int) -> None:
+        code.write_text(code.read_text().replace("return value", f"return value  # {i}", 1))
+        git(repo, "add", str(code))
+
+    def touch_memory(i: int) -> None:
+        linked_mem.write_text(linked_mem.read_text() + f"\nMore text {i}.\n")
+        compile_outputs(repo)  # as after the hook's first, regenerating run
+        git(repo, "add", "-A")
+
+    def touch_memory_unstaged(i: int) -> None:
+        linked_mem.write_text(linked_mem.read_text() + f"\nUnstaged {i}.\n")
+        touch_notes(i)
+
+    compile_outputs(repo)
+    git(repo, "add", "-A")
+    timed_commit(repo, "--no-verify")  # the compiled files, and warm caches
+    print(f"git commit with the memkit pre-commit hook, {n} memories, median of {runs} runs")
+    print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; bare python start")
+    print(f" {bare_python_ms():.0f} ms: on a busy machine the CPU column is the steadier one)")
+    print(f"{'':<42}{'-------- wall clock --------':>30}{'-- CPU --':>12}")
+    print(f"{'scenario':<42}{'no hook':>10}{'hook':>10}{'added':>10}{'added':>12}")
+    for name, change in (
+        ("fast path: nothing linked, no memory", touch_notes),
+        ("linked code changed (staleness check)", touch_code),
+        ("memory changed (validate, compile)", touch_memory),
+        ("index rebuild: a memory changed on disk", touch_memory_unstaged),
+    ):
+        base, base_cpu = median_ms(repo, runs, change, "--no-verify")
+        hook, hook_cpu = median_ms(repo, runs, change)
+        added, added_cpu = hook - base, hook_cpu - base_cpu
+        print(f"{name:<42}{base:>8.0f}ms{hook:>8.0f}ms{added:>8.0f}ms{added_cpu:>10.0f}ms")
+    touch_notes(runs)
+    time.sleep(2.1)  # let the last memory edit settle, then rebuild the index once
+    subprocess.run([repo / ".git" / "hooks" / "pre-commit"], cwd=repo, env=ENV, check=True)
+    print(f"\nthe processes alone, fast path (median of {runs * 2} runs)")
+    for name, argv in (
+        ("bare python start", [sys.executable, "-c", "pass"]),
+        ("git diff --cached --name-only", ["git", "diff", "--cached", "--name-only", "-z"]),
+        ("installed pre-commit hook", [str(repo / ".git" / "hooks" / "pre-commit")]),
+    ):
+        wall, used = process_ms(repo, argv, runs * 2)
+        print(f"{name:<42}{wall:>8.0f}ms wall{used:>8.0f}ms CPU")
+
+
+def process_ms(repo: Path, argv: list[str], runs: int) -> tuple[float, float]:
+    wall, used = [], []
+    for _ in range(runs):
+        start, start_cpu = time.perf_counter(), cpu()
+        subprocess.run(argv, cwd=repo, env=ENV, check=True, capture_output=True)
+        wall.append(time.perf_counter() - start)
+        used.append(cpu() - start_cpu)
+    return statistics.median(wall) * 1000, statistics.median(used) * 1000
+
+
+def bare_python_ms() -> float:
+    times = []
+    for _ in range(9):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-c", "pass"], check=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times) * 1000
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""The `memkit` merge driver: conflicts in compiled files are settled by regenerating them.
+
+`install_merge_driver(store)` registers the driver in the repository's git config and
+marks the compiled files with it in a marked block of .gitattributes;
+`uninstall_merge_driver(store)` removes both. `merge_file` is the driver itself.
+"""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+from memkit.hooks import _git, toplevel
+
+if TYPE_CHECKING:
+    from memkit.store import Store
+
+DRIVER = "memkit"
+ATTR_BEGIN = "# >>> memkit merge driver (memkit hooks install --merge-driver)"
+ATTR_END = "# <<< memkit merge driver"
+
+
+def install_merge_driver(store: Store) -> list[str]:
+    """Register the `memkit` merge driver in git's config and mark compiled files with it."""
+    top = toplevel(store.root)
+    driver = f"{shlex.quote(sys.executable)} -m memkit hooks merge-file %O %A %B %P"
+    changes = []
+    for key, value in (("name", "memkit: regenerate compiled files"), ("driver", driver)):
+        current = subprocess.run(
+            ["git", "config", "--local", f"merge.{DRIVER}.{key}"], cwd=top, capture_output=True
+        ).stdout.decode("utf-8", "replace")
+        if current.strip() != value:
+            _git(top, "config", "--local", f"merge.{DRIVER}.{key}", value)
+            changes.append(f"set git config merge.{DRIVER}.{key}")
+    lines = [f"{pattern} merge={DRIVER}" for pattern in generated_patterns(store)]
+    if _write_attributes(store.root / ".gitattributes", lines):
+        changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
+    return changes
+
+
+def uninstall_merge_driver(store: Store) -> list[str]:
+    """Remove the merge driver's git config and its .gitattributes lines."""
+    top = toplevel(store.root)
+    changes = []
+    probe = subprocess.run(
+        ["git", "config", "--local", "--get-regexp", rf"^merge\.{DRIVER}\."],
+        cwd=top,
+        capture_output=True,
+    )
+    if probe.returncode == 0 and probe.stdout.strip():
+        _git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
+        changes.append(f"removed git config merge.{DRIVER}")
+    if _write_attributes(store.root / ".gitattributes", []):
+        changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
+    return changes
+
+
+def _write_attributes(path: Path, lines: list[str]) -> bool:
+    """Put `lines` between memkit's markers in `path` (none: remove the block); keep the rest."""
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        text = ""
+    kept, inside = [], False
+    for line in text.splitlines():
+        if line == ATTR_BEGIN:
+            inside = True
+        elif line == ATTR_END and inside:
+            inside = False
+        elif not inside:
+            kept.append(line)
+    block = [ATTR_BEGIN, *lines, ATTR_END] if lines else []
+    while kept and not kept[-1].strip():
+        kept.pop()
+    new = "\n".join([*kept, *([""] if kept and block else []), *block])
+    new = new + "\n" if new else ""
+    if new == text:
+        return False
+    if not new and not text.strip():
+        return False
+    atomic_write(path, new.encode("utf-8"))
+    return True
+
+
+def generated_patterns(store: Store) -> list[str]:
+    """.gitattributes patterns of the files `memkit compile` writes, for the merge driver."""
+    from memkit.targets import RULE_PREFIX, TARGETS
+
+    out: list[str] = []
+    for target in TARGETS.values():
+        out += [name if "/" not in name else f"/{name}" for name in target.shared]
+        out += [f"/{d}/{RULE_PREFIX}*{suffix}" for d, suffix in target.rule_dirs]
+    return sorted(set(out))
+
+
+def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, str]:
+    """The merge driver: merge three versions of a compiled file into `ours`.
+
+    memkit's part is never merged line by line: a file memkit owns whole keeps our
+    version when the sides conflict, and in a shared file our marked section stands in
+    for all three sides, so only text people wrote can conflict. Either way, `memkit
+    compile` (which the pre-commit hook runs) regenerates memkit's part from the merged
+    memories. Returns (merged cleanly, a line for the user).
+    """
+    from memkit import sections
+
+    texts = [p.read_bytes().decode("utf-8", "surrogateescape") for p in (ours, base, theirs)]
+    section = _section(texts[0], path) or _section(texts[2], path)
+    if section is not None:
+        texts = [_replace_section(t, section, path) for t in texts]
+    merged, conflicts = _merge_texts(*texts)
+    redo = f"run `memkit compile` to regenerate memkit's part of {path}"
+    if conflicts and sections.owns(texts[0]):
+        return True, f"memkit: {path} is compiled: kept our side of it; {redo}"
+    atomic_write(ours, merged.encode("utf-8", "surrogateescape"))
+    if conflicts:
+        return False, f"memkit: {path}: {conflicts} conflict(s) in text outside memkit's markers"
+    return True, f"memkit: merged {path}; {redo}" if section is not None else ""
+
+
+def _section(text: str, path: str) -> str | None:
+    from memkit import sections
+
+    try:
+        span = sections.locate(text, path)
+    except MemkitError:
+        return None
+    return text[span[0] : span[1]] if span else None
+
+
+def _replace_section(text: str, section: str, path: str) -> str:
+    from memkit import sections
+
+    try:
+        span = sections.locate(text, path)
+    except MemkitError:
+        return text
+    return text[: span[0]] + section + text[span[1] :] if span else text
+
+
+def _merge_texts(ours: str, base: str, theirs: str) -> tuple[str, int]:
+    """`git merge-file` on three texts: (result with conflict markers, number of conflicts)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="memkit-merge-") as tmp:
+        files = []
+        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
+            f = Path(tmp, name)
+            f.write_bytes(text.encode("utf-8", "surrogateescape"))
+            files.append(str(f))
+        labels = ["-L", "ours", "-L", "base", "-L", "theirs"]
+        done = subprocess.run(["git", "merge-file", "-p", *labels, *files], capture_output=True)
+    if done.returncode < 0 or done.returncode > 127:
+        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
+    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode

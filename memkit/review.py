@@ -1,0 +1,272 @@
+"""A memory-level review of a range of history: what a pull request does to the memories.
+
+`diff_range(store, base, head)` compares the memories at `base` with those at `head`
+(None: the working tree): added, removed, renamed and changed memories with the fields
+and text that changed, flags for what deserves a reviewer's eye, and the memories that
+the code changes of the same range made stale.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from memkit import git
+from memkit import memory as mm
+from memkit.errors import GitError
+from memkit.memory import Memory
+from memkit.provenance import changed_parts, repo_and_folder
+from memkit.states import MemoryStatus
+from memkit.store import MEMORY_DIR, Store
+
+# A `source` naming an agent or a session marks a memory an agent wrote.
+AGENT_SOURCE = re.compile(
+    r"\b(agents?|sessions?|bots?|llm|mcp|claude|codex|copilot|cursor|gemini|aider|"
+    r"windsurf|devin|jules|amp|opencode)\b",
+    re.IGNORECASE,
+)
+_CONFIDENCE_RANK = {"low": 0, None: 1, "medium": 1, "high": 2}
+FLAGS = {
+    "always-on": "new always-on memory (active, no `paths`): every agent session loads it",
+    "confidence-rose": "confidence rose",
+    "agent-written": "written by an agent (status draft, or a `source` naming an agent)",
+}
+
+
+@dataclass(frozen=True)
+class FieldChange:
+    name: str
+    old: str | None
+    new: str | None
+
+
+@dataclass(frozen=True)
+class MemoryChange:
+    id: str
+    kind: str  # added | removed | renamed | changed
+    title: str
+    path: str | None
+    old_path: str | None
+    fields: tuple[FieldChange, ...] = ()
+    body_diff: str = ""  # unified diff of the text, without file headers
+    flags: tuple[str, ...] = ()
+    invalid: bool = False  # the file does not parse at head
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "title": self.title,
+            "path": self.path,
+            "old_path": self.old_path,
+            "fields": [{"name": f.name, "old": f.old, "new": f.new} for f in self.fields],
+            "body_diff": self.body_diff,
+            "flags": list(self.flags),
+            "invalid": self.invalid,
+        }
+
+
+@dataclass(frozen=True)
+class Review:
+    base: str
+    head: str | None  # None: the working tree
+    changes: tuple[MemoryChange, ...]
+    stale: tuple[MemoryStatus, ...] = ()
+    notes: tuple[str, ...] = field(default=())
+
+    def flagged(self) -> tuple[MemoryChange, ...]:
+        return tuple(c for c in self.changes if c.flags)
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "base": self.base,
+            "head": self.head,
+            "changes": [c.to_record() for c in self.changes],
+            "stale": [s.to_record() for s in self.stale],
+            "notes": list(self.notes),
+        }
+
+
+def default_base(store: Store) -> str:
+    """The merge base of HEAD with the default branch (HEAD itself on that branch)."""
+    repo, _ = repo_and_folder(store)
+    head = git.require_commits(repo, "`memkit diff`")
+    base = git.merge_base_with_default(repo, head)
+    if base is None and git.is_shallow(repo):
+        raise GitError(
+            "no merge base with the default branch in this shallow clone; fetch more history "
+            "(`git fetch --unshallow`) or name the base: `memkit diff BASE`"
+        )
+    if base is None:
+        raise GitError(
+            "cannot tell the default branch (no origin/HEAD, main or master) or it shares no "
+            "history with HEAD; name the base: `memkit diff BASE`"
+        )
+    return base
+
+
+def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
+    """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
+    repo, folder = repo_and_folder(store)
+    git.require_commits(repo, "`memkit diff`")
+    base_id = _resolve(repo, base) if base else default_base(store)
+    head_id = _resolve(repo, head) if head else None
+    old = _snapshot_at(repo, folder, base_id)
+    new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
+    changes = _compare(old, new)
+    stale = _stale(store, base_id, head_id)
+    notes = []
+    if git.is_shallow(repo):
+        notes.append("shallow clone: history before the clone's depth is not available")
+    return Review(base_id, head_id, tuple(changes), stale, tuple(notes))
+
+
+def _resolve(repo: Any, rev: str) -> str:
+    try:
+        return str(git.resolve(repo, rev).id)
+    except GitError:
+        if not git.is_shallow(repo):
+            raise
+        raise GitError(
+            f"unknown revision {rev!r}: this is a shallow clone and may not have it; fetch "
+            "more history (`git fetch --deepen=100` or `git fetch --unshallow`)"
+        ) from None
+
+
+def _stale(store: Store, base: str, head: str | None) -> tuple[MemoryStatus, ...]:
+    from memkit.staleness import check_range
+
+    found = check_range(store, base, head)
+    return tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
+
+
+# -------------------------------------------------------------- snapshots
+
+
+def _is_memory_path(rel: str) -> bool:
+    parts = rel.split("/")
+    return (
+        rel.endswith(".md")
+        and not any(p.startswith(".") for p in parts)
+        and not (len(parts) > 1 and parts[0] == "templates")
+    )
+
+
+def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes]]:
+    """{id: (store path, bytes)} of the memories at `rev`."""
+    out: dict[str, tuple[str, bytes]] = {}
+    for path, oid in sorted(git.files_at(repo, rev, folder).items()):
+        rel = path[len(folder) + 1 :]
+        if _is_memory_path(rel):
+            mid = rel.rsplit("/", 1)[-1][:-3]
+            out.setdefault(mid, (f"{MEMORY_DIR}/{rel}", git.read_blob(repo, oid)))
+    return out
+
+
+def _snapshot_disk(store: Store) -> dict[str, tuple[str, bytes]]:
+    out: dict[str, tuple[str, bytes]] = {}
+    for p in store.files():
+        out.setdefault(p.stem, (store.rel(p), p.read_bytes()))
+    return out
+
+
+# -------------------------------------------------------------- comparing
+
+
+def _compare(
+    old: dict[str, tuple[str, bytes]], new: dict[str, tuple[str, bytes]]
+) -> list[MemoryChange]:
+    removed = {m: old[m] for m in old.keys() - new.keys()}
+    added = {m: new[m] for m in new.keys() - old.keys()}
+    out: list[MemoryChange] = []
+    for mid, (path, data) in sorted(added.items()):
+        twin = next((o for o, (_, d) in sorted(removed.items()) if _same_text(d, data)), None)
+        if twin is not None:
+            old_path, old_data = removed.pop(twin)
+            out.append(_changed(mid, "renamed", (old_path, old_data), (path, data)))
+        else:
+            out.append(_added(mid, path, data))
+    for mid, (path, data) in sorted(removed.items()):
+        mem = _load(mid, path, data)
+        out.append(MemoryChange(mid, "removed", mem.title if mem else mid, None, path))
+    for mid in sorted(old.keys() & new.keys()):
+        if old[mid] != new[mid]:
+            kind = "renamed" if old[mid][0] != new[mid][0] else "changed"
+            out.append(_changed(mid, kind, old[mid], new[mid]))
+    return sorted(out, key=lambda c: (c.id, c.kind))
+
+
+def _same_text(a: bytes, b: bytes) -> bool:
+    return a == b
+
+
+def _load(mid: str, path: str, data: bytes) -> Memory | None:
+    mem, _ = mm.parse_all(data, mid=mid, path=path)
+    return mem
+
+
+def _added(mid: str, path: str, data: bytes) -> MemoryChange:
+    mem = _load(mid, path, data)
+    if mem is None:
+        return MemoryChange(mid, "added", mid, path, None, invalid=True)
+    fields = tuple(FieldChange(k, None, _show(v)) for k, v in mem.fields().items())
+    body = _body_diff("", mem.text)
+    return MemoryChange(mid, "added", mem.title, path, None, fields, body, _flags(None, mem))
+
+
+def _changed(mid: str, kind: str, old: tuple[str, bytes], new: tuple[str, bytes]) -> MemoryChange:
+    a = _load(_stem(old[0]), old[0], old[1])
+    b = _load(mid, new[0], new[1])
+    if b is None:
+        return MemoryChange(mid, kind, mid, new[0], old[0], invalid=True)
+    names, _ = changed_parts(a, b)
+    fa = a.fields() if a else {}
+    fb = b.fields()
+    fields = tuple(FieldChange(k, _show(fa.get(k)), _show(fb.get(k))) for k in names)
+    body = _body_diff(a.text if a else "", b.text)
+    return MemoryChange(mid, kind, b.title, new[0], old[0], fields, body, _flags(a, b))
+
+
+def _stem(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
+
+
+def _show(value: Any) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value)
+    if isinstance(value, dict):  # verified
+        commit = value.get("commit")
+        return f"{value.get('date')} at {str(commit)[:12] if commit else 'no commit'}"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
+def _body_diff(old: str, new: str) -> str:
+    if old == new:
+        return ""
+    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+    return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
+
+
+def always_on(mem: Memory) -> bool:
+    return mem.status == "active" and not mem.paths
+
+
+def agent_written(mem: Memory) -> bool:
+    return mem.status == "draft" or bool(mem.source and AGENT_SOURCE.search(mem.source))
+
+
+def _flags(old: Memory | None, new: Memory) -> tuple[str, ...]:
+    flags = []
+    if always_on(new) and (old is None or not always_on(old)):
+        flags.append("always-on")
+    if old is not None and (_CONFIDENCE_RANK[new.confidence] > _CONFIDENCE_RANK[old.confidence]):
+        flags.append("confidence-rose")
+    if agent_written(new):
+        flags.append("agent-written")
+    return tuple(flags)

@@ -1,0 +1,92 @@
+"""What Claude Code gets at session start: the memories it does not already load.
+
+CLAUDE.md (and the files it imports with `@file`) may carry memories memkit compiled;
+their `<!-- memkit:id=ID -->` lines say which. Everything else that is always on comes
+first, then, after a resume or compact, the memories about the files the session
+touched, all within what Claude Code accepts as additionalContext.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from memkit.store import Store
+
+CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
+
+
+def compiled_ids(root: Path) -> set[str]:
+    """Ids of the memories compiled in full into what Claude Code loads at startup.
+
+    Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
+    .claude/CLAUDE.md), following their `@file` imports as Claude Code does.
+    """
+    ids: set[str] = set()
+    todo = [(root / "CLAUDE.md", 0), (root / ".claude" / "CLAUDE.md", 0)]
+    seen: set[Path] = set()
+    while todo:
+        path, depth = todo.pop()
+        if path in seen or depth > 5:
+            continue
+        seen.add(path)
+        try:
+            text = path.read_text("utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
+        for target in re.findall(r"^@([^\s]+)[ \t]*$", text, re.MULTILINE):
+            todo.append(((path.parent / os.path.expanduser(target)).resolve(), depth + 1))
+    return ids
+
+
+def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
+    """Markdown of the memories relevant to a session, within CONTEXT_CHARS.
+
+    The always-on memories CLAUDE.md does not already carry in full, then (on resume
+    or compact) the memories about the files the session touched; stale ones marked.
+    """
+    from memkit.mcp_server import _core, status_source
+    from memkit.memory import TYPES
+
+    skip = compiled_ids(store.root)
+    statuses = status_source(store, today)
+    always = sorted(
+        (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
+        key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),  # as compiled
+    )
+    marks = statuses([m.id for m in always]) if always else {}
+    head = (
+        "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
+        "carry these. `memkit show ID` prints one in full.\n"
+    )
+    parts, left_out, size = [head], [], len(head)
+    room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS - 200  # keep room for files
+    for m in always:
+        ms = marks.get(m.id)
+        stale = f"\n> **Possibly out of date**: {ms.describe()}\n" if ms and ms.stale else ""
+        block = f"\n## {m.title}\n\n_{m.type} `{m.id}`_\n{stale}\n{m.text}\n"
+        if size + len(block) > room:
+            left_out.append(m.id)
+        else:
+            parts.append(block)
+            size += len(block)
+    if files:
+        budget = (CONTEXT_CHARS - size - 200) // 4
+        ctx = _core("memkit.context", "build_context")(
+            store, files=files, query=None, budget_tokens=budget, exclude_always_on=True,
+            today=today, statuses=statuses,
+        )  # fmt: skip
+        more = str(ctx.to_markdown())
+        if more and size + len(more) < CONTEXT_CHARS - 200:
+            parts.append("\n" + more)
+    if left_out:
+        parts.append(f"\n_Left out for size: {', '.join(left_out)}._\n")
+    return "".join(parts) if len(parts) > 1 else ""
+
+
+def _live(m: Any, today: dt.date) -> bool:
+    return bool(m.status == "active" and not m.superseded_by and not m.expired(today))

@@ -1,0 +1,236 @@
+"""A session journal (what an agent read, edited and ran) -> one draft `episode` memory.
+
+The journal lines come from `agent_hooks.post_tool_use`. The draft lists the files
+read and edited, the commands run and the searches made, links the edited files
+(and, for Python, the functions and classes the edits landed in), carries the
+session id as `source`, and has every likely secret redacted.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import datetime as dt
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from memkit import memory as mm
+from memkit.errors import MemkitError
+from memkit.store import Store
+
+MAX_ITEMS = 25  # per list in the body
+MAX_LINKS = 20
+MIN_COMMANDS = 3  # a session that edited nothing is kept only if it ran this many commands
+DEFAULT_AGENT_STATUS = "draft"
+
+
+@dataclass(frozen=True)
+class Summary:
+    read: tuple[str, ...]
+    edited: tuple[str, ...]
+    commands: tuple[str, ...]
+    searches: tuple[str, ...]
+    symbols: tuple[str, ...]  # file::Symbol links for edits in Python files
+    asked: str | None = None  # the session's first prompt (first line), from its transcript
+
+    @property
+    def worth_keeping(self) -> bool:
+        return bool(self.edited) or len(self.commands) >= MIN_COMMANDS
+
+
+def _unique(items: Iterable[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))
+
+
+def summarise(root: Path, records: Sequence[Mapping[str, str]]) -> Summary:
+    edited = sorted({r["file"] for r in records if r["kind"] in ("edit", "write") and "file" in r})
+    read = sorted({r["file"] for r in records if r["kind"] == "read" and "file" in r} - set(edited))
+    searches = [
+        r["text"] + (f" in {r['path']}" if r.get("path") else "")
+        for r in records
+        if r["kind"] == "search" and "text" in r
+    ]
+    snippets: dict[str, list[str]] = {}
+    for r in records:
+        if r["kind"] in ("edit", "write") and r.get("file", "").endswith(".py") and "snippet" in r:
+            snippets.setdefault(r["file"], []).append(r["snippet"])
+    symbols = sorted({s for f, snips in snippets.items() for s in _symbols_at(root, f, snips)})
+    return Summary(
+        read=tuple(read),
+        edited=tuple(edited),
+        commands=_unique(r["text"] for r in records if r["kind"] == "command" and "text" in r),
+        searches=_unique(searches),
+        symbols=tuple(symbols),
+    )
+
+
+def first_prompt(transcript: str | None, *, max_lines: int = 500) -> str | None:
+    """The first line of the session's first typed prompt, from a Claude Code transcript.
+
+    Best effort: the transcript is JSON lines of `{"type": "user", "message": {...}}`
+    entries; anything unreadable or unexpected gives None.
+    """
+    if not transcript:
+        return None
+    import json
+
+    try:
+        with open(transcript, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f):
+                if n >= max_lines:
+                    return None
+                text = _prompt_text(json.loads(line))
+                if text:
+                    return text
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def _prompt_text(entry: object) -> str | None:
+    if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isMeta"):
+        return None
+    message = entry.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    if isinstance(content, list):  # text blocks, or tool results (not a prompt)
+        texts = [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"]
+        content = texts[0] if texts else None
+    if not isinstance(content, str) or not content.strip() or content.lstrip().startswith("<"):
+        return None
+    return content.strip().splitlines()[0][:300]
+
+
+def _symbols_at(root: Path, rel: str, snippets: list[str]) -> set[str]:
+    """`file::Qual.name` of the innermost function or class holding each edited snippet."""
+    try:
+        source = (root / rel).read_text("utf-8")
+        tree = ast.parse(source)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return set()
+    lines = source.splitlines()
+    spans: list[tuple[int, int, str]] = []
+
+    def walk(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = f"{prefix}{child.name}"
+                spans.append((child.lineno, child.end_lineno or child.lineno, name))
+                walk(child, f"{name}.")
+
+    walk(tree, "")
+    found: set[str] = set()
+    for snippet in snippets:
+        needle = snippet.removesuffix(" …").strip()
+        line = next((i for i, text in enumerate(lines, 1) if needle and needle in text), None)
+        inner = [s for s in spans if line is not None and s[0] <= line <= s[1]]
+        if inner:
+            found.add(f"{rel}::{max(inner, key=lambda s: s[0])[2]}")
+    return found
+
+
+def _bullets(items: tuple[str, ...], code: bool = True) -> list[str]:
+    shown = [f"- `{i}`" if code else f"- {i}" for i in items[:MAX_ITEMS]]
+    if len(items) > MAX_ITEMS:
+        shown.append(f"- … and {len(items) - MAX_ITEMS} more")
+    return shown
+
+
+def render(summary: Summary, sid: str) -> tuple[str, str]:
+    """(title, body) of the episode."""
+    s = summary
+    if s.asked:
+        title = f"Session: {s.asked[:100]}" + (" …" if len(s.asked) > 100 else "")
+    elif s.edited:
+        more = f" and {len(s.edited) - 2} more" if len(s.edited) > 2 else ""
+        title = f"Session: edited {', '.join(s.edited[:2])}{more}"
+    else:
+        title = f"Session: ran {len(s.commands)} commands ({s.commands[0][:60]}, …)"
+    parts = [
+        f"What Claude Code session `{sid}` did: {len(s.edited)} file(s) edited, "
+        f"{len(s.read)} read, {len(s.commands)} command(s) run.",
+        "Review: replace this list with what was learned and why it matters, then set "
+        "`status: active`; or delete this memory if nothing is worth keeping.",
+    ]
+    if s.asked:
+        parts.insert(0, f"Asked: {s.asked}")
+    by_file: dict[str, list[str]] = {}
+    for link in s.symbols:
+        file, _, symbol = link.partition("::")
+        by_file.setdefault(file, []).append(f"`{symbol}`")
+    edited = tuple(
+        f"`{f}`" + (f" ({', '.join(by_file[f])})" if f in by_file else "") for f in s.edited
+    )
+    for heading, items, code in (
+        ("Edited", edited, False),
+        ("Read", s.read, True),
+        ("Commands", s.commands, True),
+        ("Searched", s.searches, True),
+    ):
+        if items:
+            parts.append("\n".join([f"{heading}:", "", *_bullets(items, code)]))
+    return title, "\n\n".join(parts)
+
+
+def episode(summary: Summary, sid: str, *, root: Path, status: str, today: dt.date) -> mm.Memory:
+    """The draft memory for a summary (secrets redacted, links checked)."""
+    from memkit.secrets import redact
+
+    title, body = render(summary, sid)
+    links = [f for f in summary.edited if (root / f).is_file() and _valid_link(f)]
+    links += [s for s in summary.symbols if _valid_link(s)]
+    return mm.new(
+        redact(title),
+        redact(body),
+        mid=mm.slugify(f"session {today.isoformat()} {sid[:8]}"),
+        today=today,
+        type="episode",
+        status=status,
+        tags=["session"],
+        links=links[:MAX_LINKS],
+        source=redact(sid),
+    )
+
+
+def _valid_link(link: str) -> bool:
+    try:
+        mm.check_link(link)
+    except ValueError:
+        return False
+    return True
+
+
+def agent_status(store: Store) -> str:
+    """The status agents' memories get: `[memories] agent_status` (default draft)."""
+    value = store.config.get("memories", "agent_status", DEFAULT_AGENT_STATUS)
+    if value not in mm.STATUSES:
+        raise MemkitError(
+            f"{store.config.path or '.memory/config.toml'}: [memories] agent_status = {value!r} "
+            f"is not a status; use one of: {', '.join(mm.STATUSES)}"
+        )
+    return str(value)
+
+
+def save_episode(store: Store, summary: Summary, sid: str, *, today: dt.date) -> str:
+    """Create or refresh the session's draft; a draft a person already took over is left alone."""
+    if not summary.worth_keeping:
+        return (
+            f"session {sid} edited no file and ran fewer than {MIN_COMMANDS} commands: "
+            "no episode saved"
+        )
+    mem = episode(summary, sid, root=store.root, status=agent_status(store), today=today)
+    with store.lock():
+        existing = [m for m in store.memories() if m.type == "episode" and m.source == mem.source]
+        if not existing:
+            saved = store.add(mem)
+            return f"saved {saved.path} ({saved.status})"
+        old = existing[0]
+        if old.status != mem.status:
+            return f"{old.path} is no longer a {mem.status}: left as it is"
+        new = dataclasses.replace(
+            old, title=mem.title, body=mem.body, links=mem.links, updated=today
+        )
+        if dataclasses.replace(new, updated=old.updated) == old:
+            return f"{old.path} is up to date"
+        saved = store.put(new)
+        return f"updated {saved.path} ({saved.status})"

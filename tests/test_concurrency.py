@@ -1,0 +1,111 @@
+"""Several real memkit processes on one store at once: nothing lost, no duplicate id, no crash.
+
+The long version is benchmarks/stress.py (8 workers plus the MCP server); this runs a
+short one and a few targeted races.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from memkit.store import Store
+from tests.conftest import git
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _start(root: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "memkit", *args],
+        cwd=root,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "MEMKIT_ROOT": str(root), "MEMKIT_TODAY": "2026-03-01", **env},
+    )
+
+
+def _finish(procs: list[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
+    return [(p.wait(timeout=120), *p.communicate()) for p in procs]
+
+
+def test_parallel_adds_of_one_title_get_distinct_ids(store: Store) -> None:
+    procs = [_start(store.root, "add", "Same title", "--body", f"body {i}") for i in range(8)]
+    results = _finish(procs)
+    assert [r[0] for r in results] == [0] * 8, [r[2] for r in results]
+    ids = sorted(r[1].strip() for r in results)
+    assert ids == sorted(["same-title", *(f"same-title-{n}" for n in range(2, 9))])
+    bodies = sorted(store.get(mid).text for mid in ids)
+    assert bodies == [f"body {i}" for i in range(8)]
+
+
+def test_parallel_commits_all_land(store: Store) -> None:
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "init")
+    procs = [_start(store.root, "add", f"Note {i}", "--commit") for i in range(6)]
+    results = _finish(procs)
+    assert [r[0] for r in results] == [0] * 6, [r[2] for r in results]
+    log = git(store.root, "log", "--format=%s").splitlines()
+    assert sorted(log[:-1]) == [f"memkit: add note-{i}: Note {i}" for i in range(6)]
+    assert git(store.root, "status", "--porcelain") == ""
+
+
+def _editor(tmp_path: Path, code: str) -> str:
+    script = tmp_path / "editor.py"
+    script.write_text(
+        "import os, pathlib, sys, time\np = pathlib.Path(sys.argv[1])\n" + code, encoding="utf-8"
+    )
+    return f"{sys.executable} {script}"
+
+
+def test_parallel_edits_of_one_memory_both_land(store: Store, tmp_path: Path) -> None:
+    (store.dir / "shared.md").write_text("---\ntitle: Shared\n---\nstart\n", encoding="utf-8")
+    editor = _editor(
+        tmp_path,
+        "time.sleep(0.3)\np.write_text(p.read_text() + os.environ['TOKEN'] + '\\n')\n",
+    )
+    procs = [_start(store.root, "edit", "shared", EDITOR=editor, TOKEN=f"t{i}") for i in range(3)]
+    results = _finish(procs)
+    assert [r[0] for r in results] == [0] * 3, [r[2] for r in results]
+    text = store.get("shared").text.splitlines()
+    assert text[0] == "start" and sorted(text[1:]) == ["t0", "t1", "t2"]
+
+
+def test_edit_refuses_to_overwrite_a_change_made_meanwhile(store: Store, tmp_path: Path) -> None:
+    path = store.dir / "target.md"
+    path.write_text("---\ntitle: Target\n---\noriginal\n", encoding="utf-8")
+    editor = _editor(
+        tmp_path,
+        "target = pathlib.Path(os.environ['MEMKIT_ROOT']) / '.memory' / 'target.md'\n"
+        "if 'original' in target.read_text():\n"
+        "    target.write_text(target.read_text().replace('original', 'theirs'))\n"
+        "p.write_text(p.read_text().replace('original', 'mine'))\n",
+    )
+    (code, out, err) = _finish([_start(store.root, "edit", "target", EDITOR=editor)])[0]
+    assert code == 2
+    assert err == (
+        "memkit: .memory/target.md changed while you were editing it, so nothing was saved "
+        "(your edit is kept in .memory/.cache/edit/target.md: `memkit edit target` reopens it, "
+        "`memkit edit target --discard` drops it); compare your edit with the file, then "
+        "reopen it\n"
+    )
+    assert store.get("target").text == "theirs"
+    # Reopening (after merging by hand; here the kept edit is taken as it is) saves it.
+    (code, out, err) = _finish([_start(store.root, "edit", "target", EDITOR="true")])[0]
+    assert (code, out) == (0, "saved .memory/target.md (resumed your earlier edit)\n"), err
+    assert store.get("target").text == "mine"
+
+
+def test_short_stress_run_loses_nothing(tmp_path: Path) -> None:
+    spec = importlib.util.spec_from_file_location("stress", ROOT / "benchmarks" / "stress.py")
+    assert spec and spec.loader
+    stress = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(stress)
+    result = stress.run(tmp_path / "repo", workers=4, seconds=6, mcp=False)
+    assert result["errors"] == []
+    assert result["lost"] == []
+    assert result["operations"] >= 4

@@ -1,0 +1,215 @@
+"""Hostile memory files: each is one clear problem for that file; the rest of the store works.
+
+The store is checked by real `memkit` processes, so a file that crashed the interpreter
+(libyaml's C composer recursing on deep nesting did) fails the test instead of pytest.
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memkit import memory as mm
+from memkit.errors import InvalidMemoryError
+from memkit.store import Store
+from tests.conftest import Invoke, write_memory
+
+
+def _laughs() -> str:
+    lines = ["title: lol", 'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, 10):
+        prev, cur = chr(96 + i), chr(97 + i)
+        lines.append(f"{cur}: &{cur} [" + ",".join([f"*{prev}"] * 9) + "]")
+    return "---\n" + "\n".join(lines) + "\n---\nbody\n"
+
+
+DEEP = 100_000
+# name -> (file bytes, the one expected problem line after ".memory/<name>.md:")
+HOSTILE: dict[str, tuple[bytes, str]] = {
+    "laughs": (
+        _laughs().encode(),
+        "3: front matter: malformed YAML (YAML anchors and aliases (&name, *name) are not "
+        "allowed); fix the YAML syntax",
+    ),
+    "merge-key": (
+        b"---\ntitle: a\nbase: &b {x: 1}\nother:\n  <<: *b\n---\n",
+        "3: front matter: malformed YAML (YAML anchors and aliases (&name, *name) are not "
+        "allowed); fix the YAML syntax",
+    ),
+    "deep-flow": (
+        b"---\ntitle: x\nk: " + b"[" * DEEP + b"]" * DEEP + b"\n---\n",
+        "3: front matter: malformed YAML (YAML nested over 64 levels deep; flatten it); "
+        "fix the YAML syntax",
+    ),
+    "deep-block": (
+        b"---\ntitle: x\nk:\n  " + b"- " * 5_000 + b"x\n---\n",
+        "4: front matter: malformed YAML (YAML nested over 64 levels deep; flatten it); "
+        "fix the YAML syntax",
+    ),
+    "deep-map": (
+        b"---\ntitle: x\n" + b"".join(b" " * i + b"k%d:\n" % i for i in range(400)) + b"---\n",
+        "67: front matter: malformed YAML (YAML nested over 64 levels deep; flatten it); "
+        "fix the YAML syntax",
+    ),
+    "huge": (
+        b"---\ntitle: x\n---\n" + b"y" * 2_000_000,
+        "1: file: file is 2,000,017 bytes, over the 1 MB limit; split it into smaller memories",
+    ),
+    "binary": (
+        b"---\ntitle: x\n---\n\x00\x01\x02",
+        "1: file: binary content (NUL bytes); a memory is a UTF-8 markdown file",
+    ),
+    "latin1": (
+        "---\ntitle: caf\xe9\n---\n".encode("latin-1"),
+        "2: file: not UTF-8 (byte 0xe9 at offset 14); re-save the file as UTF-8",
+    ),
+    "utf16": (
+        "---\ntitle: x\n---\n".encode("utf-16"),
+        "1: file: not UTF-8 (byte 0xff at offset 0); re-save the file as UTF-8",
+    ),
+    "a-list": (
+        b"---\n- a\n- b\n---\n",
+        "2: front matter: front matter must be a mapping of fields like `title: ...`, not a list",
+    ),
+    "a-scalar": (
+        b"---\njust a string\n---\n",
+        "2: front matter: front matter must be a mapping of fields like `title: ...`, not a str",
+    ),
+    "duplicate": (
+        b"---\ntitle: a\ntitle: b\n---\n",
+        "3: front matter: malformed YAML (duplicate key 'title'; keep only one); "
+        "fix the YAML syntax",
+    ),
+    "bad-date": (
+        b"---\ntitle: a\ncreated: 2026-13-45\n---\n",
+        "3: created: invalid date '2026-13-45'; write it as YYYY-MM-DD",
+    ),
+    "timestamp": (
+        b"---\ntitle: a\nupdated: 2026-01-01 10:00:00\n---\n",
+        "3: updated: must be a date like 2026-01-31, not a timestamp (2026-01-01 10:00:00)",
+    ),
+    "python-tag": (
+        b"---\ntitle: !!python/object/apply:os.system ['echo pwned']\n---\n",
+        "2: front matter: malformed YAML (could not determine a constructor for the tag "
+        "'tag:yaml.org,2002:python/object/apply:os.system'); fix the YAML syntax",
+    ),
+    "big-int": (
+        b"---\ntitle: a\npriority: " + b"9" * 5000 + b"\n---\n",
+        "1: front matter: unreadable YAML value (Exceeds the limit (4300 digits) for integer "
+        "string conversion: value has 5000 digits); quote or shorten it",
+    ),
+    "no-front": (
+        b"just text\n",
+        "1: front matter: no front matter: the file must start with a '---' line, then YAML "
+        "fields (at least `title:`), then a closing '---' line",
+    ),
+    "unterminated": (
+        b"---\ntitle: a\n",
+        "1: front matter: unterminated front matter: add a closing '---' line after the "
+        "YAML fields",
+    ),
+}
+
+GOOD: dict[str, bytes] = {
+    "plain": b"---\ntitle: Plain memory\n---\nStill works.\n",
+    "crlf": b"---\r\ntitle: CRLF memory\r\ntags: [a]\r\n---\r\nWindows line endings.\r\n",
+    "bom": b"\xef\xbb\xbf---\ntitle: BOM memory\n---\nA byte order mark first.\n",
+    "long-line": b"---\ntitle: Long line\n---\n" + b"word " * 150_000 + b"\n",
+}
+
+
+def _memkit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEMKIT_ROOT": str(root)}
+    return subprocess.run(
+        [sys.executable, "-m", "memkit", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+@pytest.fixture
+def hostile(store: Store) -> Store:
+    for name, raw in {**{k: v[0] for k, v in HOSTILE.items()}, **GOOD}.items():
+        (store.dir / f"{name}.md").write_bytes(raw)
+    return store
+
+
+def test_validate_reports_one_line_per_hostile_file(hostile: Store) -> None:
+    result = _memkit(hostile.root, "validate")
+    assert result.returncode == 1, result.stderr
+    expected = sorted(f".memory/{name}.md:{line}" for name, (_, line) in HOSTILE.items())
+    assert sorted(result.stdout.splitlines()) == expected
+    assert result.stderr == f"{len(HOSTILE)} problem(s) in {len(HOSTILE)} file(s)\n"
+
+
+def test_other_commands_skip_hostile_files_with_a_warning(hostile: Store) -> None:
+    result = _memkit(hostile.root, "list")
+    assert result.returncode == 0, result.stderr
+    assert [line.split()[0] for line in result.stdout.splitlines()[1:]] == sorted(GOOD)
+    assert result.stderr == (
+        f"memkit: warning: skipped {len(HOSTILE)} invalid memory file(s); run `memkit validate`\n"
+    )
+    shown = _memkit(hostile.root, "show", "crlf")
+    assert shown.returncode == 0 and "Windows line endings." in shown.stdout
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_show_names_the_file(hostile: Store, name: str) -> None:
+    result = _memkit(hostile.root, "show", name)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == f"memkit: .memory/{name}.md:{HOSTILE[name][1]}\n"
+
+
+def test_memory_stays_bounded(hostile: Store) -> None:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    for _ in range(2):  # the second run goes through the parse cache
+        assert _memkit(hostile.root, "validate").returncode == 1
+    peak_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    # The store holds ~4 MB of hostile bytes; an alias bomb expanded would need gigabytes.
+    assert max(before, peak_kb) < 200_000
+
+
+def test_crlf_and_bom_survive_an_update(hostile: Store) -> None:
+    import datetime as dt
+
+    today = dt.date(2026, 3, 1)
+    hostile.update("crlf", today=today, tags=("a", "b"))
+    raw = (hostile.dir / "crlf.md").read_bytes()
+    assert raw == (
+        b"---\r\ntitle: CRLF memory\r\ntags:\r\n- a\r\n- b\r\nupdated: 2026-03-01\r\n---\r\n"
+        b"Windows line endings.\r\n"
+    )
+    hostile.update("bom", today=today, type="gotcha")
+    assert (hostile.dir / "bom.md").read_bytes() == (
+        b"\xef\xbb\xbf---\ntitle: BOM memory\ntype: gotcha\nupdated: 2026-03-01\n---\n"
+        b"A byte order mark first.\n"
+    )
+
+
+def test_add_still_works_next_to_hostile_files(hostile: Store, run: Invoke) -> None:
+    assert run("add", "Fresh memory", "--body", "ok").stdout == "fresh-memory\n"
+    assert "fresh-memory" in run("list").stdout
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_parse_raises_the_same_problem(name: str) -> None:
+    raw, line = HOSTILE[name]
+    with pytest.raises(InvalidMemoryError) as info:
+        mm.parse(raw, mid=name, path=f".memory/{name}.md")
+    assert str(info.value) == f".memory/{name}.md:{line}"
+
+
+def test_hostile_file_in_a_subfolder(store: Store) -> None:
+    write_memory(store, "ok", "---\ntitle: ok\n---\n", folder="team")
+    (store.dir / "team" / "bomb.md").write_bytes(HOSTILE["laughs"][0])
+    loaded = store.load()
+    assert [m.id for m in loaded.memories] == ["ok"]
+    assert [p.path for p in loaded.problems] == [".memory/team/bomb.md"]
