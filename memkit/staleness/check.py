@@ -21,9 +21,8 @@ def select(store: Store, ids: Iterable[str] | None) -> list[Memory]:
     if ids is None:
         return store.memories()
     wanted = sorted(set(ids))
-    for mid in wanted:
-        store.path_of(mid)  # MemoryNotFoundError naming it
     by_id = {m.id: m for m in store.memories()}
+    # An id not loaded is unknown (MemoryNotFoundError) or invalid (InvalidMemoryError).
     return [by_id[mid] if mid in by_id else store.get(mid) for mid in wanted]
 
 
