@@ -1,6 +1,6 @@
 """How often `memkit check` classifies a change correctly, measured on real git history.
 
-    python benchmarks/accuracy.py REPO [--pairs 8] [--gap 50] [--links 150] [--seed 0]
+    python benchmarks/accuracy.py REPO [--pairs 8] [--gap 50] [--links 150] [--all-commits]
     python benchmarks/accuracy.py --synthetic [--commits 300]
 
 For pairs of first-parent commits GAP apart, memories are linked to Python symbols
@@ -29,6 +29,7 @@ from pathlib import Path
 CLASSES = ("unchanged", "docs", "body", "signature", "moved", "removed")
 TODAY = dt.date(2026, 1, 1)
 TRIVIAL = {"", "pass", "..."}
+VERBOSE = False
 
 
 def git(root: Path, *args: str) -> str:
@@ -111,9 +112,14 @@ def truth(
         )
         if hits:
             return "moved", f"{hits[0][1]}::{hits[0][2]}"
-    if path not in new_files:  # the file went away: did a new file take over the name?
+    if path not in new_files:  # the file went away: did a file with mostly its names take over?
+        names = set(old_files[path])
         takers = [
-            f for f, syms in new_files.items() if name in syms and name not in old_files.get(f, {})
+            f
+            for f, syms in new_files.items()
+            if name in syms
+            and name not in old_files.get(f, {})
+            and len(names & set(syms)) >= 0.5 * len(names | set(syms))
         ]
         if len(takers) == 1:
             return "moved", f"{takers[0]}::{name}"
@@ -170,11 +176,18 @@ def evaluate_pair(repo: Path, old: str, new: str, links: int, rng: random.Random
         want, target = truth(n, f, old_files[f][n], new_files, old_files)
         got = statuses[mid]
         rows.append((want, got.state, target, got.moved_to))
+        if VERBOSE and (want, target) != (got.state, got.moved_to):
+            print(
+                f"  {old[:8]}..{new[:8]} {f}::{n}: truth {want} {target or ''}, "
+                f"memkit {got.state} {got.moved_to or ''}"
+            )
     return rows
 
 
-def pairs(repo: Path, count: int, gap: int) -> list[tuple[str, str]]:
-    commits = git(repo, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+def pairs(repo: Path, count: int, gap: int, every: bool = False) -> list[tuple[str, str]]:
+    """Commit pairs GAP apart, spread over the history (first parents unless `every`)."""
+    order = ["--topo-order"] if every else ["--first-parent"]
+    commits = git(repo, "rev-list", *order, "--reverse", "HEAD").split()
     if len(commits) < 2:
         return []
     gap = min(gap, len(commits) - 1)
@@ -223,7 +236,13 @@ def main() -> None:
     ap.add_argument("--gap", type=int, default=50)
     ap.add_argument("--links", type=int, default=150)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument(
+        "--all-commits", action="store_true", help="pair any commits, not only first parents"
+    )
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each disagreement")
     args = ap.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
     with tempfile.TemporaryDirectory(prefix="memkit-history-") as tmp:
         repo = args.repo
         if args.synthetic:
@@ -236,7 +255,7 @@ def main() -> None:
             ap.error("give a repository path or --synthetic")
         rng = random.Random(args.seed)
         rows: list[tuple] = []
-        chosen = pairs(repo.resolve(), args.pairs, args.gap)
+        chosen = pairs(repo.resolve(), args.pairs, args.gap, args.all_commits)
         for old, new in chosen:
             rows += evaluate_pair(repo.resolve(), old, new, args.links, rng)
         print(f"{repo}: {len(chosen)} commit pairs")

@@ -249,3 +249,63 @@ def test_tree_changes_compose() -> None:
         deleted=frozenset({"gone.py", "x.py"}),
         renamed={"r.py": "t.py"},
     )
+
+
+def test_module_and_class_variables(repo: Path, store: Store) -> None:
+    code = "LIMIT: int = 10\n\n\nclass C:\n    size = 3\n"
+    write(repo, "v.py", code)
+    commit_all(repo, "code")
+    remember(repo, store, ["v.py::LIMIT", "v.py::C.size"])
+    write(repo, "v.py", code.replace("10", "11").replace("size = 3", "size = (3)  # same"))
+    assert states(store) == [("m", "stale", ["body", "unchanged"])]
+    write(repo, "v.py", code.replace("int", "float"))
+    assert states(store) == [("m", "stale", ["signature", "unchanged"])]
+
+
+def test_trailing_comment_is_not_doc(repo: Path, store: Store) -> None:
+    code = "fn a() -> i32 { 1 } // about a\nfn b() -> i32 { 2 }\n"
+    write(repo, "lib.rs", code)
+    commit_all(repo, "code")
+    remember(repo, store, ["lib.rs::b"])
+    write(repo, "lib.rs", code.replace("about a", "all about a"))
+    assert states(store) == [("m", "fresh", ["unchanged"])]
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "names"),
+    [
+        (
+            "typescript",
+            "export const handler = async (r: R): Promise<S> => ok(r);\n"
+            "export default function main() {}\ninterface Props { a: string }\n"
+            "type Id = string;\nenum Color { Red }\nnamespace NS { export function inner() {} }\n"
+            "export abstract class A<T> { private x = 1; abstract run(): void; make() {} }\n",
+            ["A", "A.make", "A.run", "A.x", "Color", "Id", "NS", "NS.inner", "Props", "handler",
+             "main"],
+        ),
+        ("tsx", "const App = () => <div/>;\nfunction F() { return <a/>; }\n", ["App", "F"]),
+        (
+            "go",
+            "package p\ntype S struct{}\ntype I interface{ M() }\nfunc (s S) V() {}\n"
+            "func (s *S) P() {}\nfunc F[T any](x T) {}\n",
+            ["F", "I", "S", "S.P", "S.V"],
+        ),
+        (
+            "java",
+            "class A { class B { void m() {} } interface C {} enum E { X; void f() {} } A() {} }\n"
+            "record R(int x) { R { } }\n",
+            ["A", "A.A", "A.B", "A.B.m", "A.C", "A.E", "A.E.f", "R", "R.R"],
+        ),
+        (
+            "rust",
+            "mod m { pub fn f() {} }\ntrait T { fn g(&self); fn h(&self) {} }\n"
+            "impl<X> Foo<X> { fn k() {} }\nimpl T for Bar { fn g(&self) {} }\n"
+            "const C: i32 = 1;\nmacro_rules! mac { () => {} }\n",
+            ["Bar.g", "C", "Foo.k", "T", "T.g", "T.h", "m", "m.f", "mac"],
+        ),
+    ],
+)  # fmt: skip
+def test_tree_sitter_symbol_names(language: str, source: str, names: list[str]) -> None:
+    from memkit.staleness import treesitter
+
+    assert sorted(treesitter.parse(source.encode(), language).symbols) == names

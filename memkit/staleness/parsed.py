@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from memkit.errors import MemkitError
@@ -18,8 +19,13 @@ class LinkError(MemkitError):
 
 @dataclass(frozen=True)
 class Parsed:
-    file: str  # the file fingerprint
+    # the file fingerprint, or a function computing it (only file links need it)
+    file_print: str | Callable[[], str]
     symbols: dict[str, SymbolPrint] = field(default_factory=dict)
+
+    @property
+    def file(self) -> str:
+        return self.file_print if isinstance(self.file_print, str) else self.file_print()
 
     def find_body(self, body: str) -> list[str]:
         """Names of symbols whose body digest is `body`."""

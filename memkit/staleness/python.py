@@ -25,7 +25,29 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
     symbols: dict[str, SymbolPrint] = {}
     for name, node in _walk(tree.body, ""):
         symbols.setdefault(name, symbol_print(node))
-    return Parsed(file_print(ast.dump(tree)), symbols)
+    for name, assign in _assignments(tree.body, ""):
+        symbols.setdefault(name, assignment_print(assign))
+    return Parsed(lambda: file_print(ast.dump(tree)), symbols)
+
+
+def _assignments(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.stmt]]:
+    """Module and class variables (`NAME = ...`, `NAME: type = ...`) as symbols."""
+    for stmt in body:
+        if isinstance(stmt, ast.ClassDef):
+            yield from _assignments(stmt.body, f"{prefix}{stmt.name}.")
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    yield prefix + target.id, stmt
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            yield prefix + stmt.target.id, stmt
+
+
+def assignment_print(stmt: ast.stmt) -> SymbolPrint:
+    """A variable's annotation is its signature, its value its body."""
+    annotation = stmt.annotation if isinstance(stmt, ast.AnnAssign) else None
+    value = stmt.value if isinstance(stmt, ast.Assign | ast.AnnAssign) else None
+    return SymbolPrint.of(f"Assign|{_dump(annotation)}", _dump(value), "")
 
 
 def _walk(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, Def]]:

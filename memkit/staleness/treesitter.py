@@ -53,7 +53,13 @@ _JS = Grammar(
         {"class_declaration", "abstract_class_declaration", "module", "internal_module"}
     ),
     transparent=frozenset(
-        {"export_statement", "lexical_declaration", "variable_declaration", "ambient_declaration"}
+        {
+            "export_statement",
+            "lexical_declaration",
+            "variable_declaration",
+            "ambient_declaration",
+            "expression_statement",
+        }
     ),
     dropped=frozenset({";"}),
 )
@@ -145,7 +151,7 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     symbols: dict[str, SymbolPrint] = {}
     for name, node, anchor in _walk(root, "", grammar):
         symbols.setdefault(name, _symbol_print(node, anchor, grammar))
-    return Parsed(file_print(_SEP.join(_tokens(root, grammar, ()))), symbols)
+    return Parsed(lambda: file_print(_SEP.join(_tokens(root, grammar, ()))), symbols)
 
 
 def _walk(
@@ -247,6 +253,14 @@ def _leading(anchor: Any) -> Iterator[Any]:
     while node is not None and (node.type in COMMENTS or node.type == "attribute_item"):
         if node.end_point[0] < row - 1:
             break  # a blank line separates it from the declaration
+        before = node.prev_sibling
+        if (
+            before is not None
+            and before.type not in COMMENTS
+            and before.type != "attribute_item"
+            and before.end_point[0] == node.start_point[0]
+        ):
+            break  # a comment trailing the previous line's code is not this one's doc
         yield node
         row = node.start_point[0]
         node = node.prev_sibling
