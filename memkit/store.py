@@ -469,7 +469,10 @@ class _ParseCache:
             atomic_write(self.path, data.encode("utf-8"))
 
 
-GITIGNORE = "# memkit's derived data (parse cache, search index, session journals)\n.cache/\n"
+GITIGNORE = (
+    "# temp files of writes that were interrupted\n.*.tmp\n"
+    "# memkit's derived data (parse cache, search index, session journals)\n.cache/\n"
+)
 
 
 def default_root(start: Path | None = None) -> Path:
