@@ -125,6 +125,8 @@ def _crash_each(
 ) -> int:
     crasher = Crasher(store.root, tmp_path)
     reset()
+    crasher.run(args, **env)  # warm the caches, so the counted run is like the killed ones
+    reset()
     points = crasher.points(args, **env)
     assert points
     if clean:
