@@ -37,6 +37,7 @@ pytest: $(STAMP)
 selfcheck: $(STAMP)
 	$(BIN)/memkit validate
 	$(BIN)/memkit compile --check
+	$(BIN)/memkit check
 
 test: lint typecheck pytest selfcheck
 

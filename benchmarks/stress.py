@@ -143,7 +143,7 @@ def worker(root: Path, wid: int, seconds: float, out: Path, editor: Path) -> Non
         elif op == "verify":
             args = ["verify", "--all"]
         elif op == "context":
-            args = ["context", "src/app.py"]
+            args = ["context", "-f", "src/app.py", "-q", "seed"]
         else:
             args = [op]
         r = memkit(root, *args, **env)
@@ -187,7 +187,9 @@ def mcp_worker(root: Path, seconds: float, out: Path) -> None:
             while time.monotonic() < deadline:
                 seq += 1
                 for name in sorted(tools):
-                    args = _mcp_args(name, tools[name].inputSchema, seq)
+                    tool = tools[name]
+                    schema = getattr(tool, "inputSchema", None) or getattr(tool, "input_schema", {})
+                    args = _mcp_args(name, schema, seq)
                     if args is None:
                         continue
                     try:
@@ -199,7 +201,9 @@ def mcp_worker(root: Path, seconds: float, out: Path) -> None:
                     text = "".join(getattr(c, "text", "") for c in res.content)
                     if "Traceback" in text:
                         log["errors"].append(f"mcp {name}: {text[-300:]}")
-                    if name in ("add", "memory_add", "add_memory") and not res.isError:
+                    if name in ("save_memory", "add", "add_memory") and not getattr(
+                        res, "is_error", False
+                    ):
                         log["added"][_added_id(res, text)] = f"token-mcp-{seq}"
 
     try:
@@ -212,7 +216,7 @@ def mcp_worker(root: Path, seconds: float, out: Path) -> None:
 def _mcp_args(name: str, schema: dict[str, Any], seq: int) -> dict[str, Any] | None:
     props = schema.get("properties", {})
     required = set(schema.get("required", []))
-    if name in ("add", "memory_add", "add_memory"):
+    if name in ("save_memory", "add", "add_memory"):
         args: dict[str, Any] = {"title": f"MCP note {seq}"}
         for key in ("body", "text", "content"):
             if key in props:

@@ -1,12 +1,13 @@
 """memkit: markdown-in-git memory for coding agents.
 
 Importing this package is cheap: the heavy libraries (pygit2, whoosh, jinja2,
-markdown-it, frontmatter) load only inside the functions that need them.
+markdown-it, frontmatter) load only inside the functions that need them, and not
+even `typing` is imported here (the git hook's fast path imports this package).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
 
 __version__ = "0.1.0"
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name == "Store":
         from memkit.store import Store
 

@@ -104,6 +104,31 @@ def build(
     return Plan(store.root, ordered, tuple(notes))
 
 
+def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) -> Plan:
+    """What `memkit compile` (and the pre-commit hook) would write, staleness included.
+
+    Asks the staleness engine when an active memory was verified against its links
+    (the others cannot be stale); outside a git repository the output carries no
+    staleness warnings and a note says why. Call it under store.lock() when the
+    plan is to be applied.
+    """
+    from dataclasses import replace
+
+    from memkit.errors import GitError
+    from memkit.staleness import check_store
+
+    loaded = store.load()
+    statuses = None
+    note: tuple[str, ...] = ()
+    if any(m.links and m.verified and m.status == "active" for m in loaded.memories):
+        try:
+            statuses = {s.id: s for s in check_store(store, today=today)}
+        except GitError as e:
+            note = (f"no staleness warnings in the output: {e}",)
+    built = build(store, today=today, targets=targets, statuses=statuses, loaded=loaded)
+    return replace(built, notes=note + built.notes)
+
+
 def _empty(target: str, path: str, conf: Settings) -> Output:
     return Output(path, target, "", (), conf.budget(target), whole=not path.endswith("AGENTS.md"))
 

@@ -133,22 +133,33 @@ def build_context(
     if query:
         from memkit.search import search
 
-        found = search(
-            store, query, today=today, limit=search_limit + len(exact), statuses=status_of
-        )
+        limit = search_limit + min(len(exact), search_limit)
+        found = search(store, query, today=today, limit=limit, statuses=status_of)
         hits = [h for h in found if h.id in live and h.id not in exact][:search_limit]
-    statuses = status_of(sorted(exact) + [h.id for h in hits])
-    items = [_item(live[mid], "file", exact[mid], statuses.get(mid)) for mid in exact]
-    items.sort(key=functools.partial(_order, live))
-    items += [_item(live[h.id], "query", (), statuses.get(h.id)) for h in hits]
+    checked: dict[str, MemoryStatus | None] = {}
+    while True:  # check staleness only for what fits; a stale mark can change the fit
+        items = [_item(live[mid], "file", exact[mid], checked.get(mid)) for mid in exact]
+        items.sort(key=functools.partial(_order, live))
+        items += [_item(live[h.id], "query", (), checked.get(h.id)) for h in hits]
+        kept, omitted = _fit(items, budget_tokens)
+        unchecked = [i.id for i in kept if i.id not in checked]
+        if not unchecked:
+            break
+        got = status_of(unchecked)
+        checked.update({mid: got.get(mid) for mid in unchecked})
+    return Context(rels, query or None, budget_tokens, tuple(kept), tuple(omitted))
+
+
+def _fit(items: list[ContextItem], budget: int) -> tuple[list[ContextItem], list[str]]:
+    """The items that fit in `budget` tokens, in order, and the ids of those left out."""
     kept, omitted, used = [], [], 0
     for item in items:
-        if used + item.tokens <= budget_tokens:
+        if used + item.tokens <= budget:
             kept.append(item)
             used += item.tokens
         else:
             omitted.append(item.id)
-    return Context(rels, query or None, budget_tokens, tuple(kept), tuple(omitted))
+    return kept, omitted
 
 
 def _cached(source: StatusSource | None) -> Callable[[list[str]], dict[str, MemoryStatus]]:
@@ -170,12 +181,23 @@ def _visible(mem: Memory, today: dt.date) -> bool:
 
 
 def _order(live: Mapping[str, Memory], item: ContextItem) -> tuple[Any, ...]:
-    """Pinned, then higher priority, fresh before stale, recent first, then id."""
+    """Pinned; linked to the file; priority; the most specific glob; fresh; recent; id."""
     m = live[item.id]
     recency = m.updated or m.created
+    linked = any(_links_into(link, f) for link in m.links for f in item.matched)
+    literal = max(
+        (
+            len(re.sub(r"[*?\[\]{}]", "", g))
+            for g in m.paths
+            if any(glob_match(g, f) for f in item.matched)
+        ),
+        default=0,
+    )
     return (
         not m.pin,
+        not linked,
         -m.priority,
+        -literal,
         item.stale is not None,
         -recency.toordinal() if recency else 0,
         m.id,
@@ -204,16 +226,15 @@ def _matches(mem: Memory, files: Sequence[str]) -> list[str]:
     """The files `mem` is about: matched by a `paths` glob, or named by a link."""
     out = []
     for f in files:
-        if any(glob_match(g, f) for g in mem.paths) or any(
-            _link_file(link) == f or _link_file(link).startswith(f.rstrip("/") + "/")
-            for link in mem.links
-        ):
+        if any(glob_match(g, f) for g in mem.paths) or any(_links_into(x, f) for x in mem.links):
             out.append(f)
     return out
 
 
-def _link_file(link: str) -> str:
-    return link.partition("::")[0]
+def _links_into(link: str, file: str) -> bool:
+    """Whether `link` names `file`, or a file under it when it is a directory."""
+    target = link.partition("::")[0]
+    return target == file or target.startswith(file.rstrip("/") + "/")
 
 
 def glob_match(glob: str, path: str) -> bool:

@@ -1,7 +1,7 @@
 """The git pre-commit hook's fast path: does this commit give memkit anything to do?
 
-The installed hook runs `python -c "...memkit.hookrun.main..." pre-commit --root DIR`. Most commits
-touch neither a memory nor code a memory links to, and for those this module answers
+The installed hook calls `memkit.hookrun.main(["pre-commit", "--root", DIR])`. Most
+commits touch neither a memory nor code a memory links to, and for those it answers
 "nothing to do" with the standard library alone: the staged names come from
 `git diff --cached --name-only -z`, and the linked files from a small derived index in
 .memory/.cache/hooks-index, rebuilt only when a memory file's size or mtime changed.

@@ -235,20 +235,10 @@ def compile_needed(store: Store, names: list[str]) -> bool:
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
-    from memkit.compiler import apply, build
-    from memkit.errors import GitError
-    from memkit.staleness import check_store
+    from memkit.compiler import apply, plan
 
     with store.lock():
-        loaded = store.load()
-        statuses = None
-        if any(m.links for m in loaded.memories):  # the marks `memkit compile` puts in
-            try:
-                statuses = {s.id: s for s in check_store(store, today=today)}
-            except GitError:
-                statuses = None
-        plan = build(store, today=today, statuses=statuses, loaded=loaded)
-        return apply(plan)
+        return apply(plan(store, today=today))
 
 
 def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:

@@ -95,18 +95,6 @@ def _record(mem: mm.Memory) -> dict[str, Any]:
     return mem.to_record()
 
 
-def _core(module: str, name: str) -> Any:
-    """A function of another memkit feature (search, context, staleness), looked up lazily."""
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        raise MemkitError(
-            f"this memkit has no {module}.{name}; upgrade memkit to use this tool"
-        ) from None
-
-
 def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]]:
     """The staleness verdict for given ids, for search and context to mark stale memories."""
     from memkit.staleness import check_store
@@ -124,7 +112,9 @@ def search(
     """Ranked hits for `query` among active memories, stale ones marked."""
     if type is not None and type not in mm.TYPES:
         raise MemkitError(f"unknown type {type!r}; use one of: {', '.join(mm.TYPES)}")
-    hits = _core("memkit.search", "search")(
+    from memkit.search import search as run
+
+    hits = run(
         store, query, today=today, limit=limit, types=(type,) if type else (),
         tags=(tag,) if tag else (), statuses=status_source(store, today),
     )  # fmt: skip
@@ -138,7 +128,9 @@ def for_files(
     """Markdown of the memories about `files` (and the best hits for `query`)."""
     if not files and not query:
         raise MemkitError("give at least one file or a query")
-    ctx = _core("memkit.context", "build_context")(
+    from memkit.context import build_context
+
+    ctx = build_context(
         store, files=files, query=query or None, budget_tokens=budget_tokens, today=today,
         statuses=status_source(store, today),
     )  # fmt: skip

@@ -253,12 +253,18 @@ def load_yaml(front: str, path: str) -> dict[str, Any]:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line = 2 + mark.line if mark is not None else 1
-        problem = (e.problem or e.context or "invalid YAML").strip()
+        problem = " ".join((e.problem or e.context or "invalid YAML").split())
         raise InvalidMemoryError(
             path, line, "front matter", f"malformed YAML ({problem}); fix the YAML syntax"
         ) from None
+    except yaml.reader.ReaderError as e:
+        line = 2 + front.count("\n", 0, e.position)
+        char = chr(e.character) if isinstance(e.character, int) else e.character
+        message = f"character {char!r} is not allowed in YAML; remove it or quote the value"
+        raise InvalidMemoryError(path, line, "front matter", message) from None
     except yaml.YAMLError as e:
-        raise InvalidMemoryError(path, 1, "front matter", f"malformed YAML ({e})") from None
+        one_line = " ".join(str(e).split())
+        raise InvalidMemoryError(path, 1, "front matter", f"malformed YAML ({one_line})") from None
     except RecursionError:
         raise InvalidMemoryError(
             path, 1, "front matter", "YAML nested too deeply; flatten it"

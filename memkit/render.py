@@ -157,6 +157,8 @@ class Renderer:
             assert got is not None
             return got
 
+        if len(ms) <= 64 and out.budget.fits(text(len(ms), 0)):  # most scoped files: one render
+            return Fitted(text(len(ms), 0))
         if not out.budget.fits(text(0, 0)):
             return Fitted(text(0, 0), left_out=len(ms), over=True)
         # Room for at least one one-liner, so what does not fit in full is still named.

@@ -253,6 +253,7 @@ class Query:
 
     q: Any
     terms: frozenset[str]
+    fields: frozenset[str] = frozenset()  # the fields named in it (`tag:x` -> tags)
 
 
 _TOKEN_RE = re.compile(r'(-?)(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))')
@@ -264,9 +265,12 @@ def parse_query(text: str) -> Query | None:
     should: list[Any] = []
     nots: list[Any] = []
     terms: set[str] = set()
+    named: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
         neg, field, phrase, word = m.groups()
         name = FIELD_NAMES.get((field or "").lower())
+        if name:
+            named.add(name)
         if field and name is None:  # not a field: `http://x`, `a::b` are words
             word, phrase = f"{field}:{word or phrase or ''}", None
         value = phrase if phrase is not None else word
@@ -293,7 +297,7 @@ def parse_query(text: str) -> Query | None:
         q = wq.And(must) if must else wq.Or(should)
     if nots:
         q = wq.AndNot(q, wq.Or(nots))
-    return Query(q, frozenset(terms))
+    return Query(q, frozenset(terms), frozenset(named))
 
 
 class _Words(wq.Or):  # type: ignore[misc]
@@ -436,6 +440,8 @@ class Index:
             try:
                 self._update(known, now, changed, gone)
             except Exception:  # an unreadable index is derived data: rebuild it
+                if self._open_ok():
+                    raise
                 return f"built {self._build(now)}"
             return f"updated {len(changed) + len(gone)}"
 
@@ -524,15 +530,32 @@ class Index:
         self, query: Query, *, limit: int, filter: Any = None, mask: Any = None
     ) -> list[dict[str, Any]]:
         """The top `limit` documents' stored fields, each with its `score`."""
-        for attempt in (1, 2):
-            try:
-                with self._locked(exclusive=False):
-                    return self._search(query, limit, filter, mask)
-            except Exception:
-                if attempt == 2:
-                    raise
-                self.rebuild()
-        raise AssertionError("unreachable")  # pragma: no cover
+        try:
+            with self._locked(exclusive=False):
+                return self._search(query, limit, filter, mask)
+        except Exception:
+            if self._healthy():
+                raise  # not the index's fault: a bug, reported as one
+        self.rebuild()
+        with self._locked(exclusive=False):
+            return self._search(query, limit, filter, mask)
+
+    def _open_ok(self) -> bool:
+        try:
+            self._open().reader().close()
+        except Exception:
+            return False
+        return True
+
+    def _healthy(self) -> bool:
+        """Whether the index opens and every segment can be read."""
+        try:
+            with self._locked(exclusive=False), self._open().reader() as r:
+                for _ in r.all_stored_fields():
+                    pass
+        except Exception:
+            return False
+        return True
 
     def paths_of(self, ids: Sequence[str]) -> dict[str, str]:
         """The indexed file (relative path) of each of `ids` that the index knows."""
@@ -627,31 +650,12 @@ class Hit:
 
 
 def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:
-    """check_store's verdict for the ids asked about, without loading the whole store.
-
-    check_store(ids=...) resolves each id with Store.path_of (a walk of the store per
-    memory in a subfolder) and loads every memory; on 10,000 memories that is about a
-    second. It is given a view of the store that knows only the memories asked about.
-    """
-    from memkit.store import Store as _Store
-
-    class View(_Store):
-        def __init__(self, ids: list[str]) -> None:
-            super().__init__(store.root, store.config)
-            self._ids = ids
-            self._paths = Index(store).paths_of(ids)
-
-        def path_of(self, mid: str) -> Path:
-            rel = self._paths.get(mid)
-            return self.root / rel if rel else super().path_of(mid)
-
-        def memories(self) -> list[Memory]:
-            return sorted((self.get(mid) for mid in set(self._ids)), key=lambda m: m.id)
+    """check_store's verdict for just the ids asked about (Store.get_many reads only those)."""
 
     def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
         from memkit.staleness import check_store
 
-        return {s.id: s for s in check_store(View(ids), today=today, ids=ids)} if ids else {}
+        return {s.id: s for s in check_store(store, today=today, ids=ids)} if ids else {}
 
     return of
 
@@ -683,6 +687,8 @@ def search(
     index = Index(store)
     index.refresh()
     wanted = set(status) or {"active"}
+    if "status" in query.fields and not status:  # `status:draft` asks for drafts
+        wanted = set(MEMORY_STATUSES) - {"expired"}
     filt, mask = _filter(types, tags, wanted, include_all)
     docs = index.search(query, limit=limit * 2 + 20, filter=filt, mask=mask)
     iso = today.isoformat()

@@ -8,6 +8,7 @@ touched, all within what Claude Code accepts as additionalContext.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import os
 import re
@@ -49,7 +50,8 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     The always-on memories CLAUDE.md does not already carry in full, then (on resume
     or compact) the memories about the files the session touched; stale ones marked.
     """
-    from memkit.mcp_server import _core, status_source
+    from memkit.context import build_context
+    from memkit.mcp_server import status_source
     from memkit.memory import TYPES
 
     skip = compiled_ids(store.root)
@@ -63,7 +65,9 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
         "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
         "carry these. `memkit show ID` prints one in full.\n"
     )
-    parts, left_out, size = [head], [], len(head)
+    blocks: list[str] = []
+    left_out: list[str] = []
+    size = len(head)
     room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS - 200  # keep room for files
     for m in always:
         ms = marks.get(m.id)
@@ -72,20 +76,21 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
         if size + len(block) > room:
             left_out.append(m.id)
         else:
-            parts.append(block)
+            blocks.append(block)
             size += len(block)
+    text = head + "".join(blocks) if blocks else ""
     if files:
-        budget = (CONTEXT_CHARS - size - 200) // 4
-        ctx = _core("memkit.context", "build_context")(
-            store, files=files, query=None, budget_tokens=budget, exclude_always_on=True,
-            today=today, statuses=statuses,
+        ctx = build_context(
+            store, files=files, query=None, budget_tokens=(CONTEXT_CHARS - len(text) - 400) // 4,
+            exclude_always_on=True, today=today, statuses=statuses,
         )  # fmt: skip
-        more = str(ctx.to_markdown())
-        if more and size + len(more) < CONTEXT_CHARS - 200:
-            parts.append("\n" + more)
+        ctx = dataclasses.replace(ctx, items=tuple(i for i in ctx.items if i.id not in skip))
+        more = ctx.to_markdown()
+        if more and len(text) + len(more) < CONTEXT_CHARS - 200:
+            text += ("\n" if text else "") + more
     if left_out:
-        parts.append(f"\n_Left out for size: {', '.join(left_out)}._\n")
-    return "".join(parts) if len(parts) > 1 else ""
+        text += f"\n_Left out for size: {', '.join(left_out)} (`memkit show ID`)._\n"
+    return text
 
 
 def _live(m: Any, today: dt.date) -> bool:

@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -227,6 +227,37 @@ class Store:
                 return path
         raise MemoryNotFoundError(f"no memory with id {mid!r} (see `memkit list`)")
 
+    def get_many(self, ids: Iterable[str]) -> list[Memory]:
+        """The memories named by `ids`, sorted by id, with one walk of the store at most.
+
+        MemoryNotFoundError names the first unknown id. Many ids go through the parse
+        cache (a full load); a few are read directly.
+        """
+        wanted = sorted(set(ids))
+        if len(wanted) > 50:
+            by_id = {m.id: m for m in self.load().memories}
+            for mid in wanted:
+                if mid not in by_id:
+                    self.path_of(mid)  # the error, or the invalid file's problem
+            return [by_id[mid] if mid in by_id else self.get(mid) for mid in wanted]
+        found: dict[str, Path] = {}
+        missing = []
+        for mid in wanted:
+            direct = self.dir / f"{mid}.md"
+            if mm.is_valid_id(mid) and direct.is_file() and not direct.is_symlink():
+                found[mid] = direct
+            else:
+                missing.append(mid)
+        if missing:
+            stems = {full.rsplit("/", 1)[-1][:-3]: full for _, full in self._walk()}
+            for mid in missing:
+                if mid not in stems:
+                    self.path_of(mid)  # raises, naming the id
+                found[mid] = Path(stems[mid])
+        return [
+            mm.parse(found[mid].read_bytes(), mid=mid, path=self.rel(found[mid])) for mid in wanted
+        ]
+
     def get(self, mid: str) -> Memory:
         path = self.path_of(mid)
         return mm.parse(path.read_bytes(), mid=mid, path=self.rel(path))
@@ -438,7 +469,10 @@ class _ParseCache:
             atomic_write(self.path, data.encode("utf-8"))
 
 
-GITIGNORE = "# memkit's derived data (parse cache, search index, session journals)\n.cache/\n"
+GITIGNORE = (
+    "# temp files of writes that were interrupted\n.*.tmp\n"
+    "# memkit's derived data (parse cache, search index, session journals)\n.cache/\n"
+)
 
 
 def default_root(start: Path | None = None) -> Path:

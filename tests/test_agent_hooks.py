@@ -233,13 +233,27 @@ def test_session_start_injects_memories_not_in_claude_md(project: Path) -> None:
 
 
 def test_session_start_after_compact_adds_the_files_touched(project: Path) -> None:
-    pytest.importorskip("memkit.context")
     store = Store(project)
     add(store, "Invoices are immutable", paths=["src/billing.py"])
+    add(store, "Charges go through the ledger", links=["src/billing.py::charge"])
     add(store, "Unrelated", paths=["docs/**"])
     hook(project, "post-tool-use", tool(project, "Read", {"file_path": "src/billing.py"}))
-    text = start_context(project, "compact")
-    assert "## Invoices are immutable" in text and "Unrelated" not in text
+    assert start_context(project, "compact") == (
+        "# Project memories (memkit)\n\n"
+        "From .memory/, reviewed in git; CLAUDE.md does not carry these. "
+        "`memkit show ID` prints one in full.\n\n"
+        "## Charges go through the ledger\n\n_note `charges-go-through-the-ledger`_\n\n"
+        "Charges go through the ledger: body.\n\n"
+        "# Project memories for `src/billing.py`\n\n"
+        "## Invoices are immutable\n\n"
+        "_note `invoices-are-immutable`, about src/billing.py_\n\n"
+        "Invoices are immutable: body.\n"
+    )
+    (project / "CLAUDE.md").write_text(
+        "<!-- memkit:id=invoices-are-immutable -->\n"
+        "<!-- memkit:id=charges-go-through-the-ledger -->\n"
+    )
+    assert start_context(project, "resume") == ""
 
 
 # ------------------------------------------------------------------ installers

@@ -73,8 +73,15 @@ def test_budget_and_stale_marks(store: Store) -> None:
         full.to_markdown()
     )
     first = full.items[0].tokens
+    asked: list[str] = []
+
+    def provider(ids: list[str]) -> dict[str, MemoryStatus]:
+        asked.extend(ids)
+        return {"argon": stale}
+
     small = build_context(store, files=["src/auth/login.py"], budget_tokens=first, today=TODAY,
-                          statuses=lambda ids: {"argon": stale})  # fmt: skip
+                          statuses=provider)  # fmt: skip
+    assert asked == ["limits"]  # only what fits is checked
     assert [i.id for i in small.items] == ["limits"]
     assert small.omitted == ("argon",)
     assert small.tokens == first
@@ -111,3 +118,13 @@ def test_cli_context(run: Invoke, store: Store) -> None:
     assert [i["id"] for i in rec["items"]] == ["argon"]
     assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
     assert store.context(files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
+
+
+def test_specific_matches_first(store: Store) -> None:
+    mem(store, "broad", "All Python", "x", paths="['**/*.py']", updated="2026-09-01")
+    mem(store, "narrow", "Task modules", "x", paths="['shop/**/tasks.py']", updated="2026-01-01")
+    mem(store, "linked", "Retry task", "x", paths="['docs/**']",
+        links="[shop/pay/tasks.py::retry]", updated="2025-01-01")  # fmt: skip
+    mem(store, "pinned", "Pinned", "x", paths="['**']", pin="true")
+    ctx = build_context(store, files=["shop/pay/tasks.py"], today=TODAY)
+    assert [i.id for i in ctx.items] == ["pinned", "linked", "narrow", "broad"]

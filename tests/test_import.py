@@ -183,7 +183,8 @@ def test_import_everything(run: Invoke, store: Store) -> None:
 def test_dry_run_writes_nothing(run: Invoke, store: Store) -> None:
     write(store.root, {".clinerules": CLINE})
     assert run("import", "-n", ".clinerules").stdout == (
-        "would create migrations  <- .clinerules#migrations\n1 memories would create, 0 skipped\n"
+        "would create migrations  <- .clinerules#migrations\n"
+        "1 memories would be created, 0 skipped\n"
     )
     assert store.files() == []
 

@@ -166,6 +166,23 @@ def test_concurrent_saves(store: Store) -> None:
     ]
 
 
+def test_concurrent_updates_lose_nothing(store: Store) -> None:
+    changes = [{"confidence": "high"}, {"type": "gotcha"}, {"tags": ["billing"]},
+               {"paths": ["src/*.py"]}, {"links": ["src/a.py"]}, {"title": "Renamed"}]  # fmt: skip
+
+    async def body(client: Client) -> None:
+        await call(client, "save_memory", title="Target", body="x")
+        async with anyio.create_task_group() as tg:
+            for change in changes:
+                tg.start_soon(partial(call, client, "update_memory", id="target", **change))
+
+    serve(store.root, body)
+    mem = store.get("target")
+    assert (mem.title, mem.type, mem.confidence, mem.tags, mem.paths, mem.links) == (
+        "Renamed", "gotcha", "high", ("billing",), ("src/*.py",), ("src/a.py",)
+    )  # fmt: skip
+
+
 def test_no_store_is_an_error(repo: Path) -> None:
     git(repo, "status")
     import subprocess

@@ -65,6 +65,7 @@ def test_states_filtered_unless_asked(store: Store) -> None:
     assert sorted(ids(store, "cache", include_all=True)) == ["draft", "gone", "live", "old"]
     assert ids(store, "cache", status=["draft", "archived"]) == ["draft", "old"]
     assert ids(store, "cache", status=["expired"]) == ["gone"]
+    assert ids(store, "cache status:draft") == ["draft"]
     states = {h.id: h.state for h in search(store, "cache", today=TODAY, include_all=True)}
     assert states == {"live": "active", "draft": "draft", "old": "archived", "gone": "expired"}
     assert ids(store, "cache", types=["gotcha"]) == []

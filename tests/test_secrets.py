@@ -134,3 +134,44 @@ def test_validate_reports_a_secret_committed_by_hand(store: Store, run: Invoke) 
         "committed to git keeps it forever), or mark a fake example with "
         "`memkit: allow-secret` on that line\n"
     )
+
+
+@pytest.mark.parametrize(("kind", "text"), SECRETS[::4], ids=IDS[::4])
+def test_mcp_save_and_update_refuse_secrets(store: Store, kind: str, text: str) -> None:
+    import datetime as dt
+
+    from memkit import mcp_server
+    from memkit.errors import SecretError
+
+    today = dt.date(2026, 3, 1)
+    with pytest.raises(SecretError):
+        mcp_server.save(store, title="From an agent", body=text, today=today)
+    saved = mcp_server.save(store, title="Clean", body="nothing here", today=today)
+    with pytest.raises(SecretError):
+        mcp_server.update(store, saved.id, today=today, body=f"now {text}")
+    assert store.get(saved.id).text == "nothing here"
+
+
+def test_import_refuses_secrets(store: Store, run: Invoke) -> None:
+    (store.root / "RULES.md").write_text(
+        f"# Rules\n\n## Deploy\n\nUse the key {AWS} for staging.\n", encoding="utf-8"
+    )
+    result = run("import", "RULES.md", code=2)
+    assert REFUSED in result.stderr
+    assert store.files() == []
+
+
+@pytest.mark.parametrize(("kind", "text"), SECRETS[::3], ids=IDS[::3])
+def test_session_drafts_are_redacted(store: Store, kind: str, text: str) -> None:
+    import datetime as dt
+
+    from memkit.session_draft import Summary, episode
+
+    summary = Summary(
+        read=(), edited=(), commands=(f"deploy --token {text}", "make test", "make lint"),
+        searches=(), symbols=(), asked=f"please use {text}",
+    )  # fmt: skip
+    mem = episode(summary, "sess-1234", root=store.root, status="draft",
+                  today=dt.date(2026, 3, 1))  # fmt: skip
+    assert scan(mem.title) == [] and scan(mem.body) == []
+    store.add(mem)  # the redacted draft is accepted as it is

@@ -48,7 +48,8 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
         click.echo(f"{verb} {item.id}  <- {item.source}")
     for item in report.skipped:
         click.echo(f"skipped {item.source}: {item.note}")
-    click.echo(f"{len(report.created)} memories {verb}, {len(report.skipped)} skipped")
+    done = "would be created" if dry_run else "created"
+    click.echo(f"{len(report.created)} memories {done}, {len(report.skipped)} skipped")
 
 
 @click.command()

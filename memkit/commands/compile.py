@@ -10,8 +10,6 @@ from memkit.cli import EXIT_FOUND, commit_option, commit_written, get_store, tod
 
 if TYPE_CHECKING:
     from memkit.compiler import FileChange, Plan
-    from memkit.states import MemoryStatus
-    from memkit.store import Store
 
 TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.targets.NAMES
 
@@ -37,15 +35,12 @@ def compile_(
     Text outside memkit's markers is kept byte for byte; only files whose bytes
     change are written. Exit 1 with --check when anything would change.
     """
-    from memkit.compiler import apply, build
+    from memkit.compiler import apply
+    from memkit.compiler import plan as make_plan
 
     store = get_store(ctx)
     with store.lock():
-        loaded = store.load()
-        statuses = _statuses(store) if any(m.links for m in loaded.memories) else None
-        plan = build(
-            store, today=today(), targets=targets or None, statuses=statuses, loaded=loaded
-        )
+        plan = make_plan(store, today=today(), targets=targets or None)
         for note in plan.notes:
             warn(note)
         if check or dry_run:
@@ -60,18 +55,6 @@ def compile_(
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:
         commit_written(store, done, "memkit: compile")
-
-
-def _statuses(store: Store) -> dict[str, MemoryStatus] | None:
-    """Which memories describe code that changed since they were verified."""
-    from memkit.errors import GitError
-    from memkit.staleness import check_store
-
-    try:
-        return {s.id: s for s in check_store(store, today=today())}
-    except GitError as e:
-        warn(f"no staleness warnings in the output: {e}")
-        return None
 
 
 def _verb(f: FileChange) -> str:

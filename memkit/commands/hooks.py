@@ -49,11 +49,11 @@ def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> 
     if merge_driver:
         lines += install_merge_driver(store)
     if mcp:
-        from memkit.agent_hooks import install_mcp  # type: ignore[import-untyped,unused-ignore]
+        from memkit.agent_hooks import install_mcp
 
         lines += install_mcp(store.root)
     if claude:
-        from memkit.agent_hooks import install_claude  # type: ignore[import-untyped,unused-ignore]
+        from memkit.agent_hooks import install_claude
 
         lines += install_claude(store.root)
     _report(lines, "memkit hooks already installed")
@@ -71,11 +71,11 @@ def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
     store = get_store(ctx)
     lines = core.uninstall(store.root) + uninstall_merge_driver(store)
     if mcp:
-        from memkit.agent_hooks import uninstall_mcp  # type: ignore[import-untyped,unused-ignore]
+        from memkit.agent_hooks import uninstall_mcp
 
         lines += uninstall_mcp(store.root)
     if claude:
-        from memkit.agent_hooks import uninstall_claude  # type: ignore[import-untyped,unused-ignore]
+        from memkit.agent_hooks import uninstall_claude
 
         lines += uninstall_claude(store.root)
     _report(lines, "no memkit hooks installed")

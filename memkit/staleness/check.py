@@ -20,10 +20,7 @@ def select(store: Store, ids: Iterable[str] | None) -> list[Memory]:
     """The memories named by `ids` (all when None), sorted by id; unknown ids are errors."""
     if ids is None:
         return store.memories()
-    wanted = sorted(set(ids))
-    by_id = {m.id: m for m in store.memories()}
-    # An id not loaded is unknown (MemoryNotFoundError) or invalid (InvalidMemoryError).
-    return [by_id[mid] if mid in by_id else store.get(mid) for mid in wanted]
+    return store.get_many(ids)
 
 
 def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> str:
