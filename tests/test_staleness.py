@@ -309,3 +309,13 @@ def test_tree_sitter_symbol_names(language: str, source: str, names: list[str]) 
     from memkit.staleness import treesitter
 
     assert sorted(treesitter.parse(source.encode(), language).symbols) == names
+
+
+def test_docstring_only_class_is_not_a_move(repo: Path, store: Store) -> None:
+    write(repo, "e.py", 'class AError(Exception):\n    """A failed."""\n')
+    write(repo, "f.py", 'class BError(Exception):\n    """B failed."""\n')
+    commit_all(repo, "code")
+    remember(repo, store, ["e.py::AError"])
+    (repo / "e.py").unlink()
+    write(repo, "f.py", 'class BError(Exception):\n    """B failed, really."""\n')
+    assert states(store) == [("m", "stale", ["removed"])]

@@ -26,10 +26,17 @@ from memkit.states import LinkStatus
 if TYPE_CHECKING:
     from memkit.git import TreeChanges
 
-# Body digests too common to identify moved code by (empty, `pass`, `...`).
+# Body digests too common to identify moved code by (empty, only a docstring, `pass`, `...`).
 TRIVIAL_BODIES = frozenset(
     digest(b)
-    for b in ("", "[Pass()]", "[Expr(value=Constant(value=Ellipsis))]", "{\x1f}", "{\x1f}\x1f;")
+    for b in (
+        "",
+        "[]",
+        "[Pass()]",
+        "[Expr(value=Constant(value=Ellipsis))]",
+        "{\x1f}",
+        "{\x1f}\x1f;",
+    )
 )
 
 
