@@ -1,0 +1,1 @@
+"""One module per feature; cli.COMMANDS maps command names to them."""

@@ -1,0 +1,266 @@
+"""The memories an agent needs for the files it is about to touch, within a token budget.
+
+Exact matches come first (memories whose `paths` globs match a file, or whose `links`
+point into one), then the best search hits for the query. Stale memories are kept
+but marked with how their code changed. Always-on memories (active, no `paths`: the
+compiled instruction files carry them) can be left out when the caller has them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memkit.states import MemoryStatus
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory
+    from memkit.search import StatusSource
+    from memkit.store import Store
+
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(text: str) -> int:
+    """About one token per four characters (rounded up)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+@dataclass(frozen=True)
+class ContextItem:
+    id: str
+    title: str
+    type: str
+    path: str
+    reason: str  # "file" (an exact match) or "query" (a search hit)
+    matched: tuple[str, ...]  # the files it matched, or the query's hit score as text
+    state: str
+    text: str
+    stale: str | None = None
+
+    def to_markdown(self) -> str:
+        lines = [f"## {self.title}", ""]
+        why = "about " + ", ".join(self.matched) if self.reason == "file" else "search hit"
+        lines.append(f"_{self.type} `{self.id}`, {why}_")
+        if self.stale is not None:
+            lines.append(f"> **Stale**: the code it describes changed: {self.stale or 'unknown'}")
+        if self.text:
+            lines += ["", self.text]
+        return "\n".join(lines) + "\n"
+
+    @property
+    def tokens(self) -> int:
+        return estimate_tokens(self.to_markdown()) + 1
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "type": self.type,
+            "path": self.path,
+            "reason": self.reason,
+            "matched": list(self.matched),
+            "state": self.state,
+            "stale": self.stale,
+            "tokens": self.tokens,
+            "text": self.text,
+        }
+
+
+@dataclass(frozen=True)
+class Context:
+    files: tuple[str, ...]
+    query: str | None
+    budget_tokens: int
+    items: tuple[ContextItem, ...]
+    omitted: tuple[str, ...]  # ids that matched but did not fit the budget
+
+    @property
+    def tokens(self) -> int:
+        return sum(item.tokens for item in self.items)
+
+    def to_markdown(self) -> str:
+        if not self.items:
+            return ""
+        subject = ", ".join(f"`{f}`" for f in self.files) or f"“{self.query}”"
+        parts = [f"# Project memories for {subject}\n", *(i.to_markdown() for i in self.items)]
+        if self.omitted:
+            parts.append(
+                f"_Left out for the token budget: {', '.join(self.omitted)} "
+                "(`memkit show ID` prints one)._\n"
+            )
+        return "\n".join(parts)
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "files": list(self.files),
+            "query": self.query,
+            "budget_tokens": self.budget_tokens,
+            "tokens": self.tokens,
+            "items": [i.to_record() for i in self.items],
+            "omitted": list(self.omitted),
+        }
+
+
+def build_context(
+    store: Store,
+    *,
+    files: Sequence[str] = (),
+    query: str | None = None,
+    budget_tokens: int = 2000,
+    exclude_always_on: bool = False,
+    today: dt.date,
+    statuses: StatusSource | None = None,
+    search_limit: int = 10,
+) -> Context:
+    """Exact matches for `files`, then search hits for `query`, within `budget_tokens`.
+
+    `files` are paths relative to the project root (or absolute inside it).
+    `statuses` is the staleness verdict, or a function computing it for given ids.
+    """
+    rels = tuple(sorted({_relative(store.root, f) for f in files}))
+    live = {m.id: m for m in store.memories() if _visible(m, today)}
+    if exclude_always_on:
+        live = {k: m for k, m in live.items() if m.paths}
+    exact = {mid: fs for mid, m in live.items() if (fs := _matches(m, rels))}
+    status_of = _cached(statuses)
+    hits = []
+    if query:
+        from memkit.search import search
+
+        found = search(
+            store, query, today=today, limit=search_limit + len(exact), statuses=status_of
+        )
+        hits = [h for h in found if h.id in live and h.id not in exact][:search_limit]
+    statuses = status_of(sorted(exact) + [h.id for h in hits])
+    items = [_item(live[mid], "file", exact[mid], statuses.get(mid)) for mid in exact]
+    items.sort(key=functools.partial(_order, live))
+    items += [_item(live[h.id], "query", (), statuses.get(h.id)) for h in hits]
+    kept, omitted, used = [], [], 0
+    for item in items:
+        if used + item.tokens <= budget_tokens:
+            kept.append(item)
+            used += item.tokens
+        else:
+            omitted.append(item.id)
+    return Context(rels, query or None, budget_tokens, tuple(kept), tuple(omitted))
+
+
+def _cached(source: StatusSource | None) -> Callable[[list[str]], dict[str, MemoryStatus]]:
+    """A status function that asks `source` about each id at most once."""
+    seen: dict[str, MemoryStatus | None] = {}
+
+    def status_of(ids: list[str]) -> dict[str, MemoryStatus]:
+        missing = [i for i in ids if i not in seen]
+        if missing and source is not None:
+            got = source(missing) if callable(source) else source
+            seen.update({i: got.get(i) for i in missing})
+        return {i: s for i in ids if (s := seen.get(i)) is not None}
+
+    return status_of
+
+
+def _visible(mem: Memory, today: dt.date) -> bool:
+    return mem.status == "active" and not mem.expired(today)
+
+
+def _order(live: Mapping[str, Memory], item: ContextItem) -> tuple[Any, ...]:
+    """Pinned, then higher priority, fresh before stale, recent first, then id."""
+    m = live[item.id]
+    recency = m.updated or m.created
+    return (
+        not m.pin,
+        -m.priority,
+        item.stale is not None,
+        -recency.toordinal() if recency else 0,
+        m.id,
+    )
+
+
+def _item(mem: Memory, reason: str, matched: Sequence[str], ms: MemoryStatus | None) -> ContextItem:
+    stale = ms.describe() if ms is not None and ms.stale else None
+    state = ms.state if ms is not None else "active"
+    return ContextItem(
+        mem.id, mem.title, mem.type, mem.path, reason, tuple(matched), state, mem.text, stale
+    )
+
+
+def _relative(root: Path, file: str) -> str:
+    p = Path(file)
+    if p.is_absolute():
+        try:
+            return p.resolve().relative_to(root).as_posix()
+        except ValueError:
+            return p.as_posix()
+    return p.as_posix().removeprefix("./")
+
+
+def _matches(mem: Memory, files: Sequence[str]) -> list[str]:
+    """The files `mem` is about: matched by a `paths` glob, or named by a link."""
+    out = []
+    for f in files:
+        if any(glob_match(g, f) for g in mem.paths) or any(
+            _link_file(link) == f or _link_file(link).startswith(f.rstrip("/") + "/")
+            for link in mem.links
+        ):
+            out.append(f)
+    return out
+
+
+def _link_file(link: str) -> str:
+    return link.partition("::")[0]
+
+
+def glob_match(glob: str, path: str) -> bool:
+    """Git-style glob: `*` within a segment, `**` across segments, `?`, `[...]`, `{a,b}`.
+
+    A glob without wildcards also matches everything under it (a directory).
+    """
+    if not any(c in glob for c in "*?[{"):
+        return path == glob.rstrip("/") or path.startswith(glob.rstrip("/") + "/")
+    return _glob_re(glob).fullmatch(path) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_re(glob: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            end = glob.find("]", i + 1)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                out.append("[" + glob[i + 1 : end].replace("!", "^", 1) + "]")
+                i = end
+        elif c == "{":
+            end = glob.find("}", i)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                alts = glob[i + 1 : end].split(",")
+                out.append("(?:" + "|".join(_glob_re(a).pattern for a in alts) + ")")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    if glob.endswith("/"):
+        out.append(".*")
+    return re.compile("".join(out))

@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+import pytest
+from conftest import Invoke
+from test_search import mem
+
+from memkit.context import build_context, estimate_tokens, glob_match
+from memkit.states import LinkStatus, MemoryStatus
+from memkit.store import Store
+
+TODAY = dt.date(2026, 11, 22)
+
+
+@pytest.fixture(autouse=True)
+def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
+
+
+GLOBS = [
+    ("src/**/*.py", "src/a.py", True),
+    ("src/**/*.py", "src/a/b/c.py", True),
+    ("src/*.py", "src/a/b.py", False),
+    ("src/auth", "src/auth/login.py", True),
+    ("src/auth/", "src/auth/login.py", True),
+    ("src/auth", "src/authz.py", False),
+    ("**/*.{ts,tsx}", "web/app/x.tsx", True),
+    ("docs/?.md", "docs/a.md", True),
+    ("docs/[ab].md", "docs/c.md", False),
+    ("*.md", "docs/a.md", False),
+]
+
+
+@pytest.mark.parametrize(("glob", "path", "expected"), GLOBS)
+def test_glob_match(glob: str, path: str, expected: bool) -> None:
+    assert glob_match(glob, path) is expected
+
+
+def seed(store: Store) -> None:
+    mem(store, "argon", "Passwords use argon2", "Hash with argon2id.", paths="['src/auth/**']",
+        updated="2026-05-01")  # fmt: skip
+    mem(store, "limits", "Login is throttled", "Five failures per account.",
+        links="[src/auth/login.py::AuthService.login]", updated="2026-06-01")  # fmt: skip
+    mem(store, "cents", "Money is integer cents", "Never floats.", paths="['src/billing/**']")
+    mem(store, "utc", "Use UTC everywhere", "Convert only for display; login times too.")
+    mem(store, "draft", "A draft about login", "login", paths="['src/auth/**']", status="draft")
+
+
+def test_exact_matches_then_search_hits(store: Store) -> None:
+    seed(store)
+    ctx = build_context(store, files=["src/auth/login.py"], query="login times", today=TODAY)
+    assert [(i.id, i.reason, i.matched) for i in ctx.items] == [
+        ("limits", "file", ("src/auth/login.py",)),
+        ("argon", "file", ("src/auth/login.py",)),
+        ("utc", "query", ()),
+    ]
+    assert ctx.omitted == ()
+    ctx = build_context(store, files=["src/auth/login.py"], query="login times",
+                        exclude_always_on=True, today=TODAY)  # fmt: skip
+    assert [i.id for i in ctx.items] == ["argon"]  # limits and utc have no paths
+
+
+def test_budget_and_stale_marks(store: Store) -> None:
+    seed(store)
+    stale = MemoryStatus("argon", "stale", (LinkStatus("src/auth/hash.py::hash", "removed"),))
+    full = build_context(store, files=["src/auth/login.py"], today=TODAY,
+                         statuses={"argon": stale})  # fmt: skip
+    assert [i.id for i in full.items] == ["limits", "argon"]
+    assert full.items[1].stale == "src/auth/hash.py::hash (removed)"
+    assert "> **Stale**: the code it describes changed: src/auth/hash.py::hash (removed)" in (
+        full.to_markdown()
+    )
+    first = full.items[0].tokens
+    small = build_context(store, files=["src/auth/login.py"], budget_tokens=first, today=TODAY,
+                          statuses=lambda ids: {"argon": stale})  # fmt: skip
+    assert [i.id for i in small.items] == ["limits"]
+    assert small.omitted == ("argon",)
+    assert small.tokens == first
+    assert estimate_tokens("abcde") == 2
+
+
+def test_markdown_and_record(store: Store) -> None:
+    seed(store)
+    ctx = build_context(store, files=["src/billing/pay.py"], today=TODAY)
+    assert ctx.to_markdown() == (
+        "# Project memories for `src/billing/pay.py`\n\n"
+        "## Money is integer cents\n\n"
+        "_note `cents`, about src/billing/pay.py_\n\n"
+        "Never floats.\n"
+    )
+    rec = ctx.to_record()
+    assert rec == {
+        "files": ["src/billing/pay.py"], "query": None, "budget_tokens": 2000,
+        "tokens": rec["items"][0]["tokens"], "omitted": [],
+        "items": [{"id": "cents", "title": "Money is integer cents", "type": "note",
+                   "path": ".memory/cents.md", "reason": "file", "matched": ["src/billing/pay.py"],
+                   "state": "active", "stale": None, "tokens": rec["items"][0]["tokens"],
+                   "text": "Never floats."}],
+    }  # fmt: skip
+    assert build_context(store, files=["README"], today=TODAY).to_markdown() == ""
+
+
+def test_cli_context(run: Invoke, store: Store) -> None:
+    seed(store)
+    out = run("context", "--file", str(store.root / "src/billing/pay.py")).stdout
+    assert out.startswith("# Project memories for `src/billing/pay.py`\n")
+    rec = json.loads(run("context", "-f", "src/auth/login.py", "-q", "utc", "--format", "json",
+                         "--exclude-always-on").stdout)  # fmt: skip
+    assert [i["id"] for i in rec["items"]] == ["argon"]
+    assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
+    assert store.context(files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"

@@ -1,0 +1,83 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import Invoke, git
+from test_search import mem
+
+from memkit.store import Store
+
+
+@pytest.fixture(autouse=True)
+def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
+
+
+def seed(store: Store) -> None:
+    body = "The gateway double-charges when we retry more often."
+    mem(store, "retry-limit", "Retry failed charges three times", body, type="decision",
+        tags="[billing]", updated="2026-02-01")  # fmt: skip
+    mem(store, "backoff", "Back off between retries", "Wait 1, 10, 60 minutes.", type="convention")
+    mem(store, "draft-retry", "Retry draft", "retry", status="draft")
+
+
+def test_search_text_and_json(run: Invoke, store: Store) -> None:
+    seed(store)
+    assert run("search", "retry", "charges").stdout == (
+        "retry-limit  3.30  decision  Retry failed charges three times\n"
+        "    The gateway double-**charges** when we **retry** more often.\n"
+        "backoff  1.09  convention  Back off between retries\n"
+        "    Wait 1, 10, 60 minutes.\n"
+    )
+    hits = json.loads(run("search", "retry", "--all", "--json", "-n", "2").stdout)
+    assert [(h["id"], h["state"]) for h in hits] == [
+        ("draft-retry", "draft"),
+        ("retry-limit", "fresh"),
+    ]
+    assert hits[1] == {
+        "id": "retry-limit", "title": "Retry failed charges three times", "score": hits[1]["score"],
+        "state": "fresh", "path": ".memory/retry-limit.md", "type": "decision",
+        "snippet": "The gateway double-charges when we **retry** more often.", "stale": None,
+    }  # fmt: skip
+    assert [h["id"] for h in json.loads(run("search", "retry", "--type", "convention",
+                                            "--json").stdout)] == ["backoff"]  # fmt: skip
+    assert json.loads(run("search", "retry", "--tag", "billing", "--json").stdout)[0]["id"] == (
+        "retry-limit"
+    )
+    assert run("search", "--status", "draft", "retry").stdout.startswith("draft-retry  ")
+    nothing = run("search", "zebra")
+    assert (nothing.stdout, nothing.stderr) == ("", "no memories match\n")
+
+
+def test_index_command(run: Invoke, store: Store) -> None:
+    seed(store)
+    assert run("index").stdout == "index built 3\n"
+    assert run("index").stdout == "index current\n"
+    assert run("index", "--rebuild").stdout == "indexed 3 memories\n"
+    mem(store, "new", "New one", "text")
+    assert run("index").stdout == "index updated 1\n"
+    assert store.search("text")[0].id == "new"
+
+
+def test_stale_after_a_real_code_change(run: Invoke, repo: Path, store: Store) -> None:
+    src = repo / "src" / "pay.py"
+    src.parent.mkdir()
+    src.write_text("def charge(amount):\n    return amount\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    run("add", "Charges are rounded to cents", "--link", "src/pay.py::charge", "-b", "charge")
+    run("add", "Charge in the customer's currency", "-b", "charge currency")
+    run("verify", "charges-are-rounded-to-cents")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "memories")
+    src.write_text("def charge(amount, currency):\n    return round(amount, 2)\n")
+    hits = json.loads(run("search", "charge", "--json").stdout)
+    assert [(h["id"], h["state"]) for h in hits] == [
+        ("charge-in-the-customer-s-currency", "fresh"),
+        ("charges-are-rounded-to-cents", "stale"),
+    ]
+    assert hits[1]["stale"].startswith("src/pay.py::charge (signature since ")
+    out = run("context", "--file", "src/pay.py").stdout
+    assert "> **Stale**: the code it describes changed: src/pay.py::charge (signature" in out
