@@ -14,10 +14,10 @@ from __future__ import annotations
 import os
 import sys
 
-MEMORY_DIR = ".memory"
+from memkit.walk import MEMORY_DIR, memory_entries
+
 INDEX_PATH = (MEMORY_DIR, ".cache", "hooks-index")
 INDEX_HEADER = "memkit hook index 1\n"
-_SKIP_DIRS = {"templates"}  # as Store.files(): .memory/templates/ holds no memories
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
 _DIFF = ("diff", "--cached", "--name-only", "-z", "--no-renames", "--relative")
 
@@ -81,23 +81,10 @@ def _spawn(argv: list[str]) -> tuple[int, bytes]:
 def memory_stamps(root: str) -> Stamps:
     """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists)."""
     stamps: Stamps = {}
-    stack = [(os.path.join(root, MEMORY_DIR), MEMORY_DIR)]
-    while stack:  # plain strings and scandir: this runs for every commit
-        full_dir, rel_dir = stack.pop()
-        try:
-            entries = list(os.scandir(full_dir))
-        except OSError:
-            continue
-        for e in entries:
-            name = e.name
-            if name.startswith("."):
-                continue
-            if e.is_dir(follow_symlinks=False):
-                if not (rel_dir == MEMORY_DIR and name in _SKIP_DIRS):
-                    stack.append((e.path, f"{rel_dir}/{name}"))
-            elif name.endswith(".md") and e.is_file(follow_symlinks=False):
-                st = e.stat(follow_symlinks=False)
-                stamps[f"{rel_dir}/{name}"] = [st.st_size, st.st_mtime_ns]
+    for rel, entry in memory_entries(root):  # plain strings and scandir: runs every commit
+        if not entry.is_symlink():
+            st = entry.stat(follow_symlinks=False)
+            stamps[rel] = [st.st_size, st.st_mtime_ns]
     return stamps
 
 

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.hookrun import MEMORY_DIR, is_output, linked_files, memory_stamps, read_index, relevant
+from memkit.hookrun import is_output, linked_files, memory_stamps, read_index, relevant
 from memkit.states import LinkStatus
+from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:
     from memkit.errors import InvalidMemoryError

@@ -17,7 +17,8 @@ from memkit import memory as mm
 from memkit.errors import GitError, MemoryNotFoundError
 from memkit.history_cache import HistoryCache
 from memkit.memory import Memory
-from memkit.store import MEMORY_DIR, Store
+from memkit.store import Store
+from memkit.walk import MEMORY_DIR
 
 DEFAULT_LIMIT = 20
 

@@ -19,7 +19,8 @@ from memkit.errors import GitError
 from memkit.memory import Memory
 from memkit.provenance import changed_parts, repo_and_folder
 from memkit.states import MemoryStatus
-from memkit.store import MEMORY_DIR, Store
+from memkit.store import Store
+from memkit.walk import MEMORY_DIR
 
 # A `source` naming an agent or a session marks a memory an agent wrote.
 AGENT_SOURCE = re.compile(

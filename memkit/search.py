@@ -375,30 +375,18 @@ class Index:
         A file modified too recently to trust its mtime is recorded with mtime -1, so
         the next scan sees it as changed and indexes it again.
         """
-        from memkit.store import _SKIP_DIRS, MEMORY_DIR
+        from memkit.walk import memory_entries
 
         self.store.require()
         out: dict[str, list[int]] = {}
         now = time.time_ns()
-        stack = [(str(self.store.dir), MEMORY_DIR)]
-        while stack:
-            full_dir, rel_dir = stack.pop()
-            with os.scandir(full_dir) as it:
-                for e in it:
-                    name = e.name
-                    if name.startswith("."):
-                        continue
-                    if e.is_dir(follow_symlinks=False):
-                        if not (rel_dir == MEMORY_DIR and name in _SKIP_DIRS):
-                            stack.append((e.path, f"{rel_dir}/{name}"))
-                    elif name.endswith(".md") and e.is_file(follow_symlinks=False):
-                        st = e.stat(follow_symlinks=False)
-                        mtime = st.st_mtime_ns
-                        window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
-                        out[f"{rel_dir}/{name}"] = [
-                            st.st_size,
-                            -1 if now - mtime < window else mtime,
-                        ]
+        for rel, entry in memory_entries(str(self.store.root)):
+            if entry.is_symlink():
+                continue
+            st = entry.stat(follow_symlinks=False)
+            mtime = st.st_mtime_ns
+            window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
+            out[rel] = [st.st_size, -1 if now - mtime < window else mtime]
         return out
 
     def _manifest_id(self) -> tuple[int, ...]:

@@ -29,10 +29,9 @@ from memkit.errors import (
 )
 from memkit.fsutil import atomic_write, create_new, file_lock
 from memkit.memory import Memory
+from memkit.walk import MEMORY_DIR, memory_entries
 
-MEMORY_DIR = ".memory"
 CACHE_DIR = ".cache"
-_SKIP_DIRS = {"templates"}
 _CACHE_VERSION = 2
 _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
@@ -148,21 +147,11 @@ class Store:
         self.require()
         self.links: list[str] = []  # symlinked memory files: reported by load(), never read
         out: list[tuple[str, str]] = []
-        stack = [(str(self.dir), MEMORY_DIR)]
-        while stack:
-            full_dir, rel_dir = stack.pop()
-            with os.scandir(full_dir) as it:
-                for e in it:
-                    name = e.name
-                    if name.startswith("."):
-                        continue
-                    if e.is_dir(follow_symlinks=False):
-                        if not (rel_dir == MEMORY_DIR and name in _SKIP_DIRS):
-                            stack.append((e.path, f"{rel_dir}/{name}"))
-                    elif name.endswith(".md") and e.is_file(follow_symlinks=False):
-                        out.append((f"{rel_dir}/{name}", e.path))
-                    elif name.endswith(".md") and e.is_symlink():
-                        self.links.append(f"{rel_dir}/{name}")
+        for rel, entry in memory_entries(str(self.root)):
+            if entry.is_symlink():
+                self.links.append(rel)
+            else:
+                out.append((rel, entry.path))
         out.sort()
         return out
 

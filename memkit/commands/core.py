@@ -41,8 +41,9 @@ class DateType(click.ParamType):  # type: ignore[type-arg]
 @click.pass_context
 def init(ctx: click.Context) -> None:
     """Create .memory/ (config and .gitignore) at the repository root. Idempotent."""
-    from memkit.store import MEMORY_DIR, default_root
+    from memkit.store import default_root
     from memkit.store import init as do_init
+    from memkit.walk import MEMORY_DIR
 
     root = ctx.obj.root.resolve() if ctx.obj.root else default_root()
     made = do_init(root)
