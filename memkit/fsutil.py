@@ -89,8 +89,11 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 
 @contextlib.contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """An exclusive advisory lock held for the block (POSIX flock; a no-op elsewhere)."""
+def file_lock(path: Path, *, shared: bool = False) -> Iterator[None]:
+    """An advisory lock held for the block (POSIX flock; a no-op elsewhere).
+
+    Exclusive by default; `shared=True` lets other shared holders in (readers).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
     try:
@@ -99,7 +102,7 @@ def file_lock(path: Path) -> Iterator[None]:
         except ImportError:  # pragma: no cover - Windows
             yield
             return
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
         finally:

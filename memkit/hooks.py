@@ -177,10 +177,6 @@ def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]
     store-wide rules they can break: duplicate ids and `supersedes` references. A
     staged config or template is loaded; a staged deletion checks the whole store.
     """
-    from memkit import memory as mm
-    from memkit.errors import InvalidMemoryError
-    from memkit.secrets import scan
-
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
     if not touched:
         return []
@@ -192,38 +188,7 @@ def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]
     staged = {n for n in touched if n in stamps}
     if not staged:
         return []
-    loaded = store.load()
-    problems = [
-        p
-        for p in loaded.problems
-        if p.path in staged or (p.field == "id" and any(n in p.message for n in staged))
-    ]
-    ids = {m.id for m in loaded.memories}
-    for mem in loaded.memories:
-        if mem.path not in staged:
-            continue
-        text = (store.root / mem.path).read_text("utf-8")
-        for f in scan(text):
-            problems.append(
-                InvalidMemoryError(
-                    mem.path,
-                    f.line,
-                    "secret",
-                    f"looks like a {f.kind}; remove it (a store committed to git keeps it "
-                    "forever), or mark a fake example with `memkit: allow-secret` on that line",
-                )
-            )
-        refs = [("supersedes", r) for r in mem.supersedes]
-        refs += [("superseded_by", mem.superseded_by)] if mem.superseded_by else []
-        for field, ref in refs:
-            if ref not in ids:
-                line = mm.field_line(mm.split(mem.head, mem.path)[1], field)
-                problems.append(
-                    InvalidMemoryError(
-                        mem.path, line, field, f"no memory with id {ref!r} in the store"
-                    )
-                )
-    return sorted(problems, key=lambda p: (p.path, p.line, p.field))
+    return store.validate(only=staged)
 
 
 def compile_needed(store: Store, names: list[str]) -> bool:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memkit.errors import MemkitError
-from memkit.fsutil import atomic_write
+from memkit.fsutil import atomic_write, file_lock
 from memkit.memory import STATUSES
 from memkit.states import MemoryStatus
 
@@ -351,21 +351,8 @@ class Index:
 
     @contextlib.contextmanager
     def _locked(self, exclusive: bool) -> Iterator[None]:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.dir / "lock", os.O_CREAT | os.O_RDWR, 0o644)
-        try:
-            try:
-                import fcntl
-            except ImportError:  # pragma: no cover - Windows
-                yield
-                return
-            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
+        with file_lock(self.dir / "lock", shared=not exclusive):
+            yield
 
     # ------------------------------------------------------------ freshness
 

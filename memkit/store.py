@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -329,19 +329,31 @@ class Store:
 
     # ------------------------------------------------------------- validation
 
-    def validate(self) -> list[InvalidMemoryError]:
-        """Every problem in the store, including likely secrets, sorted by file and line."""
+    def validate(self, only: Collection[str] | None = None) -> list[InvalidMemoryError]:
+        """Every problem in the store, including likely secrets, sorted by file and line.
+
+        `only` (paths relative to the root) limits the per-file checks to those files,
+        as the pre-commit hook does for staged memories; duplicate ids are still judged
+        against the whole store.
+        """
+        from memkit.secrets import scan
+
         loaded = self.load()
-        problems = list(loaded.problems)
+        problems = [
+            p
+            for p in loaded.problems
+            if only is None
+            or p.path in only
+            or (p.field == "id" and any(n in p.message for n in only))
+        ]
         ids = {m.id for m in loaded.memories}
         for mem in loaded.memories:
-            full = self.root / mem.path
+            if only is not None and mem.path not in only:
+                continue
             try:
-                text = full.read_text("utf-8")
+                text = (self.root / mem.path).read_text("utf-8")
             except OSError:
                 continue
-            from memkit.secrets import scan
-
             for f in scan(text):
                 problems.append(
                     InvalidMemoryError(
