@@ -74,10 +74,11 @@ def handle(event: str, raw: str, clock: Callable[[], dt.date]) -> tuple[str, str
 
 
 def main(argv: list[str] | None = None) -> int:
-    """`python -m memkit.agent_hooks EVENT`: the handlers without the CLI's start-up cost."""
+    """`memkit-hook EVENT` (or `python -m memkit.agent_hooks EVENT`): the handlers
+    without the CLI's start-up cost. `memkit hook EVENT` runs the same handlers."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0] not in EVENTS:
-        print(f"usage: python -m memkit.agent_hooks {{{','.join(EVENTS)}}}", file=sys.stderr)
+        print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr)
         return 0
     out, err = handle(args[0], sys.stdin.read(), _today)
     if out:

@@ -18,7 +18,10 @@ MCP_FILES = (".mcp.json", ".cursor/mcp.json")
 MCP_NAME = "memkit"
 MCP_ENTRY = {"command": "memkit", "args": ["mcp"]}
 SETTINGS = ".claude/settings.json"
-HOOK_PREFIX = "memkit hook "
+# The `memkit-hook` script runs the handlers without the CLI's start-up (click and
+# every command's options): PostToolUse runs on every tool call and must stay fast.
+HOOK_PREFIX = "memkit-hook "
+_OWN_PREFIXES = (HOOK_PREFIX, "memkit hook ")  # entries earlier versions wrote are ours too
 # event -> (matcher or None, handler argument, timeout in seconds)
 HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
     "SessionStart": ("startup|resume|clear|compact", "session-start", 30),
@@ -96,7 +99,7 @@ def uninstall_mcp(root: Path) -> list[str]:
 
 
 def _ours(hook: Any) -> bool:
-    return isinstance(hook, dict) and str(hook.get("command", "")).startswith(HOOK_PREFIX)
+    return isinstance(hook, dict) and str(hook.get("command", "")).startswith(_OWN_PREFIXES)
 
 
 def install_claude(root: Path) -> list[str]:

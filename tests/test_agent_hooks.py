@@ -288,18 +288,26 @@ def test_install_claude_keeps_other_settings(tmp_path: Path) -> None:
     assert data["hooks"]["PostToolUse"][0] == theirs
     assert data["hooks"]["PostToolUse"][1] == {
         "matcher": "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash",
-        "hooks": [{"type": "command", "command": "memkit hook post-tool-use", "timeout": 10}],
+        "hooks": [{"type": "command", "command": "memkit-hook post-tool-use", "timeout": 10}],
     }
     assert data["hooks"]["SessionStart"] == [
         {
             "matcher": "startup|resume|clear|compact",
-            "hooks": [{"type": "command", "command": "memkit hook session-start", "timeout": 30}],
+            "hooks": [{"type": "command", "command": "memkit-hook session-start", "timeout": 30}],
         }
     ]
     assert sorted(data["hooks"]) == ["PostToolUse", "SessionEnd", "SessionStart", "Stop"]
     assert uninstall_claude(tmp_path) == ["updated .claude/settings.json"]
     assert json.loads(settings.read_text()) == {"model": "opus", "hooks": {"PostToolUse": [theirs]}}
     assert uninstall_claude(tmp_path) == []
+
+
+def test_uninstall_claude_removes_entries_of_earlier_versions(tmp_path: Path) -> None:
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    old = {"hooks": [{"type": "command", "command": "memkit hook stop", "timeout": 30}]}
+    settings.write_text(json.dumps({"hooks": {"Stop": [old]}}))
+    assert uninstall_claude(tmp_path) == ["removed .claude/settings.json"]
 
 
 def test_install_refuses_broken_json(tmp_path: Path) -> None:
