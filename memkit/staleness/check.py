@@ -39,7 +39,9 @@ def check_store(
     store: Store, *, today: dt.date, ids: Iterable[str] | None = None
 ) -> list[MemoryStatus]:
     mems = select(store, ids)
-    repo = _repo(store) if any(m.links for m in mems) else None
+    # Only links with a recorded fingerprint are compared with the code: without one
+    # there is nothing for git to tell, and opening a repository costs ~100 ms.
+    repo = _repo(store) if any(m.links and m.verified for m in mems) else None
     snap = Snapshot(store.root, repo, WORKTREE)
     evaluators: dict[str | None, Evaluator] = {}
     local: list[TreeChanges] = []  # HEAD -> work tree, computed once when first needed
