@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memkit.errors import InvalidMemoryError
+from memkit.vocab import CONFIDENCES as CONFIDENCES
+from memkit.vocab import STATUSES as STATUSES
+from memkit.vocab import TYPES as TYPES
 
-TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
-STATUSES = ("active", "draft", "archived", "superseded")
-CONFIDENCES = ("high", "medium", "low")
 MAX_BYTES = 1_000_000
 MAX_ID = 64
 ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -596,7 +596,7 @@ def _changes(
 # ------------------------------------------------------------------ results
 
 StatusSource = Mapping[str, MemoryStatus] | Callable[[list[str]], Mapping[str, MemoryStatus]]
-MEMORY_STATUSES = ("active", "draft", "archived", "superseded", "expired")
+MEMORY_STATUSES = (*STATUSES, "expired")  # search also filters on expiry
 
 
 @dataclass(frozen=True)

@@ -20,9 +20,7 @@ from memkit.cli import (
     warn,
 )
 from memkit.errors import MemkitError
-
-TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
-STATUSES = ("active", "draft", "archived", "superseded")
+from memkit.vocab import CONFIDENCES, STATUSES, TYPES
 
 
 class DateType(click.ParamType):  # type: ignore[type-arg]
@@ -80,7 +78,7 @@ def _read_body(body: str | None, body_file: str | None) -> str | None:
     "--link", "links", multiple=True, help="FILE or FILE::Symbol it describes (repeatable)."
 )
 @click.option("--source", help="Where it comes from: a PR, an incident, a session.")
-@click.option("--confidence", type=click.Choice(("high", "medium", "low")))
+@click.option("--confidence", type=click.Choice(CONFIDENCES))
 @click.option("--status", type=click.Choice(STATUSES), default="active", show_default=True)
 @click.option("--review-after", type=DateType(), help="Due for review after this date.")
 @click.option("--expires", type=DateType(), help="No longer used after this date.")

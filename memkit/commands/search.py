@@ -9,13 +9,14 @@ import click
 
 from memkit.cli import echo_json, get_store, today
 from memkit.errors import MemkitError
+from memkit.vocab import STATUSES as MEMORY_STATUSES
+from memkit.vocab import TYPES
 
 if TYPE_CHECKING:
     from memkit.search import StatusSource
     from memkit.store import Store
 
-TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
-STATUSES = ("active", "draft", "archived", "superseded", "expired")
+STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
 
 
 def status_source(store: Store, day: dt.date) -> StatusSource:
