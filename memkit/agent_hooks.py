@@ -2,7 +2,7 @@
 
 Each handler takes the hook's JSON payload (a dict) and returns the text to print.
 PostToolUse runs after every tool call, so its path imports nothing heavy: it only
-appends one compact JSON line to `.memory/.cache/sessions/<session>.jsonl`.
+appends one compact JSON line to `sessions/<session>.jsonl` in memkit's private folder.
 Stop / SessionEnd turn that journal into one draft `episode` memory.
 SessionStart's selection is in session_context.py, the draft in session_draft.py, and
 the installers that register the hooks (and the MCP server) in agent_install.py.
@@ -124,9 +124,16 @@ def session_id(payload: Mapping[str, Any]) -> str:
     return sid
 
 
+def sessions_dir(root: Path) -> Path:
+    """Where session journals live: memkit's private folder (memkit.cachedir)."""
+    from memkit.cachedir import cache_dir
+
+    return Path(cache_dir(str(root))) / SESSIONS_DIR
+
+
 def journal_path(root: Path, sid: str) -> Path:
     safe = re.sub(r"[^A-Za-z0-9_.-]", "_", sid)[:100].lstrip(".") or "session"
-    return root / ".memory" / ".cache" / SESSIONS_DIR / f"{safe}.jsonl"
+    return sessions_dir(root) / f"{safe}.jsonl"
 
 
 def _short(value: Any) -> str:
@@ -254,14 +261,15 @@ def prune_journals(root: Path, *, keep_days: int, today: dt.date) -> None:
     """Delete the journals of sessions that ended without a SessionEnd long ago."""
     import datetime
 
-    folder = root / ".memory" / ".cache" / SESSIONS_DIR
     try:
-        entries = list(os.scandir(folder))
+        entries = list(os.scandir(sessions_dir(root)))
     except OSError:
         return
     for e in entries:
-        age = today - datetime.date.fromtimestamp(e.stat().st_mtime)
-        if e.name.endswith(".jsonl") and age.days > keep_days:
+        if not (e.name.endswith(".jsonl") and e.is_file(follow_symlinks=False)):
+            continue
+        age = today - datetime.date.fromtimestamp(e.stat(follow_symlinks=False).st_mtime)
+        if age.days > keep_days:
             Path(e.path).unlink(missing_ok=True)
 
 

@@ -21,7 +21,15 @@ from memkit.memory import TYPES, Memory
 from memkit.render import Fitted, Renderer
 from memkit.states import MemoryStatus
 from memkit.store import Loaded, Store
-from memkit.targets import NAMES, TARGETS, Output, Settings, literal_dir, settings
+from memkit.targets import (
+    NAMES,
+    NEVER_NESTED,
+    TARGETS,
+    Output,
+    Settings,
+    literal_dir,
+    settings,
+)
 
 
 @dataclass(frozen=True)
@@ -88,18 +96,19 @@ def build(
         bad = len({p.path for p in loaded.problems})
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today)
-    renderer = Renderer(store.dir / "templates", statuses or {},
-                        store.private_dir() / "templates", store.cache_key())  # fmt: skip
+    renderer = Renderer(store.root, statuses or {}, store.private_dir() / "templates")
     files: dict[str, FileChange] = {}
-    for name in targets or NAMES:
-        wanted = memories if targets or name in conf.targets else []
-        for out in TARGETS[name].outputs(wanted, conf):
-            files[out.path] = _compose(store.root, out, renderer, notes)
-        for path in _leftovers(store.root, name, loaded.memories, files):
-            files[path] = _compose(store.root, _empty(name, path, conf), renderer, notes)
+    with renderer.bounds():
+        for name in targets or NAMES:
+            wanted = memories if targets or name in conf.targets else []
+            for out in TARGETS[name].outputs(wanted, conf):
+                files[out.path] = _compose(store.root, out, renderer, notes)
+            for path in _leftovers(store.root, name, loaded.memories, files):
+                files[path] = _compose(store.root, _empty(name, path, conf), renderer, notes)
     stale = sum(1 for m in memories if renderer.stale(m))
     if stale:
         notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
+    _drop_linked_outputs(store.root, files, notes)
     ordered = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
     return Plan(store.root, ordered, tuple(notes))
 
@@ -133,20 +142,19 @@ def _empty(target: str, path: str, conf: Settings) -> Output:
     return Output(path, target, "", (), conf.budget(target), whole=not path.endswith("AGENTS.md"))
 
 
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # an existing output file memkit reads back
+FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
+
+
 def _read(root: Path, rel: str) -> bytes | None:
-    path = root / rel
-    real = path.resolve()
-    if not real.is_relative_to(root):  # a symlink (or one above it) leading elsewhere
-        raise MemkitError(
-            f"{rel} leads to {real}, outside {root}, through a symbolic link; memkit reads "
-            "and writes compiled files only inside the repository: replace the link"
-        )
+    """An output's bytes now (None: absent), read safely: it may hold anything."""
+    from memkit.fsutil import read_inside, write_target
+
+    write_target(root, rel, forbidden=FORBIDDEN)  # refuses links out, .git/, .memory/
     try:
-        return path.read_bytes()
-    except (FileNotFoundError, NotADirectoryError):
+        return read_inside(root, rel, limit=MAX_OUTPUT_BYTES)
+    except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        raise MemkitError(f"{path} is a directory; memkit needs to write a file there") from None
 
 
 def _compose(root: Path, out: Output, renderer: Renderer, notes: list[str]) -> FileChange:
@@ -203,6 +211,8 @@ def _leftovers(
                     found.append(rel)
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
         for d in sorted({literal_dir(m.paths) for m in everything if m.paths} - {""}):
+            if d.split("/")[0] in NEVER_NESTED:
+                continue
             rel = f"{d}/AGENTS.md"
             if rel not in planned and (root / rel).is_file():
                 found.append(rel)
@@ -213,15 +223,49 @@ def apply(plan: Plan) -> list[str]:
     """Write and delete what the plan says; return the paths changed.
 
     A file that changed on disk since `build` read it is not touched: MemkitError.
+    An output that is a symbolic link inside the repository is written through (the
+    link stays a link); two outputs that are one file are refused before any write.
     """
+    from memkit.fsutil import write_target
+
+    real = {f.path: write_target(plan.root, f.path, forbidden=FORBIDDEN) for f in plan.changes}
     done = []
     for f in plan.changes:
-        path = plan.root / f.path
         if _read(plan.root, f.path) != f.old:
             raise MemkitError(f"{f.path} changed while memkit compiled; run `memkit compile` again")
+        target = real[f.path]
         if f.new is None:
-            path.unlink()
+            if os.path.islink(plan.root / f.path):
+                continue  # never delete a link or, through it, another file
+            target.unlink()
         else:
-            atomic_write(path, f.new, fsync=False)  # derived: `memkit compile` remakes it
+            atomic_write(target, f.new, fsync=False)  # derived: `memkit compile` remakes it
         done.append(f.path)
     return done
+
+
+def _drop_linked_outputs(root: Path, files: dict[str, FileChange], notes: list[str]) -> None:
+    """An output that is a link to another output (`CLAUDE.md -> AGENTS.md`) is left alone.
+
+    The agent reading the link reads the other file, which memkit writes; writing both
+    would overwrite one with the other. Two outputs joined otherwise are refused.
+    """
+    real = {path: (root / path).resolve() for path in files}
+    by_real: dict[Path, list[str]] = {}
+    for path in sorted(files):
+        by_real.setdefault(real[path], []).append(path)
+    for _, paths in sorted(by_real.items()):
+        if len(paths) < 2:
+            continue
+        plain = [p for p in paths if not os.path.islink(root / p)]
+        if len(plain) != 1:
+            raise MemkitError(
+                f"{' and '.join(paths)} are one file through symbolic links, and memkit would "
+                "write different text to each; remove a link, or turn off one of the targets "
+                "in .memory/config.toml"
+            )
+        for link in paths:
+            if link != plain[0]:
+                old = files[link].old
+                files[link] = FileChange(link, files[link].target, old, old)
+                notes.append(f"{link}: a link to {plain[0]}, which memkit writes: left as it is")

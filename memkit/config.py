@@ -44,10 +44,17 @@ def _env_value(name: str, raw: str) -> Any:
         return raw  # a bare string
 
 
-def load(memory_dir: Path) -> Config:
-    path = memory_dir / CONFIG_NAME
+MAX_CONFIG_BYTES = 256 * 1024
+
+
+def load(root: Path) -> Config:
+    """The project's `.memory/config.toml` (read safely: it comes with the repository)."""
+    from memkit.fsutil import read_inside
+
+    rel = f".memory/{CONFIG_NAME}"
+    path = root / rel
     try:
-        raw = path.read_bytes()
+        raw = read_inside(root, rel, limit=MAX_CONFIG_BYTES)
     except FileNotFoundError:
         return Config(path=str(path))
     import tomllib

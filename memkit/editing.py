@@ -32,7 +32,7 @@ def edit_memory(
 ) -> str:
     """Open a working copy of memory `mid` in `editor`, validate it, then save it.
 
-    A rejected edit stays in .memory/.cache/edit/<id>.md and is reopened next time.
+    A rejected edit stays in memkit's cache folder (edit/<id>.md) and is reopened next time.
     Returns a one-line summary of what happened.
     """
     path = store.path_of(mid)
@@ -64,12 +64,12 @@ def _edit_locked(
         _drop(draft, base)
         return f"no change to {rel}"
     keep = (
-        f" (your edit is kept in {store.rel(draft)}: `memkit edit {mid}` reopens it, "
+        f" (your edit is kept in {store.display(draft)}: `memkit edit {mid}` reopens it, "
         f"`memkit edit {mid} --discard` drops it)"
     )
     try:
-        mem = mm.parse(raw, mid=mid, path=store.rel(draft))
-        check_secrets(raw.decode("utf-8"), store.rel(draft), allow_secret)
+        mem = mm.parse(raw, mid=mid, path=store.display(draft))
+        check_secrets(raw.decode("utf-8"), store.display(draft), allow_secret)
     except MemkitError as e:
         raise MemkitError(f"{e}{keep}") from None
     with store.lock():
@@ -98,4 +98,4 @@ def discard_edit(store: Store, mid: str) -> str:
     if not draft.exists():
         return f"no kept edit for {mid!r}"
     _drop(draft, draft.with_suffix(".base"))
-    return f"discarded {store.rel(draft)}"
+    return f"discarded {store.display(draft)}"

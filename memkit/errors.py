@@ -35,5 +35,9 @@ class ConfigError(MemkitError):
     """The configuration file or an environment override is invalid."""
 
 
+class UnsafePathError(MemkitError):
+    """A path from the repository leads outside it, into .git/, or to a special file."""
+
+
 class GitError(MemkitError):
     """A git operation failed or needs history that is not there."""

@@ -1,12 +1,30 @@
-"""Atomic file writes: a temp file in the same directory, fsync, then rename or link."""
+"""Files: atomic writes, locks, and the one safe way to read from a repository.
+
+Writes are a temp file in the same directory, fsync, then rename or link. Reads of
+anything a repository carries (memory files, config, templates, instruction files,
+compiled outputs, linked source files) go through `read_inside`, which refuses a path
+that leads out of the repository or into `.git/` (through a symbolic link), a file
+that is not a regular file (a FIFO would hang us, a device never ends), and a file
+over its size limit: checked on the open descriptor (O_NOFOLLOW, O_NONBLOCK, fstat),
+not only by name. Compiled outputs are written through `write_target`, which refuses
+the same and keeps a symbolic link that leads inside the repository.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+
+from memkit.errors import MemkitError, UnsafePathError
+
+MiB = 1024 * 1024
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def _temp(path: Path, data: bytes, fsync: bool = True) -> str:
@@ -90,18 +108,22 @@ def write_if_changed(path: Path, data: bytes) -> bool:
 
 @contextlib.contextmanager
 def file_lock(path: Path, *, shared: bool = False) -> Iterator[None]:
-    """An advisory lock held for the block (POSIX flock; a no-op elsewhere).
+    """An advisory lock held for the block (POSIX flock).
 
     Exclusive by default; `shared=True` lets other shared holders in (readers).
+    memkit supports POSIX systems (Linux, macOS, the BSDs; on Windows, WSL): where
+    flock is missing it refuses to write rather than write without a lock.
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
     try:
-        try:
-            import fcntl
-        except ImportError:  # pragma: no cover - Windows
-            yield
-            return
+        import fcntl
+    except ImportError:  # pragma: no cover - Windows
+        raise MemkitError(
+            "memkit needs POSIX file locks (Linux, macOS, WSL) to write safely; "
+            "this system has none"
+        ) from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_CREAT | os.O_RDWR | _NOFOLLOW | _CLOEXEC, 0o600)
+    try:
         fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         try:
             yield
@@ -109,3 +131,105 @@ def file_lock(path: Path, *, shared: bool = False) -> Iterator[None]:
             fcntl.flock(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
+
+
+# ------------------------------------------------------------- safe reads
+
+
+def inside(root: Path, path: Path, what: str) -> Path:
+    """The real path of `path`, which must lie in `root` and outside its `.git/`.
+
+    Symbolic links that stay inside the repository are followed (`CLAUDE.md ->
+    AGENTS.md`); one leading elsewhere raises UnsafePathError naming `what`.
+    """
+    real = Path(os.path.realpath(path))
+    top = Path(os.path.realpath(root))
+    if real != top and not real.is_relative_to(top):
+        raise UnsafePathError(
+            f"{what} leads to {real}, outside the repository {top}, through a symbolic "
+            "link; memkit reads and writes only inside the repository: replace the link "
+            "with the file itself"
+        )
+    if real.is_relative_to(top / ".git"):
+        raise UnsafePathError(
+            f"{what} leads into .git/ through a symbolic link; memkit never reads or "
+            "writes git's own files: replace the link with the file itself"
+        )
+    return real
+
+
+def read_regular(path: str | Path, *, limit: int, what: str) -> bytes:
+    """The bytes of `path`, a regular file (not a link) of at most `limit` bytes.
+
+    FileNotFoundError when it does not exist; UnsafePathError when it is a link, a
+    FIFO, a device or a directory, or bigger than `limit`. The checks are made on
+    the open descriptor, so a file swapped after it was listed is still caught.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | _NOFOLLOW | _NONBLOCK | _CLOEXEC)
+    except OSError as e:
+        if isinstance(e, FileNotFoundError | NotADirectoryError):
+            raise FileNotFoundError(e.errno, e.strerror, str(path)) from None
+        if os.path.islink(path):
+            raise UnsafePathError(
+                f"{what} is a symbolic link; memkit does not follow it here: replace it "
+                "with the file itself"
+            ) from None
+        raise UnsafePathError(f"{what} cannot be read: {e.strerror}") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+            raise UnsafePathError(f"{what} is {kind}; memkit reads only regular files there")
+        if st.st_size > limit:
+            raise UnsafePathError(
+                f"{what} is {st.st_size:,} bytes, over memkit's limit of {limit:,} for it; "
+                "make it smaller"
+            )
+        chunks = []
+        size = 0
+        while chunk := os.read(fd, min(limit + 1 - size, 1 << 20) or 1):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:  # it grew while we read
+                raise UnsafePathError(
+                    f"{what} grew past memkit's limit of {limit:,} bytes while it was read"
+                )
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_inside(root: Path, rel: str | Path, *, limit: int, what: str | None = None) -> bytes:
+    """Read `root/rel` (a path the repository decides) safely; see the module docstring.
+
+    FileNotFoundError when it does not exist; UnsafePathError for everything refused.
+    """
+    path = Path(root) / rel
+    label = what or str(rel)
+    if not os.path.lexists(path):
+        raise FileNotFoundError(2, "No such file or directory", str(path))
+    real = inside(root, path, label)
+    return read_regular(real, limit=limit, what=label)
+
+
+def write_target(root: Path, rel: str, *, forbidden: tuple[str, ...] = (".git",)) -> Path:
+    """The real file to write for output `rel`: the path itself, or a link's target.
+
+    A symbolic link leading to a file inside the repository is written through, so a
+    tracked `CLAUDE.md -> AGENTS.md` stays a link. UnsafePathError when the file or
+    its folder leads outside the repository, or into one of the `forbidden` top
+    folders (git's own files; memkit's store), or when it is not a regular file.
+    """
+    top = Path(os.path.realpath(root))
+    path = Path(root) / rel
+    real = inside(root, path, rel)
+    for name in forbidden:
+        if real == top / name or real.is_relative_to(top / name):
+            raise UnsafePathError(
+                f"{rel} would be written into {name}/, which memkit never writes compiled "
+                "files into: choose another output path"
+            )
+    if os.path.lexists(real) and not os.path.isfile(real):
+        raise UnsafePathError(f"{rel} is not a regular file; memkit needs to write a file there")
+    return real

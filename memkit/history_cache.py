@@ -1,4 +1,4 @@
-"""Histories already walked, kept as derived data in .memory/.cache/history.json."""
+"""Histories already walked, kept as derived data (history.json in memkit's private folder)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from memkit.store import Store
 class HistoryCache:
     """Histories already walked, by path: commits never change, so they stay true.
 
-    Derived data in .memory/.cache/: the next `memkit log` or `show` walks only the
+    Derived data in memkit's private folder: the next `memkit log` or `show` walks only the
     commits made since, then stops at the cached start.
     """
 

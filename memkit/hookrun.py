@@ -3,8 +3,9 @@
 The installed hook calls `memkit.hookrun.main(["pre-commit", "--root", DIR])`. Most
 commits touch neither a memory nor code a memory links to, and for those it answers
 "nothing to do" with the standard library alone: the staged names come from
-`git diff --cached --name-only -z`, and the linked files from a small derived index in
-.memory/.cache/hooks-index, rebuilt only when a memory file's size or mtime changed.
+`git diff --cached --name-only -z`, and the linked files from a small derived index,
+`hooks-index` in memkit's private folder (memkit.cachedir), rebuilt only when a memory
+file's size or mtime changed.
 Only when a staged file matters does it load memkit's CLI (and with it the heavy
 libraries) to run the full checks: `memkit hooks run pre-commit`.
 """
@@ -14,9 +15,10 @@ from __future__ import annotations
 import os
 import sys
 
+from memkit.cachedir import cache_dir
 from memkit.walk import MEMORY_DIR, memory_entries
 
-INDEX_PATH = (MEMORY_DIR, ".cache", "hooks-index")
+INDEX_NAME = "hooks-index"
 INDEX_HEADER = "memkit hook index 1\n"
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
 _DIFF = ("diff", "--cached", "--name-only", "-z", "--no-renames", "--relative")
@@ -102,7 +104,7 @@ def read_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
     whose path starts with DIR/PREFIX).
     """
     try:
-        with open(os.path.join(root, *INDEX_PATH), encoding="utf-8") as f:
+        with open(os.path.join(cache_dir(root), INDEX_NAME), encoding="utf-8") as f:
             text = f.read()
     except (OSError, ValueError):
         text = ""
@@ -139,7 +141,7 @@ def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
         text = _index_head(stamps) + "".join(f"l {link}\n" for link in links)
         text += "".join(f"o {out}\n" for out in outputs)
         with contextlib.suppress(OSError):  # a read-only checkout goes without the index
-            atomic_write(Path(root, *INDEX_PATH), text.encode("utf-8"))
+            atomic_write(Path(cache_dir(root), INDEX_NAME), text.encode("utf-8"))
     return links, outputs
 
 

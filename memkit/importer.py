@@ -10,6 +10,7 @@ Scoping carries over: Cursor `globs`, Copilot `applyTo` and Cline `paths` become
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +34,7 @@ KNOWN = (
     "memory-bank",
 )
 _ALWAYS = {"**", "**/*", "*", "**/*.*"}
+MAX_FILE_BYTES = 4 * 1024 * 1024  # one instruction file
 _IMPORT_LINE = re.compile(r"^@[\w./~-]+\s*$")
 _MEMKIT_BLOCK = re.compile(r"<!--\s*memkit:begin.*?<!--\s*memkit:end[^>]*-->\n?", re.DOTALL)
 _GENERATED = "<!-- memkit:generated"  # a file `memkit compile` owns whole
@@ -88,7 +90,10 @@ def discover(root: Path, given: list[Path]) -> list[Path]:
                 f"{path} holds no known instruction file ({', '.join(KNOWN)}); name the files"
             )
         out.extend(discover(root, found))
-    return list(dict.fromkeys(p.resolve() for p in out))
+    unique: dict[Path, Path] = {}  # real file -> the path it was found by (kept lexical)
+    for p in out:
+        unique.setdefault(p.resolve(), Path(os.path.abspath(p)))
+    return list(unique.values())
 
 
 def front_matter(text: str) -> tuple[dict[str, str | list[str]], str]:
@@ -179,7 +184,7 @@ def file_sections(root: Path, path: Path) -> tuple[list[Section], list[Item]]:
     """The sections of one instruction file, and what was left out of it and why."""
     rel = _rel(root, path)
     try:
-        text = path.read_text("utf-8").replace("\r\n", "\n")
+        text = _read(root, path).decode("utf-8").replace("\r\n", "\n")
     except (OSError, UnicodeDecodeError) as e:
         raise MemkitError(f"cannot read {rel} ({e}); give a UTF-8 text file") from None
     if _GENERATED in text:
@@ -217,9 +222,21 @@ def _name_title(path: Path) -> str:
     return words.strip().capitalize() or path.name
 
 
+def _read(root: Path, path: Path) -> bytes:
+    """An instruction file's bytes: inside the repository through the safe-path layer
+    (a link leading out of it is refused); a file named outside it, as given."""
+    from memkit.fsutil import read_inside, read_regular
+
+    if path.is_relative_to(root):
+        return read_inside(root, path.relative_to(root), limit=MAX_FILE_BYTES)
+    return read_regular(path.resolve(), limit=MAX_FILE_BYTES, what=str(path))
+
+
 def _rel(root: Path, path: Path) -> str:
+    """The path as found (links not resolved), relative to the root when inside it."""
+    lexical = Path(os.path.abspath(path))
     try:
-        return path.resolve().relative_to(root).as_posix()
+        return lexical.relative_to(root).as_posix()
     except ValueError:
         return path.name
 

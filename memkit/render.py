@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,18 +53,31 @@ def yaml_plain(value: str) -> str:
 class Renderer:
     def __init__(
         self,
-        overrides: Path,
+        root: Path,
         statuses: Mapping[str, MemoryStatus],
         cache: Path | None = None,
-        cache_key: bytes | None = None,
     ) -> None:
-        self.overrides = overrides
+        self.root = root  # overrides are read from root/.memory/templates/, safely
         self.cache = cache  # compiled templates are kept here (jinja2 bytecode cache)
-        self.cache_key = cache_key  # signs that cache: only bytecode memkit wrote is loaded
         self.statuses = statuses
         self._env: Any = None
         self._entries: dict[tuple[str, bool], str] = {}
         self._lines: dict[str, str] = {}
+
+    def bounds(self) -> contextlib.AbstractContextManager[None]:
+        """Time and memory bounds for rendering when the project overrides templates.
+
+        memkit's own templates need none; an override is code from the repository.
+        """
+        try:
+            overridden = any(os.scandir(self.root / OVERRIDES))
+        except OSError:
+            overridden = False
+        if not overridden:
+            return contextlib.nullcontext()
+        from memkit.limits import bounded
+
+        return bounded(seconds=RENDER_SECONDS, memory=RENDER_MEMORY, what="rendering templates")
 
     def stale(self, m: Memory) -> str:
         status = self.statuses.get(m.id)
@@ -74,21 +88,9 @@ class Renderer:
         import jinja2.sandbox
 
         if self._env is None:
-            from memkit.resources import templates_dir
-
-            loader = jinja2.ChoiceLoader([jinja2.FileSystemLoader(self.overrides),
-                                          jinja2.FileSystemLoader(templates_dir())])  # fmt: skip
-            # Sandboxed: an override template arrives in a pull request like any file,
-            # and a plain Environment lets `{{ self.__init__.__globals__ }}` run code.
-            self._env = jinja2.sandbox.SandboxedEnvironment(
-                loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
-                keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
-                bytecode_cache=_bytecode_cache(self.cache, self.cache_key)
-                if self.cache and self.cache_key else None,
-            )  # fmt: skip
-            self._env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
+            self._env = _environment(self.root, self.cache)
         try:
-            return str(self._env.get_template(name).render(**context))
+            return _bounded_render(self._env.get_template(name), context)
         except jinja2.TemplateNotFound:
             raise MemkitError(f"template {name} is missing from memkit's templates/") from None
         except jinja2.TemplateError as e:
@@ -169,46 +171,79 @@ class Renderer:
         return Fitted(text(k, j), tuple(ms[k : k + j]), len(ms) - k - j)
 
 
-def _bytecode_cache(directory: Path, key: bytes) -> Any:
+OVERRIDES = ".memory/templates"
+MAX_TEMPLATE_BYTES = 256 * 1024  # an override template's size
+MAX_RENDER_CHARS = 16 * 1024 * 1024  # what one render may produce
+RENDER_SECONDS = 60.0  # all rendering of one run, when override templates are in use
+RENDER_MEMORY = 1024 * 1024 * 1024  # address space that rendering may add
+
+
+def _environment(root: Path, cache: Path | None) -> Any:
+    """The sandboxed jinja2 environment: overrides from the repository, then memkit's own.
+
+    Sandboxed: an override template arrives in a pull request like any file, and a
+    plain Environment lets `{{ self.__init__.__globals__ }}` run code. Overrides are
+    read through memkit.fsutil.read_inside (no link out of the repository, no special
+    file, a size limit); memkit's own templates come from the installed package.
+    """
+    import jinja2
+    import jinja2.sandbox
+
+    from memkit.resources import templates_dir
+
+    class Overrides(jinja2.BaseLoader):
+        def get_source(self, env: Any, name: str) -> tuple[str, str, Callable[[], bool]]:
+            from memkit.fsutil import read_inside
+
+            rel = "/".join([OVERRIDES, *jinja2.loaders.split_template_path(name)])
+            try:
+                raw = read_inside(root, rel, limit=MAX_TEMPLATE_BYTES)
+            except FileNotFoundError:
+                raise jinja2.TemplateNotFound(name) from None
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise MemkitError(f"{rel} is not UTF-8; re-save it as UTF-8") from None
+            return text, rel, lambda: False
+
+    loader = jinja2.ChoiceLoader([Overrides(), jinja2.FileSystemLoader(templates_dir())])
+    env = jinja2.sandbox.SandboxedEnvironment(
+        loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+        bytecode_cache=_bytecode_cache(cache) if cache else None,
+    )  # fmt: skip
+    env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
+    return env
+
+
+def _bounded_render(template: Any, context: Mapping[str, Any]) -> str:
+    """Render, stopping once the output passes MAX_RENDER_CHARS (see Renderer.bounds)."""
+    out: list[str] = []
+    size = 0
+    for chunk in template.generate(**context):
+        size += len(chunk)
+        if size > MAX_RENDER_CHARS:
+            raise MemkitError(
+                f"template {template.name} produced over {MAX_RENDER_CHARS:,} characters; "
+                "fix the template or delete the override"
+            )
+        out.append(chunk)
+    return "".join(out)
+
+
+def _bytecode_cache(directory: Path) -> Any:
     """Compiled templates on disk (keyed by source checksum); a read-only store goes without.
 
-    Cached bytecode is Python code run as it is loaded, and a pull request can carry
-    files under .memory/.cache/ (ignored is not forbidden): each entry is signed with
-    a key kept in the git directory, which is never pushed, and others are ignored.
+    Cached bytecode is Python code run as it is loaded: it lives in memkit's private
+    folder (memkit.cachedir), where no pull request can put a file.
     """
-    import hashlib
-    import hmac
-    import io
-
     import jinja2
-
-    from memkit.fsutil import atomic_write
-
-    def sign(payload: bytes) -> bytes:
-        return hmac.new(key, payload, hashlib.sha256).digest()
-
-    class Cache(jinja2.FileSystemBytecodeCache):
-        def load_bytecode(self, bucket: Any) -> None:
-            try:
-                data = Path(self._get_cache_filename(bucket)).read_bytes()
-            except OSError:
-                return
-            mac, payload = data[:32], data[32:]
-            if hmac.compare_digest(mac, sign(payload)):
-                bucket.load_bytecode(io.BytesIO(payload))
-
-        def dump_bytecode(self, bucket: Any) -> None:
-            buf = io.BytesIO()
-            bucket.write_bytecode(buf)
-            payload = buf.getvalue()
-            with contextlib.suppress(OSError):
-                atomic_write(Path(self._get_cache_filename(bucket)), sign(payload) + payload)
 
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError:
         return None
-    return Cache(str(directory))
+    return jinja2.FileSystemBytecodeCache(str(directory))
 
 
 def _largest(ok: Callable[[int], bool], hi: int) -> int:

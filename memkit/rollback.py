@@ -47,10 +47,10 @@ def revert(store: Store, mid: str, to: str | None = None) -> Reverted:
 
 
 def _keep(store: Store, mid: str, data: bytes) -> str:
-    path = store.cache_dir / "revert" / f"{mid}.md"
+    path = store.private_dir() / "revert" / f"{mid}.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, data)
-    return store.rel(path)
+    return store.display(path)
 
 
 def _before_last_change(store: Store, repo: Any, folder: str, mid: str) -> str:

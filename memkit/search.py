@@ -1,4 +1,4 @@
-"""Full-text search over memories: a whoosh index kept in .memory/.cache/search/.
+"""Full-text search over memories: a whoosh index kept in memkit's private folder.
 
 The index is derived data. Every search first compares each memory file's size and
 mtime with what the index recorded (manifest.json) and re-indexes only what changed;
@@ -339,7 +339,7 @@ _RACY_NS = 20_000_000  # a file modified this close to its scan may change again
 
 
 class Index:
-    """The search index of one store: `.memory/.cache/search/`."""
+    """The search index of one store: `search/` in its private folder (memkit.cachedir)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store

@@ -18,6 +18,7 @@ from typing import Any
 from memkit.store import Store
 
 CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
+MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's own ids
 
 
 def compiled_ids(root: Path) -> set[str]:
@@ -26,21 +27,24 @@ def compiled_ids(root: Path) -> set[str]:
     Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
     .claude/CLAUDE.md), following their `@file` imports as Claude Code does.
     """
+    from memkit.errors import MemkitError
+    from memkit.fsutil import read_inside
+
     ids: set[str] = set()
     todo = [(root / "CLAUDE.md", 0), (root / ".claude" / "CLAUDE.md", 0)]
     seen: set[Path] = set()
     while todo:
         path, depth = todo.pop()
-        if path in seen or depth > 5:
-            continue
+        if path in seen or depth > 5 or not path.is_relative_to(root):
+            continue  # memkit compiles only inside the project; `@~/x` is not its file
         seen.add(path)
         try:
-            text = path.read_text("utf-8")
-        except (OSError, UnicodeDecodeError):
-            continue
+            text = read_inside(root, path.relative_to(root), limit=MAX_IMPORTED).decode("utf-8")
+        except (OSError, UnicodeDecodeError, MemkitError):
+            continue  # missing, a link out, a FIFO or device, too big: not memkit's file
         ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
         for target in re.findall(r"^@([^\s]+)[ \t]*$", text, re.MULTILINE):
-            todo.append(((path.parent / os.path.expanduser(target)).resolve(), depth + 1))
+            todo.append((Path(os.path.normpath(path.parent / target)), depth + 1))
     return ids
 
 

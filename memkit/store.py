@@ -2,7 +2,7 @@
 
 `Store(root)` finds, lists, reads, writes and deletes memories. Writes are atomic;
 new ids are claimed with an exclusive link so concurrent adds never collide. A parse
-cache in `.memory/.cache/` (keyed by path, size and mtime) keeps full loads fast.
+cache in memkit's private folder (keyed by path, size and mtime) keeps full loads fast.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memkit import cachedir
 from memkit import memory as mm
 from memkit.config import Config
 from memkit.errors import (
@@ -27,11 +28,10 @@ from memkit.errors import (
     SecretError,
     StoreNotFoundError,
 )
-from memkit.fsutil import atomic_write, create_new, file_lock
+from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
 from memkit.memory import Memory
 from memkit.walk import MEMORY_DIR, memory_entries
 
-CACHE_DIR = ".cache"
 _CACHE_VERSION = 2
 _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
@@ -67,7 +67,8 @@ class Store:
     def __init__(self, root: Path | str, config: Config | None = None) -> None:
         self.root = Path(root).resolve()
         self.dir = self.root / MEMORY_DIR
-        self.cache_dir = self.dir / CACHE_DIR
+        # Derived data, locks and rescued text: where git can never put a file.
+        self.cache_dir = Path(cachedir.cache_dir(str(self.root)))
         self._config = config
 
     @classmethod
@@ -82,7 +83,8 @@ class Store:
         if self._config is None:
             from memkit.config import load
 
-            self._config = load(self.dir)
+            self.require()
+            self._config = load(self.root)
         return self._config
 
     def require(self) -> None:
@@ -98,39 +100,16 @@ class Store:
             )
 
     def private_dir(self) -> Path:
-        """.memory/.cache/ (derived data), refused if it is a link that could lead elsewhere."""
+        """memkit's folder for this project's derived data (see memkit.cachedir), created."""
         self.require()
-        if self.cache_dir.is_symlink():
-            raise MemkitError(
-                f"{self.rel(self.cache_dir)} is a symbolic link; memkit writes its derived "
-                "data only inside the repository: delete the link (memkit recreates the "
-                "directory)"
-            )
-        return self.cache_dir
-
-    def cache_key(self) -> bytes | None:
-        """A random key kept in the git directory (never pushed) to sign executable caches.
-
-        None outside a git repository or when it cannot be read or made: go without.
-        """
-        import secrets
-
-        dot_git = self.root / ".git"
         try:
-            if dot_git.is_file():  # a worktree: "gitdir: <path>"
-                line = dot_git.read_text("utf-8").strip()
-                git_dir = (self.root / line.removeprefix("gitdir:").strip()).resolve()
-            elif dot_git.is_dir() and not dot_git.is_symlink():
-                git_dir = dot_git
-            else:
-                return None
-            path = git_dir / "memkit-cache.key"
-            if not path.exists():
-                create_new(path, secrets.token_bytes(32))
-            key = path.read_bytes()
-        except OSError:
-            return None
-        return key if len(key) == 32 else None
+            self.cache_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as e:
+            raise MemkitError(
+                f"cannot create memkit's cache folder {self.cache_dir}: {e.strerror}; set "
+                "MEMKIT_CACHE_DIR to a writable absolute path"
+            ) from None
+        return self.cache_dir
 
     # ---------------------------------------------------------------- reading
 
@@ -158,6 +137,10 @@ class Store:
     def rel(self, path: Path) -> str:
         return path.relative_to(self.root).as_posix()
 
+    def display(self, path: Path) -> str:
+        """`path` for messages: relative to the root when inside it, else absolute."""
+        return self.rel(path) if path.is_relative_to(self.root) else str(path)
+
     def load(self) -> Loaded:
         """Parse every memory (through the cache); invalid files become problems."""
         cache = _ParseCache(self.private_dir() / "parsed.json")
@@ -165,20 +148,21 @@ class Store:
         problems: list[InvalidMemoryError] = []
         for rel, full in self._walk():
             try:
-                st = os.stat(full)
+                st = os.stat(full, follow_symlinks=False)
             except OSError:
                 continue  # deleted while we listed
             mem = cache.get(rel, st)
             if mem is None:
                 try:
                     mm.check_size(st.st_size, rel)
-                    with open(full, "rb") as f:
-                        raw = f.read(mm.MAX_BYTES + 1)
+                    raw = read_regular(full, limit=mm.MAX_BYTES, what=rel)
                 except InvalidMemoryError as e:
                     problems.append(e)
                     continue
-                except OSError as e:
-                    problems.append(InvalidMemoryError(rel, 1, "file", f"cannot read: {e}"))
+                except FileNotFoundError:
+                    continue  # deleted while we listed
+                except MemkitError as e:
+                    problems.append(InvalidMemoryError(rel, 1, "file", str(e)))
                     continue
                 got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
                 if errs:
@@ -243,13 +227,22 @@ class Store:
                 if mid not in stems:
                     self.path_of(mid)  # raises, naming the id
                 found[mid] = Path(stems[mid])
-        return [
-            mm.parse(found[mid].read_bytes(), mid=mid, path=self.rel(found[mid])) for mid in wanted
-        ]
+        return [self._parse(found[mid], mid) for mid in wanted]
 
     def get(self, mid: str) -> Memory:
-        path = self.path_of(mid)
-        return mm.parse(path.read_bytes(), mid=mid, path=self.rel(path))
+        return self._parse(self.path_of(mid), mid)
+
+    def read(self, path: Path) -> bytes:
+        """The bytes of a memory file (a regular file of at most 1 MB, never a link)."""
+        rel = self.rel(path)
+        try:
+            mm.check_size(os.stat(path, follow_symlinks=False).st_size, rel)
+            return read_regular(path, limit=mm.MAX_BYTES, what=rel)
+        except FileNotFoundError:
+            raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
+
+    def _parse(self, path: Path, mid: str) -> Memory:
+        return mm.parse(self.read(path), mid=mid, path=self.rel(path))
 
     def exists(self, mid: str) -> bool:
         try:
@@ -309,8 +302,8 @@ class Store:
 
     @contextlib.contextmanager
     def lock(self) -> Iterator[None]:
-        """Serialize read-modify-write cycles between processes."""
-        with file_lock(self.private_dir() / "lock"):
+        """Serialize read-modify-write cycles between processes (not re-entrant)."""
+        with file_lock(self.private_dir() / "store.lock"):
             yield
 
     # ----------------------------------------------------------------- search
@@ -351,8 +344,8 @@ class Store:
             if only is not None and mem.path not in only:
                 continue
             try:
-                text = (self.root / mem.path).read_text("utf-8")
-            except OSError:
+                text = self.read(self.root / mem.path).decode("utf-8")
+            except MemkitError:
                 continue
             for f in scan(text):
                 problems.append(

@@ -29,6 +29,7 @@ DEFAULT_BUDGETS = {
     "gemini": "32768 bytes",
 }
 RULE_PREFIX = "memkit"
+NEVER_NESTED = frozenset({".git", ".memory"})
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,8 @@ class Agents(Target):
         where: dict[str, list[Memory]] = {"": []}
         for m in memories:
             d = literal_dir(m.paths) if s.nested_agents and m.paths else ""
+            if d.split("/")[0] in NEVER_NESTED:
+                d = ""  # git's files and the store itself get no AGENTS.md
             where.setdefault(d, []).append(m)
         return [
             Output(

@@ -91,7 +91,7 @@ def session(repo: Path) -> None:
 
 def test_post_tool_use_writes_a_compact_journal(project: Path) -> None:
     session(project)
-    journal = project / ".memory" / ".cache" / "sessions" / f"{SID}.jsonl"
+    journal = project / ".git" / "memkit" / "sessions" / f"{SID}.jsonl"
     assert [json.loads(line) for line in journal.read_text().splitlines()] == [
         {"kind": "read", "file": "src/notes.txt"},
         {"kind": "search", "text": "def charge", "path": "src"},
@@ -141,7 +141,7 @@ def test_stop_saves_one_draft_episode(project: Path) -> None:
     )
     text = draft.read_text()
     assert "- src/billing.py::charge\n" in text and "(`Invoice.total`, `charge`)" in text
-    assert not (project / ".memory" / ".cache" / "sessions" / f"{SID}.jsonl").exists()
+    assert not (project / ".git" / "memkit" / "sessions" / f"{SID}.jsonl").exists()
     assert Store(project).validate() == []
 
 
@@ -341,7 +341,7 @@ def test_lean_entry_point_records_the_same(project: Path) -> None:
         args, input=json.dumps(payload), cwd=project, capture_output=True, text=True
     )
     assert (out.returncode, out.stdout, out.stderr) == (0, "", "")
-    journal = project / ".memory" / ".cache" / "sessions" / f"{SID}.jsonl"
+    journal = project / ".git" / "memkit" / "sessions" / f"{SID}.jsonl"
     assert journal.read_text() == '{"file": "src/notes.txt", "kind": "read"}\n'
 
 
@@ -366,7 +366,7 @@ def test_old_journals_are_pruned(project: Path) -> None:
 
     from memkit.agent_hooks import prune_journals
 
-    folder = project / ".memory" / ".cache" / "sessions"
+    folder = project / ".git" / "memkit" / "sessions"
     folder.mkdir(parents=True)
     (folder / "old.jsonl").write_text("{}\n")
     (folder / "recent.jsonl").write_text("{}\n")

@@ -90,9 +90,9 @@ def test_edit_valid_and_invalid(run: Invoke, store: Store, monkeypatch: pytest.M
                       "open(p,'w').write(t.replace('type: note', 'type: nope'))")  # fmt: skip
     bad = run("edit", "target", code=2)
     assert bad.stderr == (
-        "memkit: .memory/.cache/edit/target.md:3: type: unknown value 'nope'; use one of: "
+        "memkit: .git/memkit/edit/target.md:3: type: unknown value 'nope'; use one of: "
         "decision, convention, gotcha, procedure, episode, preference, note (your edit is "
-        "kept in .memory/.cache/edit/target.md: `memkit edit target` reopens it, "
+        "kept in .git/memkit/edit/target.md: `memkit edit target` reopens it, "
         "`memkit edit target --discard` drops it)\n"
     )
     assert store.get("target").type == "note"  # the original is untouched

@@ -89,7 +89,7 @@ def test_edit_refuses_to_overwrite_a_change_made_meanwhile(store: Store, tmp_pat
     assert code == 2
     assert err == (
         "memkit: .memory/target.md changed while you were editing it, so nothing was saved "
-        "(your edit is kept in .memory/.cache/edit/target.md: `memkit edit target` reopens it, "
+        "(your edit is kept in .git/memkit/edit/target.md: `memkit edit target` reopens it, "
         "`memkit edit target --discard` drops it); compare your edit with the file, then "
         "reopen it\n"
     )

@@ -70,7 +70,7 @@ def test_index_lists_linked_files_and_follows_changes(repo: Path, store: Store) 
     assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py"]
     names = ["README", "docs/x.md", "src/a.py", "src/b.py", ".memory/z.md"]
     assert hookrun.relevant(names, ["docs", "src/a.py"]) == [*names[1:3], ".memory/z.md"]
-    index = repo / ".memory" / ".cache" / "hooks-index"
+    index = repo / ".git" / "memkit" / "hooks-index"
     index.write_text(hookrun._index_head(stamps) + "l x.py\n", encoding="utf-8")
     assert hookrun.linked_files(str(repo), stamps) == ["x.py"]  # trusted while stamps match
     write_memory(store, "b", "---\ntitle: B\nlinks: [src/b.py]\n---\n")

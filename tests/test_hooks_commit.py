@@ -60,7 +60,7 @@ def test_commit_touching_nothing_linked_prints_nothing(project: Path) -> None:
     done = commit(project)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     # The second commit reads the derived index instead of loading the store.
-    assert (project / ".memory" / ".cache" / "hooks-index").is_file()
+    assert (project / ".git" / "memkit" / "hooks-index").is_file()
     (project / "README").write_text("and again\n", encoding="utf-8")
     assert (commit(project, "-a").stdout, git(project, "status", "--short")) == ("", "")
 

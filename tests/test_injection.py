@@ -7,15 +7,13 @@ memkit's markers, a compiled file's front matter or a code block's end.
 
 from __future__ import annotations
 
-import marshal
-import pickle
 from pathlib import Path
 
 import pytest
 import yaml
 
 from memkit.store import Store
-from tests.conftest import Invoke, git, write_memory
+from tests.conftest import Invoke, write_memory
 
 EVIL_BODY = (
     "Before the trick.\n"
@@ -120,26 +118,3 @@ def test_template_override_cannot_run_code(store: Store, run: Invoke, tmp_path: 
     assert result.stderr.startswith("memkit: template memory.md.j2")
     assert "unsafe" in result.stderr
     assert not pwned.exists()
-
-
-def test_planted_template_bytecode_is_not_run(store: Store, run: Invoke, tmp_path: Path) -> None:
-    """A pull request can add files under .memory/.cache/ (ignored is not forbidden)."""
-    from jinja2.bccache import bc_magic
-
-    git(store.root, "add", "-A")
-    write_memory(store, "nice", "---\ntitle: Nice\n---\nNice body.\n")
-    run("compile")
-    first = (store.root / "AGENTS.md").read_bytes()
-    pwned = tmp_path / "pwned"
-    payload = compile(f"open({str(pwned)!r}, 'w').close()\n", "<planted>", "exec")
-    planted = list((store.cache_dir / "templates").glob("*.cache"))
-    assert planted
-    for entry in planted:
-        data = entry.read_bytes()
-        magic = data.index(bc_magic)  # skip memkit's signature, read the checksum jinja2 wants
-        checksum = pickle.loads(data[magic + len(bc_magic) :])
-        entry.write_bytes(bc_magic + pickle.dumps(checksum, 2) + marshal.dumps(payload))
-    (store.root / "AGENTS.md").unlink()
-    run("compile")
-    assert not pwned.exists()
-    assert (store.root / "AGENTS.md").read_bytes() == first

@@ -105,16 +105,18 @@ def test_symlinked_folder_is_not_walked(store: Store, run: Invoke, outside: Path
     assert run("validate").stdout == "0 memories, all valid\n"
 
 
-def test_symlinked_cache_is_refused(store: Store, run: Invoke, outside: Path) -> None:
+def test_a_linked_memory_cache_folder_is_never_used(
+    store: Store, run: Invoke, outside: Path
+) -> None:
+    """.memory/.cache/ (where old versions kept derived data) can come from a pull request."""
     write_memory(store, "ok", OK)
+    (outside / "ok.md").write_text("not a draft of yours\n", encoding="utf-8")
     (store.dir / ".cache").symlink_to(outside, target_is_directory=True)
     before = _snapshot(outside)
-    for args in (("list",), ("validate",), ("edit", "ok"), ("edit", "ok", "--discard")):
-        result = run(*args, code=2)
-        assert result.stderr == (
-            "memkit: .memory/.cache is a symbolic link; memkit writes its derived data only "
-            "inside the repository: delete the link (memkit recreates the directory)\n"
-        )
+    run("list")
+    run("validate")
+    run("search", "fine")
+    assert run("edit", "ok", "--discard").stdout == "no kept edit for 'ok'\n"
     assert _snapshot(outside) == before
 
 
@@ -220,9 +222,9 @@ def test_compile_never_reads_or_writes_through_a_symlink_out(
     before = _snapshot(outside)
     result = run("compile", code=2)
     assert result.stderr == (
-        f"memkit: CLAUDE.md leads to {outside / 'secret.md'}, outside {store.root}, through a "
-        "symbolic link; memkit reads and writes compiled files only inside the repository: "
-        "replace the link\n"
+        f"memkit: CLAUDE.md leads to {outside / 'secret.md'}, outside the repository "
+        f"{store.root}, through a symbolic link; memkit reads and writes only inside the "
+        "repository: replace the link with the file itself\n"
     )
     assert _snapshot(outside) == before
     assert not (store.root / "AGENTS.md").exists()  # refused before anything was written

@@ -200,7 +200,7 @@ def test_revert_default_undoes_an_uncommitted_edit(store: Store, history: dict[s
     done = revert(store, "alpha")
     assert (done.rev, done.changed) == (history["rm"], True)
     assert path.read_bytes() == committed
-    assert done.kept == ".memory/.cache/revert/alpha.md"
+    assert done.kept == ".git/memkit/revert/alpha.md"
     assert (store.root / done.kept).read_bytes() == committed + b"A bad learning.\n"
     assert revert(store, "alpha", history["add"]).kept is None  # committed text: in git
 

@@ -116,9 +116,9 @@ def test_edit_refuses_a_secret_and_keeps_the_edit(
     monkeypatch.setenv("EDITOR", f"{sys.executable} {editor}")
     result = run("edit", "ops", code=2)
     assert result.stderr.startswith(
-        "memkit: .memory/.cache/edit/ops.md:5: refusing to write what looks like a GitHub token"
+        "memkit: .git/memkit/edit/ops.md:5: refusing to write what looks like a GitHub token"
     )
-    assert "your edit is kept in .memory/.cache/edit/ops.md" in result.stderr
+    assert "your edit is kept in .git/memkit/edit/ops.md" in result.stderr
     assert token not in (store.dir / "ops.md").read_text("utf-8")
     monkeypatch.setenv("EDITOR", "true")
     assert run("edit", "ops", "--allow-secret").stdout == (

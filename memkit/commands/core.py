@@ -234,7 +234,7 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
 def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_commit: bool) -> None:
     """Edit a memory in $VISUAL/$EDITOR; the result is validated before it is saved.
 
-    An edit that does not validate is kept in .memory/.cache/edit/ID.md and
+    An edit that does not validate is kept in memkit's cache folder (edit/ID.md) and
     reopened by the next `memkit edit ID`, so nothing you typed is lost.
     """
     from memkit.editing import discard_edit, edit_memory

@@ -91,7 +91,7 @@ def context(ctx: click.Context, files: tuple[str, ...], query: str | None, budge
 @click.option("--rebuild", is_flag=True, help="Build the index from scratch.")
 @click.pass_context
 def index(ctx: click.Context, rebuild: bool) -> None:
-    """Bring the search index up to date (it is derived data in .memory/.cache/)."""
+    """Bring the search index up to date (derived data, kept where git cannot put files)."""
     from memkit.search import Index
 
     ix = Index(get_store(ctx))

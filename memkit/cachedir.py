@@ -1,0 +1,76 @@
+"""Where memkit keeps what it derives: a folder git can never fill.
+
+Caches (the parse cache, the search index, compiled templates, the hook's index),
+locks, session journals and rescued edits live in `<git dir>/memkit/`: git never
+checks files out into its own directory and refuses to track paths under `.git`,
+so nothing a pull request carries can land there. Outside a git repository they live
+in the user's cache folder, in a subfolder named after the project's path.
+
+Anything under `.memory/.cache/` (where earlier versions kept these) is never read:
+a pull request can force-add files there. Standard library only (the pre-commit fast
+path calls it on every commit).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+NAME = "memkit"
+
+
+def git_dir(root: str) -> str | None:
+    """The git directory of the work tree at `root` (a worktree's own one), or None.
+
+    `.git` is a directory, or in a worktree or submodule a file `gitdir: PATH`.
+    A `.git` that is a symbolic link is not trusted.
+    """
+    dot_git = os.path.join(root, ".git")
+    if os.path.islink(dot_git):
+        return None
+    if os.path.isdir(dot_git):
+        return dot_git
+    try:
+        with open(dot_git, encoding="utf-8") as f:
+            line = f.read(4096).strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not line.startswith("gitdir:"):
+        return None
+    target = os.path.join(root, line[len("gitdir:") :].strip())
+    return os.path.realpath(target) if os.path.isdir(target) else None
+
+
+def user_cache_home() -> str:
+    """$XDG_CACHE_HOME, else ~/.cache (Library/Caches on macOS)."""
+    env = os.environ.get("XDG_CACHE_HOME")
+    if env and os.path.isabs(env):
+        return env
+    home = os.path.expanduser("~")
+    if sys.platform == "darwin":
+        return os.path.join(home, "Library", "Caches")
+    return os.path.join(home, ".cache")
+
+
+def cache_dir(root: str) -> str:
+    """memkit's private folder for the project at `root` (not created here).
+
+    MEMKIT_CACHE_DIR overrides it (for read-only checkouts, say); it must be an
+    absolute path, and each project then gets a subfolder of its own.
+    """
+    override = os.environ.get("MEMKIT_CACHE_DIR")
+    if override and os.path.isabs(override):
+        return os.path.join(override, _project_key(root))
+    found = git_dir(root)
+    if found is not None:
+        return os.path.join(found, NAME)
+    return os.path.join(user_cache_home(), NAME, _project_key(root))
+
+
+def _project_key(root: str) -> str:
+    import hashlib
+
+    real = os.path.realpath(root)
+    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    base = "".join(c if c.isalnum() or c in "-_" else "-" for c in os.path.basename(real))
+    return f"{base[:40] or 'root'}-{digest}"

@@ -1,0 +1,290 @@
+"""The threat model (docs/reliability.md), one hostile repository per test, real processes.
+
+Nothing a repository carries may run code, make memkit read or write outside the
+repository, or hang it: not `.memory/.cache/`, templates, config, memory files or
+instruction files.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from conftest import git, write_memory
+
+from memkit.store import Store
+
+OK = "---\ntitle: Retry policy\n---\nRetry idempotent requests only.\n"
+
+
+def memkit(
+    root: Path, *args: str, stdin: str = "", timeout: float = 60
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
+    return subprocess.run([sys.executable, "-m", "memkit", *args], cwd=root, input=stdin,
+                          capture_output=True, text=True, env=env, timeout=timeout)  # fmt: skip
+
+
+class _Payload:
+    """Unpickling it creates a file: proof that a planted pickle was loaded."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[object, tuple[str, str]]:
+        return (open, (str(self.marker), "w"))
+
+
+def _plant_whoosh_index(folder: Path, marker: Path) -> None:
+    """A whoosh index whose table of contents unpickles `_Payload` when opened."""
+    from whoosh.fields import ID, Schema
+    from whoosh.filedb.filestore import FileStorage
+    from whoosh.index import TOC
+
+    folder.mkdir(parents=True)
+    storage = FileStorage(str(folder))
+    storage.create_index(Schema(path=ID(stored=True)))
+    TOC(Schema(path=ID(stored=True)), [_Payload(marker)], 2).write(storage, "MAIN")
+
+
+@pytest.fixture
+def marker(tmp_path: Path) -> Path:
+    return tmp_path / "code-ran"
+
+
+def test_a_committed_search_index_is_never_loaded(store: Store, marker: Path) -> None:
+    """Item 1: a pull request force-adds a pickled whoosh index under .memory/.cache/."""
+    write_memory(store, "retry", OK)
+    planted = store.dir / ".cache" / "search"
+    _plant_whoosh_index(planted / "index", marker)
+    manifest = {"version": 5, "files": {".memory/retry.md": [1, 1]}}
+    (planted / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    git(store.root, "add", "-f", ".")
+    git(store.root, "commit", "-qm", "planted")
+    for args in (
+        ("search", "retry"),
+        ("context", "--file", "x.py", "--query", "retry"),
+        ("index",),
+    ):
+        done = memkit(store.root, *args)
+        assert done.returncode == 0, done.stderr
+        assert not marker.exists(), f"memkit {' '.join(args)} ran the planted pickle"
+    assert "retry" in memkit(store.root, "search", "retry").stdout
+
+
+def test_planted_parse_cache_and_template_bytecode_are_ignored(store: Store, marker: Path) -> None:
+    """Item 1: nothing under .memory/.cache/ is read, whatever it claims."""
+    from jinja2.bccache import bc_magic
+
+    write_memory(store, "retry", OK)
+    cache = store.dir / ".cache"
+    (cache / "templates").mkdir(parents=True)
+    code = compile(f"open({str(marker)!r}, 'w').close()\n", "<planted>", "exec")
+    import marshal
+
+    for name in ("a.cache", "b.cache"):
+        (cache / "templates" / name).write_bytes(
+            bc_magic + pickle.dumps("x", 2) + marshal.dumps(code)
+        )
+    fake = {"version": 2, "entries": {".memory/retry.md": [1, 1, "", {"title": "Forged"}, ""]}}
+    (cache / "parsed.json").write_text(json.dumps(fake), encoding="utf-8")
+    done = memkit(store.root, "compile")
+    assert done.returncode == 0, done.stderr
+    assert not marker.exists()
+    assert "Retry policy" in (store.root / "AGENTS.md").read_text("utf-8")
+    assert "Forged" not in memkit(store.root, "list").stdout
+
+
+def test_derived_data_lives_in_the_git_directory(store: Store) -> None:
+    write_memory(store, "retry", OK)
+    assert memkit(store.root, "search", "retry").returncode == 0
+    assert store.cache_dir == store.root / ".git" / "memkit"
+    assert (store.cache_dir / "search").is_dir()
+    assert not (store.dir / ".cache").exists()
+
+
+def test_outside_git_derived_data_goes_to_the_user_cache(tmp_path: Path) -> None:
+    root = tmp_path / "plain"
+    root.mkdir()
+    assert memkit(root, "init").returncode == 0
+    write_memory(Store(root), "retry", OK)
+    assert memkit(root, "search", "retry").returncode == 0
+    cache = Path(os.environ["HOME"]) / ".cache" / "memkit"
+    assert [p.name.startswith("plain-") for p in cache.iterdir()] == [True]
+    assert not (root / ".memory" / ".cache").exists()
+
+
+# ------------------------------------------------------------------ templates
+
+
+@pytest.fixture
+def secret_file(tmp_path: Path) -> Path:
+    path = tmp_path / "id_rsa"
+    path.write_text("PRIVATE-KEY-MATERIAL\n", encoding="utf-8")
+    return path
+
+
+def test_a_template_cannot_include_through_a_link_out(store: Store, secret_file: Path) -> None:
+    """Item 2: `.memory/templates/proc -> /proc/self` and `{% include "proc/environ" %}`."""
+    write_memory(store, "retry", OK)
+    templates = store.dir / "templates"
+    templates.mkdir()
+    (templates / "proc").symlink_to("/proc/self", target_is_directory=True)
+    (templates / "key.md").symlink_to(secret_file)
+    for include in ("proc/environ", "key.md"):
+        (templates / "memory.md.j2").write_text(f'{{% include "{include}" %}}\n', encoding="utf-8")
+        for args in (("compile", "--check"), ("compile",)):
+            done = memkit(store.root, *args)
+            assert done.returncode == 2, done.stdout + done.stderr
+            assert "outside the repository" in done.stderr, done.stderr
+            assert "PATH=" not in done.stdout + done.stderr
+            assert "PRIVATE-KEY" not in done.stdout + done.stderr
+            assert not (store.root / "AGENTS.md").exists()
+
+
+def test_a_template_override_that_is_a_link_out_is_refused(store: Store, secret_file: Path) -> None:
+    write_memory(store, "retry", OK)
+    (store.dir / "templates").mkdir()
+    (store.dir / "templates" / "memory.md.j2").symlink_to(secret_file)
+    done = memkit(store.root, "compile")
+    assert done.returncode == 2
+    assert done.stderr.startswith("memkit: .memory/templates/memory.md.j2 leads to ")
+    assert not (store.root / "AGENTS.md").exists()
+
+
+@pytest.mark.parametrize(
+    ("template", "what"),
+    [
+        ('{{ "x" * 3000000000 }}', "memory"),
+        ('{% set ns = namespace(s="xxxxxxxx") %}{% for i in range(40) %}'
+         "{% set ns.s = ns.s ~ ns.s %}{% endfor %}{{ ns.s|length }}", "memory"),
+        ("{% for i in range(100000) %}{% for j in range(100000) %}{% endfor %}{% endfor %}",
+         "time"),
+        ('{% for i in range(100000) %}{{ "y" * 1000 }}{% endfor %}', "output"),
+    ],
+    ids=["3-GB-string", "doubling", "nested-loops", "huge-output"],
+)  # fmt: skip
+def test_template_rendering_is_bounded(
+    store: Store, template: str, what: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Item 8: a template computing a 3 GB string reached 10.9 GB; a loop hangs compile."""
+    write_memory(store, "retry", OK)
+    (store.dir / "templates").mkdir()
+    (store.dir / "templates" / "memory.md.j2").write_text(template, encoding="utf-8")
+    script = (
+        "import resource, sys\n"
+        "from memkit import render\n"
+        "render.RENDER_SECONDS = 3\n"
+        "from memkit.cli import main\n"
+        "try:\n"
+        "    main(['compile'])\n"
+        "finally:\n"
+        "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+        "    print(f'peak-kb {peak}', file=sys.stderr)\n"
+    )
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-c", script], cwd=store.root, capture_output=True,
+                          text=True, timeout=120)  # fmt: skip
+    elapsed = time.monotonic() - started
+    assert done.returncode == 2, done.stderr
+    assert elapsed < 60
+    peak_kb = int(done.stderr.rsplit("peak-kb ", 1)[1])
+    assert peak_kb < 1_600_000, f"peak {peak_kb} kB"
+    first = done.stderr.splitlines()[0]
+    assert first.startswith("memkit: "), done.stderr
+    assert "Traceback" not in done.stderr
+    assert {"memory": "memory", "time": "longer than", "output": "characters"}[what] in first
+    assert not (store.root / "AGENTS.md").exists()
+
+
+# ------------------------------------------------------- reads and writes outside
+
+
+def test_session_start_never_reads_devices_or_fifos(store: Store) -> None:
+    """Item 8: `@/dev/zero` in CLAUDE.md ate memory; `@fifo` hung SessionStart."""
+    write_memory(store, "retry", OK)
+    os.mkfifo(store.root / "fifo")
+    (store.root / "zero").symlink_to("/dev/zero")
+    (store.root / "CLAUDE.md").write_text("@/dev/zero\n@fifo\n@zero\n@../../etc/passwd\n")
+    payload = {"session_id": "s1", "cwd": str(store.root), "hook_event_name": "SessionStart"}
+    done = memkit(store.root, "hook", "session-start", stdin=json.dumps(payload), timeout=20)
+    assert done.returncode == 0, done.stderr
+    assert "Retry policy" in done.stdout
+
+
+@pytest.mark.parametrize("kind", ["dev-zero", "fifo", "huge"])
+def test_config_is_read_bounded(store: Store, kind: str) -> None:
+    """Item 8: `.memory/config.toml -> /dev/zero` ate memory until a traceback."""
+    config = store.dir / "config.toml"
+    config.unlink()
+    if kind == "dev-zero":
+        config.symlink_to("/dev/zero")
+    elif kind == "fifo":
+        os.mkfifo(config)
+    else:
+        config.write_text("# " + "x" * 2_000_000 + "\n", encoding="utf-8")
+    done = memkit(store.root, "compile", timeout=20)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("memkit: .memory/config.toml")
+
+
+def test_linked_cache_folders_are_never_written_through(store: Store, tmp_path: Path) -> None:
+    """Item 3: symlinks in .memory/.cache/ led the hooks and `edit --discard` outside."""
+    outside = tmp_path / "outside"
+    (outside / "sessions").mkdir(parents=True)
+    old = outside / "sessions" / "old.jsonl"
+    old.write_text("{}\n")
+    os.utime(old, (0, 0))
+    (outside / "edit").mkdir()
+    (outside / "edit" / "retry.md").write_text("someone's file\n")
+    write_memory(store, "retry", OK)
+    (store.dir / ".cache").symlink_to(outside, target_is_directory=True)
+    before = sorted(p.relative_to(outside).as_posix() for p in outside.rglob("*"))
+    payload = {"session_id": "s1", "cwd": str(store.root), "hook_event_name": "SessionStart"}
+    memkit(store.root, "hook", "session-start", stdin=json.dumps(payload))
+    post = {**payload, "hook_event_name": "PostToolUse", "tool_name": "Read",
+            "tool_input": {"file_path": str(store.root / "a.py")}}  # fmt: skip
+    memkit(store.root, "hook", "post-tool-use", stdin=json.dumps(post))
+    memkit(store.root, "edit", "retry", "--discard")
+    assert sorted(p.relative_to(outside).as_posix() for p in outside.rglob("*")) == before
+
+
+def test_import_never_follows_a_link_out(store: Store, secret_file: Path) -> None:
+    """Item 10: `memkit import .` read a CLAUDE.md linked to a file outside."""
+    (store.root / "CLAUDE.md").symlink_to(secret_file)
+    (store.root / "AGENTS.md").write_text("# Rules\n\n## Tests\n\nRun pytest.\n")
+    done = memkit(store.root, "import", ".")
+    assert done.returncode == 2
+    assert "CLAUDE.md leads to" in done.stderr and "outside the repository" in done.stderr
+    assert "PRIVATE-KEY" not in "".join(p.read_text() for p in store.dir.glob("*.md"))
+
+
+def test_a_linked_instruction_file_stays_a_link(store: Store) -> None:
+    """Item 10: compile replaced a tracked `CLAUDE.md -> AGENTS.md` with a plain file."""
+    write_memory(store, "retry", OK)
+    (store.root / "AGENTS.md").write_text("# Team notes\n", encoding="utf-8")
+    (store.root / "CLAUDE.md").symlink_to("AGENTS.md")
+    first = memkit(store.root, "compile")
+    assert first.returncode == 0, first.stderr
+    assert (store.root / "CLAUDE.md").is_symlink()
+    text = (store.root / "AGENTS.md").read_text("utf-8")
+    assert text.startswith("# Team notes\n") and "Retry policy" in text
+    assert "CLAUDE.md: a link to AGENTS.md, which memkit writes: left as it is" in first.stderr
+    assert memkit(store.root, "compile", "--check").returncode == 0
+
+
+@pytest.mark.parametrize("folder", [".git", ".memory"])
+def test_nested_outputs_never_land_in_git_or_the_store(store: Store, folder: str) -> None:
+    """Item 13: a memory scoped to `.git/hooks/**` wrote `.git/hooks/AGENTS.md`."""
+    (store.dir / "config.toml").write_text("[compile]\nnested_agents = true\n")
+    write_memory(store, "inside", f"---\ntitle: Hooks\npaths: ['{folder}/hooks/**']\n---\nb\n")
+    done = memkit(store.root, "compile")
+    assert done.returncode == 0, done.stderr
+    assert not (store.root / folder / "hooks" / "AGENTS.md").exists()
+    assert "Hooks" in (store.root / "AGENTS.md").read_text("utf-8")
