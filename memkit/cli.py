@@ -160,13 +160,26 @@ def warn(message: str) -> None:
 
 
 def commit_option(f: Any) -> Any:
-    """`--commit`: commit exactly the files the command wrote, nothing the user staged."""
+    """`--commit`: commit exactly the files the command wrote, nothing the user staged.
+
+    Whether a commit can be made (a repository, an identity) is checked as the option
+    is parsed, before the command writes anything: a retry then never duplicates work.
+    """
     return click.option(
         "--commit",
         "do_commit",
         is_flag=True,
+        callback=_can_commit,
         help="Commit exactly the files this command wrote (other staged changes stay staged).",
     )(f)
+
+
+def _can_commit(ctx: click.Context, param: Any, value: bool) -> bool:
+    if value and not ctx.resilient_parsing:
+        from memkit.git import check_identity
+
+        check_identity(get_store(ctx).root)  # a MemkitError: one line, exit 2
+    return value
 
 
 def commit_written(store: Store, paths: list[str], message: str) -> None:

@@ -6,6 +6,7 @@ pygit2 errors become GitError (a MemkitError) with a message that says what to d
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,14 +64,64 @@ def resolve(repo: Any, rev: str) -> Any:
         raise GitError(f"unknown revision {rev!r}; use a commit id, branch or tag") from None
 
 
-def signature(repo: Any) -> Any:
-    try:
-        return repo.default_signature
-    except (KeyError, _pygit2().GitError):
-        raise GitError(
-            'git has no identity configured; run `git config user.name "Your Name"` and '
-            "`git config user.email you@example.com`"
-        ) from None
+def signature(repo: Any, role: str = "COMMITTER") -> Any:
+    """Who makes memkit's commits: GIT_AUTHOR_* / GIT_COMMITTER_* first, as git does, then
+    the configured user.name and user.email. GitError when neither names someone."""
+    pygit2 = _pygit2()
+    name = os.environ.get(f"GIT_{role}_NAME")
+    email = os.environ.get(f"GIT_{role}_EMAIL")
+    if not (name and email):
+        try:
+            default = repo.default_signature
+        except (KeyError, pygit2.GitError):
+            raise GitError(
+                'git has no identity configured; run `git config user.name "Your Name"` and '
+                "`git config user.email you@example.com` (or set GIT_AUTHOR_NAME and "
+                "GIT_AUTHOR_EMAIL); nothing was written"
+            ) from None
+        name = name or default.name
+        email = email or default.email
+    when = _git_date(os.environ.get(f"GIT_{role}_DATE"), f"GIT_{role}_DATE")
+    if when is None:
+        return pygit2.Signature(name, email)
+    return pygit2.Signature(name, email, when[0], when[1])
+
+
+def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
+    """(seconds since the epoch, offset in minutes) from git's date formats, or None."""
+    import datetime as dt
+
+    if not value:
+        return None
+    text = value.strip().removeprefix("@")
+    m = re.fullmatch(r"(\d+)(?:\s+([+-])(\d\d)(\d\d))?", text)
+    if m:
+        sign = -1 if m.group(2) == "-" else 1
+        offset = sign * (int(m.group(3) or 0) * 60 + int(m.group(4) or 0))
+        return int(m.group(1)), offset
+    for parse in (dt.datetime.fromisoformat, _rfc2822):
+        try:
+            when = parse(text)
+        except (ValueError, TypeError):
+            continue
+        if when.tzinfo is None:
+            when = when.astimezone()
+        delta = when.utcoffset()
+        return int(when.timestamp()), int(delta.total_seconds() // 60) if delta else 0
+    raise GitError(f"{var}={value!r} is not a date git understands; use ISO 8601 or @EPOCH +ZZZZ")
+
+
+def _rfc2822(text: str) -> Any:
+    from email.utils import parsedate_to_datetime
+
+    return parsedate_to_datetime(text)
+
+
+def check_identity(root: Path) -> None:
+    """Raise GitError now if a commit here could not be made (before anything is written)."""
+    repo = open_repo(root)
+    signature(repo, "AUTHOR")
+    signature(repo, "COMMITTER")
 
 
 def commit_paths(root: Path, paths: Iterable[str], message: str) -> str:
@@ -93,7 +144,7 @@ def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> 
     pygit2 = _pygit2()
     top = workdir(repo)
     rels = sorted({(Path(root) / p).resolve().relative_to(top).as_posix() for p in paths})
-    sig = signature(repo)
+    author, committer = signature(repo, "AUTHOR"), signature(repo, "COMMITTER")
     parents = [] if repo.head_is_unborn else [repo.head.target]
     tree_index = pygit2.Index()
     if parents:
@@ -120,7 +171,7 @@ def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> 
     if parents and tree == repo[parents[0]].peel(pygit2.Commit).tree.id:
         raise GitError("nothing to commit: the files memkit wrote are unchanged from HEAD")
     ref = "HEAD" if not repo.head_is_unborn else repo.lookup_reference("HEAD").target
-    oid = repo.create_commit(ref, sig, sig, message, tree, parents)
+    oid = repo.create_commit(ref, author, committer, message, tree, parents)
     index.write()
     return str(oid)
 

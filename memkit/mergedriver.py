@@ -109,7 +109,7 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
     """
     from memkit import sections
 
-    texts = [p.read_bytes().decode("utf-8", "surrogateescape") for p in (ours, base, theirs)]
+    texts = [_read(p) for p in (ours, base, theirs)]
     section = _section(texts[0], path) or _section(texts[2], path)
     if section is not None:
         texts = [_replace_section(t, section, path) for t in texts]
@@ -121,6 +121,17 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
     if conflicts:
         return False, f"memkit: {path}: {conflicts} conflict(s) in text outside memkit's markers"
     return True, f"memkit: merged {path}; {redo}" if section is not None else ""
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8", "surrogateescape")
+    except OSError as e:
+        raise MemkitError(
+            f"the merge driver cannot read {path}: {e.strerror}; git passes it three files "
+            "(%O %A %B): check the driver line in .git/config (`memkit hooks install "
+            "--merge-driver` writes it)"
+        ) from None
 
 
 def _section(text: str, path: str) -> str | None:

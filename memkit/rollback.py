@@ -28,6 +28,11 @@ def revert(store: Store, mid: str, to: str | None = None) -> Reverted:
     """
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit revert`")
+    with store.lock():  # an MCP update racing the revert must not be lost or undone
+        return _revert(store, repo, folder, mid, to)
+
+
+def _revert(store: Store, repo: Any, folder: str, mid: str, to: str | None) -> Reverted:
     rev = to if to is not None else _before_last_change(store, repo, folder, mid)
     data, old_path, commit = version_at(store, mid, rev)
     target = store.root / (on_disk(store, mid) or old_path)

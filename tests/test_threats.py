@@ -288,3 +288,65 @@ def test_nested_outputs_never_land_in_git_or_the_store(store: Store, folder: str
     assert done.returncode == 0, done.stderr
     assert not (store.root / folder / "hooks" / "AGENTS.md").exists()
     assert "Hooks" in (store.root / "AGENTS.md").read_text("utf-8")
+
+
+# ------------------------------------------------------------------ locks and commits
+
+
+@pytest.mark.parametrize("command", [("rm", "retry"), ("revert", "retry")])
+def test_rm_and_revert_wait_for_the_store_lock(store: Store, command: tuple[str, ...]) -> None:
+    """Item 7: racing an MCP update, `rm` said "removed" and the memory came back."""
+    write_memory(store, "retry", OK)
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "one")
+    write_memory(store, "retry", OK.replace("only", "only, twice"))
+    git(store.root, "commit", "-qam", "two")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom memkit.store import Store\n"
+         "with Store(sys.argv[1]).lock():\n    print('held', flush=True)\n    time.sleep(3)\n",
+         str(store.root)],
+        stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+    started = time.monotonic()
+    done = memkit(store.root, *command)
+    waited = time.monotonic() - started
+    holder.wait()
+    assert done.returncode == 0, done.stderr
+    assert waited > 1.5, f"{command[0]} did not wait for the lock ({waited:.2f} s)"
+
+
+def test_commit_honours_git_identity_variables(store: Store) -> None:
+    """Item 13: `--commit` ignored GIT_AUTHOR_* / GIT_COMMITTER_*."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Grace", "GIT_AUTHOR_EMAIL": "grace@example.com",
+           "GIT_AUTHOR_DATE": "@1700000000 +0100", "GIT_COMMITTER_NAME": "Bot",
+           "GIT_COMMITTER_EMAIL": "bot@example.com"}  # fmt: skip
+    done = subprocess.run([sys.executable, "-m", "memkit", "add", "Note", "-b", "text",
+                           "--commit"], cwd=store.root, capture_output=True, text=True,
+                          env=env)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    log = git(store.root, "log", "-1", "--format=%an <%ae> %at %ai|%cn <%ce>")
+    assert log.startswith("Grace <grace@example.com> 1700000000 2023-11-14 23:13:20 +0100|Bot <")
+
+
+def test_commit_without_identity_fails_before_writing(store: Store, tmp_path: Path) -> None:
+    """Item 13: `--commit` failed after writing, so a retry made a `-2` duplicate."""
+    git(store.root, "config", "--unset", "user.name")
+    git(store.root, "config", "--unset", "user.email")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_AUTHOR", "GIT_COMMIT"))}
+    env["EMAIL"] = ""
+    done = subprocess.run([sys.executable, "-m", "memkit", "add", "Note", "-b", "text",
+                           "--commit"], cwd=store.root, capture_output=True, text=True,
+                          env=env)  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.count("\n") <= 3 and "git has no identity configured" in done.stderr
+    assert store.files() == []
+
+
+def test_merge_driver_with_missing_files_says_so(store: Store, tmp_path: Path) -> None:
+    """Item 13: `hooks merge-file` with missing files gave a traceback."""
+    missing = [str(tmp_path / n) for n in ("base", "ours", "theirs")]
+    done = memkit(store.root, "hooks", "merge-file", *missing, "AGENTS.md")
+    assert done.returncode == 2
+    assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"memkit: the merge driver cannot read {tmp_path / 'ours'}")

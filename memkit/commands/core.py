@@ -261,9 +261,10 @@ def _run_editor(path: Path) -> None:
 def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
     """Delete memories (git history keeps them; see `memkit log`)."""
     store = get_store(ctx)
-    for mid in mids:
-        store.path_of(mid)  # all must exist before any is removed
-    removed = [store.delete(mid) for mid in mids]
+    with store.lock():  # an MCP update racing `rm` must not bring the memory back
+        for mid in mids:
+            store.path_of(mid)  # all must exist before any is removed
+        removed = [store.delete(mid) for mid in mids]
     for rel in removed:
         click.echo(f"removed {rel}")
     if do_commit:
