@@ -27,6 +27,9 @@ def parse_source(path: str, data: bytes) -> Parsed:
     return Parsed(file_print(data))
 
 
+MAX_SOURCE_BYTES = 32 * 1024 * 1024  # a linked source file read from the work tree
+
+
 class Snapshot:
     """Files relative to the store root at revision `rev` (None: the work tree, "": index)."""
 
@@ -52,12 +55,12 @@ class Snapshot:
 
     def read(self, path: str) -> bytes | None:
         if self.rev is None or self.repo is None:
-            full = self.root / path
-            try:
-                if not full.is_file() or self.outside(path):
-                    return None  # a symlink out of the repository reads as no file
-                return full.read_bytes()
-            except OSError:
+            from memkit.errors import MemkitError
+            from memkit.fsutil import read_inside
+
+            try:  # a link out of the repository, a FIFO or a device reads as no file
+                return read_inside(self.root, path, limit=MAX_SOURCE_BYTES)
+            except (OSError, MemkitError):
                 return None
         from memkit.git import read_at
 
