@@ -2,8 +2,10 @@
 
 Each handler takes the hook's JSON payload (a dict) and returns the text to print.
 PostToolUse runs after every tool call, so its path imports nothing heavy: it only
-appends one compact JSON line to `sessions/<session>.jsonl` in memkit's private folder.
-Stop / SessionEnd turn that journal into one draft `episode` memory.
+appends one compact JSON line, likely secrets already redacted, to
+`sessions/<session>.jsonl` in memkit's private folder. Stop / SessionEnd turn that
+journal into one draft `episode` memory. A payload that is not what Claude Code sends
+gets one line on stderr and exit code 0, and nothing is written.
 SessionStart's selection is in session_context.py, the draft in session_draft.py, and
 the installers that register the hooks (and the MCP server) in agent_install.py.
 """
@@ -40,6 +42,8 @@ __all__ = [
 SESSIONS_DIR = "sessions"
 JOURNAL_DAYS = 14  # journals of sessions that never ended are deleted after this
 MAX_FIELD = 300  # characters kept per command, pattern or snippet
+SCAN_CHARS = 8192  # of a value's first line, redacted before it is cut (bounds the work)
+SCAN_MARGIN = 512  # dropped from a longer line's window: it may end inside a secret
 # tool name -> (kind, input key holding the file or pattern)
 TOOLS: dict[str, tuple[str, str]] = {
     "Read": ("read", "file_path"),
@@ -60,17 +64,25 @@ class HookInputError(Exception):
 EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
 
 
-def handle(event: str, raw: str, clock: Callable[[], dt.date]) -> tuple[str, str]:
-    """(stdout, stderr) of one hook call. Never raises: the agent must go on regardless."""
+def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[str, str]:
+    """(stdout, stderr) of one hook call. Never raises: the agent must go on regardless.
+
+    stderr is at most one line (control characters escaped).
+    """
     try:
         payload = parse_payload(raw)
         if event == "post-tool-use":
-            return "", post_tool_use(payload)
+            return "", one_line(post_tool_use(payload))
         if event == "session-start":
             return session_start(payload, today=clock()), ""
-        return "", stop(payload, today=clock(), end=event == "session-end")
+        return "", one_line(stop(payload, today=clock(), end=event == "session-end"))
     except Exception as e:
-        return "", str(e) or type(e).__name__
+        return "", one_line(str(e) or type(e).__name__)
+
+
+def one_line(text: str) -> str:
+    """`text` with line breaks and other control characters escaped."""
+    return re.sub(r"[\x00-\x1f\x7f\x85\u2028\u2029]", lambda m: repr(m.group())[1:-1], text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -80,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1 or args[0] not in EVENTS:
         print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr)
         return 0
-    out, err = handle(args[0], sys.stdin.read(), _today)
+    out, err = handle(args[0], sys.stdin.buffer.read(), _today)
     if out:
         print(out)
     if err:
@@ -95,9 +107,17 @@ def _today() -> dt.date:
     return datetime.date.fromisoformat(pinned) if pinned else datetime.date.today()
 
 
-def parse_payload(raw: str) -> dict[str, Any]:
+def parse_payload(raw: bytes | str) -> dict[str, Any]:
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            where = f"byte at offset {e.start}"
+            raise HookInputError(f"the hook input is not UTF-8 ({where})") from None
     try:
         data = json.loads(raw)
+    except RecursionError:
+        raise HookInputError("the hook input is not JSON (nested too deeply)") from None
     except ValueError as e:
         raise HookInputError(f"the hook input is not JSON ({e})") from None
     if not isinstance(data, dict):
@@ -110,7 +130,12 @@ def find_root(payload: Mapping[str, Any]) -> Path | None:
     env = os.environ.get("MEMKIT_ROOT")
     if env:
         return Path(env).resolve()
-    here = Path(str(payload.get("cwd") or os.getcwd())).resolve()
+    cwd = payload.get("cwd")
+    if cwd is None:
+        cwd = os.getcwd()
+    if not isinstance(cwd, str) or not os.path.isabs(cwd) or "\x00" in cwd:
+        raise HookInputError("the hook input's cwd is not an absolute path")
+    here = Path(cwd).resolve()
     for d in (here, *here.parents):
         if os.path.isdir(d / ".memory"):
             return d
@@ -136,12 +161,45 @@ def journal_path(root: Path, sid: str) -> Path:
     return sessions_dir(root) / f"{safe}.jsonl"
 
 
-def _short(value: Any) -> str:
+def redact(text: str) -> str:
+    """`text` with every likely secret replaced by `[REDACTED]`, private key blocks whole."""
+    from memkit.secrets import redact as redact_secrets
+
+    return redact_secrets(_KEY_BLOCK.sub("[REDACTED]", text))
+
+
+# Any private key block (PEM, OpenSSH, PGP's "PRIVATE KEY BLOCK"), to its END line or
+# the end of the text when that was cut off.
+_KEY_BLOCK = re.compile(
+    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
+    r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
+    re.DOTALL,
+)
+
+
+def redacted_first_line(value: Any) -> tuple[str, bool]:
+    """(the first line of `value` with likely secrets redacted, whether text was left out).
+
+    Only the first SCAN_CHARS characters of the line are looked at; from a longer
+    line the last SCAN_MARGIN characters of that window are dropped too, since a
+    secret cut there might no longer be recognised.
+    """
     text = str(value).strip()
-    first = text.splitlines()[0] if text else ""
-    if len(first) > MAX_FIELD or first != text:
-        return first[:MAX_FIELD] + " …"
-    return first
+    lines = text[: SCAN_CHARS + 1].splitlines()
+    first = lines[0] if lines else ""
+    clean = redact(first[:SCAN_CHARS])
+    if len(first) > SCAN_CHARS:
+        clean = clean[: max(0, len(clean) - SCAN_MARGIN)]
+    return clean, len(first) < len(text) or len(first) > SCAN_CHARS
+
+
+def redact_then_cut(value: Any, limit: int = MAX_FIELD) -> str:
+    """The first line of `value`, likely secrets redacted, then cut to `limit` characters
+    (` …` marks a cut). Redacting first: a cut never leaves part of a secret behind."""
+    clean, more = redacted_first_line(value)
+    if more or len(clean) > limit:
+        return clean[:limit] + " …"
+    return clean
 
 
 def _relative(root: Path, value: Any) -> str | None:
@@ -164,10 +222,12 @@ def record(payload: Mapping[str, Any], root: Path) -> dict[str, str] | None:
     if not isinstance(tool_input, Mapping):
         raise HookInputError(f"the {tool} payload has no tool_input object")
     value = tool_input.get(key)
+    if not isinstance(value, str):
+        raise HookInputError(f"the {tool} payload's tool_input has no {key} string")
     if kind in ("command", "search"):
         if not value:
             return None
-        rec = {"kind": kind, "text": _short(value)}
+        rec = {"kind": kind, "text": redact_then_cut(value)}
         where = _relative(root, tool_input.get("path"))
         if where:
             rec["path"] = where
@@ -185,7 +245,7 @@ def record(payload: Mapping[str, Any], root: Path) -> dict[str, str] | None:
         or first.get("new_string")
     )
     if kind != "read" and isinstance(snippet, str) and snippet.strip():
-        rec["snippet"] = _short(snippet.strip())
+        rec["snippet"] = redact_then_cut(snippet)
     return rec
 
 
@@ -212,15 +272,18 @@ def post_tool_use(payload: Mapping[str, Any]) -> str:
 
 
 def read_journal(path: Path) -> list[dict[str, str]]:
-    """The journal's records; unreadable lines (a crash mid-write) are skipped."""
+    """The journal's records; unreadable lines (a crash mid-write) are skipped.
+
+    Text is redacted again: journals written by earlier versions were not.
+    """
     out = []
     for line in path.read_text("utf-8", errors="replace").splitlines():
         try:
             rec = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if isinstance(rec, dict) and isinstance(rec.get("kind"), str):
-            out.append({k: str(v) for k, v in rec.items()})
+            out.append({k: redact(v) if isinstance(v, str) else str(v) for k, v in rec.items()})
     return out
 
 
@@ -246,7 +309,8 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
     from memkit.session_draft import first_prompt, save_episode, summarise
     from memkit.store import Store
 
-    asked = first_prompt(str(payload.get("transcript_path") or ""))
+    transcript = payload.get("transcript_path")
+    asked = first_prompt(transcript if isinstance(transcript, str) else None)
     summary = dataclasses.replace(summarise(root, read_journal(journal)), asked=asked)
     message = save_episode(Store(root), summary, sid, today=today)
     if end or payload.get("hook_event_name") == "SessionEnd":
@@ -283,8 +347,9 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
     store = Store(root)
     files: list[str] = []
     prune_journals(root, keep_days=JOURNAL_DAYS, today=today)
-    journal = journal_path(root, str(payload.get("session_id") or ""))
-    if payload.get("session_id") and journal.exists():  # resume / compact: what it touched
+    sid = payload.get("session_id")
+    journal = journal_path(root, sid if isinstance(sid, str) else "")
+    if sid and isinstance(sid, str) and journal.exists():  # resume / compact: what it touched
         files = sorted({r["file"] for r in read_journal(journal) if "file" in r})
     from memkit.session_context import context_text
 

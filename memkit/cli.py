@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
     "hook": "memkit.commands.agents:hook",
+    "approve": "memkit.commands.agents:approve",
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3

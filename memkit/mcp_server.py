@@ -1,10 +1,12 @@
 """`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
 
-Each tool is a thin wrapper over one core function below (or in context, search and
-staleness); those functions take the store and the date and know nothing of MCP.
-A MemkitError becomes an error result carrying the same message as the CLI. Tools
-run in worker threads: writes go through the store's lock or its exclusive
-create, so concurrent calls are safe. Logs go to stderr; stdout is the protocol.
+Each tool is a thin wrapper over one core function below (or in proposals, context,
+search and staleness); those functions take the store and the date and know nothing
+of MCP. A MemkitError becomes an error result carrying the same message as the CLI.
+Agents write drafts only (memkit.proposals): a change to a reviewed memory becomes a
+proposed revision a person approves. Tools run in worker threads: every write holds
+the store's lock, so concurrent calls are safe. Logs go to stderr; stdout is the
+protocol, and a line on stdin that is not JSON-RPC gets an error reply.
 """
 
 from __future__ import annotations
@@ -15,8 +17,8 @@ from collections.abc import Callable
 from typing import Any
 
 from memkit import memory as mm
+from memkit import proposals
 from memkit.errors import MemkitError
-from memkit.session_draft import agent_status
 from memkit.store import Store
 
 FORGET_MODES = ("archive", "delete")
@@ -24,9 +26,11 @@ INSTRUCTIONS = (
     "memkit holds this project's memories: decisions, conventions, gotchas and procedures "
     "reviewed in git. Before changing files, call memories_for_files with their paths. "
     "When you learn something the next person must know, save it with save_memory, "
-    "linked to the files or symbols it is about; a person reviews it before it becomes "
-    "authority."
+    "linked to the files or symbols it is about. What you save is a draft, and a change "
+    "to a reviewed memory is a proposed revision: a person approves either before it "
+    "becomes authority."
 )
+PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 
 
 def save(
@@ -42,7 +46,7 @@ def save(
     confidence: str | None = None,
     source: str | None = None,
 ) -> mm.Memory:
-    """Add a memory with the status agents get (`[memories] agent_status`, default draft)."""
+    """Add a draft memory (agents write nothing else)."""
     store.require()
     mem = mm.new(
         title,
@@ -50,45 +54,38 @@ def save(
         mid=mm.slugify(title),
         today=today,
         type=type,
-        status=agent_status(store),
+        status=proposals.AGENT_STATUS,
         tags=tags or None,
         paths=paths or None,
         links=links or None,
         confidence=confidence,
         source=source,
     )
-    return store.add(mem)
+    return proposals.save_draft(store, mem)
 
 
 def update(store: Store, mid: str, *, today: dt.date, **changes: Any) -> mm.Memory:
-    """Change the given fields (None = leave as is); validated like a file edit."""
+    """Change the given fields (None = leave as is) of a draft in place, or propose a
+    revision of a reviewed memory; validated like a file edit. Returns what was written."""
     values = {k: v for k, v in changes.items() if v is not None}
-    if values.get("status") == "active" and agent_status(store) != "active":
-        raise MemkitError(
-            f"an agent cannot make {mid!r} active: a person reviews it first "
-            '(set `[memories] agent_status = "active"` in .memory/config.toml to allow it)'
-        )
     if "body" in values:
         values["body"] = mm.format_body(values["body"])
     for key in ("tags", "paths", "links"):
         if key in values:
             values[key] = tuple(values[key])
-    return store.update(mid, today=today, **values)
+    return proposals.propose(store, mid, today=today, **values)
 
 
 def forget(store: Store, mid: str, *, today: dt.date) -> str:
-    """Archive or delete a memory, as `[memories] forget` says; returns what was done."""
+    """Forget a draft (archived, or deleted as `[memories] forget` says), withdraw a
+    proposed revision, or propose archiving a reviewed memory; returns what was done."""
     mode = store.config.get("memories", "forget", "archive")
     if mode not in FORGET_MODES:
         raise MemkitError(
             f"{store.config.path or '.memory/config.toml'}: [memories] forget = {mode!r}; "
             f"use one of: {', '.join(FORGET_MODES)}"
         )
-    if mode == "delete":
-        with store.lock():
-            return f"deleted {store.delete(mid)}"
-    mem = store.update(mid, today=today, status="archived")
-    return f"archived {mem.path}"
+    return proposals.forget(store, mid, today=today, delete=mode == "delete")
 
 
 def _record(mem: mm.Memory) -> dict[str, Any]:
@@ -146,13 +143,21 @@ def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
 
 
 def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:
-    """Record that the memories were checked against the code as it is now."""
+    """Record that the agent's own drafts were checked against the code as it is now.
+
+    Only a person re-verifies a reviewed memory (`memkit verify ID`).
+    """
     if not ids:
         raise MemkitError("give the ids of the memories to mark verified")
     from memkit.staleness import verify as run
 
-    for mid in ids:
-        store.path_of(mid)  # all must exist before any is touched
+    for mem in store.get_many(ids):  # all must exist, and be drafts, before any is touched
+        if not proposals.is_proposal(mem):
+            raise proposals.NotAProposalError(
+                f"{mem.id!r} is {mem.status}: only a person re-verifies a reviewed memory "
+                f"(`memkit verify {mem.id}`); if it is wrong, propose a change with "
+                "update_memory"
+            )
     return [m.to_record() for m in run(store, ids, today=today)]  # it holds the store lock
 
 
@@ -165,6 +170,7 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
     server = MCPServer(
         "memkit", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING"
     )
+    tool = _tool_decorator(server)
 
     def call(fn: Callable[[], object]) -> Any:
         """The tool result: JSON or text; a MemkitError's message as an error result."""
@@ -182,12 +188,12 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
             content=[TextContent(type="text", text=text)], structured_content=structured
         )
 
-    @server.tool()
+    @tool
     def get_memory(id: str) -> Any:
         """One memory by id: its fields and markdown body."""
         return call(lambda: _record(store.get(id)))
 
-    @server.tool()
+    @tool
     def save_memory(
         title: str,
         body: str,
@@ -209,7 +215,7 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
             )
         )  # fmt: skip
 
-    @server.tool()
+    @tool
     def update_memory(
         id: str,
         title: str | None = None,
@@ -221,12 +227,15 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
         tags: list[str] | None = None,
         confidence: str | None = None,
     ) -> Any:
-        """Change some fields of a memory; fields left out stay as they are."""
+        """Change some fields of a memory; fields left out stay as they are. Your own
+        drafts change in place. A reviewed memory is left as it is: the change is saved
+        as a new draft whose `revises` names it (a proposed revision, returned here; update
+        that draft for further changes), which a person approves."""
         changes = dict(title=title, body=body, type=type, status=status, confidence=confidence,
                        links=links, paths=paths, tags=tags)  # fmt: skip
         return call(lambda: _record(update(store, id, today=clock(), **changes)))
 
-    @server.tool()
+    @tool
     def search_memories(
         query: str, limit: int = 10, type: str | None = None, tag: str | None = None
     ) -> Any:
@@ -234,7 +243,7 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
         stale ones marked."""
         return call(lambda: search(store, query, today=clock(), limit=limit, type=type, tag=tag))
 
-    @server.tool()
+    @tool
     def memories_for_files(
         files: list[str], query: str | None = None, budget_tokens: int = 2000
     ) -> Any:
@@ -244,24 +253,59 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
             lambda: for_files(store, files, today=clock(), query=query, budget_tokens=budget_tokens)
         )
 
-    @server.tool()
+    @tool
     def list_stale() -> Any:
         """Memories whose linked code changed since they were verified, expired ones, and
-        ones due for review: check them against the code, then update or verify them."""
+        ones due for review: check them against the code, then propose a fix with
+        update_memory (a person re-verifies reviewed memories)."""
         return call(lambda: stale(store, today=clock()))
 
-    @server.tool()
+    @tool
     def verify_memory(ids: list[str]) -> Any:
-        """Mark memories as checked against the code as it is now (after reading it)."""
+        """Mark your own drafts as checked against the code as it is now (after reading
+        it). Only a person re-verifies a reviewed memory."""
         return call(lambda: verify(store, ids, today=clock()))
 
-    @server.tool()
+    @tool
     def forget_memory(id: str) -> Any:
-        """Forget a memory that is wrong or no longer useful (archived, or deleted if so
-        configured; git history keeps it)."""
+        """Forget a memory that is wrong or no longer useful. Your own draft is archived
+        (or deleted if so configured), a proposed revision withdrawn; for a reviewed
+        memory this proposes archiving it, for a person to approve."""
         return call(lambda: forget(store, id, today=clock()))
 
     return server
+
+
+def _tool_decorator(server: Any) -> Callable[[Callable[..., Any]], Any]:
+    """`server.tool()`, with every optional string parameter taking any string as it is.
+
+    The SDK JSON-decodes a string argument whose annotation is not exactly `str`, so
+    `str | None` turned `'[1, 2]'` or `'{"a": 1}'` into a list or dict (then refused
+    as "not a valid string") and `'null'` into None (modelcontextprotocol/python-sdk
+    #1873, #381). Annotated as `str` with a validator that lets None through, and the
+    same JSON schema as `str | None`, they are never decoded.
+    """
+    from typing import Annotated
+
+    from pydantic import WithJsonSchema, WrapValidator
+
+    def none_or_str(value: Any, handler: Callable[[Any], Any]) -> Any:
+        return None if value is None else handler(value)
+
+    optional_str = Annotated[
+        str,
+        WrapValidator(none_or_str),
+        WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "null"}]}),
+    ]
+
+    def register(fn: Callable[..., Any]) -> Any:
+        fn.__annotations__ = {
+            name: optional_str if ann in ("str | None", str | None) else ann
+            for name, ann in fn.__annotations__.items()
+        }
+        return server.tool()(fn)
+
+    return register
 
 
 def serve(store: Store, clock: Callable[[], dt.date]) -> None:
@@ -273,4 +317,50 @@ def serve(store: Store, clock: Callable[[], dt.date]) -> None:
         raise MemkitError(
             "`memkit mcp` needs the MCP SDK 2.x: install it with `pip install 'memkit[mcp]'`"
         ) from None
-    build_server(store, clock).run("stdio")
+    import anyio
+
+    anyio.run(serve_stdio, build_server(store, clock))
+
+
+async def serve_stdio(server: Any) -> None:
+    """MCPServer.run_stdio_async, except that a line that is not JSON-RPC gets an error
+    reply with id null (-32700 when it is not JSON, -32600 otherwise; JSON-RPC 2.0
+    section 5.1) and the session goes on. The SDK only logs such a line, which leaves
+    a client waiting for an answer that never comes."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+
+    async with stdio_server() as (read, write):
+        forward, messages = anyio.create_memory_object_stream[Any](0)
+
+        async def sort() -> None:
+            async with forward:
+                async for item in read:
+                    if not isinstance(item, Exception):
+                        await forward.send(item)
+                        continue
+                    reply = error_reply(item)
+                    if reply is not None:
+                        await write.send(SessionMessage(reply))
+
+        lowlevel = server._lowlevel_server  # what run_stdio_async serves; no public name
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(sort)
+            await lowlevel.run(messages, write, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
+def error_reply(error: Exception) -> Any:
+    """The JSON-RPC error for a line the transport could not read; None for a blank line."""
+    from mcp_types import ErrorData, JSONRPCError
+
+    details = error.errors() if hasattr(error, "errors") else []
+    first = details[0] if details else {}
+    if first.get("type") == "json_invalid" and not str(first.get("input", "x")).strip():
+        return None
+    if details and first.get("type") != "json_invalid":
+        error_data = ErrorData(code=INVALID_REQUEST, message="Invalid Request: not JSON-RPC 2.0")
+    else:
+        error_data = ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON")
+    return JSONRPCError(jsonrpc="2.0", id=None, error=error_data)

@@ -44,6 +44,7 @@ FIELDS = (
     "pin",
     "supersedes",
     "superseded_by",
+    "revises",
     "verified",
 )
 _LIST_FIELDS = ("tags", "paths", "links", "supersedes")
@@ -85,6 +86,7 @@ class Memory:
     pin: bool = False
     supersedes: tuple[str, ...] = ()
     superseded_by: str | None = None
+    revises: str | None = None  # a proposed revision of that memory (see memkit.proposals)
     verified: Verification | None = None
     # Where the memory lives, relative to the project root ("" before it is saved).
     path: str = ""
@@ -140,6 +142,7 @@ class Memory:
             "pin": self.pin,
             "supersedes": list(self.supersedes),
             "superseded_by": self.superseded_by,
+            "revises": self.revises,
             "verified": None
             if v is None
             else {"commit": v.commit, "date": _iso(v.date), "links": dict(v.fingerprints)},
@@ -171,6 +174,7 @@ class Memory:
             pin=rec["pin"],
             supersedes=tuple(rec["supersedes"]),
             superseded_by=rec["superseded_by"],
+            revises=rec.get("revises"),
             verified=None
             if v is None
             else Verification(v["commit"], _date_or_none(v["date"]), dict(v["links"])),
@@ -380,6 +384,12 @@ def _check_fields(
             values["verified"] = _coerce_verified(data["verified"])
         except ValueError as e:
             bad("verified", str(e))
+    if values.get("revises") and values.get("status", "active") == "active":
+        bad(
+            "status",
+            "a proposed revision (`revises`) is never active: set `status: draft`, and "
+            "apply it with `memkit approve ID`",
+        )
     return values
 
 
@@ -412,6 +422,11 @@ def _coerce(name: str, value: Any) -> Any:
     if name == "superseded_by":
         if not isinstance(value, str):
             raise ValueError("must be the id of the memory that replaces this one")
+        _check_ref(value)
+        return value
+    if name == "revises":
+        if not isinstance(value, str):
+            raise ValueError("must be the id of the memory this draft proposes to change")
         _check_ref(value)
         return value
     # title, source

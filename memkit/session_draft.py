@@ -3,7 +3,8 @@
 The journal lines come from `agent_hooks.post_tool_use`. The draft lists the files
 read and edited, the commands run and the searches made, links the edited files
 (and, for Python, the functions and classes the edits landed in), carries the
-session id as `source`, and has every likely secret redacted.
+session id as `source`, and has every likely secret redacted (then it is scanned
+as everything agents write is: memkit.proposals).
 """
 
 from __future__ import annotations
@@ -11,18 +12,20 @@ from __future__ import annotations
 import ast
 import dataclasses
 import datetime as dt
+import os
+import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from memkit import memory as mm
-from memkit.errors import MemkitError
+from memkit.agent_hooks import redact, redacted_first_line
 from memkit.store import Store
 
 MAX_ITEMS = 25  # per list in the body
 MAX_LINKS = 20
 MIN_COMMANDS = 3  # a session that edited nothing is kept only if it ran this many commands
-DEFAULT_AGENT_STATUS = "draft"
+MAX_TRANSCRIPT = 4 * 1024 * 1024  # bytes of a transcript read for its first prompt
 
 
 @dataclass(frozen=True)
@@ -71,21 +74,44 @@ def first_prompt(transcript: str | None, *, max_lines: int = 500) -> str | None:
     Best effort: the transcript is JSON lines of `{"type": "user", "message": {...}}`
     entries; anything unreadable or unexpected gives None.
     """
-    if not transcript:
+    if not transcript or not os.path.isabs(transcript) or "\x00" in transcript:
         return None
     import json
 
-    try:
-        with open(transcript, encoding="utf-8", errors="replace") as f:
-            for n, line in enumerate(f):
-                if n >= max_lines:
-                    return None
-                text = _prompt_text(json.loads(line))
-                if text:
-                    return text
-    except (OSError, ValueError):
-        return None
+    data = _read_head(transcript, MAX_TRANSCRIPT)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    if len(data) == MAX_TRANSCRIPT:
+        lines = lines[:-1]  # cut off: the last line is not whole
+    for line in lines[:max_lines]:
+        try:
+            text = _prompt_text(json.loads(line))
+        except (ValueError, RecursionError):
+            return None
+        if text:
+            return text
     return None
+
+
+def _read_head(path: str, limit: int) -> bytes:
+    """At most `limit` bytes from the start of regular file `path` (b"" for anything else:
+    a FIFO would block, a device never ends)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return b""
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return b""
+        chunks: list[bytes] = []
+        size = 0
+        while size < limit and (chunk := os.read(fd, min(limit - size, 1 << 20))):
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
 
 
 def _prompt_text(entry: object) -> str | None:
@@ -98,7 +124,7 @@ def _prompt_text(entry: object) -> str | None:
         content = texts[0] if texts else None
     if not isinstance(content, str) or not content.strip() or content.lstrip().startswith("<"):
         return None
-    return content.strip().splitlines()[0][:300]
+    return redacted_first_line(content)[0][:300]
 
 
 def _symbols_at(root: Path, rel: str, snippets: list[str]) -> set[str]:
@@ -149,8 +175,8 @@ def render(summary: Summary, sid: str) -> tuple[str, str]:
     parts = [
         f"What Claude Code session `{sid}` did: {len(s.edited)} file(s) edited, "
         f"{len(s.read)} read, {len(s.commands)} command(s) run.",
-        "Review: replace this list with what was learned and why it matters, then set "
-        "`status: active`; or delete this memory if nothing is worth keeping.",
+        "Review: replace this list with what was learned and why it matters, then "
+        "`memkit approve ID`; or `memkit approve --reject ID` if nothing is worth keeping.",
     ]
     if s.asked:
         parts.insert(0, f"Asked: {s.asked}")
@@ -172,10 +198,10 @@ def render(summary: Summary, sid: str) -> tuple[str, str]:
     return title, "\n\n".join(parts)
 
 
-def episode(summary: Summary, sid: str, *, root: Path, status: str, today: dt.date) -> mm.Memory:
+def episode(
+    summary: Summary, sid: str, *, root: Path, today: dt.date, status: str = "draft"
+) -> mm.Memory:
     """The draft memory for a summary (secrets redacted, links checked)."""
-    from memkit.secrets import redact
-
     title, body = render(summary, sid)
     links = [f for f in summary.edited if (root / f).is_file() and _valid_link(f)]
     links += [s for s in summary.symbols if _valid_link(s)]
@@ -200,37 +226,28 @@ def _valid_link(link: str) -> bool:
     return True
 
 
-def agent_status(store: Store) -> str:
-    """The status agents' memories get: `[memories] agent_status` (default draft)."""
-    value = store.config.get("memories", "agent_status", DEFAULT_AGENT_STATUS)
-    if value not in mm.STATUSES:
-        raise MemkitError(
-            f"{store.config.path or '.memory/config.toml'}: [memories] agent_status = {value!r} "
-            f"is not a status; use one of: {', '.join(mm.STATUSES)}"
-        )
-    return str(value)
-
-
 def save_episode(store: Store, summary: Summary, sid: str, *, today: dt.date) -> str:
     """Create or refresh the session's draft; a draft a person already took over is left alone."""
+    from memkit.proposals import check_agent_text, put_draft, require_draft_config
+
     if not summary.worth_keeping:
         return (
             f"session {sid} edited no file and ran fewer than {MIN_COMMANDS} commands: "
             "no episode saved"
         )
-    mem = episode(summary, sid, root=store.root, status=agent_status(store), today=today)
+    require_draft_config(store)
+    mem = episode(summary, sid, root=store.root, today=today)
     with store.lock():
         existing = [m for m in store.memories() if m.type == "episode" and m.source == mem.source]
         if not existing:
+            check_agent_text(mem)
             saved = store.add(mem)
             return f"saved {saved.path} ({saved.status})"
         old = existing[0]
-        if old.status != mem.status:
+        if old.status != mem.status or old.revises is not None:
             return f"{old.path} is no longer a {mem.status}: left as it is"
-        new = dataclasses.replace(
-            old, title=mem.title, body=mem.body, links=mem.links, updated=today
-        )
-        if dataclasses.replace(new, updated=old.updated) == old:
+        new = dataclasses.replace(old, title=mem.title, body=mem.body, links=mem.links)
+        if new == old:
             return f"{old.path} is up to date"
-        saved = store.put(new)
+        saved = put_draft(store, old, new, today=today)
         return f"updated {saved.path} ({saved.status})"

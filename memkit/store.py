@@ -12,6 +12,7 @@ import dataclasses
 import datetime as dt
 import json
 import os
+import re
 import time
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -37,6 +38,8 @@ _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
     "outside the repository): replace it with the file itself"
 )
+# The allow-secret pragma as a scanner might accept it (any case, any spacing).
+_PRAGMA = re.compile(r"(?i)memkit\s*:\s*allow[\s_-]*secrets?")
 _RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
 
 
@@ -358,9 +361,10 @@ class Store:
                         "`memkit: allow-secret` on that line",
                     )
                 )
-            for ref in (*mem.supersedes, *([mem.superseded_by] if mem.superseded_by else [])):
+            refs = [("supersedes", r) for r in mem.supersedes]
+            refs += [(f, getattr(mem, f)) for f in ("superseded_by", "revises") if getattr(mem, f)]
+            for field, ref in refs:
                 if ref not in ids:
-                    field = "supersedes" if ref in mem.supersedes else "superseded_by"
                     problems.append(
                         InvalidMemoryError(
                             mem.path,
@@ -396,19 +400,28 @@ def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
     return out
 
 
-def check_secrets(text: str, where: str, allow: bool) -> None:
-    if allow:
+def check_secrets(text: str, where: str, allow: bool, *, agent: bool = False) -> None:
+    """Refuse text that looks like a secret. `agent`: text an agent wrote, scanned with
+    the `memkit: allow-secret` pragma taken out and no allowance (only people vouch)."""
+    if allow and not agent:
         return
     from memkit.secrets import scan
 
+    if agent:
+        text = _PRAGMA.sub("(pragma ignored)", text)  # lines keep their numbers
     found = scan(text)
     if found:
         f = found[0]
         more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+        fix = (
+            "Remove it (what an agent writes cannot vouch for a fake example: a person "
+            "adds one with `memkit add --allow-secret`)"
+            if agent
+            else "Remove it, or pass --allow-secret if it is a fake example"
+        )
         raise SecretError(
             f"{where}:{f.line}: refusing to write what looks like a {f.kind}{more}; a store "
-            "committed to git keeps it forever. Remove it, or pass --allow-secret if it is a "
-            "fake example"
+            f"committed to git keeps it forever. {fix}"
         )
 
 

@@ -99,8 +99,82 @@ def test_post_tool_use_writes_a_compact_journal(project: Path) -> None:
         {"kind": "edit", "file": "src/billing.py", "snippet": "return sum(self.lines)"},
         {"kind": "write", "file": "src/new.py", "snippet": "X = 1"},
         {"kind": "command", "text": "pytest -q tests/test_billing.py"},
-        {"kind": "command", "text": "export GITHUB_TOKEN=ghp_" + "a1B2" * 9},
+        {"kind": "command", "text": "export GITHUB_TOKEN=[REDACTED]"},  # redacted as written
     ]
+
+
+def secret_spans(text: str) -> list[str]:
+    """The parts of `text` that redaction replaces: the secrets themselves."""
+    from memkit.secrets import redact
+
+    *pieces, last = redact(text).split("[REDACTED]")
+    spans, pos = [], len(pieces[0])
+    for piece in [*pieces[1:], last]:
+        end = len(text) - len(last) if piece is last else text.index(piece, pos)
+        spans.append(text[pos:end])
+        pos = end + len(piece)
+    return spans
+
+
+def journal_text(repo: Path) -> str:
+    return (repo / ".git" / "memkit" / "sessions" / f"{SID}.jsonl").read_text()
+
+
+def test_secrets_are_redacted_before_they_are_cut(project: Path) -> None:
+    """Each secret straddles the 300-character cut: none of it may reach the journal or draft."""
+    from secret_corpus import secrets
+
+    from memkit.agent_hooks import MAX_FIELD
+
+    tells = {}  # kind -> the 8 characters of the secret just before the cut
+    for kind, text in secrets():
+        if "\n" in text:
+            continue  # key blocks: see test_private_key_blocks_are_redacted_whole
+        span = max(secret_spans(text), key=len)
+        middle = text.index(span) + len(span) // 2
+        command = "x" * (MAX_FIELD - middle - 1) + " " + text  # the cut halves the secret
+        for name, tool_input in (
+            ("Bash", {"command": command}),
+            ("Grep", {"pattern": command}),
+            ("Edit", {"file_path": "src/billing.py", "new_string": command}),
+        ):
+            hook(project, "post-tool-use", tool(project, name, tool_input))  # fmt: skip
+        tells[kind] = text[middle - 8 : middle]
+    hook(project, "stop", base(project, "Stop"))
+    journal = journal_text(project)
+    draft = (project / ".memory" / "session-2026-11-22-5f1c2d3e.md").read_text()
+    assert journal.count("[REDAC") == 3 * len(tells)  # the cut may fall in the marker
+    assert [kind for kind, tell in tells.items() if tell in journal or tell in draft] == []
+
+
+PGP_BODY = ["lQOYBGZx1p0BCADJ8mYc2zq4v0T0b9bC4b0LhZt3K1", "Pq0a8W7xG2vYc9rN6mE5u3Lk1J0hF", "=Xk3q"]
+
+
+def pgp_block() -> str:
+    begin, end = (
+        "-----BEGIN PGP PRIV" + "ATE KEY BLOCK-----",
+        "-----END PGP PRIV" + "ATE KEY BLOCK-----",
+    )
+    return "\n".join([begin, "", *PGP_BODY, end])
+
+
+def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
+    from memkit.agent_hooks import redact, redact_then_cut
+
+    block = pgp_block()
+    assert redact(f"before\n{block}\nafter") == "before\n[REDACTED]\nafter"
+    assert redact("key: " + block.replace("\n", " ")[:120]) == "key: [REDACTED]"  # cut short
+    assert redact_then_cut(block) == "[REDACTED] …"
+    one_line = block.replace("\n", "\\n")
+    hook(project, "post-tool-use", tool(project, "Bash", {"command": f"printf '{one_line}' | gpg"}))
+    hook(project, "post-tool-use", tool(project, "Write", {"file_path": "src/k.asc",
+                                                           "content": block}))  # fmt: skip
+    (project / "src" / "k.asc").write_text(block)
+    hook(project, "stop", base(project, "Stop"))
+    written = journal_text(project) + (project / ".memory").joinpath(
+        "session-2026-11-22-5f1c2d3e.md").read_text()  # fmt: skip
+    assert not [part for part in PGP_BODY if part in written]
+    assert "printf '[REDACTED]' | gpg" in written
 
 
 def test_stop_saves_one_draft_episode(project: Path) -> None:
@@ -121,8 +195,8 @@ def test_stop_saves_one_draft_episode(project: Path) -> None:
         "updated: 2026-11-22\n"
         "---\n\n"
         f"What Claude Code session `{SID}` did: 2 file(s) edited, 1 read, 2 command(s) run.\n\n"
-        "Review: replace this list with what was learned and why it matters, then set "
-        "`status: active`; or delete this memory if nothing is worth keeping.\n\n"
+        "Review: replace this list with what was learned and why it matters, then "
+        "`memkit approve ID`; or `memkit approve --reject ID` if nothing is worth keeping.\n\n"
         "Edited:\n\n- `src/billing.py` (`Invoice.total`)\n- `src/new.py`\n\n"
         "Read:\n\n- `src/notes.txt`\n\n"
         "Commands:\n\n- `pytest -q tests/test_billing.py`\n- `export GITHUB_TOKEN=[REDACTED]`\n\n"
@@ -170,20 +244,98 @@ def test_nothing_worth_keeping(project: Path) -> None:
     assert Store(project).files() == []
 
 
-BAD = [
+READ = {"session_id": SID, "tool_name": "Read", "tool_input": {"file_path": "src/notes.txt"}}
+BAD: list[tuple[str, str | bytes | dict[str, Any], str]] = [
     ("post-tool-use", "not json", "the hook input is not JSON"),
+    ("post-tool-use", "", "the hook input is not JSON"),
+    ("post-tool-use", b"\xff\xfe{}", "the hook input is not UTF-8 (byte at offset 0)"),
     ("post-tool-use", "[1]", "the hook input is not a JSON object"),
+    ("post-tool-use", "null", "the hook input is not a JSON object"),
+    ("post-tool-use", "[" * 100_000, "the hook input is not JSON (nested too deeply)"),
     ("post-tool-use", '{"tool_name": "Read", "tool_input": {"file_path": "a"}}',
      "the hook input has no session_id"),
+    ("post-tool-use", {**READ, "session_id": 7}, "the hook input has no session_id"),
+    ("post-tool-use", {**READ, "cwd": 42}, "the hook input's cwd is not an absolute path"),
+    ("post-tool-use", {**READ, "cwd": "src"}, "the hook input's cwd is not an absolute path"),
+    ("post-tool-use", {**READ, "cwd": "/tmp/\x00x"}, "the hook input's cwd is not an absolute"),
+    ("post-tool-use", {**READ, "cwd": "/nonexistent/place"}, "no .memory/ directory here"),
+    ("post-tool-use", {**READ, "tool_input": "src/a.py"}, "the Read payload has no tool_input"),
+    ("post-tool-use", {**READ, "tool_input": {"file_path": ["a"]}},
+     "the Read payload's tool_input has no file_path string"),
+    ("post-tool-use", {**READ, "tool_name": "Bash", "tool_input": {"command": {"x": 1}}},
+     "the Bash payload's tool_input has no command string"),
+    ("session-start", "[]", "the hook input is not a JSON object"),
+    ("session-start", {"session_id": SID, "cwd": ["/"]}, "the hook input's cwd is not"),
     ("stop", '{"cwd": "/"}', "no .memory/ directory here or above"),
+    ("stop", {"session_id": "a\nb\rc\u2028d", "hook_event_name": "Stop"},
+     "no journal for session a\\nb\\rc\\u2028d: nothing to save"),
+    ("session-end", {"session_id": ["x"]}, "the hook input has no session_id"),
 ]  # fmt: skip
 
 
+def tree(*roots: Path) -> dict[str, tuple[int, int]]:
+    """Every file (size, mtime) and folder under `roots`, but memkit's private folder."""
+    out = {}
+    for root in roots:
+        for path in [root, *root.rglob("*")]:
+            if ".git/memkit" not in path.as_posix():
+                st = path.lstat()
+                out[str(path)] = (0, 0) if path.is_dir() else (st.st_size, st.st_mtime_ns)
+    return out
+
+
 @pytest.mark.parametrize(("event", "raw", "message"), BAD)
-def test_bad_input_never_blocks(project: Path, event: str, raw: str, message: str) -> None:
-    out = hook(project, event, raw)
-    assert out.stdout == ""
-    assert out.stderr.startswith(f"memkit hook {event}: {message}")
+def test_bad_input_never_blocks(
+    project: Path, event: str, raw: str | bytes | dict[str, Any], message: str
+) -> None:
+    """Whatever arrives: exit 0, one line on stderr, and nothing written but memkit's own."""
+    if isinstance(raw, dict):
+        raw = json.dumps({"cwd": str(project), **raw})
+    home = Path(os.environ["HOME"])
+    before = tree(project, home)
+    for args in (["memkit", "hook"], ["memkit.agent_hooks"]):
+        cmd = [sys.executable, "-m", *args, event]
+        out = subprocess.run(cmd, input=raw if isinstance(raw, bytes) else raw.encode(),
+                             cwd=project, capture_output=True, timeout=60)  # fmt: skip
+        assert (out.returncode, out.stdout) == (0, b""), out.stderr
+        err = out.stderr.decode()
+        assert err.startswith(f"memkit hook {event}: {message}") and err.count("\n") == 1, err
+    assert tree(project, home) == before
+
+
+def test_odd_session_ids_stay_in_the_private_folder(project: Path) -> None:
+    home = Path(os.environ["HOME"])
+    before = tree(project, home, project.parent)
+    for sid in ("../../../../escape", "/tmp/abs", "..", "a/../../b", "x" * 500, "\x00"):
+        payload = {**tool(project, "Read", {"file_path": "src/notes.txt"}), "session_id": sid}
+        assert hook(project, "post-tool-use", payload).stderr == ""
+    assert tree(project, home, project.parent) == before
+    journals = sorted(p.name for p in (project / ".git" / "memkit" / "sessions").iterdir())
+    names = ["_.._.._.._escape", "_tmp_abs", "session", "a_.._.._b", "x" * 100, "_"]
+    assert journals == sorted(f"{name}.jsonl" for name in names)
+
+
+def test_a_transcript_that_never_ends_is_not_read(project: Path) -> None:
+    session(project)
+    fifo = project / "fifo"
+    os.mkfifo(fifo)
+    for transcript in ("/dev/zero", str(fifo), str(project), "relative.jsonl", 5):
+        payload = base(project, "Stop", transcript_path=transcript)
+        out = hook(project, "stop", payload)  # would hang on /dev/zero or the FIFO
+        assert "(draft)" in out.stderr or "is up to date" in out.stderr
+
+
+def test_agent_status_active_is_refused_by_the_hook(project: Path) -> None:
+    (project / ".memory" / "config.toml").write_text('[memories]\nagent_status = "active"\n')
+    session(project)
+    out = hook(project, "stop", base(project, "Stop"))
+    assert out.stderr == (
+        f"memkit hook stop: {project / '.memory' / 'config.toml'}: [memories] agent_status = "
+        "'active' is no longer supported: agents always save drafts, which a person makes "
+        "active with `memkit approve ID`; remove the key (and any "
+        "MEMKIT_MEMORIES_AGENT_STATUS)\n"
+    )
+    assert Store(project).files() == []
 
 
 def add(store: Store, title: str, **extra: Any) -> None:

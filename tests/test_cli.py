@@ -57,7 +57,8 @@ def test_json_schema(run: Invoke, store: Store) -> None:
         "type": "note", "status": "active", "tags": ["x"], "paths": ["src/*.py"],
         "links": [], "source": None, "confidence": None, "created": "2026-11-22",
         "updated": "2026-11-22", "review_after": None, "expires": None, "priority": 0,
-        "pin": False, "supersedes": [], "superseded_by": None, "verified": None,
+        "pin": False, "supersedes": [], "superseded_by": None, "revises": None,
+        "verified": None,
     }  # fmt: skip
     assert json.loads(run("show", "a-memory", "--json").stdout) == {**item, "body": "text"}
 

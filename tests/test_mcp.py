@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
-from conftest import git
+from conftest import git, write_memory
 
 from memkit.store import Store
 
@@ -96,11 +96,14 @@ def test_save_get_update_forget(store: Store) -> None:
         "retry-only-idempotent-requests", "draft", "gotcha"
     )  # fmt: skip
     assert out["got"][1]["body"] == "A retried POST charged twice."
-    assert out["updated"][1]["confidence"] == "high"
+    error, updated = out["updated"]  # its own draft: changed in place, still a draft
+    assert (error, updated["id"], updated["status"], updated["confidence"], updated["revises"]) == (
+        False, "retry-only-idempotent-requests", "draft", "high", None
+    )  # fmt: skip
     assert out["promote"] == (
         True,
         "an agent cannot make 'retry-only-idempotent-requests' active: a person reviews it "
-        'first (set `[memories] agent_status = "active"` in .memory/config.toml to allow it)',
+        "and runs `memkit approve retry-only-idempotent-requests`",
     )
     assert out["forget"] == (False, "archived .memory/retry-only-idempotent-requests.md")
     assert (store.dir / "retry-only-idempotent-requests.md").read_text() == (
@@ -137,10 +140,64 @@ def test_errors_carry_the_cli_messages(store: Store) -> None:
     assert [p.name for p in store.files()] == []
 
 
-def test_agent_status_and_forget_are_configurable(store: Store) -> None:
-    (store.dir / "config.toml").write_text(
-        '[memories]\nagent_status = "active"\nforget = "delete"\n'
-    )
+def with_pragma(text: str) -> str:
+    return "\n".join(f"{line}  <!-- memkit: allow-secret -->" for line in text.splitlines())
+
+
+def test_agents_cannot_vouch_for_a_secret(store: Store) -> None:
+    """The allow-secret pragma is for people: whatever an agent writes is scanned without it."""
+    from secret_corpus import secrets
+
+    corpus = secrets()
+    day = __import__("datetime").date(2026, 11, 22)
+    from memkit import memory as mm
+
+    store.add(mm.new("Reviewed", "Reviewed text.", mid="reviewed", today=day))
+    before = (store.dir / "reviewed.md").read_bytes()
+    out: list[tuple[str, tuple[bool, Any]]] = []
+
+    async def body(client: Client) -> None:
+        for kind, text in corpus:
+            out.append((kind, await call(client, "save_memory", title="T", body=with_pragma(text))))
+        kind, text = corpus[3]
+        out.append(("title", await call(client, "save_memory", title=with_pragma(text), body="b")))
+        await call(client, "save_memory", title="Draft", body="Fine.")
+        out.append(("draft", await call(client, "update_memory", id="draft",
+                                        body=with_pragma(text))))  # fmt: skip
+        out.append(("revision", await call(client, "update_memory", id="reviewed",
+                                           body=with_pragma(text))))  # fmt: skip
+
+    serve(store.root, body)
+    let_through = [kind for kind, (error, _) in out if not error]
+    assert let_through == []
+    assert all("refusing to write what looks like a" in text for _, (_, text) in out)
+    assert "cannot vouch for a fake example" in out[0][1][1]
+    assert sorted(p.name for p in store.files()) == ["draft.md", "reviewed.md"]
+    assert store.get("draft").text == "Fine."
+    assert (store.dir / "reviewed.md").read_bytes() == before
+
+
+def test_agent_status_active_is_refused(store: Store) -> None:
+    (store.dir / "config.toml").write_text('[memories]\nagent_status = "active"\n')
+    out: list[tuple[bool, Any]] = []
+
+    async def body(client: Client) -> None:
+        out.append(await call(client, "save_memory", title="Use UTC", body="Always."))
+
+    serve(store.root, body)
+    assert out == [
+        (
+            True,
+            f"{store.dir / 'config.toml'}: [memories] agent_status = 'active' is no longer "
+            "supported: agents always save drafts, which a person makes active with `memkit "
+            "approve ID`; remove the key (and any MEMKIT_MEMORIES_AGENT_STATUS)",
+        )
+    ]
+    assert store.files() == []
+
+
+def test_forget_deletes_a_draft_when_configured(store: Store) -> None:
+    (store.dir / "config.toml").write_text('[memories]\nforget = "delete"\n')
     out: list[tuple[bool, Any]] = []
 
     async def body(client: Client) -> None:
@@ -148,9 +205,177 @@ def test_agent_status_and_forget_are_configurable(store: Store) -> None:
         out.append(await call(client, "forget_memory", id="use-utc"))
 
     serve(store.root, body)
-    assert out[0][1]["status"] == "active"
+    assert out[0][1]["status"] == "draft"
     assert out[1] == (False, "deleted .memory/use-utc.md")
     assert store.files() == []
+
+
+ACTIVE = (
+    "---\n"
+    "title: Money is integer cents\n"
+    "type: convention\n"
+    "# reviewed in #812\n"
+    "tags:\n- billing\n"
+    "owner: payments\n"
+    "created: 2026-01-05\n"
+    "updated: 2026-02-01\n"
+    "---\n\n"
+    "Never floats for amounts.\n"
+)
+
+
+def test_changing_a_reviewed_memory_proposes_a_revision(store: Store) -> None:
+    """update_memory never changes a reviewed memory: a new draft `revises` it."""
+    write_memory(store, "money", ACTIVE)
+    out: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        out["revise"] = await call(client, "update_memory", id="money", title="Money is cents",
+                                   body="Never floats.", tags=["billing", "money"])  # fmt: skip
+        out["again"] = await call(client, "update_memory", id="money-revision", confidence="high")
+        out["promote"] = await call(client, "update_memory", id="money", status="active")
+        out["same"] = await call(client, "update_memory", id="money", type="convention")
+        out["verify"] = await call(client, "verify_memory", ids=["money-revision", "money"])
+        out["forget"] = await call(client, "forget_memory", id="money")
+        out["withdraw"] = await call(client, "forget_memory", id="money-revision-2")
+
+    serve(store.root, body)
+    assert (store.dir / "money.md").read_text() == ACTIVE
+    error, rev = out["revise"]
+    assert not error
+    assert (rev["id"], rev["status"], rev["revises"], rev["title"]) == (
+        "money-revision", "draft", "money", "Money is cents"
+    )  # fmt: skip
+    assert out["again"][1]["id"] == "money-revision"  # a draft: changed in place
+    assert (store.dir / "money-revision.md").read_text() == (
+        "---\n"
+        "title: Money is cents\n"
+        "type: convention\n"
+        "status: draft\n"
+        "tags:\n- billing\n- money\n"
+        "created: 2026-11-22\n"
+        "updated: 2026-11-22\n"
+        "revises: money\n"
+        "confidence: high\n"
+        "---\n\n"
+        "Never floats.\n"
+    )
+    assert out["promote"] == (
+        True,
+        "an agent cannot make 'money' active: a person reviews it and runs `memkit approve money`",
+    )
+    assert out["same"][1]["id"] == "money"  # nothing to change: no revision
+    assert out["verify"] == (
+        True,
+        "'money' is active: only a person re-verifies a reviewed memory (`memkit verify "
+        "money`); if it is wrong, propose a change with update_memory",
+    )
+    assert out["forget"] == (
+        False,
+        "proposed archiving .memory/money.md in .memory/money-revision-2.md: a person "
+        "applies it with `memkit approve money-revision-2`",
+    )
+    assert out["withdraw"] == (False, "deleted .memory/money-revision-2.md")
+    assert sorted(p.name for p in store.files()) == ["money-revision.md", "money.md"]
+    assert Store(store.root).validate() == []
+
+
+def test_concurrent_revisions_each_get_a_file(store: Store) -> None:
+    write_memory(store, "money", ACTIVE)
+    titles = [f"Money, take {n}" for n in range(5)]
+
+    async def body(client: Client) -> None:
+        async with anyio.create_task_group() as tg:
+            for title in titles:
+                tg.start_soon(partial(call, client, "update_memory", id="money", title=title))
+
+    serve(store.root, body)
+    revisions = [m for m in store.memories() if m.revises == "money"]
+    assert sorted(m.title for m in revisions) == titles
+    assert sorted(m.id for m in revisions) == [
+        "money-revision",
+        *(f"money-revision-{n}" for n in range(2, 6)),
+    ]
+    assert (store.dir / "money.md").read_text() == ACTIVE
+
+
+JSONISH = ['{"a": 1}', "[1, 2]", "123", "true", "null", '"quoted"', "1e400"]
+
+
+def test_strings_that_look_like_json_stay_strings(store: Store) -> None:
+    """Every string parameter takes any string as it is (the SDK decodes JSON-looking ones)."""
+    out: list[tuple[str, str, tuple[bool, Any]]] = []
+
+    async def body(client: Client) -> None:
+        for n, text in enumerate(JSONISH):
+            saved = await call(client, "save_memory", title=f"{text} {n}", body=text,
+                               source=text, confidence=None)  # fmt: skip
+            out.append(("save", text, saved))
+            mid = saved[1]["id"] if not saved[0] else "none"
+            out.append(("update", text, await call(client, "update_memory", id=mid,
+                                                   title=text, body=f"{text}!")))  # fmt: skip
+            out.append(("search", text, await call(client, "search_memories", query=text,
+                                                   tag=text)))  # fmt: skip
+            out.append(("files", text, await call(client, "memories_for_files", files=["a.py"],
+                                                  query=text)))  # fmt: skip
+
+    serve(store.root, body)
+    refused = [(what, text, result) for what, text, (error, result) in out if error]
+    assert refused == []
+    for n, text in enumerate(JSONISH):
+        mem = store.get(out[4 * n][2][1]["id"])
+        assert (mem.title, mem.text, mem.source) == (text, f"{text}!", text)
+
+
+def error_reply(code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+
+
+def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) -> None:
+    """Each line that is not JSON-RPC gets an error reply (id null); the session goes on."""
+    import queue
+    import subprocess
+    import threading
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}}  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memkit", "mcp"], cwd=store.root, stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    replies: queue.Queue[str] = queue.Queue()
+    threading.Thread(
+        target=lambda: [replies.put(x) for x in proc.stdout or ()], daemon=True
+    ).start()
+
+    def send(*lines: str, expect: int) -> list[Any]:
+        assert proc.stdin is not None
+        proc.stdin.write("".join(line + "\n" for line in lines))
+        proc.stdin.flush()
+        return [json.loads(replies.get(timeout=30)) for _ in range(expect)]
+
+    parse = error_reply(-32700, "Parse error: the line is not JSON")
+    invalid = error_reply(-32600, "Invalid Request: not JSON-RPC 2.0")
+    try:
+        first = send(
+            "this is not json", "", "{'single': 'quotes'}", '{"jsonrpc": "2.0", "id": 7, '
+            '"method": 3}', "[1, 2]", json.dumps(init), expect=5,
+        )  # fmt: skip
+        assert first[:4] == [parse, parse, invalid, invalid]
+        assert first[4]["id"] == 1 and first[4]["result"]["serverInfo"]["name"] == "memkit"
+        initialized = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        listed = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        second = send(initialized, "{truncated", listed, expect=2)
+        assert second[0] == parse
+        assert second[1]["id"] == 2
+        assert "save_memory" in {t["name"] for t in second[1]["result"]["tools"]}
+    finally:
+        assert proc.stdin is not None
+        proc.stdin.close()
+        code = proc.wait(timeout=30)
+    assert code == 0
+    assert replies.empty()
 
 
 def test_concurrent_saves(store: Store) -> None:
@@ -233,19 +458,29 @@ def test_verify_then_list_stale(store: Store) -> None:
     git(repo, "add", "billing.py")
     git(repo, "commit", "-q", "-m", "billing")
     day = __import__("datetime").date(2026, 11, 22)
-    store.add(mm.new("Totals are sums", "Plain sums.", mid="totals", today=day,
+    store.add(mm.new("Totals are sums", "Plain sums.", mid="totals", today=day, status="draft",
                      links=["billing.py::total"]))  # fmt: skip
+    store.add(mm.new("Totals are exact", "No rounding.", mid="exact", today=day,
+                     links=["billing.py::total"]))  # fmt: skip
+    before = (store.dir / "exact.md").read_bytes()
     out: dict[str, Any] = {}
 
     async def verify_it(client: Client) -> None:
         out["verify"] = await call(client, "verify_memory", ids=["totals"])
         out["missing"] = await call(client, "verify_memory", ids=["totals", "nope"])
+        out["reviewed"] = await call(client, "verify_memory", ids=["totals", "exact"])
         out["fresh"] = await call(client, "list_stale")
 
     serve(repo, verify_it)
     error, [rec] = out["verify"]
     assert not error and rec["id"] == "totals" and "billing.py::total" in rec["verified"]["links"]
     assert out["missing"] == (True, "no memory with id 'nope' (see `memkit list`)")
+    assert out["reviewed"] == (
+        True,
+        "'exact' is active: only a person re-verifies a reviewed memory (`memkit verify "
+        "exact`); if it is wrong, propose a change with update_memory",
+    )
+    assert (store.dir / "exact.md").read_bytes() == before
     assert out["fresh"] == (False, [])
     (repo / "billing.py").write_text("def total(lines):\n    return round(sum(lines), 2)\n")
     git(repo, "commit", "-q", "-am", "round")

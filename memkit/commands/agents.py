@@ -1,13 +1,21 @@
-"""Agent integration: `memkit mcp`, `memkit import`, and `memkit hook EVENT` for Claude Code."""
+"""Agent integration: `memkit mcp`, `memkit import`, `memkit hook EVENT` for Claude Code,
+and `memkit approve`, where a person accepts or rejects what agents wrote."""
 
 from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import get_store, today
+from memkit.cli import commit_option, commit_written, get_store, table, today
+from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory
+    from memkit.proposals import Approved
+    from memkit.store import Store
 
 HOOK_EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
 
@@ -61,8 +69,58 @@ def hook(event: str) -> None:
     """
     from memkit.agent_hooks import handle
 
-    out, err = handle(event, sys.stdin.read(), today)
+    out, err = handle(event, sys.stdin.buffer.read(), today)
     if out:
         click.echo(out)
     if err:
         click.echo(f"memkit hook {event}: {err}", err=True)
+
+
+@click.command()
+@click.argument("mid", metavar="[ID]", required=False)
+@click.option("--reject", is_flag=True, help="Delete the draft or proposed revision instead.")
+@commit_option
+@click.pass_context
+def approve(ctx: click.Context, mid: str | None, reject: bool, do_commit: bool) -> None:
+    """Accept what an agent wrote: draft ID becomes active, or proposed revision ID is
+    applied to the memory it revises (and deleted). Without ID, list what awaits review.
+    """
+    from memkit import proposals
+
+    store = get_store(ctx)
+    if mid is None:
+        return _list_pending(store, reject)
+    if reject:
+        removed = proposals.reject(store, mid)
+        click.echo(f"removed {removed}")
+        written, message = [removed], f"memkit: reject {mid}"
+    else:
+        done = proposals.approve(store, mid, today=today())
+        click.echo(_describe(done), nl=False)
+        written, message = done.written, f"memkit: approve {mid}: {done.memory.title}"
+    if do_commit:
+        commit_written(store, written, message)
+
+
+def _list_pending(store: Store, reject: bool) -> None:
+    from memkit import proposals
+
+    if reject:
+        raise MemkitError("name what to reject: memkit approve --reject ID")
+    rows: list[tuple[str, ...]] = [(m.id, _kind(m), m.title) for m in proposals.pending(store)]
+    click.echo(table(rows, ("ID", "PROPOSES", "TITLE")) if rows else "nothing awaits review")
+
+
+def _kind(mem: Memory) -> str:
+    if mem.revises is None:
+        return "a new memory"
+    verb = {"draft": "changes to", "archived": "archiving", "superseded": "superseding"}
+    return f"{verb.get(mem.status, mem.status)} {mem.revises}"
+
+
+def _describe(done: Approved) -> str:
+    mem = done.memory
+    if done.revision is None:
+        return f"approved {mem.id}: {mem.path} is active\n"
+    what = ", ".join(done.changed) if done.changed else "nothing changed"
+    return f"applied {done.revision} to {mem.path} ({what})\n{done.diff}removed {done.removed}\n"
