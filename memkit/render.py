@@ -104,7 +104,7 @@ class Renderer:
     def entry(self, m: Memory, scoped: bool) -> str:
         key = (m.id, scoped)
         if key not in self._entries:
-            applies = "" if scoped else ", ".join(f"`{g}`" for g in m.paths)
+            applies = "" if scoped else ", ".join(mdtext.code_span(g) for g in m.paths)
             self._entries[key] = self.render(
                 "memory.md.j2", memory=m, title=mdtext.inline(m.title), hashes="#" * ENTRY_LEVEL,
                 applies=applies, stale=self.stale(m), body=mdtext.embed(m.body, ENTRY_LEVEL + 1),
