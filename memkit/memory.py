@@ -389,7 +389,7 @@ def _coerce(name: str, value: Any) -> Any:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) and i for i in items):
             raise ValueError("must be a list of non-empty strings (one `- item` per line)")
-        checker = {"tags": _check_line, "paths": check_glob, "links": check_link,
+        checker = {"tags": _check_tag, "paths": check_glob, "links": check_link,
                    "supersedes": _check_ref}.get(name)  # fmt: skip
         for item in items:
             if checker:
@@ -423,13 +423,17 @@ def _coerce(name: str, value: Any) -> Any:
     return value
 
 
-def _check_line(value: str) -> None:
+def _check_tag(tag: str) -> None:
+    _check_line(tag, "tag")
+
+
+def _check_line(value: str, what: str = "value") -> None:
     """Refuse control characters: escapes, cursor moves, hidden reordering (bidi), line breaks."""
     bad = refused(value)
     if bad is not None:
         raise ValueError(
-            f"{value!r} holds the control character {bad} (terminal escapes, line breaks and "
-            "bidi overrides are not allowed here); remove it"
+            f"{what} {value!r} contains control characters (first {bad}); terminal escapes, "
+            "line breaks and bidi overrides are not allowed here: remove them"
         )
 
 
@@ -476,7 +480,7 @@ def _check_ref(mid: str) -> None:
 
 def check_relpath(p: str, what: str) -> None:
     """Refuse a path that could leave the repository."""
-    _check_line(p)
+    _check_line(p, what)
     if p.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", p):
         raise ValueError(f"{what} {p!r} is absolute; write it relative to the repository root")
     if "\\" in p:
@@ -486,7 +490,10 @@ def check_relpath(p: str, what: str) -> None:
 
 
 def check_glob(glob: str) -> None:
+    from memkit import globs
+
     check_relpath(glob, "path glob")
+    globs.check(glob)
 
 
 def check_link(link: str) -> None:

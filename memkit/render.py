@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +21,11 @@ from memkit.errors import MemkitError
 from memkit.memory import TYPES, Memory
 from memkit.states import MemoryStatus
 from memkit.targets import Output
+from memkit.yamltext import yaml_plain, yaml_str
 
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
 GROUP_TITLES = dict(zip(TYPES, ("Decisions", "Conventions", "Gotchas", "Procedures",
                                 "Episodes", "Preferences", "Notes"), strict=True))  # fmt: skip
-_PLAIN = re.compile(r"[A-Za-z0-9_./][^:#'\"`\\]*(?<! )")
 
 
 @dataclass(frozen=True)
@@ -38,16 +36,6 @@ class Fitted:
     index: tuple[Memory, ...] = ()  # shortened to one line
     left_out: int = 0  # only counted
     over: bool = False  # over budget even with no memory in full
-
-
-def yaml_str(value: str) -> str:
-    """A double-quoted YAML scalar (JSON strings are valid YAML)."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def yaml_plain(value: str) -> str:
-    """A plain YAML scalar when that parses back to the same string, else a quoted one."""
-    return value if _PLAIN.fullmatch(value) else yaml_str(value)
 
 
 class Renderer:

@@ -122,6 +122,18 @@ BAD = [
     ("bad symbol", "---\ntitle: A\nlinks: ['a.py::x y']\n---\n", 3, "links", "not a symbol"),
     ("glob link", "---\ntitle: A\nlinks: ['src/*.py']\n---\n", 3, "links", "is a glob"),
     ("nul bytes", "---\ntitle: A\n---\n\x00\x01", 1, "file", "binary"),
+    ("glob comma in brackets", "---\ntitle: A\npaths: ['src/[a,b].py']\n---\n", 3, "paths",
+     "comma outside a {a,b} group"),
+    ("glob comma in open brace", "---\ntitle: A\npaths: ['x.{a,b']\n---\n", 3, "paths",
+     "comma outside"),
+    ("glob comment", "---\ntitle: A\npaths: ['notes #1/*']\n---\n", 3, "paths", "[#]"),
+    ("glob key", "---\ntitle: A\npaths: ['src/a: b']\n---\n", 3, "paths", "[:]"),
+    ("glob final colon", "---\ntitle: A\npaths: ['src/a:']\n---\n", 3, "paths", "final ':'"),
+    ("glob spaces", "---\ntitle: A\npaths: ['src/* ']\n---\n", 3, "paths", "ends with a space"),
+    ("glob html", "---\ntitle: A\npaths: ['src/<!--/**']\n---\n", 3, "paths", "'<' or '>'"),
+    ("glob empty part", "---\ntitle: A\npaths: ['{a,}']\n---\n", 3, "paths", "empty glob"),
+    ("glob explodes", "---\ntitle: A\npaths: ['" + "{a,b}" * 9 + "']\n---\n", 3, "paths",
+     "more than 256 globs"),
 ]  # fmt: skip
 
 
@@ -183,7 +195,7 @@ def test_control_characters_are_refused_in_fields(front: str, field: str, char: 
     err = info.value
     line = 2 + front.split("\n").index(next(x for x in front.split("\n") if x.startswith(field)))
     assert (err.path, err.line, err.field) == (".memory/m.md", line, field), str(err)
-    assert f"control character {char}" in err.message
+    assert f"contains control characters (first {char})" in err.message
     assert str(err).isprintable()  # one line, nothing a terminal would act on
 
 

@@ -208,3 +208,91 @@ def test_wrap_ends_an_open_html_block_before_the_end_marker() -> None:
     )
     created = sections.created("<div>\n")
     assert sections.splice(created, None, "f") is None  # still recognised as memkit's own
+
+
+# ----------------------------------------------------------- front matter of rule files
+
+# Glob shapes: YAML indicators first or inside, quotes, colons, hashes, braces, brackets,
+# values YAML would read as something else than a string, spaces, non-ASCII.
+SHAPES = [
+    "**/*.py", "*.md", "*", "src/**/*.py", ".github/**", "src/*.{ts,tsx}", "{a,b}/**",
+    "src/**/*.{test,spec}.ts", "x.{a}", "{solo}", "[abc]*.py", "src/[!_]*.py", "!**/vendor/**",
+    "?x.py", "-dash/*.md", ":colon/*", "src/a:b/*.py", "src/#notes/*.md", "src/it's/*.py",
+    '"quoted"/*.py', "'single'/*.md", "@scope/pkg/**", "%pc/*", "&amp/*", "|pipe/*",
+    "`tick`/*", "true", "yes", "null", "Null", "123", "0o17", ".inf", "2024-01-01",
+    "docs/my notes/*.md", "é/ü/*.py", "a=b/*", "[", "{", "}", "]x",
+]  # fmt: skip
+# Scopes of several globs: ones that can lead an unquoted value and ones that cannot.
+GROUPS = [("**/*.py", "*.md"), ("**/*.py", "src/*.py"), ("!x/**", "[ab]/*", "true")]
+
+
+def _front(text: str) -> tuple[dict[str, Any], str]:
+    import yaml
+
+    assert text.startswith("---\n")
+    head = text[4 : text.index("\n---\n", 3) + 1]
+    return yaml.safe_load(head), head
+
+
+def test_rule_front_matter_round_trips_every_glob_shape(store: Store, run: Invoke) -> None:
+    from memkit.targets import expanded
+
+    assert len(SHAPES) >= 24
+    scopes = {f"s{i}": (g,) for i, g in enumerate(SHAPES)}
+    scopes.update({f"g{i}": g for i, g in enumerate(GROUPS)})
+    for mid, globs in scopes.items():
+        listed = ", ".join("'" + g.replace("'", "''") + "'" for g in globs)
+        write_memory(store, mid, f"---\ntitle: T {mid}\npaths: [{listed}]\n---\nBody.\n")
+    run("validate")
+    run("compile")
+    seen = 0
+    for rule in sorted((store.root / ".cursor").rglob("*.mdc")) + sorted(
+        (store.root / ".claude").rglob("*.md")
+    ) + sorted((store.root / ".github").rglob("*.instructions.md")):  # fmt: skip
+        text = rule.read_text("utf-8")
+        (mid,) = re.findall(r"<!-- memkit:id=(\w+) -->", text)
+        scope = sorted(set(scopes[mid]))
+        front, head = _front(text)
+        if rule.suffix == ".mdc":
+            own = rule.relative_to(store.root).as_posix()
+            assert set(front) == {"description", "globs", "alwaysApply"}
+            assert front["alwaysApply"] is False
+            assert front["description"] == f"Project memory for {', '.join(scope)}"
+            # Cursor reads the rest of the line as it is and splits it on commas.
+            (line,) = [x for x in head.splitlines() if x.startswith("globs: ")]
+            assert line.removeprefix("globs: ") == front["globs"]
+            got = [g for g in front["globs"].split(",") if g != own]
+            assert sorted(got) == sorted(expanded(scope))
+        elif rule.name.endswith(".instructions.md"):
+            assert front == {"applyTo": ",".join(expanded(scope))}
+        else:
+            assert front == {"paths": scope}
+        seen += 1
+    assert seen == 3 * len(scopes)
+
+
+@pytest.mark.parametrize(
+    ("glob", "expected"),
+    [("src/**", "src/**"), ("**/*.py", '"**/*.py"'), ("true", '"true"'), ("0o17", '"0o17"'),
+     ("a:b", "a:b"), ("a#b", "a#b"), ("it's", "it's"), ("x\u2028y", '"x\\u2028y"'),
+     ("x\x85y", '"x\\u0085y"'), ("rlo\u202e", '"rlo\\u202e"'), ("tab\t", '"tab\\t"')],
+)  # fmt: skip
+def test_yaml_scalars_read_back_exactly(glob: str, expected: str) -> None:
+    import yaml
+
+    from memkit.yamltext import yaml_plain, yaml_str
+
+    assert yaml_plain(glob) == expected
+    for text in (yaml_plain(glob), yaml_str(glob)):
+        assert yaml.safe_load(f"k: {text}\n") == {"k": glob}
+
+
+@pytest.mark.parametrize(
+    ("globs", "expected"),
+    [(["src/*.py"], "src/*.py"), (["**/*.py", "src/*.py"], "src/*.py,**/*.py"),
+     (["**/*.py", "*.md"], "R,**/*.py,*.md"), (["true"], "R,true"), (["{x}"], "R,{x}")],
+)  # fmt: skip
+def test_cursor_globs(globs: list[str], expected: str) -> None:
+    from memkit.targets import cursor_globs
+
+    assert cursor_globs(globs, "R") == expected
