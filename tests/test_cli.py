@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,33 @@ def test_python_m(repo: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "memkit", "--version"], capture_output=True,
                          text=True, check=True)  # fmt: skip
     assert out.stdout.startswith("memkit, version ")
+
+
+EVIL = ("Clear \x1b[2J\x1b[H, retitle \x1b]0;pwned\x07, bell \a, back\bspace, \rfake line, "
+        "C1 \x9b31m, hidden\x9d, rlo \u202etxt.exe, isolate \u2066x\u2069, tab\tkept")  # fmt: skip
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def test_memory_text_reaches_the_terminal_escaped(run: Invoke, repo: Path, store: Store) -> None:
+    write_memory(store, "evil", "---\ntitle: Evil\n---\nPlain first.\n")
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=Eve \x1b[31mRed", "commit", "-qm", "Add \x1b]8;;x\x07evil\x1b[0m")
+    write_memory(store, "evil", f"---\ntitle: Evil\ntags: [x]\n---\n{EVIL}\n")
+    write_memory(store, "bad", '---\ntitle: "Bad \\e[5m"\n---\nx\n')
+    outputs = [
+        run("show", "evil"), run("log", "evil"), run("log"), run("list"), run("validate", code=1),
+        run("diff", "HEAD"), run("diff", "HEAD", "--format", "markdown"),
+    ]  # fmt: skip
+    for result in outputs:
+        assert not RAW.search(result.stdout + result.stderr), result.stdout + result.stderr
+    shown = outputs[0].stdout
+    assert "Clear \\x1b[2J\\x1b[H, retitle \\x1b]0;pwned\\x07, bell \\x07, back\\x08space" in shown
+    assert "\\x0dfake line, C1 \\x9b31m, hidden\\x9d, rlo \\u202etxt.exe" in shown
+    assert "isolate \\u2066x\\u2069, tab\tkept" in shown
+    assert "Eve \\x1b[31mRed" in outputs[1].stdout and "\\x1b]8;;x\\x07evil" in outputs[2].stdout
+    assert "'Bad \\x1b[5m'" in outputs[4].stdout  # the validation message names it, escaped
+    assert "\\x1b[2J" in outputs[5].stdout and "\\x1b[2J" in outputs[6].stdout
+    # JSON stays exact: the same text, with every control written as a JSON escape.
+    out = run("show", "evil", "--json").stdout
+    assert not RAW.search(out)
+    assert json.loads(out)["body"] == EVIL

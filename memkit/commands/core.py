@@ -15,6 +15,7 @@ from memkit.cli import (
     commit_written,
     echo_json,
     get_store,
+    printable,
     table,
     today,
     warn,
@@ -162,11 +163,8 @@ def list_(
     if as_json:
         echo_json([{k: v for k, v in m.to_record().items() if k != "body"} for m in mems])
     elif mems:
-        click.echo(
-            table(
-                [(m.id, m.type, m.status, m.title) for m in mems], ("ID", "TYPE", "STATUS", "TITLE")
-            )
-        )
+        rows: list[tuple[str, ...]] = [(m.id, m.type, m.status, printable(m.title)) for m in mems]
+        click.echo(table(rows, ("ID", "TYPE", "STATUS", "TITLE")))
 
 
 @click.command()
@@ -184,7 +182,7 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
         echo_json(mem.to_record())
         return
     rec = mem.to_record()
-    click.echo(f"# {mem.title}\n")
+    click.echo(printable(f"# {mem.title}\n"))
     for key in (
         "id",
         "path",
@@ -214,15 +212,15 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
             if isinstance(value, bool)
             else str(value)
         )
-        click.echo(f"{key + ':':<14}{shown}")
+        click.echo(printable(f"{key + ':':<14}{shown}"))
     if mem.verified:
         v = mem.verified
         click.echo(f"{'verified:':<14}{v.date or '?'} at {(v.commit or 'no commit')[:12]}")
     prov = provenance(store, mem, rev)
     for label, text in prov.lines() if prov else ():
-        click.echo(f"{label + ':':<14}{text}")
+        click.echo(printable(f"{label + ':':<14}{text}"))
     if mem.text:
-        click.echo(f"\n{mem.text}")
+        click.echo(printable(f"\n{mem.text}"))
 
 
 @click.command()
@@ -241,10 +239,10 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
 
     store = get_store(ctx)
     if discard:
-        click.echo(discard_edit(store, mid))
+        click.echo(printable(discard_edit(store, mid)))
         return
     result = edit_memory(store, mid, editor=_run_editor, today=today(), allow_secret=allow_secret)
-    click.echo(result)
+    click.echo(printable(result))
     if do_commit and result.startswith("saved"):
         mem = store.get(mid)
         commit_written(store, [mem.path], f"memkit: edit {mid}: {mem.title}")
@@ -265,7 +263,7 @@ def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
         store.path_of(mid)  # all must exist before any is removed
     removed = [store.delete(mid) for mid in mids]
     for rel in removed:
-        click.echo(f"removed {rel}")
+        click.echo(printable(f"removed {rel}"))
     if do_commit:
         commit_written(store, removed, f"memkit: rm {', '.join(mids)}")
 
@@ -277,7 +275,7 @@ def validate(ctx: click.Context) -> None:
     store = get_store(ctx)
     problems = store.validate()
     for p in problems:
-        click.echo(str(p))
+        click.echo(printable(str(p)))
     if problems:
         files = len({p.path for p in problems})
         click.echo(f"{len(problems)} problem(s) in {files} file(s)", err=True)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import echo_json, get_store, today
+from memkit.cli import echo_json, get_store, printable, today
 from memkit.errors import MemkitError
 from memkit.vocab import STATUSES as MEMORY_STATUSES
 from memkit.vocab import TYPES
@@ -53,11 +53,11 @@ def search(ctx: click.Context, words: tuple[str, ...], limit: int, types: tuple[
         click.echo("no memories match", err=True)
     for h in hits:
         mark = "" if h.state in ("active", "fresh") else f" [{h.state}]"
-        click.echo(f"{h.id}  {h.score:.2f}  {h.type}{mark}  {h.title}")
+        click.echo(printable(f"{h.id}  {h.score:.2f}  {h.type}{mark}  {h.title}"))
         if h.stale is not None:
-            click.echo(f"    stale: {h.stale or 'the code it describes changed'}")
+            click.echo(printable(f"    stale: {h.stale or 'the code it describes changed'}"))
         if h.snippet:
-            click.echo(f"    {h.snippet}")
+            click.echo(printable(f"    {h.snippet}"))
 
 
 @click.command()
@@ -84,7 +84,7 @@ def context(ctx: click.Context, files: tuple[str, ...], query: str | None, budge
     if fmt == "json":
         echo_json(got.to_record())
     else:
-        click.echo(got.to_markdown(), nl=False)
+        click.echo(printable(got.to_markdown()), nl=False)
 
 
 @click.command()
