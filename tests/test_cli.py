@@ -1,10 +1,12 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Invoke, git, write_memory
@@ -222,3 +224,45 @@ def test_memory_text_reaches_the_terminal_escaped(run: Invoke, repo: Path, store
     out = run("show", "evil", "--json").stdout
     assert not RAW.search(out)
     assert json.loads(out)["body"] == EVIL
+
+
+def test_rm_the_same_id_twice(run: Invoke, store: Store) -> None:
+    run("add", "Twice")
+    assert run("rm", "twice", "twice").stdout == "removed .memory/twice.md\n"
+    assert not store.exists("twice")
+
+
+def _memkit(repo: Path, *args: str, stdin: Any) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "memkit", *args]
+    pipe = subprocess.PIPE
+    return subprocess.Popen(command, cwd=repo, text=True, stdin=stdin, stdout=pipe, stderr=pipe)
+
+
+def test_add_does_not_wait_for_a_pipe_nobody_writes_to(repo: Path, store: Store) -> None:
+    proc = _memkit(repo, "add", "Silent", stdin=subprocess.PIPE)
+    try:
+        code = proc.wait(timeout=30)  # stdin stays open, and nothing is written to it
+    finally:
+        proc.kill()
+        out, err = proc.communicate()
+    assert (code, out) == (2, "")
+    assert err == (
+        "memkit: no text arrived on standard input within 1 s: give the body with --body TEXT, "
+        "--body-file FILE (--body-file - waits for standard input) or --edit\n"
+    )
+    assert not store.exists("silent")
+
+
+def test_add_reads_a_pipe_and_a_redirected_file(repo: Path, store: Store, tmp_path: Path) -> None:
+    piped = _memkit(repo, "add", "Piped", stdin=subprocess.PIPE)
+    assert piped.communicate("echoed text\n", timeout=30) == ("piped\n", "")
+    f = tmp_path / "body.md"
+    f.write_text("text from a file\n")
+    with f.open() as stdin:
+        redirected = _memkit(repo, "add", "Redirected", stdin=stdin)
+        assert redirected.communicate(timeout=30) == ("redirected\n", "")
+    with open(os.devnull) as stdin:  # closed input: an empty body, at once
+        assert _memkit(repo, "add", "Empty", stdin=stdin).communicate(timeout=30)[0] == "empty\n"
+    assert store.get("piped").text == "echoed text"
+    assert store.get("redirected").text == "text from a file"
+    assert store.get("empty").text == ""

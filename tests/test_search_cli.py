@@ -94,3 +94,16 @@ def test_search_and_context_print_control_characters_escaped(run: Invoke, store:
         assert "\\x1b[2J" in out and "\\u202eevil" in out
     hit = json.loads(run("search", "retry", "--json").stdout)[0]
     assert "\x1b[2J" in hit["snippet"]  # JSON keeps the exact text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["search", "retry", "-n", "-1"], ["search", "retry", "-n", "0"],
+     ["search", "retry", "--limit=-3"], ["context", "-q", "retry", "--budget", "-5"],
+     ["context", "-q", "retry", "--budget", "0"]],
+)  # fmt: skip
+def test_limits_below_one_are_usage_errors(run: Invoke, store: Store, args: list[str]) -> None:
+    seed(store)
+    result = run(*args, code=2)
+    assert result.stdout == ""
+    assert "is not in the range x>=1" in result.stderr and "Usage:" in result.stderr

@@ -52,7 +52,10 @@ def init(ctx: click.Context) -> None:
         click.echo(f"{MEMORY_DIR}/ already set up in {root}")
 
 
-def _read_body(body: str | None, body_file: str | None) -> str | None:
+STDIN_WAIT = 1.0  # seconds `memkit add` waits for piped text before asking for --body
+
+
+def _read_body(body: str | None, body_file: str | None, use_editor: bool) -> str | None:
     if body is not None and body_file is not None:
         raise MemkitError("give the body with --body or --body-file, not both")
     if body_file == "-":
@@ -62,9 +65,34 @@ def _read_body(body: str | None, body_file: str | None) -> str | None:
             return Path(body_file).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise MemkitError(f"cannot read --body-file {body_file}: {e}") from None
-    if body is None and not sys.stdin.isatty():
-        return sys.stdin.read()
+    if body is None:
+        return _piped(required=not use_editor)
     return body
+
+
+def _piped(*, required: bool) -> str | None:
+    """Text piped to `memkit add`, read only when some (or its end) arrives within STDIN_WAIT.
+
+    A pipe that nobody writes to or closes (an agent's or CI's standard input) would
+    otherwise keep `memkit add` waiting forever.
+    """
+    import select
+
+    stream = sys.stdin
+    if stream is None or stream.closed or stream.isatty():
+        return None
+    try:
+        ready = select.select([stream], [], [], STDIN_WAIT)[0]
+    except (OSError, ValueError):  # no descriptor to wait on (an in-memory stream), or Windows
+        return stream.read()
+    if ready:
+        return stream.read()
+    if not required:
+        return None
+    raise MemkitError(
+        f"no text arrived on standard input within {STDIN_WAIT:g} s: give the body with "
+        "--body TEXT, --body-file FILE (--body-file - waits for standard input) or --edit"
+    )
 
 
 @click.command()
@@ -107,7 +135,7 @@ def add(
 
     store = get_store(ctx)
     store.require()
-    text = _read_body(body, body_file) or ""
+    text = _read_body(body, body_file, use_editor) or ""
     if mid is not None and not mm.is_valid_id(mid):
         raise MemkitError(
             f"--id {mid!r} is not a valid id: use lowercase letters, digits and dashes "
@@ -259,6 +287,7 @@ def _run_editor(path: Path) -> None:
 def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
     """Delete memories (git history keeps them; see `memkit log`)."""
     store = get_store(ctx)
+    mids = tuple(dict.fromkeys(mids))  # `rm a a` removes a once
     for mid in mids:
         store.path_of(mid)  # all must exist before any is removed
     removed = [store.delete(mid) for mid in mids]

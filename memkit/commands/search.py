@@ -28,7 +28,8 @@ def status_source(store: Store, day: dt.date) -> StatusSource:
 
 @click.command()
 @click.argument("words", metavar="QUERY", nargs=-1, required=True)
-@click.option("-n", "--limit", default=10, show_default=True, help="At most this many hits.")
+@click.option("-n", "--limit", type=click.IntRange(min=1), default=10, show_default=True,
+              help="At most this many hits.")  # fmt: skip
 @click.option("--type", "-t", "types", multiple=True, type=click.Choice(TYPES),
               help="Only this type (repeatable).")  # fmt: skip
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag (repeatable).")
@@ -65,7 +66,8 @@ def search(ctx: click.Context, words: tuple[str, ...], limit: int, types: tuple[
     "--file", "-f", "files", multiple=True, help="A file about to be worked on (repeatable)."
 )
 @click.option("--query", "-q", help="What the work is about (adds the best search hits).")
-@click.option("--budget", default=2000, show_default=True, help="Token budget (~4 chars a token).")
+@click.option("--budget", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Token budget (~4 chars a token).")  # fmt: skip
 @click.option("--format", "fmt", type=click.Choice(("markdown", "json")), default="markdown",
               show_default=True)  # fmt: skip
 @click.option("--exclude-always-on", is_flag=True,
