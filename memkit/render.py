@@ -69,7 +69,7 @@ class Renderer:
 
     def stale(self, m: Memory) -> str:
         status = self.statuses.get(m.id)
-        return status.describe() if status is not None and status.stale else ""
+        return mdtext.inline(status.describe()) if status is not None and status.stale else ""
 
     def render(self, name: str, **context: Any) -> str:
         import jinja2

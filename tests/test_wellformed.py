@@ -9,6 +9,7 @@ must still see every memory and the hand-written text.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from typing import Any
 
@@ -296,3 +297,17 @@ def test_cursor_globs(globs: list[str], expected: str) -> None:
     from memkit.targets import cursor_globs
 
     assert cursor_globs(globs, "R") == expected
+
+
+def test_a_stale_link_cannot_open_a_comment(hand_written: Store) -> None:
+    from memkit.compiler import apply, build
+    from memkit.states import LinkStatus, MemoryStatus
+
+    link = "src/<!--x.py::f"
+    write_memory(hand_written, "a", f"---\ntitle: A\nlinks: ['{link}']\n---\nStart of a.\n")
+    write_memory(hand_written, "b", "---\ntitle: B\n---\nStart of b.\n")
+    stale = {"a": MemoryStatus("a", "stale", (LinkStatus(link, "body", since="0" * 40),))}
+    apply(build(hand_written, today=dt.date(2026, 11, 22), targets=["agents"], statuses=stale))
+    text = (hand_written.root / "AGENTS.md").read_text("utf-8")
+    assert "src/&lt;!--x.py::f (body since 000000000000)" in text
+    check(text, {"a": "A", "b": "B"})
