@@ -17,6 +17,7 @@ from typing import Any
 
 from memkit.controls import refused
 from memkit.errors import InvalidMemoryError
+from memkit.globs import check as check_glob_shape
 from memkit.vocab import CONFIDENCES as CONFIDENCES
 from memkit.vocab import STATUSES as STATUSES
 from memkit.vocab import TYPES as TYPES
@@ -490,10 +491,8 @@ def check_relpath(p: str, what: str) -> None:
 
 
 def check_glob(glob: str) -> None:
-    from memkit import globs
-
     check_relpath(glob, "path glob")
-    globs.check(glob)
+    check_glob_shape(glob)  # what agents' rule files can carry (memkit.globs)
 
 
 def check_link(link: str) -> None:
