@@ -113,3 +113,19 @@ class Dumper(_DumperBase):  # type: ignore[misc]
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
+
+
+def _str(dumper: Any, value: str) -> Any:
+    """Plain style only where libyaml reads it back unchanged.
+
+    libyaml writes `=` plain (which YAML 1.1 reads as the `value` tag) and strips
+    non-ASCII spaces such as U+00A0 at the ends of a plain scalar: double-quote those.
+    """
+    if value.startswith("=") or any(
+        not c.isascii() and (c.isspace() or c == "\ufeff") for c in value
+    ):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+    return dumper.represent_str(value)
+
+
+Dumper.add_representer(str, _str)

@@ -11,6 +11,7 @@ import datetime as dt
 import importlib
 import json
 import os
+import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memkit import __version__
+from memkit.controls import CONTROL, escape
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
@@ -50,6 +52,7 @@ COMMANDS: dict[str, str] = {
 }
 
 EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3
+_LINE_END_CR = re.compile(r"\r+(?=\n|\Z)")
 
 
 class MemkitGroup(click.Group):
@@ -68,7 +71,7 @@ class MemkitGroup(click.Group):
         try:
             return super().invoke(ctx)
         except MemkitError as e:
-            click.echo(f"memkit: {e}", err=True)
+            click.echo(printable(f"memkit: {e}"), err=True)
             ctx.exit(EXIT_USER)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
@@ -142,8 +145,22 @@ def today() -> dt.date:
     return dt.date.today()
 
 
+def printable(text: str) -> str:
+    """Text from memories or git, safe to print to a terminal: control characters escaped.
+
+    Every command prints memory-derived text (titles, bodies, snippets, commit
+    messages, author names) through this. ESC (so CSI and OSC sequences), BEL,
+    backspace, a carriage return not ending a line, C1 controls and bidi overrides
+    show as `\\x1b`, `\\u202e` and the like; tab and newline stay, and a carriage
+    return that ends a line (CRLF text) is dropped.
+    """
+    return escape(_LINE_END_CR.sub("", text))
+
+
 def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+    """Exact JSON; the controls json.dumps leaves raw (C1, DEL, bidi) written as \\u escapes."""
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    click.echo(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
@@ -157,7 +174,7 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
 
 
 def warn(message: str) -> None:
-    click.echo(f"memkit: warning: {message}", err=True)
+    click.echo(printable(f"memkit: warning: {message}"), err=True)
 
 
 def commit_option(f: Any) -> Any:
@@ -187,4 +204,4 @@ def commit_written(store: Store, paths: list[str], message: str) -> None:
     from memkit.git import commit_paths
 
     sha = commit_paths(store.root, paths, message)
-    click.echo(f"committed {sha[:12]} {message.splitlines()[0]}")
+    click.echo(printable(f"committed {sha[:12]} {message.splitlines()[0]}"))

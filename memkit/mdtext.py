@@ -2,15 +2,20 @@
 
 A body is embedded under a heading of the compiled file, so its own headings are
 demoted below that level, a code fence it leaves open is closed, and it cannot
-fake memkit's markers or open an HTML comment that swallows what follows.
-Plain bodies (no headings, fences or setext underlines) take a fast path that
-never loads markdown-it.
+fake memkit's markers or open anything that runs past its own entry: an HTML
+comment, or one of the raw-HTML blocks markdown runs to a closing token
+(`<script`, `<pre`, `<style`, `<textarea`, `<?`, `<!X`, `<![CDATA[`) is escaped when
+the body does not close it. Control characters become visible escapes (`\x1b`).
+Plain bodies (no headings, fences, setext underlines or raw-HTML openers) take a
+fast path that never loads markdown-it.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from memkit.controls import escape as escape_controls
 
 # Lines that can change the structure around a body: ATX headings, fences, setext underlines.
 _STRUCTURE = re.compile(
@@ -24,33 +29,81 @@ _HARD = re.compile(r"^(?:[ \t>]*(?:```|~~~)| {0,3}(?:=+|-+)[ \t]*$|[ \t]*[>*+\d-
 _TOP_ATX = re.compile(r"^( {0,3})(#{1,6})(?=[ \t]|$)", re.M)
 _MARKER = re.compile(r"<!--(\s*memkit)", re.I)
 _ATX = re.compile(r"^([ \t>]*(?:(?:[-*+]|\d{1,9}[.)])[ \t]+)?[ \t]*)(#{1,6})(?=[ \t]|$)")
+# Raw-HTML blocks that run to a closing token (CommonMark's HTML block types 1 to 5):
+# the opener, and what ends the block. Types 6 and 7 end at a blank line, which
+# follows every entry (sections.wrap adds one before the end marker when needed).
+_HTML_BLOCKS = (
+    (re.compile(r"<(?:script|pre|style|textarea)(?=[\s>]|$)", re.I),
+     re.compile(r"</(?:script|pre|style|textarea)>", re.I)),
+    (re.compile(r"<!--"), re.compile(r"-->")),
+    (re.compile(r"<\?"), re.compile(r"\?>")),
+    (re.compile(r"<![A-Za-z]"), re.compile(r">")),
+    (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
+)  # fmt: skip
+_HTML_OPENER = re.compile(r"^[ \t>*+\d.)-]*<(?:[?!]|(?:script|pre|style|textarea)(?=[\s>]|$))",
+                          re.I | re.M)  # fmt: skip
+_BLOCK_START = re.compile(r"^(\s*)<(?=[A-Za-z/?!])")
 _PARSER: Any = None
 
 
 def escape_markers(text: str) -> str:
-    """Neutralise anything that reads as a memkit marker, and an HTML comment left open."""
+    """Neutralise anything that reads as a memkit marker, and every HTML comment left open."""
     if "<!--" not in text:
         return text
     text = _MARKER.sub(r"&lt;!--\1", text)
-    start = text.rfind("<!--")
-    if start != -1 and text.find("-->", start + 4) == -1:
-        text = text[:start] + "&lt;!--" + text[start + 4 :]
+    pos = 0
+    while (start := text.find("<!--", pos)) != -1:
+        end = text.find("-->", start + 4)
+        if end == -1:  # open to the end: it and every later opener
+            return text[:start] + text[start:].replace("<!--", "&lt;!--")
+        pos = end + 3
     return text
 
 
 def inline(text: str) -> str:
-    """One line of text (a title) safe for a heading or list item."""
-    return escape_markers(" ".join(text.split()))
+    """One line of text (a title) safe for a heading or list item: it starts no HTML block."""
+    text = escape_markers(" ".join(escape_controls(text).split()))
+    return _BLOCK_START.sub(r"\1&lt;", text, count=1)
+
+
+def code_span(text: str) -> str:
+    """`text` as an inline code span, whatever backticks it holds."""
+    text = escape_controls(text)
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", text)), default=0) + 1)
+    edge = text[:1] + text[-1:]
+    pad = " " if "`" in edge or (edge == "  " and text.strip()) else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 def embed(body: str, level: int) -> str:
-    """The body, stripped, with its headings at `level` or deeper and every fence closed."""
-    text = escape_markers(body.replace("\r\n", "\n").strip("\n"))
+    """The body, stripped, with its headings at `level` or deeper and every block closed."""
+    text = escape_markers(escape_controls(body.replace("\r\n", "\n")).strip("\n"))
+    if _HTML_OPENER.search(text):
+        text = _close_html(text)
     if not text or not _STRUCTURE.search(text):
         return text
     if not _HARD.search(text):
         return _demote(text, level)
     return _restructure(text, level)
+
+
+def _close_html(text: str) -> str:
+    """Escape the opener of each raw-HTML block the body leaves open (it would run on)."""
+    lines = text.split("\n")
+    for tok in _parser().parse(text):
+        if tok.type != "html_block" or tok.map is None:
+            continue
+        content = tok.content.lstrip()
+        for opener, closer in _HTML_BLOCKS:
+            m = opener.match(content)
+            if m:
+                if not closer.search(content, m.end()):
+                    line = lines[tok.map[0]]
+                    at = opener.search(line)
+                    if at is not None:
+                        lines[tok.map[0]] = f"{line[: at.start()]}&lt;{line[at.start() + 1 :]}"
+                break
+    return "\n".join(lines)
 
 
 def _demote(text: str, level: int) -> str:

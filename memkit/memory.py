@@ -15,7 +15,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memkit.controls import refused
 from memkit.errors import InvalidMemoryError
+from memkit.globs import check as check_glob_shape
 from memkit.vocab import CONFIDENCES as CONFIDENCES
 from memkit.vocab import STATUSES as STATUSES
 from memkit.vocab import TYPES as TYPES
@@ -398,7 +400,8 @@ def _coerce(name: str, value: Any) -> Any:
         items = [value] if isinstance(value, str) else value
         if not isinstance(items, list) or not all(isinstance(i, str) and i for i in items):
             raise ValueError("must be a list of non-empty strings (one `- item` per line)")
-        checker = {"paths": check_glob, "links": check_link, "supersedes": _check_ref}.get(name)
+        checker = {"tags": _check_tag, "paths": check_glob, "links": check_link,
+                   "supersedes": _check_ref}.get(name)  # fmt: skip
         for item in items:
             if checker:
                 checker(item)
@@ -432,7 +435,22 @@ def _coerce(name: str, value: Any) -> Any:
     # title, source
     if not isinstance(value, str):
         raise ValueError(f"must be a string (got {type(value).__name__}); quote it")
+    _check_line(value.replace("\n", " ") if name == "title" else value)  # see _check_fields
     return value
+
+
+def _check_tag(tag: str) -> None:
+    _check_line(tag, "tag")
+
+
+def _check_line(value: str, what: str = "value") -> None:
+    """Refuse control characters: escapes, cursor moves, hidden reordering (bidi), line breaks."""
+    bad = refused(value)
+    if bad is not None:
+        raise ValueError(
+            f"{what} {value!r} contains control characters (first {bad}); terminal escapes, "
+            "line breaks and bidi overrides are not allowed here: remove them"
+        )
 
 
 def _choice(value: Any, allowed: tuple[str, ...]) -> str:
@@ -478,18 +496,18 @@ def _check_ref(mid: str) -> None:
 
 def check_relpath(p: str, what: str) -> None:
     """Refuse a path that could leave the repository."""
+    _check_line(p, what)
     if p.startswith(("/", "\\", "~")) or re.match(r"^[A-Za-z]:", p):
         raise ValueError(f"{what} {p!r} is absolute; write it relative to the repository root")
     if "\\" in p:
         raise ValueError(f"{what} {p!r} uses backslashes; use forward slashes")
     if ".." in p.split("/"):
         raise ValueError(f"{what} {p!r} escapes the repository ('..'); remove the '..'")
-    if any(ord(c) < 32 for c in p):
-        raise ValueError(f"{what} {p!r} contains control characters")
 
 
 def check_glob(glob: str) -> None:
     check_relpath(glob, "path glob")
+    check_glob_shape(glob)  # what agents' rule files can carry (memkit.globs)
 
 
 def check_link(link: str) -> None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import os
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,11 +21,11 @@ from memkit.errors import MemkitError
 from memkit.memory import TYPES, Memory
 from memkit.states import MemoryStatus
 from memkit.targets import Output
+from memkit.yamltext import yaml_plain, yaml_str
 
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
 GROUP_TITLES = dict(zip(TYPES, ("Decisions", "Conventions", "Gotchas", "Procedures",
                                 "Episodes", "Preferences", "Notes"), strict=True))  # fmt: skip
-_PLAIN = re.compile(r"[A-Za-z0-9_./][^:#'\"`\\]*(?<! )")
 
 
 @dataclass(frozen=True)
@@ -38,16 +36,6 @@ class Fitted:
     index: tuple[Memory, ...] = ()  # shortened to one line
     left_out: int = 0  # only counted
     over: bool = False  # over budget even with no memory in full
-
-
-def yaml_str(value: str) -> str:
-    """A double-quoted YAML scalar (JSON strings are valid YAML)."""
-    return json.dumps(value, ensure_ascii=False)
-
-
-def yaml_plain(value: str) -> str:
-    """A plain YAML scalar when that parses back to the same string, else a quoted one."""
-    return value if _PLAIN.fullmatch(value) else yaml_str(value)
 
 
 class Renderer:
@@ -81,7 +69,7 @@ class Renderer:
 
     def stale(self, m: Memory) -> str:
         status = self.statuses.get(m.id)
-        return status.describe() if status is not None and status.stale else ""
+        return mdtext.inline(status.describe()) if status is not None and status.stale else ""
 
     def render(self, name: str, **context: Any) -> str:
         import jinja2
@@ -104,7 +92,7 @@ class Renderer:
     def entry(self, m: Memory, scoped: bool) -> str:
         key = (m.id, scoped)
         if key not in self._entries:
-            applies = "" if scoped else ", ".join(f"`{g}`" for g in m.paths)
+            applies = "" if scoped else ", ".join(mdtext.code_span(g) for g in m.paths)
             self._entries[key] = self.render(
                 "memory.md.j2", memory=m, title=mdtext.inline(m.title), hashes="#" * ENTRY_LEVEL,
                 applies=applies, stale=self.stale(m), body=mdtext.embed(m.body, ENTRY_LEVEL + 1),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from memkit.review import FLAGS, FieldChange, MemoryChange, Review
 
 KINDS = ("added", "changed", "renamed", "removed")
@@ -92,11 +94,16 @@ def _md_change(c: MemoryChange) -> list[str]:
         for f in c.fields:
             lines.append(f"  - `{f.name}`: {_md(f.old or '(none)')} → {_md(f.new or '(none)')}")
     if c.body_diff:
-        fence = "````" if "```" in c.body_diff else "```"
+        fence = _fence(c.body_diff)
         lines += ["", "  <details><summary>text</summary>", ""]
         lines += [f"  {fence}diff", *(f"  {x}" for x in c.body_diff.splitlines()), f"  {fence}"]
         lines += ["", "  </details>"]
     return lines
+
+
+def _fence(text: str) -> str:
+    """A backtick fence longer than any run of backticks in `text` (at least three)."""
+    return "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
 
 
 def _md(s: str) -> str:

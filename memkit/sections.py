@@ -24,11 +24,20 @@ GENERATED = (
 )
 _BEGIN_RE = re.compile(rf"^{re.escape(BEGIN)}[ \t]*\r?$", re.M)
 _END_RE = re.compile(rf"^{re.escape(END)}[ \t]*(?:\r?\n|\Z)", re.M)
+# A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7).
+_HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
 
 
 def wrap(section: str) -> str:
-    """memkit's section with its markers; `section` is empty or ends with a newline."""
-    return f"{BEGIN}\n{section}{END}\n"
+    """memkit's section with its markers; `section` is empty or ends with a newline.
+
+    When its last paragraph may be a raw-HTML block, a blank line ends it before the
+    end marker: such a block runs on to the next blank line, over the marker and into
+    the hand-written text after it.
+    """
+    last = section[section.rfind("\n\n") + 1 :]
+    sep = "\n" if _HTML_LINE.search(last) else ""
+    return f"{BEGIN}\n{section}{sep}{END}\n"
 
 
 def created(section: str) -> str:

@@ -33,7 +33,7 @@ from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
 from memkit.memory import Memory
 from memkit.walk import MEMORY_DIR, memory_entries
 
-_CACHE_VERSION = 2
+_CACHE_VERSION = 3  # 3: control characters refused, `revises`
 _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
     "outside the repository): replace it with the file itself"

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from memkit.errors import ConfigError
+from memkit.errors import ConfigError, MemkitError
+from memkit.globs import expand_braces
 from memkit.memory import Memory
 
 NAMES = ("agents", "claude", "cursor", "copilot", "gemini")
@@ -120,33 +121,30 @@ class Output:
 # ------------------------------------------------------------------ globs
 
 
-def expand_braces(glob: str) -> list[str]:
-    """`src/*.{ts,tsx}` -> [`src/*.ts`, `src/*.tsx`] (nested and repeated groups too)."""
-    depth, start = 0, -1
-    for i, c in enumerate(glob):
-        if c == "{":
-            if depth == 0:
-                start = i
-            depth += 1
-        elif c == "}" and depth:
-            depth -= 1
-            if depth == 0:
-                inner, parts, level, last = glob[start + 1 : i], [], 0, 0
-                for j, ch in enumerate(inner):
-                    level += (ch == "{") - (ch == "}")
-                    if ch == "," and level == 0:
-                        parts.append(inner[last:j])
-                        last = j + 1
-                parts.append(inner[last:])
-                if len(parts) == 1:
-                    continue
-                head, tail = glob[:start], glob[i + 1 :]
-                return [x for p in parts for x in expand_braces(head + p + tail)]
-    return [glob]
-
-
 def expanded(globs: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(x for g in globs for x in expand_braces(g)))
+
+
+def cursor_globs(globs: Sequence[str], own: str) -> str:
+    """`globs` as Cursor reads them: one unquoted, comma-separated line that is plain YAML too.
+
+    Cursor takes the rest of the `globs:` line as it is (quotes would become part of
+    the pattern), and YAML cannot start an unquoted value with `*`, `!`, `[`, `{`
+    and the like. So a glob that can lead goes first; when none can, the rule
+    file's own path does (it matches no file an agent works on). docs/compile.md,
+    "Cursor globs", has the sources.
+    """
+    from memkit.yamltext import plain_ok
+
+    lead = [g for g in globs if plain_ok(g)][:1]
+    for order in (globs, [*lead, *(g for g in globs if g not in lead)], [own, *globs]):
+        value = ",".join(order)
+        if plain_ok(value):
+            return value
+    raise MemkitError(
+        f"{own}: cannot write the globs {', '.join(globs)} so that both Cursor and YAML read "
+        "them; change them (see docs/compile.md, Cursor globs)"
+    )
 
 
 def literal_dir(globs: Sequence[str]) -> str:
@@ -273,11 +271,11 @@ class Cursor(Target):
                               context={"globs": "", "description": "Project memory"}))  # fmt: skip
         groups = by_scope(memories)
         for scope, name in scope_names(groups).items():
+            path = f".cursor/rules/{name}.mdc"
             desc = f"Project memory for {', '.join(scope)}"
-            ctx = {"globs": ",".join(expanded(scope)), "description": desc}
-            out.append(Output(f".cursor/rules/{name}.mdc", self.name, "cursor_rule.mdc.j2",
-                              tuple(groups[scope]), budget, whole=True, scoped=True,
-                              context=ctx))  # fmt: skip
+            ctx = {"globs": cursor_globs(expanded(scope), path), "description": desc}
+            out.append(Output(path, self.name, "cursor_rule.mdc.j2", tuple(groups[scope]),
+                              budget, whole=True, scoped=True, context=ctx))  # fmt: skip
         return out
 
 

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Invoke, git, write_memory
@@ -192,3 +195,75 @@ def test_python_m(repo: Path) -> None:
     out = subprocess.run([sys.executable, "-m", "memkit", "--version"], capture_output=True,
                          text=True, check=True)  # fmt: skip
     assert out.stdout.startswith("memkit, version ")
+
+
+EVIL = ("Clear \x1b[2J\x1b[H, retitle \x1b]0;pwned\x07, bell \a, back\bspace, \rfake line, "
+        "C1 \x9b31m, hidden\x9d, rlo \u202etxt.exe, isolate \u2066x\u2069, tab\tkept")  # fmt: skip
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def test_memory_text_reaches_the_terminal_escaped(run: Invoke, repo: Path, store: Store) -> None:
+    write_memory(store, "evil", "---\ntitle: Evil\n---\nPlain first.\n")
+    git(repo, "add", ".")
+    git(repo, "-c", "user.name=Eve \x1b[31mRed", "commit", "-qm", "Add \x1b]8;;x\x07evil\x1b[0m")
+    write_memory(store, "evil", f"---\ntitle: Evil\ntags: [x]\n---\n{EVIL}\n")
+    write_memory(store, "bad", '---\ntitle: "Bad \\e[5m"\n---\nx\n')
+    outputs = [
+        run("show", "evil"), run("log", "evil"), run("log"), run("list"), run("validate", code=1),
+        run("diff", "HEAD"), run("diff", "HEAD", "--format", "markdown"),
+    ]  # fmt: skip
+    for result in outputs:
+        assert not RAW.search(result.stdout + result.stderr), result.stdout + result.stderr
+    shown = outputs[0].stdout
+    assert "Clear \\x1b[2J\\x1b[H, retitle \\x1b]0;pwned\\x07, bell \\x07, back\\x08space" in shown
+    assert "\\x0dfake line, C1 \\x9b31m, hidden\\x9d, rlo \\u202etxt.exe" in shown
+    assert "isolate \\u2066x\\u2069, tab\tkept" in shown
+    assert "Eve \\x1b[31mRed" in outputs[1].stdout and "\\x1b]8;;x\\x07evil" in outputs[2].stdout
+    assert "'Bad \\x1b[5m'" in outputs[4].stdout  # the validation message names it, escaped
+    assert "\\x1b[2J" in outputs[5].stdout and "\\x1b[2J" in outputs[6].stdout
+    # JSON stays exact: the same text, with every control written as a JSON escape.
+    out = run("show", "evil", "--json").stdout
+    assert not RAW.search(out)
+    assert json.loads(out)["body"] == EVIL
+
+
+def test_rm_the_same_id_twice(run: Invoke, store: Store) -> None:
+    run("add", "Twice")
+    assert run("rm", "twice", "twice").stdout == "removed .memory/twice.md\n"
+    assert not store.exists("twice")
+
+
+def _memkit(repo: Path, *args: str, stdin: Any) -> subprocess.Popen[str]:
+    command = [sys.executable, "-m", "memkit", *args]
+    pipe = subprocess.PIPE
+    return subprocess.Popen(command, cwd=repo, text=True, stdin=stdin, stdout=pipe, stderr=pipe)
+
+
+def test_add_does_not_wait_for_a_pipe_nobody_writes_to(repo: Path, store: Store) -> None:
+    proc = _memkit(repo, "add", "Silent", stdin=subprocess.PIPE)
+    try:
+        code = proc.wait(timeout=30)  # stdin stays open, and nothing is written to it
+    finally:
+        proc.kill()
+        out, err = proc.communicate()
+    assert (code, out) == (2, "")
+    assert err == (
+        "memkit: no text arrived on standard input within 1 s: give the body with --body TEXT, "
+        "--body-file FILE (--body-file - waits for standard input) or --edit\n"
+    )
+    assert not store.exists("silent")
+
+
+def test_add_reads_a_pipe_and_a_redirected_file(repo: Path, store: Store, tmp_path: Path) -> None:
+    piped = _memkit(repo, "add", "Piped", stdin=subprocess.PIPE)
+    assert piped.communicate("echoed text\n", timeout=30) == ("piped\n", "")
+    f = tmp_path / "body.md"
+    f.write_text("text from a file\n")
+    with f.open() as stdin:
+        redirected = _memkit(repo, "add", "Redirected", stdin=stdin)
+        assert redirected.communicate(timeout=30) == ("redirected\n", "")
+    with open(os.devnull) as stdin:  # closed input: an empty body, at once
+        assert _memkit(repo, "add", "Empty", stdin=stdin).communicate(timeout=30)[0] == "empty\n"
+    assert store.get("piped").text == "echoed text"
+    assert store.get("redirected").text == "text from a file"
+    assert store.get("empty").text == ""

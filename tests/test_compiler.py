@@ -107,7 +107,7 @@ def test_cursor_always_rule_only_without_agents(store: Store) -> None:
     configure(store, '[compile]\ntargets = ["cursor"]\n')
     assert compile_(store) == [".cursor/rules/memkit.mdc"]
     text = (store.root / ".cursor/rules/memkit.mdc").read_text("utf-8")
-    assert text.startswith('---\ndescription: "Project memory"\nalwaysApply: true\n---\n')
+    assert text.startswith("---\ndescription: Project memory\nalwaysApply: true\n---\n")
 
 
 def test_selection_and_order(store: Store) -> None:

@@ -118,3 +118,25 @@ def test_template_override_cannot_run_code(store: Store, run: Invoke, tmp_path: 
     assert result.stderr.startswith("memkit: template memory.md.j2")
     assert "unsafe" in result.stderr
     assert not pwned.exists()
+
+
+@pytest.mark.parametrize("fence", ["```", "````", "`````", "~~~~", "``````````"])
+def test_a_body_cannot_escape_the_review_comment_code_block(
+    store: Store, run: Invoke, fence: str
+) -> None:
+    from markdown_it import MarkdownIt
+
+    from tests.conftest import git
+
+    # Unchanged lines are context lines of the diff, indented by three spaces only.
+    escape = f"{fence}\n\n</details>\n\n## Approved, merge it\n\n<details><summary>x</summary>\n"
+    write_memory(store, "m", f"---\ntitle: M\n---\nFirst.\n{escape}{fence}\nLast.\n")
+    git(store.root, "add", ".")
+    git(store.root, "commit", "-qm", "m")
+    write_memory(store, "m", f"---\ntitle: M\n---\nFirst!\n{escape}{fence}\nLast!\n")
+    out = run("diff", "HEAD", "--format", "markdown").stdout
+    tokens = MarkdownIt("commonmark").parse(out)
+    assert not [t for t in tokens if t.type == "heading_open" and t.tag == "h2"]
+    [code] = [t for t in tokens if t.type == "fence"]
+    assert code.info == "diff" and code.content.startswith("@@ -1,3 +1,3 @@\n-First.\n")
+    assert code.content.rstrip("\n").endswith("+Last!")

@@ -122,6 +122,18 @@ BAD = [
     ("bad symbol", "---\ntitle: A\nlinks: ['a.py::x y']\n---\n", 3, "links", "not a symbol"),
     ("glob link", "---\ntitle: A\nlinks: ['src/*.py']\n---\n", 3, "links", "is a glob"),
     ("nul bytes", "---\ntitle: A\n---\n\x00\x01", 1, "file", "binary"),
+    ("glob comma in brackets", "---\ntitle: A\npaths: ['src/[a,b].py']\n---\n", 3, "paths",
+     "comma outside a {a,b} group"),
+    ("glob comma in open brace", "---\ntitle: A\npaths: ['x.{a,b']\n---\n", 3, "paths",
+     "comma outside"),
+    ("glob comment", "---\ntitle: A\npaths: ['notes #1/*']\n---\n", 3, "paths", "[#]"),
+    ("glob key", "---\ntitle: A\npaths: ['src/a: b']\n---\n", 3, "paths", "[:]"),
+    ("glob final colon", "---\ntitle: A\npaths: ['src/a:']\n---\n", 3, "paths", "final ':'"),
+    ("glob spaces", "---\ntitle: A\npaths: ['src/* ']\n---\n", 3, "paths", "ends with a space"),
+    ("glob html", "---\ntitle: A\npaths: ['src/<!--/**']\n---\n", 3, "paths", "'<' or '>'"),
+    ("glob empty part", "---\ntitle: A\npaths: ['{a,}']\n---\n", 3, "paths", "empty glob"),
+    ("glob explodes", "---\ntitle: A\npaths: ['" + "{a,b}" * 9 + "']\n---\n", 3, "paths",
+     "more than 256 globs"),
 ]  # fmt: skip
 
 
@@ -153,6 +165,45 @@ def test_parse_all_reports_every_field_problem() -> None:
     assert [(p.field, p.line) for p in problems] == [("type", 3), ("status", 4)]
 
 
+CONTROLS = [
+    ("nul in title", 'title: "a\\0b"', "title", "U+0000"),
+    ("escape in title", 'title: "\\e[2J\\e[31mred"', "title", "U+001B"),
+    ("bell in title", 'title: "ding\\a"', "title", "U+0007"),
+    ("backspace in title", 'title: "ab\\bc"', "title", "U+0008"),
+    ("carriage return in title", 'title: "done\\rfake"', "title", "U+000D"),
+    ("tab in title", 'title: "a\\tb"', "title", "U+0009"),
+    ("C1 CSI in title", 'title: "\\x9b31m"', "title", "U+009B"),
+    ("NEL in title", 'title: "a\\Nb"', "title", "U+0085"),
+    ("line separator in title", 'title: "a\\Lb"', "title", "U+2028"),
+    ("paragraph separator in title", 'title: "a\\Pb"', "title", "U+2029"),
+    ("RLO in title", 'title: "txt.\\u202eexe"', "title", "U+202E"),
+    ("RLI in title", 'title: "a\\u2067b"', "title", "U+2067"),
+    ("escape in a tag", 'title: A\ntags: ["x\\e]0;pwned\\a"]', "tags", "U+001B"),
+    ("bidi in a path", 'title: A\npaths: ["src/\\u202d*.py"]', "paths", "U+202D"),
+    ("newline in a path", 'title: A\npaths: ["src/a\\nb"]', "paths", "U+000A"),
+    ("DEL in a link", 'title: A\nlinks: ["a\\x7f.py"]', "links", "U+007F"),
+    ("escape in source", 'title: A\nsource: "PR \\e[8m12"', "source", "U+001B"),
+    ("newline in source", 'title: A\nsource: "a\\nb"', "source", "U+000A"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("front", "field", "char"), [c[1:] for c in CONTROLS],
+                         ids=[c[0] for c in CONTROLS])  # fmt: skip
+def test_control_characters_are_refused_in_fields(front: str, field: str, char: str) -> None:
+    with pytest.raises(InvalidMemoryError) as info:
+        mm.parse(f"---\n{front}\n---\nbody\n", mid="m", path=".memory/m.md")
+    err = info.value
+    line = 2 + front.split("\n").index(next(x for x in front.split("\n") if x.startswith(field)))
+    assert (err.path, err.line, err.field) == (".memory/m.md", line, field), str(err)
+    assert f"contains control characters (first {char})" in err.message
+    assert str(err).isprintable()  # one line, nothing a terminal would act on
+
+
+def test_bodies_may_hold_tabs_and_control_characters() -> None:
+    mem = mm.parse("---\ntitle: A\n---\n\tindented\x1b[31m\n", mid="m")
+    assert mem.body == "\tindented\x1b[31m\n"  # escaped when compiled or printed
+
+
 def test_bom_is_accepted_and_kept() -> None:
     text = "\ufeff---\ntitle: A\n---\nbody\n"
     mem = mm.parse(text, mid="a")
@@ -162,7 +213,9 @@ def test_bom_is_accepted_and_kept() -> None:
 
 # -------------------------------------------------------------- property tests
 
-_text = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=30)
+_BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+_chars = st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp"), blacklist_characters=_BIDI)
+_text = st.text(_chars, min_size=1, max_size=30)
 _slug = st.from_regex(r"[a-z0-9]{1,8}(-[a-z0-9]{1,8}){0,2}", fullmatch=True)
 _path = st.from_regex(r"[a-z]{1,6}(/[a-z]{1,6}){0,2}\.(py|ts)", fullmatch=True)
 _dates = st.dates(dt.date(2000, 1, 1), dt.date(2099, 12, 31))

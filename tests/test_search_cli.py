@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -81,3 +82,28 @@ def test_stale_after_a_real_code_change(run: Invoke, repo: Path, store: Store) -
     assert hits[1]["stale"].startswith("src/pay.py::charge (signature since ")
     out = run("context", "--file", "src/pay.py").stdout
     assert "> **Stale**: the code it describes changed: src/pay.py::charge (signature" in out
+
+
+def test_search_and_context_print_control_characters_escaped(run: Invoke, store: Store) -> None:
+    body = "Retry \x1b[2Jthe charge\x07 with \x9b31m colour and \u202eevil\rover"
+    mem(store, "evil", "Retry charges", body, paths="['src/**']")
+    for result in (run("search", "retry"), run("context", "--query", "retry"),
+                   run("context", "--file", "src/pay.py")):  # fmt: skip
+        out = result.stdout
+        assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", out), out
+        assert "\\x1b[2J" in out and "\\u202eevil" in out
+    hit = json.loads(run("search", "retry", "--json").stdout)[0]
+    assert "\x1b[2J" in hit["snippet"]  # JSON keeps the exact text
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["search", "retry", "-n", "-1"], ["search", "retry", "-n", "0"],
+     ["search", "retry", "--limit=-3"], ["context", "-q", "retry", "--budget", "-5"],
+     ["context", "-q", "retry", "--budget", "0"]],
+)  # fmt: skip
+def test_limits_below_one_are_usage_errors(run: Invoke, store: Store, args: list[str]) -> None:
+    seed(store)
+    result = run(*args, code=2)
+    assert result.stdout == ""
+    assert "is not in the range x>=1" in result.stderr and "Usage:" in result.stderr

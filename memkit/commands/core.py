@@ -15,6 +15,7 @@ from memkit.cli import (
     commit_written,
     echo_json,
     get_store,
+    printable,
     table,
     today,
     warn,
@@ -51,7 +52,10 @@ def init(ctx: click.Context) -> None:
         click.echo(f"{MEMORY_DIR}/ already set up in {root}")
 
 
-def _read_body(body: str | None, body_file: str | None) -> str | None:
+STDIN_WAIT = 1.0  # seconds `memkit add` waits for piped text before asking for --body
+
+
+def _read_body(body: str | None, body_file: str | None, use_editor: bool) -> str | None:
     if body is not None and body_file is not None:
         raise MemkitError("give the body with --body or --body-file, not both")
     if body_file == "-":
@@ -61,9 +65,34 @@ def _read_body(body: str | None, body_file: str | None) -> str | None:
             return Path(body_file).read_text("utf-8")
         except (OSError, UnicodeDecodeError) as e:
             raise MemkitError(f"cannot read --body-file {body_file}: {e}") from None
-    if body is None and not sys.stdin.isatty():
-        return sys.stdin.read()
+    if body is None:
+        return _piped(required=not use_editor)
     return body
+
+
+def _piped(*, required: bool) -> str | None:
+    """Text piped to `memkit add`, read only when some (or its end) arrives within STDIN_WAIT.
+
+    A pipe that nobody writes to or closes (an agent's or CI's standard input) would
+    otherwise keep `memkit add` waiting forever.
+    """
+    import select
+
+    stream = sys.stdin
+    if stream is None or stream.closed or stream.isatty():
+        return None
+    try:
+        ready = select.select([stream], [], [], STDIN_WAIT)[0]
+    except (OSError, ValueError):  # no descriptor to wait on (an in-memory stream), or Windows
+        return stream.read()
+    if ready:
+        return stream.read()
+    if not required:
+        return None
+    raise MemkitError(
+        f"no text arrived on standard input within {STDIN_WAIT:g} s: give the body with "
+        "--body TEXT, --body-file FILE (--body-file - waits for standard input) or --edit"
+    )
 
 
 @click.command()
@@ -106,7 +135,7 @@ def add(
 
     store = get_store(ctx)
     store.require()
-    text = _read_body(body, body_file) or ""
+    text = _read_body(body, body_file, use_editor) or ""
     if mid is not None and not mm.is_valid_id(mid):
         raise MemkitError(
             f"--id {mid!r} is not a valid id: use lowercase letters, digits and dashes "
@@ -162,11 +191,8 @@ def list_(
     if as_json:
         echo_json([{k: v for k, v in m.to_record().items() if k != "body"} for m in mems])
     elif mems:
-        click.echo(
-            table(
-                [(m.id, m.type, m.status, m.title) for m in mems], ("ID", "TYPE", "STATUS", "TITLE")
-            )
-        )
+        rows: list[tuple[str, ...]] = [(m.id, m.type, m.status, printable(m.title)) for m in mems]
+        click.echo(table(rows, ("ID", "TYPE", "STATUS", "TITLE")))
 
 
 @click.command()
@@ -184,7 +210,7 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
         echo_json(mem.to_record())
         return
     rec = mem.to_record()
-    click.echo(f"# {mem.title}\n")
+    click.echo(printable(f"# {mem.title}\n"))
     for key in (
         "id",
         "path",
@@ -214,15 +240,15 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
             if isinstance(value, bool)
             else str(value)
         )
-        click.echo(f"{key + ':':<14}{shown}")
+        click.echo(printable(f"{key + ':':<14}{shown}"))
     if mem.verified:
         v = mem.verified
         click.echo(f"{'verified:':<14}{v.date or '?'} at {(v.commit or 'no commit')[:12]}")
     prov = provenance(store, mem, rev)
     for label, text in prov.lines() if prov else ():
-        click.echo(f"{label + ':':<14}{text}")
+        click.echo(printable(f"{label + ':':<14}{text}"))
     if mem.text:
-        click.echo(f"\n{mem.text}")
+        click.echo(printable(f"\n{mem.text}"))
 
 
 @click.command()
@@ -241,10 +267,10 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
 
     store = get_store(ctx)
     if discard:
-        click.echo(discard_edit(store, mid))
+        click.echo(printable(discard_edit(store, mid)))
         return
     result = edit_memory(store, mid, editor=_run_editor, today=today(), allow_secret=allow_secret)
-    click.echo(result)
+    click.echo(printable(result))
     if do_commit and result.startswith("saved"):
         mem = store.get(mid)
         commit_written(store, [mem.path], f"memkit: edit {mid}: {mem.title}")
@@ -261,12 +287,13 @@ def _run_editor(path: Path) -> None:
 def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
     """Delete memories (git history keeps them; see `memkit log`)."""
     store = get_store(ctx)
+    mids = tuple(dict.fromkeys(mids))  # `rm a a` removes a once
     with store.lock():  # an MCP update racing `rm` must not bring the memory back
         for mid in mids:
             store.path_of(mid)  # all must exist before any is removed
         removed = [store.delete(mid) for mid in mids]
     for rel in removed:
-        click.echo(f"removed {rel}")
+        click.echo(printable(f"removed {rel}"))
     if do_commit:
         commit_written(store, removed, f"memkit: rm {', '.join(mids)}")
 
@@ -278,7 +305,7 @@ def validate(ctx: click.Context) -> None:
     store = get_store(ctx)
     problems = store.validate()
     for p in problems:
-        click.echo(str(p))
+        click.echo(printable(str(p)))
     if problems:
         files = len({p.path for p in problems})
         click.echo(f"{len(problems)} problem(s) in {files} file(s)", err=True)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import commit_option, commit_written, echo_json, get_store
+from memkit.cli import commit_option, commit_written, echo_json, get_store, printable
 
 if TYPE_CHECKING:
     from memkit.provenance import Log
@@ -28,7 +28,7 @@ def log(ctx: click.Context, mid: str | None, limit: int, as_json: bool) -> None:
     if as_json:
         echo_json([e.to_record() for e in result.entries])
     else:
-        click.echo(format_log(result, with_id=mid is None), nl=False)
+        click.echo(printable(format_log(result, with_id=mid is None)), nl=False)
 
 
 def format_log(result: Log, *, with_id: bool) -> str:
@@ -62,9 +62,9 @@ def revert(ctx: click.Context, mid: str, rev: str | None, do_commit: bool) -> No
     store.require()
     done = do_revert(store, mid, rev)
     state = "restored" if done.changed else "already as at"
-    click.echo(f"{state} {done.path} from {done.rev[:12]}")
+    click.echo(printable(f"{state} {done.path} from {done.rev[:12]}"))
     if done.kept:
-        click.echo(f"its uncommitted text is kept in {done.kept}")
+        click.echo(printable(f"its uncommitted text is kept in {done.kept}"))
     if do_commit:
         commit_written(store, [done.path], f"memkit: revert {mid} to {done.rev[:12]}")
 
@@ -94,4 +94,4 @@ def diff(ctx: click.Context, base: str | None, head: str | None, fmt: str, as_js
     if as_json or fmt == "json":
         echo_json(review.to_record())
     else:
-        click.echo((markdown if fmt == "markdown" else text)(review), nl=False)
+        click.echo(printable((markdown if fmt == "markdown" else text)(review)), nl=False)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import echo_json, get_store, today
+from memkit.cli import echo_json, get_store, printable, today
 from memkit.errors import MemkitError
 from memkit.vocab import STATUSES as MEMORY_STATUSES
 from memkit.vocab import TYPES
@@ -28,7 +28,8 @@ def status_source(store: Store, day: dt.date) -> StatusSource:
 
 @click.command()
 @click.argument("words", metavar="QUERY", nargs=-1, required=True)
-@click.option("-n", "--limit", default=10, show_default=True, help="At most this many hits.")
+@click.option("-n", "--limit", type=click.IntRange(min=1), default=10, show_default=True,
+              help="At most this many hits.")  # fmt: skip
 @click.option("--type", "-t", "types", multiple=True, type=click.Choice(TYPES),
               help="Only this type (repeatable).")  # fmt: skip
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag (repeatable).")
@@ -53,11 +54,11 @@ def search(ctx: click.Context, words: tuple[str, ...], limit: int, types: tuple[
         click.echo("no memories match", err=True)
     for h in hits:
         mark = "" if h.state in ("active", "fresh") else f" [{h.state}]"
-        click.echo(f"{h.id}  {h.score:.2f}  {h.type}{mark}  {h.title}")
+        click.echo(printable(f"{h.id}  {h.score:.2f}  {h.type}{mark}  {h.title}"))
         if h.stale is not None:
-            click.echo(f"    stale: {h.stale or 'the code it describes changed'}")
+            click.echo(printable(f"    stale: {h.stale or 'the code it describes changed'}"))
         if h.snippet:
-            click.echo(f"    {h.snippet}")
+            click.echo(printable(f"    {h.snippet}"))
 
 
 @click.command()
@@ -65,7 +66,8 @@ def search(ctx: click.Context, words: tuple[str, ...], limit: int, types: tuple[
     "--file", "-f", "files", multiple=True, help="A file about to be worked on (repeatable)."
 )
 @click.option("--query", "-q", help="What the work is about (adds the best search hits).")
-@click.option("--budget", default=2000, show_default=True, help="Token budget (~4 chars a token).")
+@click.option("--budget", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="Token budget (~4 chars a token).")  # fmt: skip
 @click.option("--format", "fmt", type=click.Choice(("markdown", "json")), default="markdown",
               show_default=True)  # fmt: skip
 @click.option("--exclude-always-on", is_flag=True,
@@ -84,7 +86,7 @@ def context(ctx: click.Context, files: tuple[str, ...], query: str | None, budge
     if fmt == "json":
         echo_json(got.to_record())
     else:
-        click.echo(got.to_markdown(), nl=False)
+        click.echo(printable(got.to_markdown()), nl=False)
 
 
 @click.command()

@@ -1,0 +1,41 @@
+"""Control characters: the ones memkit refuses in one-line fields and escapes everywhere else.
+
+Memory text reaches terminals (`memkit list`, `show`, ...) and the files agents
+read. Characters that move a terminal's cursor, start an escape sequence or
+reorder text on screen (bidi overrides) are refused in titles, tags, paths,
+links and source, and shown as visible escapes (`\\x1b`, `\\u202e`) wherever
+memory text is printed or compiled.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 but tab and newline, DEL, C1, the line and paragraph separators, and the bidi
+# embeddings, overrides (U+202A-U+202E) and isolates (U+2066-U+2069).
+CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+# The same, tab and newline included: nothing of it belongs in a one-line field.
+ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def code(ch: str) -> str:
+    """How a message names a character: `U+001B`."""
+    return f"U+{ord(ch):04X}"
+
+
+def refused(text: str) -> str | None:
+    """The first character a one-line field may not hold, named (`U+001B`), or None."""
+    m = ONE_LINE.search(text)
+    return None if m is None else code(m.group())
+
+
+def escape(text: str) -> str:
+    """Control characters as visible escapes (`\\x1b`, `\\u202e`); tab and newline kept."""
+    if not CONTROL.search(text):
+        return text
+    return CONTROL.sub(_escaped, text)
+
+
+def _escaped(m: re.Match[str]) -> str:
+    n = ord(m.group())
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"

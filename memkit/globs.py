@@ -1,0 +1,78 @@
+"""Globs as memories write them: brace expansion, and the shapes every agent can read.
+
+Cursor (`globs`) and Copilot (`applyTo`) take one comma-separated list, so braces
+are expanded before globs are joined, and a comma left after expansion would cut
+a glob in two. Cursor reads its list unquoted, so a glob must also be something a
+plain YAML scalar can hold. `check` refuses the shapes that no agent file can
+carry as written, with the fix in the message.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+MAX_EXPANSION = 256  # globs one brace pattern may expand to
+
+
+def expand_braces(glob: str) -> list[str]:
+    """`src/*.{ts,tsx}` -> [`src/*.ts`, `src/*.tsx`] (nested and repeated groups too)."""
+    return list(_expand(glob))
+
+
+def _expand(glob: str) -> Iterator[str]:
+    depth, start = 0, -1
+    for i, c in enumerate(glob):
+        if c == "{":
+            if depth == 0:
+                start = i
+            depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+            if depth == 0:
+                inner, parts, level, last = glob[start + 1 : i], [], 0, 0
+                for j, ch in enumerate(inner):
+                    level += (ch == "{") - (ch == "}")
+                    if ch == "," and level == 0:
+                        parts.append(inner[last:j])
+                        last = j + 1
+                parts.append(inner[last:])
+                if len(parts) == 1:
+                    continue
+                head, tail = glob[:start], glob[i + 1 :]
+                for p in parts:
+                    yield from _expand(head + p + tail)
+                return
+    yield glob
+
+
+def check(glob: str) -> None:
+    """Refuse a glob that an agent's rule file cannot carry as written (ValueError)."""
+    what = f"path glob {glob!r}"
+    if "<" in glob or ">" in glob:
+        raise ValueError(
+            f"{what} contains '<' or '>': compiled files would read it as HTML, and no file "
+            "name on Windows holds them; remove it"
+        )
+    if glob != glob.strip():
+        raise ValueError(f"{what} starts or ends with a space, which agents trim; remove it")
+    if ": " in glob or " #" in glob or glob.endswith(":"):
+        raise ValueError(
+            f"{what} has ': ', ' #' or a final ':', which Cursor's unquoted `globs` line "
+            "cannot hold (YAML reads them as a key or a comment); match the character with "
+            "[:] or [#] instead, e.g. 'a[:] b'"
+        )
+    expanded = []
+    for g in _expand(glob):
+        expanded.append(g)
+        if len(expanded) > MAX_EXPANSION:
+            raise ValueError(
+                f"{what} expands to more than {MAX_EXPANSION} globs; use fewer brace groups"
+            )
+    if any("," in g for g in expanded):
+        raise ValueError(
+            f"{what} has a comma outside a {{a,b}} group: Cursor and Copilot split glob lists "
+            "on commas, so it would be cut in two; use {a,b} for alternatives, [ab] for one "
+            "of some characters, or ? for a comma in a file name"
+        )
+    if "" in expanded:
+        raise ValueError(f"{what} expands to an empty glob (a {{...}} group with an empty part)")

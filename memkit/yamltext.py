@@ -1,0 +1,55 @@
+"""YAML scalars for the front matter of compiled rule files.
+
+Each function returns text that a standard YAML parser (PyYAML, js-yaml) reads back
+as exactly the string given: `yaml_str` always quotes, `yaml_plain` writes the
+value unquoted when that is safe, which some agents need (Cursor keeps quotes as
+part of a value; see docs/compile.md, "Cursor globs").
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from typing import Any
+
+# What a double-quoted scalar should not hold raw: what YAML cannot print, its line
+# breaks NEL, U+2028 and U+2029 (it folds them), a BOM, and bidi controls (they
+# reorder how a reviewer sees the line). Each is written as a \u escape.
+_ESCAPE = re.compile(
+    "[^\t\x20-\x7e\xa0-\u2027\u202f-\u2065\u206a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
+    "\U00010000-\U0010ffff]"
+)
+# Plain scalars YAML 1.2's core schema (js-yaml) reads as a number, boolean or null;
+# PyYAML's resolver below covers YAML 1.1's (yes, on, 1_000, dates, ...).
+_CORE = re.compile(
+    r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\.(?:inf|Inf|INF))"
+    r"|0o[0-7]+|0x[0-9a-fA-F]+|\.(?:nan|NaN|NAN)|true|True|TRUE|false|False|FALSE"
+    r"|null|Null|NULL|~"
+)
+
+_STR = "tag:yaml.org,2002:str"
+
+
+def yaml_str(value: str) -> str:
+    """A double-quoted YAML scalar (a JSON string, with YAML's own line breaks escaped)."""
+    text = json.dumps(value, ensure_ascii=False)
+    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def plain_ok(value: str) -> bool:
+    """Whether `value`, written unquoted after `key: `, reads back as this same string."""
+    import yaml
+
+    if not value or _CORE.fullmatch(value) or _ESCAPE.search(value):
+        return False
+    analysis = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True).analyze_scalar(value)
+    if not analysis.allow_block_plain or analysis.multiline:
+        return False
+    resolver: Any = yaml.resolver.Resolver()
+    return bool(resolver.resolve(yaml.ScalarNode, value, (True, False)) == _STR)
+
+
+def yaml_plain(value: str) -> str:
+    """A plain YAML scalar when that reads back as the same string, else a quoted one."""
+    return value if plain_ok(value) else yaml_str(value)
