@@ -29,7 +29,7 @@ from gen_store import generate
 
 _SCRIPT = Path(sys.executable).parent / "memkit"
 MEMKIT = [str(_SCRIPT)] if _SCRIPT.exists() else [shutil.which("memkit") or "memkit"]
-LEAN = [sys.executable, "-m", "memkit.agent_hooks"]
+LEAN = [sys.executable, "-m", "memkit.agents.claude"]
 
 
 def payloads(root: Path, sid: str) -> list[dict[str, object]]:
@@ -86,7 +86,7 @@ def main() -> None:
     print(f"load average before: {os.getloadavg()[0]:.2f} (wall time suffers on a busy machine)")
     report("python -c pass", bare, CPU[id(bare_args)])
     report("memkit hook post-tool-use", cli, CPU[id(cli_args)])
-    report("python -m memkit.agent_hooks post-tool-use", lean, CPU[id(lean_args)])
+    report("python -m memkit.agents.claude post-tool-use", lean, CPU[id(lean_args)])
     report("memkit hook stop (draft saved)", stops, CPU[id(stop_args)])
 
 

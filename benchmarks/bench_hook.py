@@ -101,7 +101,7 @@ def main() -> None:
 
 
 def run(repo: Path, n: int, runs: int) -> None:
-    from memkit.hooks import install
+    from memkit.githooks.install import install
 
     mdir = repo / ".memory"
     backdate(mdir)

@@ -114,8 +114,8 @@ def median_ms(cmd: list[str], cwd: Path, runs: int, cold: bool = False) -> tuple
 
 
 def in_process_ms(root: Path, runs: int) -> tuple[float, float]:
-    """memkit.provenance.memory_log without start-up costs, history cache removed each run."""
-    from memkit.provenance import memory_log
+    """memory_log (history.provenance) without start-up costs; history cache removed each run."""
+    from memkit.history.provenance import memory_log
     from memkit.store import Store
 
     store = Store(root)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from conftest import Invoke
 
-from memkit.agent_hooks import install_claude, install_mcp, uninstall_claude, uninstall_mcp
+from memkit.agents.claude import install_claude, install_mcp, uninstall_claude, uninstall_mcp
 from memkit.store import Store
 
 SID = "5f1c2d3e-aaaa-bbbb-cccc-0123456789ab"
@@ -124,7 +124,7 @@ def test_secrets_are_redacted_before_they_are_cut(project: Path) -> None:
     """Each secret straddles the 300-character cut: none of it may reach the journal or draft."""
     from secret_corpus import secrets
 
-    from memkit.agent_hooks import MAX_FIELD
+    from memkit.agents.claude import MAX_FIELD
 
     tells = {}  # kind -> the 8 characters of the secret just before the cut
     for kind, text in secrets():
@@ -159,7 +159,7 @@ def pgp_block() -> str:
 
 
 def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
-    from memkit.agent_hooks import redact, redact_then_cut
+    from memkit.agents.claude import redact, redact_then_cut
 
     block = pgp_block()
     assert redact(f"before\n{block}\nafter") == "before\n[REDACTED]\nafter"
@@ -293,7 +293,7 @@ def test_bad_input_never_blocks(
         raw = json.dumps({"cwd": str(project), **raw})
     home = Path(os.environ["HOME"])
     before = tree(project, home)
-    for args in (["memkit", "hook"], ["memkit.agent_hooks"]):
+    for args in (["memkit", "hook"], ["memkit.agents.claude"]):
         cmd = [sys.executable, "-m", *args, event]
         out = subprocess.run(cmd, input=raw if isinstance(raw, bytes) else raw.encode(),
                              cwd=project, capture_output=True, timeout=60)  # fmt: skip
@@ -472,14 +472,14 @@ def test_install_refuses_broken_json(tmp_path: Path) -> None:
 
 
 def test_hook_matcher_names_the_recorded_tools() -> None:
-    from memkit.agent_hooks import TOOLS
-    from memkit.agent_install import TOOL_MATCHER
+    from memkit.agents.claude import TOOLS
+    from memkit.agents.register import TOOL_MATCHER
 
     assert "|".join(TOOLS) == TOOL_MATCHER
 
 
 def test_compiled_ids_follow_imports(tmp_path: Path) -> None:
-    from memkit.session_context import compiled_ids
+    from memkit.agents.session_start import compiled_ids
 
     (tmp_path / "CLAUDE.md").write_text("Intro\n\n@AGENTS.md\n<!-- memkit:id=one -->\n")
     (tmp_path / "AGENTS.md").write_text("## Two\n<!-- memkit:id=two -->\n\n@CLAUDE.md\n")
@@ -488,7 +488,7 @@ def test_compiled_ids_follow_imports(tmp_path: Path) -> None:
 
 def test_lean_entry_point_records_the_same(project: Path) -> None:
     payload = tool(project, "Read", {"file_path": str(project / "src" / "notes.txt")})
-    args = [sys.executable, "-m", "memkit.agent_hooks", "post-tool-use"]
+    args = [sys.executable, "-m", "memkit.agents.claude", "post-tool-use"]
     out = subprocess.run(
         args, input=json.dumps(payload), cwd=project, capture_output=True, text=True
     )
@@ -498,7 +498,7 @@ def test_lean_entry_point_records_the_same(project: Path) -> None:
 
 
 def test_record_multi_edit_and_notebook(tmp_path: Path) -> None:
-    from memkit.agent_hooks import record
+    from memkit.agents.claude import record
 
     multi = {"tool_name": "MultiEdit", "tool_input": {"file_path": str(tmp_path / "a.py"),
              "edits": [{"old_string": "x", "new_string": "y = 2\nz = 3"}]}}  # fmt: skip
@@ -516,7 +516,7 @@ def test_old_journals_are_pruned(project: Path) -> None:
     import datetime
     import time
 
-    from memkit.agent_hooks import prune_journals
+    from memkit.agents.claude import prune_journals
 
     folder = project / ".git" / "memkit" / "sessions"
     folder.mkdir(parents=True)
@@ -529,7 +529,7 @@ def test_old_journals_are_pruned(project: Path) -> None:
 
 
 def test_hooks_install_mcp_and_claude(run: Invoke, store: Store) -> None:
-    pytest.importorskip("memkit.commands.hooks")
+    pytest.importorskip("memkit.commands.githooks")
     out = run("hooks", "install", "--mcp", "--claude").stdout
     for line in ("created .mcp.json", "created .cursor/mcp.json", "created .claude/settings.json"):
         assert line in out

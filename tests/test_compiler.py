@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from conftest import write_memory
 
-from memkit.compiler import FileChange, Plan, apply, build
+from memkit.compile.plan import FileChange, Plan, apply, build
 from memkit.errors import ConfigError, MemkitError
-from memkit.states import LinkStatus, MemoryStatus
+from memkit.staleness.verdict import LinkStatus, MemoryStatus
 from memkit.store import Store
 
 TODAY = dt.date(2026, 11, 22)
@@ -290,8 +290,8 @@ def test_config_template_documents_every_key() -> None:
     import re
     import tomllib
 
+    from memkit.compile.targets import DEFAULT_BUDGETS, NAMES, Settings, settings
     from memkit.resources import read_template
-    from memkit.targets import DEFAULT_BUDGETS, NAMES, Settings, settings
 
     text = read_template("config.toml").split("[compile]", 1)[1]
     lines = [m.group(1) for m in re.finditer(r"^# (\[compile\.budgets\]|\w+ = .*)$", text, re.M)]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from memkit import mdtext, sections
+from memkit.compile import markers as sections
+from memkit.compile import mdtext
+from memkit.compile.render import yaml_plain
+from memkit.compile.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
 from memkit.errors import ConfigError
-from memkit.render import yaml_plain
-from memkit.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
 
 
 @pytest.mark.parametrize(

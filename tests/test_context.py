@@ -7,8 +7,8 @@ import pytest
 from conftest import Invoke
 from test_search import mem
 
-from memkit.context import build_context, estimate_tokens, glob_match
-from memkit.states import LinkStatus, MemoryStatus
+from memkit.search.context import build_context, estimate_tokens, glob_match
+from memkit.staleness.verdict import LinkStatus, MemoryStatus
 from memkit.store import Store
 
 TODAY = dt.date(2026, 11, 22)

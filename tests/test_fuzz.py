@@ -111,7 +111,7 @@ def test_new_dumps_parse_and_change(mem: mm.Memory, other: mm.Memory, crlf: bool
 @settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 5))  # each example writes a store
 @given(st.lists(memories(), min_size=1, max_size=6))
 def test_compiler_over_random_stores(tmp_path_factory: object, mems: list[mm.Memory]) -> None:
-    from memkit import compiler
+    from memkit.compile import plan as compiler
     from memkit.store import Store, init
 
     root: Path = tmp_path_factory.mktemp("fuzz")  # type: ignore[attr-defined]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git
 
-from memkit import hooks, mergedriver
 from memkit.errors import MemkitError
+from memkit.githooks import install as hooks
+from memkit.githooks import mergedriver
 from memkit.store import Store, init
 
 USER_HOOK = "#!/bin/sh\necho user hook ran\n"

@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git, write_memory
 
-from memkit import hookrun, hooks
 from memkit.errors import ConfigError
+from memkit.githooks import fastpath as hookrun
+from memkit.githooks import install as hooks
 from memkit.store import Store
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import git, write_memory
 
-from memkit import hookrun, hooks
+from memkit.githooks import fastpath as hookrun
+from memkit.githooks import install as hooks
 from memkit.store import Store
 
 LINKED = """\
@@ -124,7 +125,7 @@ def test_fast_path_loads_no_heavy_library(project: Path) -> None:
     git(project, "add", "README")
     hookrun.has_work(str(project))  # builds the index
     code = (
-        "import sys, memkit.hookrun as h\n"
+        "import sys, memkit.githooks.fastpath as h\n"
         f"print(h.has_work({str(project)!r}))\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'click'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git, write_memory
 
-from memkit import hooks, mergedriver
+from memkit.githooks import install as hooks
+from memkit.githooks import mergedriver
 from memkit.store import Store
 
 BIN = str(Path(sys.executable).parent)
@@ -117,7 +118,7 @@ def test_merge_driver_settles_compiled_sections(project: Path, store: Store, run
 
 
 def test_merge_driver_leaves_conflicts_in_hand_written_text(tmp_path: Path) -> None:
-    from memkit import sections
+    from memkit.compile import markers as sections
 
     section = sections.wrap("- Use tabs.\n")
     base, ours, theirs = (tmp_path / n for n in ("base", "ours", "theirs"))

@@ -127,7 +127,7 @@ def test_try_repo_installs_and_runs_the_published_hooks(repo: Path, store: Store
 def test_compile_hook_watches_every_compiled_file() -> None:
     import re
 
-    from memkit.hookrun import compiled_outputs
+    from memkit.githooks.fastpath import compiled_outputs
 
     published = yaml.safe_load((HERE / ".pre-commit-hooks.yaml").read_text("utf-8"))
     files = next(h["files"] for h in published if h["id"] == "memkit-compile")

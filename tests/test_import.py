@@ -224,7 +224,7 @@ def instructions(text: str) -> list[str]:
 
 
 def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Store) -> None:
-    pytest.importorskip("memkit.compiler")
+    pytest.importorskip("memkit.compile.plan")
     write(store.root, ALL)
     run("import", ".", "services/payments/CLAUDE.md")
     for name in ALL:  # the person deletes the imported text; memkit owns the files now

@@ -419,7 +419,7 @@ def test_no_store_is_an_error(repo: Path) -> None:
 
 
 def test_search_and_files(store: Store) -> None:
-    pytest.importorskip("memkit.context")
+    pytest.importorskip("memkit.search.context")
     from memkit import memory as mm
 
     day = __import__("datetime").date(2026, 11, 22)

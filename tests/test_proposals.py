@@ -9,7 +9,7 @@ import pytest
 from conftest import Invoke, git, write_memory
 
 from memkit import memory as mm
-from memkit import proposals
+from memkit.agents import proposals
 from memkit.errors import ConfigError, MemkitError, SecretError
 from memkit.store import Store, check_secrets
 

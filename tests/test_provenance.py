@@ -9,8 +9,8 @@ import pytest
 from conftest import Invoke, git, write_memory
 
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.provenance import memory_at, memory_log, store_log
-from memkit.rollback import revert
+from memkit.history.provenance import memory_at, memory_log, store_log
+from memkit.history.rollback import revert
 from memkit.store import Store
 
 PEOPLE = {

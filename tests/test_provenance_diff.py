@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git, write_memory
 
-from memkit.review import diff_range
+from memkit.history.diff import diff_range
 from memkit.store import Store
 
 

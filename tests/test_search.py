@@ -10,7 +10,7 @@ import pytest
 from conftest import write_memory
 
 from memkit.search import Index, analyze, parse_query, search
-from memkit.states import LinkStatus, MemoryStatus
+from memkit.staleness.verdict import LinkStatus, MemoryStatus
 from memkit.store import Store
 
 TODAY = dt.date(2026, 11, 22)

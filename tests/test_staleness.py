@@ -9,7 +9,7 @@ import pytest
 
 from memkit.staleness import check_range, check_staged, check_store, fingerprint, verify
 from memkit.staleness.parsed import LinkError
-from memkit.states import LinkStatus
+from memkit.staleness.verdict import LinkStatus
 from memkit.store import Store
 from tests.conftest import Invoke, git, write_memory
 from tests.test_staleness_languages import TODAY, commit_all, remember, write

@@ -10,7 +10,7 @@ import pytest
 
 from memkit import memory as mm
 from memkit.staleness import check_store, fingerprint
-from memkit.states import LinkStatus
+from memkit.staleness.verdict import LinkStatus
 from memkit.store import Store
 from tests.conftest import git
 from tests.staleness_sources import CASES, edit

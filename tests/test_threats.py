@@ -179,7 +179,7 @@ def test_template_rendering_is_bounded(
     (store.dir / "templates" / "memory.md.j2").write_text(template, encoding="utf-8")
     script = (
         "import resource, sys\n"
-        "from memkit import render\n"
+        "from memkit.compile import render\n"
         "render.RENDER_SECONDS = 3\n"
         "from memkit.cli import main\n"
         "try:\n"

@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 
-from memkit import mdtext, sections
+from memkit.compile import markers as sections
+from memkit.compile import mdtext
 from memkit.store import Store
 from tests.conftest import Invoke, write_memory
 
@@ -236,7 +237,7 @@ def _front(text: str) -> tuple[dict[str, Any], str]:
 
 
 def test_rule_front_matter_round_trips_every_glob_shape(store: Store, run: Invoke) -> None:
-    from memkit.targets import expanded
+    from memkit.compile.targets import expanded
 
     assert len(SHAPES) >= 24
     scopes = {f"s{i}": (g,) for i, g in enumerate(SHAPES)}
@@ -281,7 +282,7 @@ def test_rule_front_matter_round_trips_every_glob_shape(store: Store, run: Invok
 def test_yaml_scalars_read_back_exactly(glob: str, expected: str) -> None:
     import yaml
 
-    from memkit.yamltext import yaml_plain, yaml_str
+    from memkit.compile.yamltext import yaml_plain, yaml_str
 
     assert yaml_plain(glob) == expected
     for text in (yaml_plain(glob), yaml_str(glob)):
@@ -294,14 +295,14 @@ def test_yaml_scalars_read_back_exactly(glob: str, expected: str) -> None:
      (["**/*.py", "*.md"], "R,**/*.py,*.md"), (["true"], "R,true"), (["{x}"], "R,{x}")],
 )  # fmt: skip
 def test_cursor_globs(globs: list[str], expected: str) -> None:
-    from memkit.targets import cursor_globs
+    from memkit.compile.targets import cursor_globs
 
     assert cursor_globs(globs, "R") == expected
 
 
 def test_a_stale_link_cannot_open_a_comment(hand_written: Store) -> None:
-    from memkit.compiler import apply, build
-    from memkit.states import LinkStatus, MemoryStatus
+    from memkit.compile.plan import apply, build
+    from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
     link = "src/<!--x.py::f"
     write_memory(hand_written, "a", f"---\ntitle: A\nlinks: ['{link}']\n---\nStart of a.\n")

@@ -13,8 +13,8 @@ from memkit.cli import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
+    from memkit.agents.proposals import Approved
     from memkit.memory import Memory
-    from memkit.proposals import Approved
     from memkit.store import Store
 
 HOOK_EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
@@ -27,7 +27,7 @@ def mcp(ctx: click.Context) -> None:
 
     Register it with `memkit hooks install --mcp` (writes .mcp.json and .cursor/mcp.json).
     """
-    from memkit.mcp_server import serve
+    from memkit.agents.mcp import serve
 
     serve(get_store(ctx), today)
 
@@ -45,7 +45,7 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
     PATH is a file (CLAUDE.md, AGENTS.md, *.mdc, .cursorrules, copilot-instructions.md,
     *.instructions.md, .clinerules, any markdown) or a folder (`.` finds the known files).
     """
-    from memkit.importer import import_files
+    from memkit.agents.importer import import_files
 
     store = get_store(ctx)
     report = import_files(
@@ -67,7 +67,7 @@ def hook(event: str) -> None:
 
     Never blocks the agent: any problem is reported on stderr and the exit code is 0.
     """
-    from memkit.agent_hooks import handle
+    from memkit.agents.claude import handle
 
     out, err = handle(event, sys.stdin.buffer.read(), today)
     if out:
@@ -85,7 +85,7 @@ def approve(ctx: click.Context, mid: str | None, reject: bool, do_commit: bool) 
     """Accept what an agent wrote: draft ID becomes active, or proposed revision ID is
     applied to the memory it revises (and deleted). Without ID, list what awaits review.
     """
-    from memkit import proposals
+    from memkit.agents import proposals
 
     store = get_store(ctx)
     if mid is None:
@@ -103,7 +103,7 @@ def approve(ctx: click.Context, mid: str | None, reject: bool, do_commit: bool) 
 
 
 def _list_pending(store: Store, reject: bool) -> None:
-    from memkit import proposals
+    from memkit.agents import proposals
 
     if reject:
         raise MemkitError("name what to reject: memkit approve --reject ID")

@@ -9,9 +9,9 @@ import click
 from memkit.cli import EXIT_FOUND, commit_option, commit_written, get_store, today, warn
 
 if TYPE_CHECKING:
-    from memkit.compiler import FileChange, Plan
+    from memkit.compile.plan import FileChange, Plan
 
-TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.targets.NAMES
+TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.compile.targets.NAMES
 
 
 @click.command()
@@ -35,8 +35,8 @@ def compile_(
     Text outside memkit's markers is kept byte for byte; only files whose bytes
     change are written. Exit 1 with --check when anything would change.
     """
-    from memkit.compiler import apply
-    from memkit.compiler import plan as make_plan
+    from memkit.compile.plan import apply
+    from memkit.compile.plan import plan as make_plan
 
     store = get_store(ctx)
     with store.lock():

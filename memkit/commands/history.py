@@ -9,7 +9,7 @@ import click
 from memkit.cli import commit_option, commit_written, echo_json, get_store, printable
 
 if TYPE_CHECKING:
-    from memkit.provenance import Log
+    from memkit.history.provenance import Log
 
 
 @click.command()
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 @click.pass_context
 def log(ctx: click.Context, mid: str | None, limit: int, as_json: bool) -> None:
     """The history of memory ID, following renames; without ID, the latest memory changes."""
-    from memkit.provenance import memory_log, store_log
+    from memkit.history.provenance import memory_log, store_log
 
     store = get_store(ctx)
     store.require()
@@ -56,7 +56,7 @@ def format_log(result: Log, *, with_id: bool) -> str:
 @click.pass_context
 def revert(ctx: click.Context, mid: str, rev: str | None, do_commit: bool) -> None:
     """Put back memory ID as it was at REV (also a deleted one); touches no other file."""
-    from memkit.rollback import revert as do_revert
+    from memkit.history.rollback import revert as do_revert
 
     store = get_store(ctx)
     store.require()
@@ -87,8 +87,8 @@ def diff(ctx: click.Context, base: str | None, head: str | None, fmt: str, as_js
 
     BASE defaults to the merge base with the default branch, HEAD to the working tree.
     """
-    from memkit.review import diff_range
-    from memkit.review_format import markdown, text
+    from memkit.history.diff import diff_range
+    from memkit.history.diff_format import markdown, text
 
     review = diff_range(get_store(ctx), base, head)
     if as_json or fmt == "json":

@@ -10,7 +10,7 @@ from memkit.cli import EXIT_FOUND, commit_option, commit_written, echo_json, get
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
-    from memkit.states import LinkStatus, MemoryStatus
+    from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
 FAILING = ("stale", "expired", "unverified")
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from memkit.memory import Memory, Verification
-    from memkit.states import LinkStatus, MemoryStatus
+    from memkit.staleness.verdict import LinkStatus, MemoryStatus
     from memkit.store import Store
 
 __all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify"]

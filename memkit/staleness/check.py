@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.staleness.engine import Evaluator, current_print, link_states, touched
 from memkit.staleness.snapshot import INDEX, WORKTREE, Snapshot
-from memkit.states import LinkStatus, MemoryStatus
+from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
 if TYPE_CHECKING:
     from memkit.git import TreeChanges

@@ -21,7 +21,7 @@ from memkit.staleness.fingerprints import (
 from memkit.staleness.links import Link, language_of
 from memkit.staleness.parsed import Unparsable
 from memkit.staleness.snapshot import Snapshot
-from memkit.states import LinkStatus
+from memkit.staleness.verdict import LinkStatus
 
 if TYPE_CHECKING:
     from memkit.git import TreeChanges

@@ -16,9 +16,9 @@ from typing import Any
 from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError
+from memkit.history.provenance import changed_parts, repo_and_folder
 from memkit.memory import Memory
-from memkit.provenance import changed_parts, repo_and_folder
-from memkit.states import MemoryStatus
+from memkit.staleness.verdict import MemoryStatus
 from memkit.store import Store
 from memkit.walk import MEMORY_DIR
 

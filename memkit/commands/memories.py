@@ -202,7 +202,7 @@ def list_(
 @click.pass_context
 def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
     """Show one memory: its fields, where it comes from in git history, and its text."""
-    from memkit.provenance import memory_at, provenance
+    from memkit.history.provenance import memory_at, provenance
 
     store = get_store(ctx)
     mem = memory_at(store, mid, rev) if rev else store.get(mid)

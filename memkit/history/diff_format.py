@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memkit.review import FLAGS, FieldChange, MemoryChange, Review
+from memkit.history.diff import FLAGS, FieldChange, MemoryChange, Review
 
 KINDS = ("added", "changed", "renamed", "removed")
 MARKER = "<!-- memkit-diff -->"  # lets a CI job find and update its own comment

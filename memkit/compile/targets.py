@@ -134,7 +134,7 @@ def cursor_globs(globs: Sequence[str], own: str) -> str:
     file's own path does (it matches no file an agent works on). docs/compile.md,
     "Cursor globs", has the sources.
     """
-    from memkit.yamltext import plain_ok
+    from memkit.compile.yamltext import plain_ok
 
     lead = [g for g in globs if plain_ok(g)][:1]
     for order in (globs, [*lead, *(g for g in globs if g not in lead)], [own, *globs]):

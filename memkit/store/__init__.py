@@ -318,8 +318,8 @@ class Store:
         return search(self, query, today=today or dt.date.today(), **options)
 
     def context(self, *, today: dt.date | None = None, **options: Any) -> Any:
-        """Memories for files and a task (see memkit.context.build_context)."""
-        from memkit.context import build_context
+        """Memories for files and a task (see memkit.search.context.build_context)."""
+        from memkit.search.context import build_context
 
         return build_context(self, today=today or dt.date.today(), **options)
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.hookrun import is_output, linked_files, memory_stamps, read_index, relevant
-from memkit.states import LinkStatus
+from memkit.githooks.fastpath import is_output, linked_files, memory_stamps, read_index, relevant
+from memkit.staleness.verdict import LinkStatus
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:
@@ -55,7 +55,7 @@ exit 0
 # `python -c` rather than `-m`: runpy is not needed, and a missing memkit is a warning.
 _CODE = """import sys
 try:
-    from memkit.hookrun import main
+    from memkit.githooks.fastpath import main
 except ImportError:
     print("memkit: pre-commit hook skipped: memkit is not installed for", sys.executable,
           file=sys.stderr)
@@ -201,7 +201,7 @@ def compile_needed(store: Store, names: list[str]) -> bool:
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
-    from memkit.compiler import apply, plan
+    from memkit.compile.plan import apply, plan
 
     with store.lock():
         return apply(plan(store, today=today))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.states import MemoryStatus
+from memkit.staleness.verdict import MemoryStatus
 
 if TYPE_CHECKING:
     from memkit.memory import Memory

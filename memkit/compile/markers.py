@@ -2,7 +2,7 @@
 
 A file memkit creates carries the CREATED header; one it owns whole (a rule file)
 carries the GENERATED line after its front matter. Memory text is escaped before
-it gets here (memkit.mdtext), so it cannot fake either.
+it gets here (memkit.compile.mdtext), so it cannot fake either.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ The journal lines come from `agent_hooks.post_tool_use`. The draft lists the fil
 read and edited, the commands run and the searches made, links the edited files
 (and, for Python, the functions and classes the edits landed in), carries the
 session id as `source`, and has every likely secret redacted (then it is scanned
-as everything agents write is: memkit.proposals).
+as everything agents write is: memkit.agents.proposals).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit import memory as mm
-from memkit.agent_hooks import redact, redacted_first_line
+from memkit.agents.claude import redact, redacted_first_line
 from memkit.store import Store
 
 MAX_ITEMS = 25  # per list in the body
@@ -228,7 +228,7 @@ def _valid_link(link: str) -> bool:
 
 def save_episode(store: Store, summary: Summary, sid: str, *, today: dt.date) -> str:
     """Create or refresh the session's draft; a draft a person already took over is left alone."""
-    from memkit.proposals import check_agent_text, put_draft, require_draft_config
+    from memkit.agents.proposals import check_agent_text, put_draft, require_draft_config
 
     if not summary.worth_keeping:
         return (

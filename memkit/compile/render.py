@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memkit import mdtext, sections
+from memkit.compile import markers as sections
+from memkit.compile import mdtext
+from memkit.compile.targets import Output
+from memkit.compile.yamltext import yaml_plain, yaml_str
 from memkit.errors import MemkitError
 from memkit.memory import TYPES, Memory
-from memkit.states import MemoryStatus
-from memkit.targets import Output
-from memkit.yamltext import yaml_plain, yaml_str
+from memkit.staleness.verdict import MemoryStatus
 
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
 GROUP_TITLES = dict(zip(TYPES, ("Decisions", "Conventions", "Gotchas", "Procedures",

@@ -8,7 +8,7 @@ from typing import Any
 from memkit import git
 from memkit.errors import GitError
 from memkit.fsutil import atomic_write
-from memkit.provenance import memory_log, on_disk, repo_and_folder, repo_path, version_at
+from memkit.history.provenance import memory_log, on_disk, repo_and_folder, repo_path, version_at
 from memkit.store import Store
 
 

@@ -54,9 +54,9 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     The always-on memories CLAUDE.md does not already carry in full, then (on resume
     or compact) the memories about the files the session touched; stale ones marked.
     """
-    from memkit.context import build_context
-    from memkit.mcp_server import status_source
+    from memkit.agents.mcp import status_source
     from memkit.memory import TYPES
+    from memkit.search.context import build_context
 
     skip = compiled_ids(store.root)
     statuses = status_source(store, today)

@@ -14,14 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from memkit import sections
-from memkit.errors import MemkitError
-from memkit.fsutil import atomic_write
-from memkit.memory import TYPES, Memory
-from memkit.render import Fitted, Renderer
-from memkit.states import MemoryStatus
-from memkit.store import Loaded, Store
-from memkit.targets import (
+from memkit.compile import markers as sections
+from memkit.compile.render import Fitted, Renderer
+from memkit.compile.targets import (
     NAMES,
     NEVER_NESTED,
     TARGETS,
@@ -30,6 +25,11 @@ from memkit.targets import (
     literal_dir,
     settings,
 )
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+from memkit.memory import TYPES, Memory
+from memkit.staleness.verdict import MemoryStatus
+from memkit.store import Loaded, Store
 
 
 @dataclass(frozen=True)

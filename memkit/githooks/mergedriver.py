@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.hooks import _git, toplevel
+from memkit.githooks.install import _git, toplevel
 
 if TYPE_CHECKING:
     from memkit.store import Store
@@ -89,7 +89,7 @@ def _write_attributes(path: Path, lines: list[str]) -> bool:
 
 def generated_patterns(store: Store) -> list[str]:
     """.gitattributes patterns of the files `memkit compile` writes, for the merge driver."""
-    from memkit.targets import RULE_PREFIX, TARGETS
+    from memkit.compile.targets import RULE_PREFIX, TARGETS
 
     out: list[str] = []
     for target in TARGETS.values():
@@ -107,7 +107,7 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
     compile` (which the pre-commit hook runs) regenerates memkit's part from the merged
     memories. Returns (merged cleanly, a line for the user).
     """
-    from memkit import sections
+    from memkit.compile import markers as sections
 
     texts = [_read(p) for p in (ours, base, theirs)]
     section = _section(texts[0], path) or _section(texts[2], path)
@@ -135,7 +135,7 @@ def _read(path: Path) -> str:
 
 
 def _section(text: str, path: str) -> str | None:
-    from memkit import sections
+    from memkit.compile import markers as sections
 
     try:
         span = sections.locate(text, path)
@@ -145,7 +145,7 @@ def _section(text: str, path: str) -> str | None:
 
 
 def _replace_section(text: str, section: str, path: str) -> str:
-    from memkit import sections
+    from memkit.compile import markers as sections
 
     try:
         span = sections.locate(text, path)

@@ -15,7 +15,7 @@ from typing import Any
 from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.history_cache import HistoryCache
+from memkit.history.cache import HistoryCache
 from memkit.memory import Memory
 from memkit.store import Store
 from memkit.walk import MEMORY_DIR

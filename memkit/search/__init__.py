@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write, file_lock
 from memkit.memory import STATUSES
-from memkit.states import MemoryStatus
+from memkit.staleness.verdict import MemoryStatus
 
 if TYPE_CHECKING:
     from memkit.memory import Memory

@@ -3,7 +3,7 @@
 Each tool is a thin wrapper over one core function below (or in proposals, context,
 search and staleness); those functions take the store and the date and know nothing
 of MCP. A MemkitError becomes an error result carrying the same message as the CLI.
-Agents write drafts only (memkit.proposals): a change to a reviewed memory becomes a
+Agents write drafts only (memkit.agents.proposals): a change to a reviewed memory becomes a
 proposed revision a person approves. Tools run in worker threads: every write holds
 the store's lock, so concurrent calls are safe. Logs go to stderr; stdout is the
 protocol, and a line on stdin that is not JSON-RPC gets an error reply.
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from memkit import memory as mm
-from memkit import proposals
+from memkit.agents import proposals
 from memkit.errors import MemkitError
 from memkit.store import Store
 
@@ -125,7 +125,7 @@ def for_files(
     """Markdown of the memories about `files` (and the best hits for `query`)."""
     if not files and not query:
         raise MemkitError("give at least one file or a query")
-    from memkit.context import build_context
+    from memkit.search.context import build_context
 
     ctx = build_context(
         store, files=files, query=query or None, budget_tokens=budget_tokens, today=today,

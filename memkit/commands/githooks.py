@@ -11,7 +11,7 @@ import click
 from memkit.cli import EXIT_BUG, EXIT_FOUND, get_store, today
 
 if TYPE_CHECKING:
-    from memkit.hooks import Affected
+    from memkit.githooks.install import Affected
     from memkit.store import Store
 
 HOOKS = ("pre-commit", "validate", "compile", "stale")
@@ -40,8 +40,8 @@ def hooks() -> None:
 @click.pass_context
 def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> None:
     """Install the pre-commit hook (keeping and chaining any hook already there). Idempotent."""
-    from memkit import hooks as core
-    from memkit.mergedriver import install_merge_driver
+    from memkit.githooks import install as core
+    from memkit.githooks.mergedriver import install_merge_driver
 
     store = get_store(ctx)
     store.require()
@@ -49,11 +49,11 @@ def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> 
     if merge_driver:
         lines += install_merge_driver(store)
     if mcp:
-        from memkit.agent_hooks import install_mcp
+        from memkit.agents.claude import install_mcp
 
         lines += install_mcp(store.root)
     if claude:
-        from memkit.agent_hooks import install_claude
+        from memkit.agents.claude import install_claude
 
         lines += install_claude(store.root)
     _report(lines, "memkit hooks already installed")
@@ -65,17 +65,17 @@ def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> 
 @click.pass_context
 def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
     """Remove memkit's hook and merge driver; a chained hook of yours is put back."""
-    from memkit import hooks as core
-    from memkit.mergedriver import uninstall_merge_driver
+    from memkit.githooks import install as core
+    from memkit.githooks.mergedriver import uninstall_merge_driver
 
     store = get_store(ctx)
     lines = core.uninstall(store.root) + uninstall_merge_driver(store)
     if mcp:
-        from memkit.agent_hooks import uninstall_mcp
+        from memkit.agents.claude import uninstall_mcp
 
         lines += uninstall_mcp(store.root)
     if claude:
-        from memkit.agent_hooks import uninstall_claude
+        from memkit.agents.claude import uninstall_claude
 
         lines += uninstall_claude(store.root)
     _report(lines, "no memkit hooks installed")
@@ -89,7 +89,7 @@ def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
 @click.pass_context
 def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path, path: str) -> None:
     """git's merge driver for compiled files (%O %A %B %P); the result is left in OURS."""
-    from memkit.mergedriver import merge_file as merge
+    from memkit.githooks.mergedriver import merge_file as merge
 
     clean, message = merge(base, ours, theirs, path)
     if message:
@@ -137,8 +137,8 @@ def run(ctx: click.Context, hook: str, strict: bool) -> None:
 
 def _run(store: Store, hook: str, strict: bool) -> bool:
     """Run the checks; print what they find; True when the commit must stop."""
-    from memkit import hooks as core
-    from memkit.hookrun import staged_names
+    from memkit.githooks import install as core
+    from memkit.githooks.fastpath import staged_names
 
     store.require()
     names = staged_names(str(store.root))
@@ -170,7 +170,7 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
 
 
 def _recompile(store: Store) -> list[str]:
-    from memkit import hooks as core
+    from memkit.githooks import install as core
 
     return core.recompile(store, today=today())
 

@@ -88,7 +88,7 @@ class Memory:
     pin: bool = False
     supersedes: tuple[str, ...] = ()
     superseded_by: str | None = None
-    revises: str | None = None  # a proposed revision of that memory (see memkit.proposals)
+    revises: str | None = None  # a proposed revision of that memory (see memkit.agents.proposals)
     verified: Verification | None = None
     # Where the memory lives, relative to the project root ("" before it is saved).
     path: str = ""
@@ -252,7 +252,7 @@ def load_yaml(front: str, path: str) -> dict[str, Any]:
     """Load front matter as a mapping, rejecting duplicate keys and aliases."""
     import yaml
 
-    from memkit._yaml import Loader
+    from memkit.memory.yaml import Loader
 
     try:
         data = yaml.load(front, Loader=Loader)
@@ -616,7 +616,7 @@ def _merge(original: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, A
 def _dump_yaml(data: Mapping[str, Any], nl: str) -> str:
     import frontmatter.default_handlers
 
-    from memkit._yaml import Dumper
+    from memkit.memory.yaml import Dumper
 
     text: str = frontmatter.default_handlers.YAMLHandler().export(
         dict(data), Dumper=Dumper, sort_keys=False, width=10_000, default_flow_style=False

@@ -1,0 +1,6 @@
+"""Compiling memories into each agent's instruction files.
+
+plan (what to write, and writing it), targets (one class per agent format),
+render (jinja2 templates fitted to budgets), markers (memkit's section in shared
+files), mdtext and yamltext (memory text made safe to embed).
+"""
