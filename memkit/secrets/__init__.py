@@ -50,6 +50,7 @@ ALLOW_PRAGMA = "memkit: allow-secret"
 REDACTED = "[REDACTED]"
 # The line breaks str.splitlines() knows, so line numbers match it.
 _BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_TOKEN_TAIL = re.compile(r"[A-Za-z0-9+/=_.~-]*")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 
@@ -123,8 +124,9 @@ def scan_values(
 def redact(text: str) -> str:
     """Replace every likely secret in `text` with `[REDACTED]` (for agent drafts).
 
-    Whole private key blocks go, and only the value of `name = value` (the name stays).
-    The pragma is ignored: what `scan(…, honour_pragma=False)` finds is always removed.
+    Whole private key blocks go, and only the value of `name = value` (the name stays); a
+    token longer than its rule reads is removed to its end. The pragma is ignored: what
+    `scan(…, honour_pragma=False)` finds is always removed.
     """
     for _ in range(4):  # a replacement can complete no new secret; the loop is a safety net
         spans = sorted((h.start, h.end) for h in hits(text))
@@ -136,9 +138,9 @@ def redact(text: str) -> str:
             if end <= pos:
                 continue
             if start >= pos:
-                parts.append(text[pos:start])
-                parts.append(REDACTED)
-            pos = end
+                parts += [text[pos:start], REDACTED]
+            tail = _TOKEN_TAIL.match(text, end)  # spans are sorted: each character once
+            pos = tail.end() if tail else end
         parts.append(text[pos:])
         text = "".join(parts)
     return text

@@ -133,12 +133,24 @@ def _judge(text: str, pos: int, end: int) -> Hit | None:
         if value.lower() == "basic":
             return _basic(s.group("v"), *s.span("v"))
         (vstart, vend), value, fam = s.span("v"), s.group("v"), "secret"
-    if "%" in value:  # URL-encoded, as in a query string
-        from urllib.parse import unquote
-
-        value = unquote(value)
+    if "%" in value:
+        value = _percent_decoded(value, query)
     kind = _kind(name, value, fam, flag, code)
     return Hit(kind, vstart, vend, CONTEXT) if kind else None
+
+
+def _percent_decoded(value: str, query: bool) -> str:
+    """A URL-encoded value decoded (always in a query string, elsewhere when it decodes
+    cleanly: a password like `a%03b` keeps its `%`)."""
+    from urllib.parse import unquote
+
+    if query:
+        return unquote(value)
+    try:
+        decoded = unquote(value, errors="strict")
+    except UnicodeDecodeError:
+        return value
+    return value if any(not c.isprintable() for c in decoded) else decoded
 
 
 def _named(text: str, start: int, end: int) -> tuple[str, str | None]:

@@ -5,9 +5,10 @@
   `docker login -p <password>`;
 - `.netrc`: `machine <host> login <user> password <password>`, on one line or one per line.
 
-Each starts from a literal (`://`, `-u`, `-p`, `password`) found with `str.find` or a pattern
-with a literal prefix, reads a bounded window after it, and looks for the command's name in a
-bounded window before it on the same line: linear in the text's length.
+Each starts from a literal (`://`, a command's name, `password`) found with `str.find` or a
+pattern with a literal prefix and reads a bounded window after it (options after a command's
+name, up to the end of its line or _WINDOW characters); windows that overlap are read once,
+so the whole pass is linear in the text's length.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from collections.abc import Iterator
 from memkit.secrets import values
 from memkit.secrets.hit import CONTEXT, Hit
 
-_WINDOW = 300  # how far back on the line the command's name may be
+_WINDOW = 300  # how far after a command's name its options may be
+_MAX_VALUE = 220
 _LOGIN = re.compile(
     r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|registry|oras|crane)[ \t]+login\b"
 )
@@ -91,7 +93,9 @@ def _after(text: str, lowered: str, command: str, pattern: re.Pattern[str]) -> I
         stop = min(len(text), pos + _WINDOW)
         newline = _LINE_END.search(text, start, stop)
         end = newline.start() if newline else stop
-        for m in pattern.finditer(text, start, end):
+        for m in pattern.finditer(text, start, min(len(text), end + _MAX_VALUE)):
+            if m.start() >= end:  # the value may run past the window, the option may not
+                break
             hit = _option(command, m)
             if hit:
                 yield hit

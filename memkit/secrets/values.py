@@ -25,7 +25,7 @@ import itertools
 import math
 import re
 
-_REFERENCE_START = ("$", "%(", "%s", "%{", "{", "<", "[", "#{", "@", "*", "\\", "/", "./", "~/")
+_REFERENCE_START = ("$", "%(", "%s", "%{", "{", "<", "[", "#{", "@", "*", "\\", "./", "~/")
 _REFERENCE_PREFIX = (
     "env:", "env.", "os.", "process.", "secrets.", "vault:", "op://", "arn:", "secretref:",
     "sm://", "ref+", "file:", "http://", "https://", "keyvault:", "projects/", "urn:",
@@ -55,7 +55,9 @@ _DIGEST_LABEL = re.compile(r"[a-z][a-z0-9]{0,15}[:~]([0-9a-f]+)")
 # `os.environ[`, `settings.API_KEY`, `getpass.getpass(`, `config['x']`: code, not a value.
 _CODE = re.compile(r"\(?[A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)+[\[(!;]?|[\[(])")
 _IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
-_WINDOWS_VAR = re.compile(r"%[A-Za-z_][A-Za-z0-9_]*%")
+# `%APPDATA%\\key`, `/run/secrets/db`: a variable or a path (base64 may start with `/` too).
+_WINDOWS_VAR = re.compile(r"%[A-Za-z_][A-Za-z0-9_]*%(?:$|[\\/])")
+_PATH = re.compile(r"/[A-Za-z0-9_.-]+/")
 # Words, snake_case, kebab-case, dotted names and plain numbers: identifiers, not secrets.
 # Token grade also lets a word end in a few digits (`v2`, `sha256`, `build_2024`).
 _SEGMENT = re.compile(r"[A-Za-z]+|[0-9]+")
@@ -79,7 +81,7 @@ def is_reference(value: str) -> bool:
     """An empty value, or one that points at a secret kept elsewhere."""
     if not value or value.startswith(_REFERENCE_START) or value.startswith(_REFERENCE_PREFIX):
         return True
-    return bool(_WINDOWS_VAR.match(value))
+    return bool(_WINDOWS_VAR.match(value) or _PATH.match(value))
 
 
 def is_placeholder(value: str) -> bool:
