@@ -33,29 +33,45 @@ _DASH_U = re.compile(
     r"(?P<user>[^\s:\"'`\\]{0,100}):(?P<v>[^\s\"'`\\]{1,200})"
 )
 _DASH_P = re.compile(r"(?<![^\s])-p(?P<space>[ \t]{0,4})[\"']?(?P<v>[^\s\"'`\\]{1,200})")
-_COMMANDS = (("curl", _DASH_U), ("sshpass", _DASH_P), ("mysql", _DASH_P), ("login", _DASH_P))
+_COMMANDS = (
+    ("curl", "-u", _DASH_U),
+    ("sshpass", "-p", _DASH_P),
+    ("mysql", "-p", _DASH_P),
+    ("login", "-p", _DASH_P),
+)
 _LINE_END = re.compile(r"[\n\r]")
 _NETRC_NEAR = re.compile(r"\b(?:machine|login|default)\b")
-_NETRC = re.compile(
-    r"\blogin[ \t]{1,8}\S{1,100}[ \t]{1,8}password[ \t]{1,8}(?P<v>[^\s`\\]{1,200})"
-    r"|^[ \t]*password[ \t]{1,8}(?P<alone>[^\s`\\]{1,200})[ \t]*$",
-    re.MULTILINE,
-)
+_NETRC_PASSWORD = re.compile(r"\bpassword[ \t]{1,8}(?P<v>[^\s`\\]{1,200})")
+_NETRC_LOGIN = re.compile(r"\blogin[ \t]{1,8}\S{1,100}[ \t]{1,8}\Z")  # just before `password`
+_BLANK_TO_EOL = re.compile(r"[ \t]{0,100}(?:\r?\n|\Z)")
 
 
 def find(text: str, lowered: str) -> Iterator[Hit]:
     yield from _urls(text)
-    for command, pattern in _COMMANDS:
-        if command in lowered:
+    for command, option, pattern in _COMMANDS:
+        if option in text and command in lowered:
             yield from _after(text, lowered, command, pattern)
-    if "password" in lowered:
-        for m in _NETRC.finditer(text):
-            alone = m.group("alone") is not None
-            if alone and not _NETRC_NEAR.search(lowered, max(0, m.start() - 200), m.start()):
+    if "password" in text:
+        yield from _netrc(text, lowered)
+
+
+def _netrc(text: str, lowered: str) -> Iterator[Hit]:
+    """`login <user> password <pw>` on a line, or `password <pw>` alone on a line of an entry."""
+    for m in _NETRC_PASSWORD.finditer(text):
+        start = m.start()
+        lo = max(0, start - 120)
+        newline = max(text.rfind("\n", lo, start), text.rfind("\r", lo, start))
+        line_start = newline + 1 if newline != -1 else lo  # at most 120 characters back
+        if _NETRC_LOGIN.search(text, line_start, start):
+            pass
+        elif not text[line_start:start].strip() and _BLANK_TO_EOL.match(text, m.end()):
+            if not _NETRC_NEAR.search(lowered, max(0, start - 200), start):
                 continue  # a lone `password x` line counts only in a .netrc entry
-            hit = _literal(".netrc password", m, "alone" if alone else "v")
-            if hit:
-                yield hit
+        else:
+            continue
+        hit = _literal(".netrc password", m)
+        if hit:
+            yield hit
 
 
 def _literal(kind: str, m: re.Match[str], group: str = "v") -> Hit | None:

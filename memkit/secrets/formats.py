@@ -195,7 +195,7 @@ MIN_RUN = 12
 
 def find(text: str) -> Iterator[Hit]:
     """Every token of a known format in `text`."""
-    runs = " ".join(word for word in text.split() if len(word) >= MIN_RUN)
+    runs = " ".join([word for word in text.split() if len(word) >= MIN_RUN])
     if not runs:
         return
     present = {i for needle, i in _NEEDLES if needle in runs}
