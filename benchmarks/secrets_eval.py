@@ -9,8 +9,8 @@ on data they were not tuned on). False positives: the hand-written benign lines 
 corpus, every non-empty line of the Python standard library (tests excluded), and the
 markdown and reStructuredText documentation installed in this environment, line by line.
 
-Speed: ordinary text (this repository's docs and memories, the installed docs, whole
-files as a memory write scans them) in MB/s, and 1 MB adversarial lines that made the
+Speed, in CPU time: ordinary text (this repository's docs and memories, the installed docs,
+whole files as a memory write scans them) in MB/s, and 1 MB adversarial lines that made the
 old scanner quadratic. --baseline FILE times another copy of the scanner on the same
 ordinary text (save the old one with `git show 412a94c:memkit/secrets.py > FILE`) and on
 16 KB of `a-a-…` (its adversarial times grow with the square of the length).
@@ -108,11 +108,12 @@ def ordinary_documents() -> list[str]:
 
 
 def _best(run: Callable[[], object], repeat: int = 3) -> float:
+    """The least CPU time of `repeat` runs (other processes' load does not count)."""
     best = float("inf")
     for _ in range(repeat):
-        started = time.perf_counter()
+        started = time.process_time()
         run()
-        best = min(best, time.perf_counter() - started)
+        best = min(best, time.process_time() - started)
     return best
 
 
