@@ -14,8 +14,6 @@ password-like value, a token-like name only a random-looking one; a command-line
 
 from __future__ import annotations
 
-import base64
-import binascii
 import functools
 import re
 from collections.abc import Iterator
@@ -183,6 +181,9 @@ def _kind(name: str, value: str, fam: str | None, flag: bool, code: bool) -> str
 
 def _basic(value: str, start: int, end: int) -> Hit | None:
     """`Authorization: Basic base64(user:password)`: judge the decoded password."""
+    import base64
+    import binascii
+
     try:
         decoded = base64.b64decode(value, validate=True).decode("utf-8")
     except (binascii.Error, ValueError):
