@@ -195,6 +195,8 @@ def test_memkit_fingerprint_records_are_never_flagged() -> None:
         )
     )
     assert scan(records) == [] and redact(records) == records
+    pw = "hunter2" + "hunter2"
+    assert scan(f"password: {pw} ::") != []  # only a `::` before the name marks a symbol
 
 
 @pytest.mark.parametrize(("kind", "text"), SECRETS, ids=IDS)

@@ -112,9 +112,9 @@ def _judge(text: str, pos: int, end: int) -> Hit | None:
     name, fam = _named(text, start, end)
     op = m.group("op")
     flag = _is_flag(text, start)
-    if fam is None or text.startswith("::", start - 2):
+    if fam is None or text[max(0, start - 2) : start] == "::":  # `file.py::symbol: …`
         return None
-    if op == ">" and not text.startswith("<", start - 1):
+    if op == ">" and text[start - 1 : start] != "<":  # only `<password>…</password>`
         return None
     if op in (" ", "\t") and (m.group("close") or not (flag or name.lower() == "bearer")):
         return None
