@@ -69,7 +69,7 @@ def _edit_locked(
     )
     try:
         mem = mm.parse(raw, mid=mid, path=store.display(draft))
-        check_secrets(raw.decode("utf-8"), store.display(draft), allow_secret)
+        check_secrets(raw.decode("utf-8"), store.display(draft), allow_secret, mem=mem)
     except MemkitError as e:
         raise MemkitError(f"{e}{keep}") from None
     with store.lock():

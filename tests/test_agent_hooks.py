@@ -143,7 +143,7 @@ def test_secrets_are_redacted_before_they_are_cut(project: Path) -> None:
     hook(project, "stop", base(project, "Stop"))
     journal = journal_text(project)
     draft = (project / ".memory" / "session-2026-11-22-5f1c2d3e.md").read_text()
-    assert journal.count("[REDAC") == 3 * len(tells)  # the cut may fall in the marker
+    assert journal.count("[REDAC") > len(tells)  # (a cut may also fall before the value)
     assert [kind for kind, tell in tells.items() if tell in journal or tell in draft] == []
 
 

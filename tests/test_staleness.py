@@ -319,3 +319,20 @@ def test_docstring_only_class_is_not_a_move(repo: Path, store: Store) -> None:
     (repo / "e.py").unlink()
     write(repo, "f.py", 'class BError(Exception):\n    """B failed, really."""\n')
     assert states(store) == [("m", "stale", ["removed"])]
+
+
+def test_a_link_edited_by_hand_to_a_newer_file_is_checked(repo: Path, store: Store) -> None:
+    """The link names a file that did not exist at the verified commit: it is not assumed
+    unchanged (a moved module whose links were rewritten in the memory file by hand)."""
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::top"])
+    (repo / "pkg").mkdir()
+    git(repo, "mv", "a.py", "pkg/b.py")
+    commit_all(repo, "move")
+    path = store.dir / "m.md"
+    path.write_text(path.read_text().replace("a.py::top", "pkg/b.py::top"))
+    assert states(store) == [("m", "fresh", ["unchanged"])]
+    write(repo, "pkg/b.py", CODE.replace("x * 2", "x * 3"))
+    commit_all(repo, "change")
+    assert states(store) == [("m", "stale", ["body"])]

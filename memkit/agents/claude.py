@@ -165,16 +165,7 @@ def redact(text: str) -> str:
     """`text` with every likely secret replaced by `[REDACTED]`, private key blocks whole."""
     from memkit.secrets import redact as redact_secrets
 
-    return redact_secrets(_KEY_BLOCK.sub("[REDACTED]", text))
-
-
-# Any private key block (PEM, OpenSSH, PGP's "PRIVATE KEY BLOCK"), to its END line or
-# the end of the text when that was cut off.
-_KEY_BLOCK = re.compile(
-    r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?"
-    r"(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)",
-    re.DOTALL,
-)
+    return redact_secrets(text)
 
 
 def redacted_first_line(value: Any) -> tuple[str, bool]:

@@ -299,7 +299,7 @@ def import_files(
     store.require()
     memories, report = plan(store, given, today=today)
     for mem, item in zip(memories, report.created, strict=True):
-        check_secrets(mm.dumps(mem), item.source, allow_secret)
+        check_secrets(mm.dumps(mem), item.source, allow_secret, mem=mem)
     if dry_run:
         return report
     created = []

@@ -87,7 +87,7 @@ def require_draft_config(store: Store) -> None:
 def check_agent_text(mem: Memory) -> None:
     """SecretError if the file an agent is about to write looks like it holds a secret."""
     where = mem.path or f"{MEMORY_DIR}/{mem.id}.md"
-    check_secrets(mm.dumps(mem), where, False, agent=True)
+    check_secrets(mm.dumps(mem), where, False, agent=True, mem=mem)
 
 
 def save_draft(store: Store, mem: Memory) -> Memory:

@@ -5,6 +5,7 @@ pygit2 errors become GitError (a MemkitError) with a message that says what to d
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
@@ -191,7 +192,19 @@ class TreeChanges:
     renamed: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
 
     def touches(self, path: str) -> bool:
-        return path in self.modified or path in self.deleted or path in self.renamed
+        """Whether `path` (as named at either end) may differ: a link whose file did not
+        exist at the older side (a hand-edited link, say) is looked at, not assumed."""
+        return (
+            path in self.modified
+            or path in self.deleted
+            or path in self.renamed
+            or path in self.added
+            or path in self._renamed_to
+        )
+
+    @functools.cached_property
+    def _renamed_to(self) -> frozenset[str]:
+        return frozenset(self.renamed.values())
 
     def then(self, later: TreeChanges) -> TreeChanges:
         """These changes followed by `later` ones, as one set of changes."""

@@ -12,7 +12,6 @@ import dataclasses
 import datetime as dt
 import json
 import os
-import re
 import time
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
@@ -39,7 +38,6 @@ _LINK_PROBLEM = (
     "outside the repository): replace it with the file itself"
 )
 # The allow-secret pragma as a scanner might accept it (any case, any spacing).
-_PRAGMA = re.compile(r"(?i)memkit\s*:\s*allow[\s_-]*secrets?")
 _RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
 
 
@@ -260,8 +258,8 @@ class Store:
         """Write a new memory under a free id (mem.id, or mem.id-2, -3, ...)."""
         self.require()
         text = mm.dumps(mem)
-        mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
-        check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret)
+        parsed = mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
+        check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret, mem=parsed)
         # Case-folded: "foo" and "Foo.md" would be one file on macOS and Windows.
         existing = {p.stem.casefold() for p in self.files()}
         for n in range(1, 10_000):
@@ -283,7 +281,7 @@ class Store:
         rel = self.rel(path)
         text = mm.dumps(mem)
         saved = mm.parse(text, mid=mem.id, path=rel)
-        check_secrets(text, rel, allow_secret)
+        check_secrets(text, rel, allow_secret, mem=saved)
         atomic_write(path, text.encode("utf-8"))
         return saved
 
@@ -332,8 +330,6 @@ class Store:
         as the pre-commit hook does for staged memories; duplicate ids are still judged
         against the whole store.
         """
-        from memkit.secrets import scan
-
         loaded = self.load()
         problems = [
             p
@@ -350,13 +346,13 @@ class Store:
                 text = self.read(self.root / mem.path).decode("utf-8")
             except MemkitError:
                 continue
-            for f in scan(text):
+            for line, kind in secret_findings(text, mem):
                 problems.append(
                     InvalidMemoryError(
                         mem.path,
-                        f.line,
+                        line,
                         "secret",
-                        f"looks like a {f.kind}; remove it (a store "
+                        f"looks like a {kind}; remove it (a store "
                         "committed to git keeps it forever), or mark a fake example with "
                         "`memkit: allow-secret` on that line",
                     )
@@ -400,29 +396,51 @@ def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
     return out
 
 
-def check_secrets(text: str, where: str, allow: bool, *, agent: bool = False) -> None:
-    """Refuse text that looks like a secret. `agent`: text an agent wrote, scanned with
-    the `memkit: allow-secret` pragma taken out and no allowance (only people vouch)."""
+def check_secrets(
+    text: str, where: str, allow: bool, *, agent: bool = False, mem: Memory | None = None
+) -> None:
+    """Refuse text that looks like a secret; SecretError names the file and line.
+
+    `mem`, when given, is the memory `text` encodes: its decoded fields are scanned too,
+    so YAML quoting (doubled quotes, escapes) cannot hide a value. `agent`: text an
+    agent wrote, scanned with the `memkit: allow-secret` pragma not honoured and no
+    allowance (only people vouch for a fake example).
+    """
     if allow and not agent:
         return
-    from memkit.secrets import scan
+    found = secret_findings(text, mem, honour_pragma=not agent)
+    if not found:
+        return
+    line, kind = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    fix = (
+        "Remove it (what an agent writes cannot vouch for a fake example: a person "
+        "adds one with `memkit add --allow-secret`)"
+        if agent
+        else "Remove it, or pass --allow-secret if it is a fake example"
+    )
+    raise SecretError(
+        f"{where}:{line}: refusing to write what looks like a {kind}{more}; a store "
+        f"committed to git keeps it forever. {fix}"
+    )
 
-    if agent:
-        text = _PRAGMA.sub("(pragma ignored)", text)  # lines keep their numbers
-    found = scan(text)
-    if found:
-        f = found[0]
-        more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
-        fix = (
-            "Remove it (what an agent writes cannot vouch for a fake example: a person "
-            "adds one with `memkit add --allow-secret`)"
-            if agent
-            else "Remove it, or pass --allow-secret if it is a fake example"
-        )
-        raise SecretError(
-            f"{where}:{f.line}: refusing to write what looks like a {f.kind}{more}; a store "
-            f"committed to git keeps it forever. {fix}"
-        )
+
+def secret_findings(
+    text: str, mem: Memory | None, *, honour_pragma: bool = True
+) -> list[tuple[int, str]]:
+    """(line, kind) of every likely secret in a memory file's text and decoded fields."""
+    from memkit.secrets import scan, scan_values
+
+    found = {(f.line, f.kind) for f in scan(text, honour_pragma=honour_pragma)}
+    if mem is not None:
+        front = _front(mem) if mem.head else ""
+        values = [("title", mem.title), ("source", mem.source or "")]
+        values += [(name, v) for name in ("tags", "paths", "links") for v in getattr(mem, name)]
+        kinds = {kind for _, kind in found}
+        for field, f in scan_values(values, honour_pragma=honour_pragma):
+            if f.kind not in kinds:  # not already seen in the raw text
+                found.add((mm.field_line(front, field) if front else 1, f.kind))
+    return sorted(found)
 
 
 class _ParseCache:
