@@ -26,6 +26,7 @@ from memkit.agents.register import (  # re-exported: `memkit hooks install` call
     uninstall_claude,
     uninstall_mcp,
 )
+from memkit.clock import today
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -92,19 +93,12 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1 or args[0] not in EVENTS:
         print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr)
         return 0
-    out, err = handle(args[0], sys.stdin.buffer.read(), _today)
+    out, err = handle(args[0], sys.stdin.buffer.read(), today)
     if out:
         print(out)
     if err:
         print(f"memkit hook {args[0]}: {err}", file=sys.stderr)
     return 0
-
-
-def _today() -> dt.date:
-    import datetime
-
-    pinned = os.environ.get("MEMKIT_TODAY")
-    return datetime.date.fromisoformat(pinned) if pinned else datetime.date.today()
 
 
 def parse_payload(raw: bytes | str) -> dict[str, Any]:

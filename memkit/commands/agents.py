@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import commit_option, commit_written, get_store, table, today
+from memkit.commands._common import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:

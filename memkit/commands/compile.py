@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import EXIT_FOUND, commit_option, commit_written, get_store, today, warn
+from memkit.commands._common import (
+    EXIT_FOUND,
+    commit_option,
+    commit_written,
+    get_store,
+    today,
+    warn,
+)
 
 if TYPE_CHECKING:
     from memkit.compile.plan import FileChange, Plan

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import EXIT_BUG, EXIT_FOUND, get_store, today
+from memkit.cli import EXIT_BUG
+from memkit.commands._common import EXIT_FOUND, get_store, today
 
 if TYPE_CHECKING:
     from memkit.githooks.install import Affected

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import commit_option, commit_written, echo_json, get_store, printable
+from memkit.commands._common import commit_option, commit_written, echo_json, get_store, printable
 
 if TYPE_CHECKING:
     from memkit.history.provenance import Log

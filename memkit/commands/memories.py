@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from memkit.cli import (
+from memkit.commands._common import (
     EXIT_FOUND,
     commit_option,
     commit_written,

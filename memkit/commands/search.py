@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import echo_json, get_store, printable, today
+from memkit.commands._common import echo_json, get_store, printable, today
 from memkit.errors import MemkitError
 from memkit.vocab import STATUSES as MEMORY_STATUSES
 from memkit.vocab import TYPES

@@ -6,7 +6,14 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import EXIT_FOUND, commit_option, commit_written, echo_json, get_store, today
+from memkit.commands._common import (
+    EXIT_FOUND,
+    commit_option,
+    commit_written,
+    echo_json,
+    get_store,
+    today,
+)
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
