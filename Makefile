@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint typecheck pytest selfcheck bench clean
+.PHONY: demo test fast lint typecheck pytest selfcheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,11 @@ typecheck: $(STAMP)
 
 pytest: $(STAMP)
 	$(BIN)/pytest
+
+# The edit loop: everything but the slow tests (killed processes, the pre-commit
+# framework, MCP servers, wheels), stopping at the first failure.
+fast: $(STAMP)
+	$(BIN)/pytest -m "not slow" -x
 
 # memkit checks its own store: valid memories, compiled files current.
 selfcheck: $(STAMP)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -86,3 +87,18 @@ def run(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Invoke:
         return result
 
     return invoke
+
+
+@pytest.fixture(scope="session")
+def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """memkit's wheel, built once per test session from this checkout."""
+    out = tmp_path_factory.mktemp("wheel")
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "--wheel-dir", str(out), str(root)],
+        check=True,
+        capture_output=True,
+    )  # fmt: skip
+    [built] = out.glob("*.whl")
+    return built

@@ -21,6 +21,8 @@ from memkit import memory as mm
 from memkit.store import Store
 from tests.conftest import git
 
+pytestmark = pytest.mark.slow
+
 PKG = str(Path(memkit.__file__).parent)
 LAUNCHER = r"""
 import os, signal, sys

@@ -19,9 +19,6 @@ from memkit.errors import MemkitError
 if TYPE_CHECKING:
     from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
-FAILING = ("stale", "expired", "unverified")
-
-
 @click.command()
 @click.argument("ids", metavar="[ID]...", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="JSON array (schema: docs/staleness.md).")
@@ -40,7 +37,7 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
         echo_json([s.to_record() for s in statuses])
     else:
         click.echo(report(statuses))
-    if any(s.state in FAILING for s in statuses):
+    if any(s.failing for s in statuses):
         ctx.exit(EXIT_FOUND)
 
 
@@ -52,13 +49,12 @@ def report(statuses: list[MemoryStatus]) -> str:
             continue
         lines.append(f"{status.id}: {status.state}")
         lines.extend(f"  {_link_line(link)}" for link in status.links if link.state != "unchanged")
-    counts = {s: sum(1 for x in statuses if x.state == s) for s in _ORDER}
+    from memkit.staleness.verdict import MEMORY_STATES
+
+    counts = {s: sum(1 for x in statuses if x.state == s) for s in MEMORY_STATES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
     return "\n".join(lines)
-
-
-_ORDER = ("fresh", "stale", "expired", "review-due", "unverified")
 
 
 def _link_line(link: LinkStatus) -> str:

@@ -21,8 +21,12 @@ LINK_STATES = (
     "unverified",
 )
 STALE_LINK_STATES = frozenset({"body", "signature", "changed", "moved", "removed"})
-# Per memory.
+# Per memory, in the order reports list them.
 MEMORY_STATES = ("fresh", "stale", "expired", "review-due", "unverified")
+# The one place that decides what fails `memkit check` (exit 1); review-due only reports.
+FAILING_STATES = frozenset({"stale", "expired", "unverified"})
+# What needs a person's attention (reports, the MCP `list_stale` tool): all but fresh.
+ATTENTION_STATES = tuple(s for s in MEMORY_STATES if s != "fresh")
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,11 @@ class MemoryStatus:
     @property
     def stale(self) -> bool:
         return self.state == "stale"
+
+    @property
+    def failing(self) -> bool:
+        """Whether this verdict fails `memkit check` (FAILING_STATES)."""
+        return self.state in FAILING_STATES
 
     def stale_links(self) -> tuple[LinkStatus, ...]:
         return tuple(link for link in self.links if link.stale)
