@@ -163,7 +163,7 @@ def test_rebuild(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     mem(store, "one", "Search me", "findable")
     assert Index(store).rebuild() == 1
     assert ids(store, "findable") == ["one"]
-    monkeypatch.setattr("memkit.search.MP_MIN", 1)  # two writer processes, two segments
+    monkeypatch.setattr("memkit.search.index.MP_MIN", 1)  # two writer processes, two segments
     for i in range(6):
         mem(store, f"m{i}", f"Memory {i}", f"findable {i}")
     assert Index(store).rebuild() == 7
