@@ -117,7 +117,7 @@ def test_cli_context(run: Invoke, store: Store) -> None:
                          "--exclude-always-on").stdout)  # fmt: skip
     assert [i["id"] for i in rec["items"]] == ["argon"]
     assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
-    assert store.context(files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
+    assert build_context(store, files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
 
 
 def test_specific_matches_first(store: Store) -> None:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from pathlib import Path
@@ -8,6 +9,7 @@ import pytest
 from conftest import Invoke, git
 from test_search import mem
 
+from memkit.search import search
 from memkit.store import Store
 
 
@@ -59,7 +61,7 @@ def test_index_command(run: Invoke, store: Store) -> None:
     assert run("index", "--rebuild").stdout == "indexed 3 memories\n"
     mem(store, "new", "New one", "text")
     assert run("index").stdout == "index updated 1\n"
-    assert store.search("text")[0].id == "new"
+    assert search(store, "text", today=dt.date(2026, 11, 22))[0].id == "new"
 
 
 def test_stale_after_a_real_code_change(run: Invoke, repo: Path, store: Store) -> None:
