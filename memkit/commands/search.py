@@ -13,7 +13,7 @@ from memkit.vocab import TYPES
 STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
 
 
-@click.command()
+@click.command("search")
 @click.argument("words", metavar="QUERY", nargs=-1, required=True)
 @click.option(
     "-n",
@@ -43,7 +43,7 @@ STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
 @click.option("--all", "-a", "include_all", is_flag=True, help="Every memory, whatever its status.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of hits (docs/search.md).")
 @click.pass_context
-def search(
+def search_command(
     ctx: click.Context,
     words: tuple[str, ...],
     limit: int,
@@ -54,12 +54,11 @@ def search(
     as_json: bool,
 ) -> None:
     """Find memories: words rank, "phrases" and field:value (tag:, type:, ...) must match."""
-    from memkit.search import search as find
-    from memkit.search import staleness_checker
+    from memkit.search import search, staleness_checker
 
     store = get_store(ctx)
     day = today()
-    hits = find(
+    hits = search(
         store,
         " ".join(words),
         today=day,
