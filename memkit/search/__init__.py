@@ -5,7 +5,7 @@
 - schema.py: what the index holds for each memory.
 - query.py: the query syntax, parsed into whoosh queries (Query); type/tag/status filters.
 - index.py: Index, the store's index: kept fresh, written under a lock, read.
-- rank.py: Hit; stale memories demoted, ties by recency then id.
+- rank.py: Hit; staleness_checker; stale memories demoted, ties by recency then id.
 - snippets.py: the text shown under each hit.
 - context.py: the memories for the files an agent is about to touch (build_context).
 

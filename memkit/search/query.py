@@ -2,8 +2,8 @@
 
 Words are optional and ranked (each also finds its synonyms, weighted down);
 "quoted phrases" and field:value are required; -word excludes. Fields: id, title,
-body, tag, type, status, path, link (FIELD_NAMES has their aliases). A field name
-that is not one (`http://x`, `a::b`) leaves the token a word.
+body, tag, type, status, path, link (FIELD_NAMES has their aliases). A prefix that
+names no field (`http://x`, `a::b`) leaves the token a word.
 """
 
 from __future__ import annotations

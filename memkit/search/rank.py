@@ -2,7 +2,9 @@
 
 A memory whose linked code changed stays in the results, its score multiplied by
 STALE_FACTOR. Equal scores go to the more recent memory, then to the
-smaller id, so the same store and query always give the same list.
+smaller id, so the same store and query always give the same list. The verdict
+comes as a StatusSource: a mapping, or a function such as staleness_checker's that
+asks the staleness engine about just the ids that can make the cut.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """What the search index holds for each memory: the whoosh schema and one memory's fields.
 
 Free words search `text` (title, keywords and body, weighted by the analyzer); the
-other text fields answer field queries (`tag:`, `path:`, `link:`); stored fields come
-back with each hit. SCHEMA_VERSION is recorded in the index's manifest: bump it when
-the schema or the analysis changes, and every index is rebuilt.
+other text fields answer field queries (`title:`, `tag:`, `path:`, `link:`), the ID
+fields exact ones (`id:`, `type:`, `status:`); stored fields come back with each hit.
+SCHEMA_VERSION is recorded in the index's manifest: bump it when the schema or the
+analysis changes, and every index is rebuilt.
 """
 
 from __future__ import annotations
