@@ -32,7 +32,7 @@ COMMANDS: dict[str, str] = {
     "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",
-    "search": "memkit.commands.search:search",
+    "search": "memkit.commands.search:search_command",
     "context": "memkit.commands.search:context",
     "index": "memkit.commands.search:index",
     "log": "memkit.commands.history:log",

@@ -102,7 +102,7 @@ def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[st
     return of
 
 
-def search(
+def find(
     store: Store, query: str, *, today: dt.date, limit: int = 10, type: str | None = None,
     tag: str | None = None,
 ) -> list[dict[str, Any]]:  # fmt: skip
@@ -241,7 +241,7 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
     ) -> Any:
         """Find memories by words, "phrases" or field:value (tag:, type:); best first,
         stale ones marked."""
-        return call(lambda: search(store, query, today=clock(), limit=limit, type=type, tag=tag))
+        return call(lambda: find(store, query, today=clock(), limit=limit, type=type, tag=tag))
 
     @tool
     def memories_for_files(

@@ -1,9 +1,6 @@
-"""Finding memories: search, context, index."""
+"""The commands that find memories: `memkit search`, `memkit context`, `memkit index`."""
 
 from __future__ import annotations
-
-import datetime as dt
-from typing import TYPE_CHECKING
 
 import click
 
@@ -12,41 +9,66 @@ from memkit.errors import MemkitError
 from memkit.vocab import STATUSES as MEMORY_STATUSES
 from memkit.vocab import TYPES
 
-if TYPE_CHECKING:
-    from memkit.search import StatusSource
-    from memkit.store import Store
-
+# memkit.search.MEMORY_STATUSES, which the CLI cannot import without loading whoosh
 STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
 
 
-def status_source(store: Store, day: dt.date) -> StatusSource:
-    """The staleness engine's verdict, asked only about the memories a command may show."""
-    from memkit.search import staleness_checker
-
-    return staleness_checker(store, today=day)
-
-
-@click.command()
+@click.command("search")
 @click.argument("words", metavar="QUERY", nargs=-1, required=True)
-@click.option("-n", "--limit", type=click.IntRange(min=1), default=10, show_default=True,
-              help="At most this many hits.")  # fmt: skip
-@click.option("--type", "-t", "types", multiple=True, type=click.Choice(TYPES),
-              help="Only this type (repeatable).")  # fmt: skip
+@click.option(
+    "-n",
+    "--limit",
+    type=click.IntRange(min=1),
+    default=10,
+    show_default=True,
+    help="At most this many hits.",
+)
+@click.option(
+    "--type",
+    "-t",
+    "types",
+    multiple=True,
+    type=click.Choice(TYPES),
+    help="Only this type (repeatable).",
+)
 @click.option("--tag", "tags", multiple=True, help="Only memories with this tag (repeatable).")
-@click.option("--status", "-s", "status", multiple=True, type=click.Choice(STATUSES),
-              help="Only this status (repeatable; default: active and unexpired).")  # fmt: skip
+@click.option(
+    "--status",
+    "-s",
+    "status",
+    multiple=True,
+    type=click.Choice(STATUSES),
+    help="Only this status (repeatable; default: active and unexpired).",
+)
 @click.option("--all", "-a", "include_all", is_flag=True, help="Every memory, whatever its status.")
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of hits (docs/search.md).")
 @click.pass_context
-def search(ctx: click.Context, words: tuple[str, ...], limit: int, types: tuple[str, ...],
-           tags: tuple[str, ...], status: tuple[str, ...], include_all: bool,
-           as_json: bool) -> None:  # fmt: skip
+def search_command(
+    ctx: click.Context,
+    words: tuple[str, ...],
+    limit: int,
+    types: tuple[str, ...],
+    tags: tuple[str, ...],
+    status: tuple[str, ...],
+    include_all: bool,
+    as_json: bool,
+) -> None:
     """Find memories: words rank, "phrases" and field:value (tag:, type:, ...) must match."""
+    from memkit.search import search, staleness_checker
+
     store = get_store(ctx)
     day = today()
-    hits = store.search(" ".join(words), today=day, limit=limit, types=types, tags=tags,
-                        status=status, include_all=include_all,
-                        statuses=status_source(store, day))  # fmt: skip
+    hits = search(
+        store,
+        " ".join(words),
+        today=day,
+        limit=limit,
+        types=types,
+        tags=tags,
+        status=status,
+        include_all=include_all,
+        statuses=staleness_checker(store, today=day),
+    )
     if as_json:
         echo_json([h.to_record() for h in hits])
         return
@@ -66,23 +88,51 @@ def search(ctx: click.Context, words: tuple[str, ...], limit: int, types: tuple[
     "--file", "-f", "files", multiple=True, help="A file about to be worked on (repeatable)."
 )
 @click.option("--query", "-q", help="What the work is about (adds the best search hits).")
-@click.option("--budget", type=click.IntRange(min=1), default=2000, show_default=True,
-              help="Token budget (~4 chars a token).")  # fmt: skip
-@click.option("--format", "fmt", type=click.Choice(("markdown", "json")), default="markdown",
-              show_default=True)  # fmt: skip
-@click.option("--exclude-always-on", is_flag=True,
-              help="Leave out memories without `paths` (in CLAUDE.md/AGENTS.md).")  # fmt: skip
+@click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=2000,
+    show_default=True,
+    help="Token budget (~4 chars a token).",
+)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("markdown", "json")),
+    default="markdown",
+    show_default=True,
+)
+@click.option(
+    "--exclude-always-on",
+    is_flag=True,
+    help="Leave out memories without `paths` (in CLAUDE.md/AGENTS.md).",
+)
 @click.pass_context
-def context(ctx: click.Context, files: tuple[str, ...], query: str | None, budget: int, fmt: str,
-            exclude_always_on: bool) -> None:  # fmt: skip
+def context(
+    ctx: click.Context,
+    files: tuple[str, ...],
+    query: str | None,
+    budget: int,
+    fmt: str,
+    exclude_always_on: bool,
+) -> None:
     """The memories relevant to some files and a task, within a token budget."""
     if not files and not query:
         raise MemkitError("give at least one --file or a --query")
+    from memkit.search import staleness_checker
+    from memkit.search.context import build_context
+
     store = get_store(ctx)
     day = today()
-    got = store.context(files=files, query=query, budget_tokens=budget, today=day,
-                        exclude_always_on=exclude_always_on,
-                        statuses=status_source(store, day))  # fmt: skip
+    got = build_context(
+        store,
+        files=files,
+        query=query,
+        budget_tokens=budget,
+        today=day,
+        exclude_always_on=exclude_always_on,
+        statuses=staleness_checker(store, today=day),
+    )
     if fmt == "json":
         echo_json(got.to_record())
     else:

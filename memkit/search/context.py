@@ -20,7 +20,7 @@ from memkit.staleness.verdict import MemoryStatus
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
-    from memkit.search import StatusSource
+    from memkit.search.rank import StatusSource
     from memkit.store import Store
 
 CHARS_PER_TOKEN = 4

@@ -307,20 +307,6 @@ class Store:
         with file_lock(self.private_dir() / "store.lock"):
             yield
 
-    # ----------------------------------------------------------------- search
-
-    def search(self, query: str, *, today: dt.date | None = None, **options: Any) -> Any:
-        """Ranked hits for `query` (see memkit.search.search for the options)."""
-        from memkit.search import search
-
-        return search(self, query, today=today or dt.date.today(), **options)
-
-    def context(self, *, today: dt.date | None = None, **options: Any) -> Any:
-        """Memories for files and a task (see memkit.search.context.build_context)."""
-        from memkit.search.context import build_context
-
-        return build_context(self, today=today or dt.date.today(), **options)
-
     # ------------------------------------------------------------- validation
 
     def validate(self, only: Collection[str] | None = None) -> list[InvalidMemoryError]:

@@ -1,23 +1,11 @@
 from __future__ import annotations
 
-import datetime as dt
-import json
-
 import pytest
-from conftest import Invoke
-from test_search import mem
 
 from memkit.search.context import build_context, estimate_tokens, glob_match
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 from memkit.store import Store
-
-TODAY = dt.date(2026, 11, 22)
-
-
-@pytest.fixture(autouse=True)
-def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
-
+from tests.search.helpers import TODAY, mem, seed_context
 
 GLOBS = [
     ("src/**/*.py", "src/a.py", True),
@@ -38,18 +26,8 @@ def test_glob_match(glob: str, path: str, expected: bool) -> None:
     assert glob_match(glob, path) is expected
 
 
-def seed(store: Store) -> None:
-    mem(store, "argon", "Passwords use argon2", "Hash with argon2id.", paths="['src/auth/**']",
-        updated="2026-05-01")  # fmt: skip
-    mem(store, "limits", "Login is throttled", "Five failures per account.",
-        links="[src/auth/login.py::AuthService.login]", updated="2026-06-01")  # fmt: skip
-    mem(store, "cents", "Money is integer cents", "Never floats.", paths="['src/billing/**']")
-    mem(store, "utc", "Use UTC everywhere", "Convert only for display; login times too.")
-    mem(store, "draft", "A draft about login", "login", paths="['src/auth/**']", status="draft")
-
-
 def test_exact_matches_then_search_hits(store: Store) -> None:
-    seed(store)
+    seed_context(store)
     ctx = build_context(store, files=["src/auth/login.py"], query="login times", today=TODAY)
     assert [(i.id, i.reason, i.matched) for i in ctx.items] == [
         ("limits", "file", ("src/auth/login.py",)),
@@ -63,7 +41,7 @@ def test_exact_matches_then_search_hits(store: Store) -> None:
 
 
 def test_budget_and_stale_marks(store: Store) -> None:
-    seed(store)
+    seed_context(store)
     stale = MemoryStatus("argon", "stale", (LinkStatus("src/auth/hash.py::hash", "removed"),))
     full = build_context(store, files=["src/auth/login.py"], today=TODAY,
                          statuses={"argon": stale})  # fmt: skip
@@ -89,7 +67,7 @@ def test_budget_and_stale_marks(store: Store) -> None:
 
 
 def test_markdown_and_record(store: Store) -> None:
-    seed(store)
+    seed_context(store)
     ctx = build_context(store, files=["src/billing/pay.py"], today=TODAY)
     assert ctx.to_markdown() == (
         "# Project memories for `src/billing/pay.py`\n\n"
@@ -107,17 +85,6 @@ def test_markdown_and_record(store: Store) -> None:
                    "text": "Never floats."}],
     }  # fmt: skip
     assert build_context(store, files=["README"], today=TODAY).to_markdown() == ""
-
-
-def test_cli_context(run: Invoke, store: Store) -> None:
-    seed(store)
-    out = run("context", "--file", str(store.root / "src/billing/pay.py")).stdout
-    assert out.startswith("# Project memories for `src/billing/pay.py`\n")
-    rec = json.loads(run("context", "-f", "src/auth/login.py", "-q", "utc", "--format", "json",
-                         "--exclude-always-on").stdout)  # fmt: skip
-    assert [i["id"] for i in rec["items"]] == ["argon"]
-    assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
-    assert store.context(files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
 
 
 def test_specific_matches_first(store: Store) -> None:

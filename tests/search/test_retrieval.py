@@ -10,7 +10,7 @@ from pathlib import Path
 from memkit.search import search
 from memkit.store import Store
 
-DATA = Path(__file__).parent / "data" / "retrieval"
+DATA = Path(__file__).parents[1] / "data" / "retrieval"
 TODAY = dt.date(2026, 11, 22)
 
 

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 from conftest import Invoke, git
-from test_search import mem
 
+from memkit.search import search
+from memkit.search.context import build_context
 from memkit.store import Store
+from tests.search.helpers import TODAY, mem, seed_context
 
 
 @pytest.fixture(autouse=True)
@@ -59,7 +61,18 @@ def test_index_command(run: Invoke, store: Store) -> None:
     assert run("index", "--rebuild").stdout == "indexed 3 memories\n"
     mem(store, "new", "New one", "text")
     assert run("index").stdout == "index updated 1\n"
-    assert store.search("text")[0].id == "new"
+    assert search(store, "text", today=TODAY)[0].id == "new"
+
+
+def test_cli_context(run: Invoke, store: Store) -> None:
+    seed_context(store)
+    out = run("context", "--file", str(store.root / "src/billing/pay.py")).stdout
+    assert out.startswith("# Project memories for `src/billing/pay.py`\n")
+    rec = json.loads(run("context", "-f", "src/auth/login.py", "-q", "utc", "--format", "json",
+                         "--exclude-always-on").stdout)  # fmt: skip
+    assert [i["id"] for i in rec["items"]] == ["argon"]
+    assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
+    assert build_context(store, files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
 
 
 def test_stale_after_a_real_code_change(run: Invoke, repo: Path, store: Store) -> None:

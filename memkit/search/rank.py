@@ -1,0 +1,116 @@
+"""From index documents to hits: stale memories demoted, the order fixed, snippets added.
+
+A memory whose linked code changed stays in the results, its score multiplied by
+STALE_FACTOR. Equal scores go to the more recent memory, then to the
+smaller id, so the same store and query always give the same list. The verdict
+comes as a StatusSource: a mapping, or a function such as staleness_checker's that
+asks the staleness engine about just the ids that can make the cut.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from memkit.search.snippets import snippet
+from memkit.staleness.verdict import MemoryStatus
+
+if TYPE_CHECKING:
+    from memkit.search.query import Query
+    from memkit.store import Store
+
+# The staleness verdict by id, or a function computing it for the ids it is given.
+StatusSource = Mapping[str, MemoryStatus] | Callable[[list[str]], Mapping[str, MemoryStatus]]
+STALE_FACTOR = 0.5  # a stale memory's score is multiplied by this
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One search result; to_record() is its form in `memkit search --json`."""
+
+    id: str
+    title: str
+    score: float
+    state: str  # draft|archived|superseded|expired, else the staleness state, else active
+    path: str
+    type: str
+    snippet: str
+    stale: str | None = None  # how the linked code changed (MemoryStatus.describe())
+    recency: str = ""
+
+    def to_record(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": round(self.score, 3),
+            "state": self.state,
+            "path": self.path,
+            "type": self.type,
+            "snippet": self.snippet,
+            "stale": self.stale,
+        }
+
+
+def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:
+    """check_store's verdict for just the ids asked about (Store.get_many reads only those)."""
+
+    def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
+        from memkit.staleness import check_store
+
+        return {s.id: s for s in check_store(store, today=today, ids=ids)} if ids else {}
+
+    return of
+
+
+def rank(
+    store: Store,
+    docs: list[dict[str, Any]],
+    query: Query,
+    *,
+    today: dt.date,
+    limit: int,
+    statuses: StatusSource | None,
+) -> list[Hit]:
+    """Hits from index documents: demote stale ones, order, cut, add snippets."""
+    if callable(statuses):  # ask only about what can make the cut (a stale hit only drops)
+        statuses = statuses([d["id"] for d in docs[: limit * 2]])
+    statuses = statuses or {}
+    scored = []
+    for d in docs:
+        ms = statuses.get(d["id"])
+        score = d["score"] * (STALE_FACTOR if ms is not None and ms.stale else 1.0)
+        scored.append((score, d, ms))
+    scored.sort(key=lambda x: (-round(x[0], 6), _neg_date(x[1]["recency"]), x[1]["id"]))
+    hits = []
+    for score, d, ms in scored[:limit]:
+        expired = bool(d["expires"]) and d["expires"] < today.isoformat()
+        state = (
+            d["status"]
+            if d["status"] != "active"
+            else "expired"
+            if expired
+            else ms.state
+            if ms
+            else "active"
+        )
+        hits.append(
+            Hit(
+                id=d["id"],
+                title=d["title"],
+                score=score,
+                state=state,
+                path=d["path"],
+                type=d["type"],
+                snippet=snippet(store.root / d["path"], query.terms),
+                stale=ms.describe() or None if ms is not None and ms.stale else None,
+                recency=d["recency"],
+            )
+        )
+    return hits
+
+
+def _neg_date(iso: str) -> int:
+    """Sort key putting recent dates first (and undated memories last)."""
+    return -dt.date.fromisoformat(iso).toordinal() if iso else 0

@@ -1,0 +1,42 @@
+"""The snippet under each hit: about 160 characters of the body, matched terms in **bold**.
+
+The body is read again from the memory's file (the index stores no body), its
+whitespace collapsed, and cut at word boundaries around the first matched term.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from memkit.errors import MemkitError
+from memkit.memory import split
+from memkit.search.analysis import ANALYZER
+
+
+def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
+    """About `width` characters of the body around the first matched term, **marked**."""
+    try:
+        text = path.read_text("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
+    try:
+        body = split(text, str(path))[2]
+    except MemkitError:
+        body = text
+    body = " ".join(body.split())
+    spans = [(t.startchar, t.endchar) for t in ANALYZER(body, chars=True) if t.text in terms]
+    start = spans[0][0] - width // 4 if spans and spans[0][0] > width // 2 else 0
+    if start:
+        space = body.find(" ", start)
+        start = space + 1 if 0 <= space < spans[0][0] else start
+    end = min(len(body), start + width)
+    if end < len(body):
+        space = body.rfind(" ", start, end)
+        end = space if space > start else end
+    out, at = [], start
+    for s, e in spans:
+        if s >= at and e <= end:
+            out += [body[at:s], "**", body[s:e], "**"]
+            at = e
+    out.append(body[at:end])
+    return ("..." if start else "") + "".join(out) + ("..." if end < len(body) else "")
