@@ -9,8 +9,8 @@ import click
 
 from memkit.commands._common import echo_json, get_store, printable, today
 from memkit.errors import MemkitError
-from memkit.vocab import STATUSES as MEMORY_STATUSES
-from memkit.vocab import TYPES
+from memkit.fields import STATUSES as MEMORY_STATUSES
+from memkit.fields import TYPES
 
 if TYPE_CHECKING:
     from memkit.search import StatusSource
