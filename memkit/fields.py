@@ -3,8 +3,10 @@
 REGISTRY lists each front-matter key memkit manages, in the order new files are
 written: its kind of value, default, whether it is required or written by memkit,
 and a one-line description. The rest derives from it: the `Memory` dataclass's
-methods, parsing and writing, `memkit show` and the `--json` record. Adding a field
-means a line here and an attribute on `Memory`.
+methods, parsing and writing, `memkit show`, the `--json` record and the JSON Schema
+(memkit/memory/schema.py). Tests keep `Memory`'s attributes and the field table in
+docs/format.md in step with it. Adding a field means a line here, an attribute on
+`Memory` and a row in that table.
 
 This module imports nothing heavy, so the command line reads option choices from it
 without loading the parser.

@@ -1,4 +1,4 @@
-"""The basic loop: init, add, list, show, edit, rm, validate."""
+"""The basic loop: init, add, list, show, edit, rm, validate; and schema (the JSON Schema)."""
 
 from __future__ import annotations
 
@@ -299,3 +299,10 @@ def validate(ctx: click.Context) -> None:
         ctx.exit(EXIT_FOUND)
     click.echo(f"{len(store.files())} memories, all valid")
 
+
+@click.command()
+def schema() -> None:
+    """Print the JSON Schema of a memory's front matter (for editors; see docs/format.md)."""
+    from memkit.memory.schema import render
+
+    click.echo(render(), nl=False)

@@ -9,6 +9,7 @@ back, keeping every byte of what did not change. The modules, one concept each:
     parse.py   parse() and parse_all(): text in, a Memory or every problem out
     write.py   dumps() and new(): the surgical front-matter writer
     ids.py     valid ids, and slugify() to make one from a title
+    schema.py  JSON Schemas of the front matter and of the `--json` record
     yaml.py    the only importer of PyYAML and python-frontmatter
 
 The fields themselves are declared once, in memkit/fields.py. This package

@@ -1,8 +1,9 @@
 """The frozen `Memory` and `Verification` dataclasses, and their dict forms.
 
 `Memory` has one attribute per field of the registry (memkit/fields.py, same order
-and defaults), plus its id, body, path and original head.
-`fields()` is what the front matter holds, `to_record()` the `--json` record.
+and defaults; tests/test_fields.py keeps them in step), plus its id, body, path and
+original head. `fields()` is what the front matter holds, `to_record()` the `--json`
+record, `from_record()` its inverse.
 """
 
 from __future__ import annotations
