@@ -81,8 +81,11 @@ def check_depth(text: str) -> None:
             if depth > MAX_DEPTH:
                 mark: Any = event.start_mark
                 raise yaml.composer.ComposerError(
-                    None, None, f"YAML nested over {MAX_DEPTH} levels deep; flatten it", mark,
-                )  # fmt: skip
+                    None,
+                    None,
+                    f"YAML nested over {MAX_DEPTH} levels deep; flatten it",
+                    mark,
+                )
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 
@@ -94,9 +97,11 @@ def _check_tree(root: Any) -> None:
         node = stack.pop()
         if id(node) in seen:
             raise yaml.composer.ComposerError(
-                None, None, "YAML anchors and aliases (&name, *name) are not allowed",
+                None,
+                None,
+                "YAML anchors and aliases (&name, *name) are not allowed",
                 node.start_mark,
-            )  # fmt: skip
+            )
         seen.add(id(node))
         if len(seen) > MAX_NODES:
             raise yaml.composer.ComposerError(
@@ -171,7 +176,7 @@ def load(text: str) -> Any:
 
 
 def dump(data: Mapping[str, Any]) -> str:
-    """Front-matter fields as block-style YAML, one per line, in the order given ("" if none)."""
+    """Front-matter fields as block-style YAML, one per line, in the order given."""
     import frontmatter.default_handlers
 
     text: str = frontmatter.default_handlers.YAMLHandler().export(
