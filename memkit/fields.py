@@ -35,17 +35,17 @@ class Field:
 
     name: str
     kind: Kind
-    description: str  # one line; also completes "must be the id of ..." for a ref
+    description: str  # one line; error messages reuse it (a ref's, a missing required one's)
     default: object = None  # the value on Memory when the key is absent
     required: bool = False
     machine: bool = False  # written by memkit only, never by hand
-    auto: bool = False  # filled in by memkit on add and edit; a person may change it
+    auto: bool = False  # a date memkit fills in: `add` sets it, edits move `updated`
     choices: tuple[str, ...] = ()  # kind "choice"
     item: Item = ""  # kind "list"
 
     @property
     def hand_written(self) -> bool:
-        """Whether a person writes it (what a proposed revision carries)."""
+        """Whether a person writes it, not memkit (a proposed revision carries these)."""
         return not (self.machine or self.auto)
 
 

@@ -1,9 +1,9 @@
 """Front-matter values: each one checked and converted by its field's kind in the registry.
 
 `coerce(name, value)` turns what YAML gave into what `Memory` holds (a tuple for a
-list, a date for a date, ...) or raises ValueError with a message for the user;
-the item checks (tags, globs, links, ids) refuse control characters and paths that
-could leave the repository.
+list, a date for a date, ...) or raises ValueError with a message for the user.
+The checks of one string refuse control characters, paths that could leave the
+repository, globs agents' rule files cannot carry, malformed links and ids.
 """
 
 from __future__ import annotations
