@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Long fuzzing run: the properties of tests/test_fuzz.py with many more examples.
+"""Long fuzzing run: the FUZZ properties of the tests (PROPERTIES) with many more examples.
 
     python benchmarks/fuzz.py [--examples 5000]
 
@@ -19,6 +19,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+# The tests whose example count MEMKIT_FUZZ_EXAMPLES sets.
+PROPERTIES = (
+    "tests/memory/test_parse.py::test_parse_never_crashes_and_round_trips",
+    "tests/memory/test_parse.py::test_parse_bytes_never_crashes",
+    "tests/memory/test_parse.py::test_front_matter_with_fuzzed_values",
+    "tests/memory/test_write.py::test_new_dumps_parse_and_change",
+    "tests/test_compiler.py::test_compiler_over_random_stores",
+)
 
 
 def main() -> None:
@@ -28,7 +36,7 @@ def main() -> None:
     started = time.perf_counter()
     env = {**os.environ, "MEMKIT_FUZZ_EXAMPLES": str(a.examples)}
     r = subprocess.run(
-        [sys.executable, "-m", "pytest", str(ROOT / "tests" / "test_fuzz.py"), "-q",
+        [sys.executable, "-m", "pytest", *PROPERTIES, "-q",
          "-p", "no:cacheprovider", "--hypothesis-show-statistics", "-o", "addopts="],
         cwd=ROOT, env=env, capture_output=True, text=True,
     )  # fmt: skip

@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "edit": "memkit.commands.memories:edit",
     "rm": "memkit.commands.memories:rm",
     "validate": "memkit.commands.memories:validate",
+    "schema": "memkit.commands.memories:schema",
     "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",

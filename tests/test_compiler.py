@@ -9,11 +9,15 @@ from pathlib import Path
 
 import pytest
 from conftest import write_memory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from memkit import memory as mm
 from memkit.compile.plan import FileChange, Plan, apply, build
 from memkit.errors import ConfigError, MemkitError
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 from memkit.store import Store
+from tests.memory.samples import FUZZ, FUZZ_TODAY, new_memories
 
 TODAY = dt.date(2026, 11, 22)
 GOLDEN = Path(__file__).parent / "golden" / "compile"
@@ -305,3 +309,32 @@ def test_config_template_documents_every_key() -> None:
         default.nested_agents,
     )
     assert all(got.budget(t) == default.budget(t) for t in NAMES)
+
+
+@settings(FUZZ, max_examples=max(1, FUZZ.max_examples // 5))  # each example writes a store
+@given(st.lists(new_memories(), min_size=1, max_size=6))
+def test_compiler_over_random_stores(tmp_path_factory: object, mems: list[mm.Memory]) -> None:
+    from memkit.compile import plan as compiler
+    from memkit.store import Store, init
+
+    root: Path = tmp_path_factory.mktemp("fuzz")  # type: ignore[attr-defined]
+    init(root)
+    store = Store(root)
+    for mem in mems:
+        try:
+            store.add(mem, allow_secret=True)
+        except MemkitError:
+            continue
+    plan = compiler.build(store, today=FUZZ_TODAY)
+    compiler.apply(plan)
+    for f in plan.files:
+        if f.new is None:
+            continue
+        text = f.new.decode("utf-8")
+        assert text.count("<!-- memkit:begin -->") == text.count("<!-- memkit:end -->") <= 1
+        if text.startswith("---\n"):
+            import yaml
+
+            assert isinstance(yaml.safe_load(text.split("---\n")[1]), dict)
+    again = compiler.build(store, today=FUZZ_TODAY)
+    assert again.changes == ()  # compiling twice is a no-op: deterministic

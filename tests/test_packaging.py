@@ -21,6 +21,7 @@ def test_wheel_ships_templates(wheel: Path) -> None:
     assert shipped, "templates/ is empty"
     assert {f"memkit/{name}" for name in shipped} <= names
     assert {"memkit/cli.py", "memkit/py.typed"} <= names
+    assert "memkit/memory/schema.json" in names  # for editors: see docs/format.md
     entry = next(n for n in names if n.endswith("entry_points.txt"))
     assert "memkit = memkit.cli:main" in zipfile.ZipFile(wheel).read(entry).decode()
 

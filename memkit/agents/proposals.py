@@ -23,27 +23,18 @@ from typing import Any
 
 from memkit import memory as mm
 from memkit.errors import ConfigError, MemkitError
+from memkit.fields import REGISTRY
 from memkit.memory import Memory
 from memkit.store import Store, check_secrets
 from memkit.walk import MEMORY_DIR
 
 AGENT_STATUS = "draft"
-# The fields a revision proposes; id, path, created, updated and verified stay the original's.
+# The fields a revision proposes: the body and those a person writes, but the status, which
+# says what to do with the original; id, path, created, updated and verified stay the original's.
 APPLIED = (
     "title",
     "body",
-    "type",
-    "tags",
-    "paths",
-    "links",
-    "source",
-    "confidence",
-    "review_after",
-    "expires",
-    "priority",
-    "pin",
-    "supersedes",
-    "superseded_by",
+    *(f.name for f in REGISTRY if f.hand_written and f.name not in ("title", "status")),
 )
 _SUFFIX = "-revision"
 

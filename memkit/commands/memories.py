@@ -1,4 +1,4 @@
-"""The basic loop: init, add, list, show, edit, rm, validate."""
+"""The basic loop: init, add, list, show, edit, rm, validate; and schema (the JSON Schema)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from memkit.commands._common import (
     warn,
 )
 from memkit.errors import MemkitError
-from memkit.vocab import CONFIDENCES, STATUSES, TYPES
+from memkit.fields import CONFIDENCES, REGISTRY, STATUSES, TYPES
 
 
 class DateType(click.ParamType):  # type: ignore[type-arg]
@@ -195,6 +195,11 @@ def list_(
         click.echo(table(rows, ("ID", "TYPE", "STATUS", "TITLE")))
 
 
+# `show`'s field lines: the title is its heading; fields memkit writes are left out
+# (`verified` gets a line of its own).
+SHOWN = ("id", "path", *(f.name for f in REGISTRY if f.name != "title" and not f.machine))
+
+
 @click.command()
 @click.argument("mid", metavar="ID")
 @click.option("--json", "as_json", is_flag=True, help="JSON object (schema: docs/format.md).")
@@ -211,25 +216,7 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
         return
     rec = mem.to_record()
     click.echo(printable(f"# {mem.title}\n"))
-    for key in (
-        "id",
-        "path",
-        "type",
-        "status",
-        "tags",
-        "paths",
-        "links",
-        "source",
-        "confidence",
-        "created",
-        "updated",
-        "review_after",
-        "expires",
-        "priority",
-        "pin",
-        "supersedes",
-        "superseded_by",
-    ):
+    for key in SHOWN:
         value = rec[key]
         if value in (None, [], False) or (key == "priority" and value == 0):
             continue
@@ -311,3 +298,11 @@ def validate(ctx: click.Context) -> None:
         click.echo(f"{len(problems)} problem(s) in {files} file(s)", err=True)
         ctx.exit(EXIT_FOUND)
     click.echo(f"{len(store.files())} memories, all valid")
+
+
+@click.command()
+def schema() -> None:
+    """Print the JSON Schema of a memory's front matter (for editors; see docs/format.md)."""
+    from memkit.memory.schema import render
+
+    click.echo(render(), nl=False)

@@ -6,8 +6,8 @@ import click
 
 from memkit.commands._common import echo_json, get_store, printable, today
 from memkit.errors import MemkitError
-from memkit.vocab import STATUSES as MEMORY_STATUSES
-from memkit.vocab import TYPES
+from memkit.fields import STATUSES as MEMORY_STATUSES
+from memkit.fields import TYPES
 
 # memkit.search.MEMORY_STATUSES, which the CLI cannot import without loading whoosh
 STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry

@@ -8,10 +8,8 @@ part of a value; see docs/compile.md, "Cursor globs").
 
 from __future__ import annotations
 
-import io
 import json
 import re
-from typing import Any
 
 # What a double-quoted scalar should not hold raw: what YAML cannot print, its line
 # breaks NEL, U+2028 and U+2029 (it folds them), a BOM, and bidi controls (they
@@ -21,14 +19,12 @@ _ESCAPE = re.compile(
     "\U00010000-\U0010ffff]"
 )
 # Plain scalars YAML 1.2's core schema (js-yaml) reads as a number, boolean or null;
-# PyYAML's resolver below covers YAML 1.1's (yes, on, 1_000, dates, ...).
+# PyYAML's resolver (memkit.memory.yaml) covers YAML 1.1's (yes, on, 1_000, dates, ...).
 _CORE = re.compile(
     r"[-+]?(?:\d+(?:\.\d*)?(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|\.(?:inf|Inf|INF))"
     r"|0o[0-7]+|0x[0-9a-fA-F]+|\.(?:nan|NaN|NAN)|true|True|TRUE|false|False|FALSE"
     r"|null|Null|NULL|~"
 )
-
-_STR = "tag:yaml.org,2002:str"
 
 
 def yaml_str(value: str) -> str:
@@ -39,15 +35,11 @@ def yaml_str(value: str) -> str:
 
 def plain_ok(value: str) -> bool:
     """Whether `value`, written unquoted after `key: `, reads back as this same string."""
-    import yaml
+    from memkit.memory.yaml import plain_scalar_ok
 
     if not value or _CORE.fullmatch(value) or _ESCAPE.search(value):
         return False
-    analysis = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True).analyze_scalar(value)
-    if not analysis.allow_block_plain or analysis.multiline:
-        return False
-    resolver: Any = yaml.resolver.Resolver()
-    return bool(resolver.resolve(yaml.ScalarNode, value, (True, False)) == _STR)
+    return plain_scalar_ok(value)
 
 
 def yaml_plain(value: str) -> str:

@@ -1,7 +1,15 @@
-"""A safe YAML loader for front matter: C speed, no duplicate keys, no aliases."""
+"""YAML for memkit, the one module that imports PyYAML and python-frontmatter.
+
+`load()` reads front matter safely (C speed, no duplicate keys, no aliases, bounded
+nesting) and turns every failure into a one-line YAMLLoadError; `dump()` writes
+front matter back; `plain_scalar_ok()` tells the compiler when a value may go
+unquoted.
+"""
 
 from __future__ import annotations
 
+import io
+from collections.abc import Mapping
 from typing import Any
 
 import yaml
@@ -73,8 +81,11 @@ def check_depth(text: str) -> None:
             if depth > MAX_DEPTH:
                 mark: Any = event.start_mark
                 raise yaml.composer.ComposerError(
-                    None, None, f"YAML nested over {MAX_DEPTH} levels deep; flatten it", mark,
-                )  # fmt: skip
+                    None,
+                    None,
+                    f"YAML nested over {MAX_DEPTH} levels deep; flatten it",
+                    mark,
+                )
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
 
@@ -86,9 +97,11 @@ def _check_tree(root: Any) -> None:
         node = stack.pop()
         if id(node) in seen:
             raise yaml.composer.ComposerError(
-                None, None, "YAML anchors and aliases (&name, *name) are not allowed",
+                None,
+                None,
+                "YAML anchors and aliases (&name, *name) are not allowed",
                 node.start_mark,
-            )  # fmt: skip
+            )
         seen.add(id(node))
         if len(seen) > MAX_NODES:
             raise yaml.composer.ComposerError(
@@ -129,3 +142,57 @@ def _str(dumper: Any, value: str) -> Any:
 
 
 Dumper.add_representer(str, _str)
+
+
+class YAMLLoadError(Exception):
+    """Unreadable YAML: a one-line message, and the 0-based line in the text if known."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+
+def load(text: str) -> Any:
+    """The one YAML document in `text`, loaded with Loader; YAMLLoadError if unreadable."""
+    try:
+        return yaml.load(text, Loader=Loader)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        problem = " ".join((e.problem or e.context or "invalid YAML").split())
+        message = f"malformed YAML ({problem}); fix the YAML syntax"
+        raise YAMLLoadError(message, None if mark is None else mark.line) from None
+    except yaml.reader.ReaderError as e:
+        char = chr(e.character) if isinstance(e.character, int) else e.character
+        message = f"character {char!r} is not allowed in YAML; remove it or quote the value"
+        raise YAMLLoadError(message, text.count("\n", 0, e.position)) from None
+    except yaml.YAMLError as e:
+        raise YAMLLoadError(f"malformed YAML ({' '.join(str(e).split())})") from None
+    except RecursionError:
+        raise YAMLLoadError("YAML nested too deeply; flatten it") from None
+    except (ValueError, TypeError, OverflowError) as e:
+        problem = str(e).split(";")[0] if "digits" in str(e) else str(e)  # no Python advice
+        raise YAMLLoadError(f"unreadable YAML value ({problem}); quote or shorten it") from None
+
+
+def dump(data: Mapping[str, Any]) -> str:
+    """Front-matter fields as block-style YAML, one per line, in the order given."""
+    import frontmatter.default_handlers
+
+    text: str = frontmatter.default_handlers.YAMLHandler().export(
+        dict(data), Dumper=Dumper, sort_keys=False, width=10_000, default_flow_style=False
+    )
+    return text + "\n" if text else ""
+
+
+def plain_scalar_ok(value: str) -> bool:
+    """Whether `value`, written unquoted after `key: ` on one line, reads back as this string.
+
+    Asks PyYAML's emitter whether a plain scalar is allowed and its YAML 1.1 resolver
+    that the plain text is not read as a number, boolean, null or date.
+    """
+    analysis = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True).analyze_scalar(value)
+    if not analysis.allow_block_plain or analysis.multiline:
+        return False
+    resolver: Any = yaml.resolver.Resolver()
+    return bool(resolver.resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:str")

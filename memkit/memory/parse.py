@@ -1,0 +1,125 @@
+"""Reading a memory: text or bytes in, a validated frozen `Memory` out, or every problem.
+
+Each problem is an InvalidMemoryError naming the file, the line and the field. The
+fields are checked by kind (memory/values.py); this module adds what spans the whole
+file: the id, the required fields, and that a proposed revision is never active.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from memkit.errors import InvalidMemoryError
+from memkit.fields import NAMES, REGISTRY
+from memkit.memory.file import MAX_BYTES, decode, field_line, split
+from memkit.memory.ids import MAX_ID, is_valid_id, slugify
+from memkit.memory.model import Memory
+from memkit.memory.values import coerce
+
+
+def load_yaml(front: str, path: str) -> dict[str, Any]:
+    """Load front matter as a mapping, rejecting duplicate keys and aliases."""
+    from memkit.memory.yaml import YAMLLoadError, load
+
+    try:
+        data = load(front)
+    except YAMLLoadError as e:
+        line = 1 if e.line is None else 2 + e.line
+        raise InvalidMemoryError(path, line, "front matter", e.message) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise InvalidMemoryError(
+            path,
+            2,
+            "front matter",
+            f"front matter must be a mapping of fields like "
+            f"`title: ...`, not a {type(data).__name__}",
+        )
+    return data
+
+
+def parse(text: str | bytes, *, mid: str, path: str = "") -> Memory:
+    """Parse and validate one memory; raise InvalidMemoryError on the first problem."""
+    mem, problems = parse_all(text, mid=mid, path=path)
+    if problems:
+        raise problems[0]
+    assert mem is not None
+    return mem
+
+
+def parse_all(
+    text: str | bytes, *, mid: str, path: str = ""
+) -> tuple[Memory | None, list[InvalidMemoryError]]:
+    """Parse one memory, collecting every problem instead of stopping at the first."""
+    where = path or f"{mid}.md"
+    try:
+        if isinstance(text, bytes):
+            text = decode(text, where)
+        elif len(text) > MAX_BYTES:
+            text = decode(text.encode("utf-8", "surrogatepass"), where)
+        if "\x00" in text:
+            raise InvalidMemoryError(
+                where, 1, "file", "binary content (NUL bytes); a memory is a UTF-8 markdown file"
+            )
+        head, front, body, _ = split(text, where)
+        data = load_yaml(front, where)
+    except InvalidMemoryError as e:
+        return None, [e]
+    problems: list[InvalidMemoryError] = []
+    if not is_valid_id(mid):
+        problems.append(
+            InvalidMemoryError(
+                where,
+                1,
+                "id",
+                f"file name {mid!r} is not a valid id: use lowercase letters, "
+                f"digits and dashes, at most {MAX_ID} characters (e.g. {slugify(mid)!r})",
+            )
+        )
+    values = _check_fields(data, front, where, problems)
+    if problems:
+        return None, problems
+    return Memory(id=mid, body=body, path=path, head=head, **values), []
+
+
+def _check_fields(
+    data: Mapping[str, Any], front: str, where: str, problems: list[InvalidMemoryError]
+) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+
+    def bad(name: str, message: str) -> None:
+        problems.append(InvalidMemoryError(where, field_line(front, name), name, message))
+
+    def check(names: list[str]) -> None:
+        for name in names:
+            try:
+                values[name] = coerce(name, data[name])
+            except ValueError as e:
+                bad(name, str(e))
+
+    # What people and agents write first, then the record `memkit verify` writes.
+    check([f.name for f in REGISTRY if f.name in data and f.kind != "verified"])
+    for f in REGISTRY:
+        value: str = values.get(f.name) or ""
+        if f.required and not value.strip():
+            bad(f.name, f"missing or empty {f.name}; add `{f.name}: <{f.description}>`")
+        elif f.required and "\n" in value:
+            bad(f.name, f"{f.name} must be a single line")
+    check([f.name for f in REGISTRY if f.name in data and f.kind == "verified"])
+    if values.get("revises") and values.get("status", "active") == "active":
+        bad(
+            "status",
+            "a proposed revision (`revises`) is never active: set `status: draft`, and "
+            "apply it with `memkit approve ID`",
+        )
+    return values
+
+
+def unknown_keys(mem: Memory) -> list[str]:
+    """Front-matter keys memkit does not manage (kept as they are)."""
+    if not mem.head:
+        return []
+    _, front, _, _ = split(mem.head, mem.path)
+    return [k for k in load_yaml(front, mem.path) if k not in NAMES]
