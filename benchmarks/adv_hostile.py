@@ -46,8 +46,9 @@ EDITOR = (
 )
 
 
+# fmt: off
 FULL = [
-    ("list",),
+    ("init",), ("list",),
     ("list", "--json"),
     ("show", "retry"),
     ("validate",),
@@ -73,9 +74,12 @@ FULL = [
     ("hook", "session-start"),
     ("hook", "post-tool-use"),
     ("hook", "stop"),
+    ("hook", "session-end"),
     ("mcp",),
     ("rm", "adversary-note"),
+    ("log", "retry"), ("show", "retry", "--at", "HEAD~1"), ("verify", "retry"),
 ]
+# fmt: on
 QUICK = [
     ("validate",),
     ("compile",),
@@ -98,6 +102,7 @@ class Result:
     hangs: list[str] = field(default_factory=list)
     tracebacks: list[str] = field(default_factory=list)
     planted: list[str] = field(default_factory=list)
+    slowest: dict[str, float] = field(default_factory=dict)  # command label -> seconds
 
 
 def _noatime_read(path: str) -> bytes:
@@ -124,6 +129,18 @@ def outside_state(outside: Path) -> dict[str, tuple[Any, ...]]:
             else:
                 out[full] = ("other", st.st_mode, 0, "", 0)
     return out
+
+
+def arm(outside: Path) -> dict[str, tuple[Any, ...]]:
+    """Set every canary's access time before its modification time (relatime then moves it
+    on the next read), and return the state of `outside/`."""
+    for dirpath, _, filenames in os.walk(outside):
+        for f in filenames:
+            full = os.path.join(dirpath, f)
+            if os.path.isfile(full) and not os.path.islink(full):
+                mtime = os.stat(full).st_mtime_ns
+                os.utime(full, ns=(mtime - 864_000 * 10**9, mtime))
+    return outside_state(outside)
 
 
 class Hostile:
@@ -244,7 +261,9 @@ class Hostile:
             )
         if cmd == ("mcp",):
             return self._mcp(c, t)
-        if c.render_launcher and self.quick and cmd[0] in ("compile",):
+        if c.render_launcher and cmd[0] == "compile" and (self.quick or len(cmd) > 1):
+            # The 60 s limit is shown by `compile` (and the hook) in a full run; the other
+            # compiles, and all in a quick run, stop after 5 s.
             code = (
                 "import sys\nfrom memkit import render\nrender.RENDER_SECONDS = 5\n"
                 "from memkit.cli import main\nmain(sys.argv[1:])\n"
@@ -283,20 +302,14 @@ class Hostile:
     def go(self, n: int, name: str, threat: Callable[[Ctx], None]) -> Result:
         res = Result(name)
         c = self.build(n, name, threat)
-        now = time.time()
-        for dirpath, _, filenames in os.walk(c.outside):
-            for f in filenames:
-                full = os.path.join(dirpath, f)
-                if os.path.isfile(full) and not os.path.islink(full):
-                    os.utime(full, (now - 864000, now))  # atime before mtime: a read moves it
-        before = outside_state(c.outside)
+        state = arm(c.outside)
         threads = self.watch(c)
-        outputs = []
         for cmd in QUICK if self.quick else FULL:
             r = self.command(c, cmd)
             res.commands += 1
-            label = f"{name}: `memkit {' '.join(cmd)}`"
-            outputs.append(r.out + r.err)
+            what = "git commit` (the pre-commit hook)" if cmd == ("git commit",) else None
+            label = f"{name}: `{what or 'memkit ' + ' '.join(cmd) + '`'}"
+            res.slowest[label] = r.seconds
             if r.hung:
                 res.hangs.append(f"{label} took over {r.seconds:.0f} s")
             if r.traceback:
@@ -305,34 +318,33 @@ class Hostile:
                 res.reads.append(f"{label} printed the canary of a file outside")
             if c.planted in r.out + r.err:
                 res.planted.append(f"{label} used a planted parse cache")
+            state = self._outside(c, label, state, res)
         self.unwatch(c, threads)
-        res.reads += [f"{name}: some process opened the FIFO outside/{f}" for f in c.fifo_opened]
-        after = outside_state(c.outside)
-        for path, stamp in before.items():
-            now_stamp = after.get(path)
-            if now_stamp is None:
-                res.writes.append(f"{name}: {path} was deleted")
-            elif stamp[:4] != now_stamp[:4]:
-                res.writes.append(f"{name}: {Path(path).relative_to(c.outside.parent)} changed")
-            elif stamp[0] == "file" and stamp[4] != now_stamp[4]:
-                res.reads.append(
-                    f"{name}: {Path(path).relative_to(c.outside.parent)} was read "
-                    "(access time moved)"
-                )
-        res.writes += [
-            f"{name}: {Path(p).relative_to(c.outside.parent)} was created"
-            for p in after
-            if p not in before
-        ]
         if c.marker.exists():
             res.code_ran.append(f"{name}: planted code ran (the marker file exists)")
         res.reads += self._tokens_inside(c, c.token, "a canary from outside")
-        res.planted += [
-            x
-            for x in self._tokens_inside(c, c.planted, "planted data")
-            if "/.memory/.cache/" not in x and "a commit" not in x
-        ]
+        planted = self._tokens_inside(c, c.planted, "planted data")
+        res.planted += [x for x in planted if "/.memory/.cache/" not in x and "a commit" not in x]
         return res
+
+    def _outside(self, c: Ctx, label: str, before: dict[str, tuple[Any, ...]],
+                 res: Result) -> dict[str, tuple[Any, ...]]:  # fmt: skip
+        """What the last command did to `outside/`: FIFOs opened, files read, written, made."""
+        opened, c.fifo_opened[:] = list(c.fifo_opened), []
+        res.reads += [f"{label} opened the FIFO outside/{f}" for f in opened]
+        after = outside_state(c.outside)
+        for path, stamp in before.items():
+            rel = Path(path).relative_to(c.outside.parent)
+            now = after.get(path)
+            if now is None:
+                res.writes.append(f"{label} deleted {rel}")
+            elif stamp[:4] != now[:4]:
+                res.writes.append(f"{label} changed {rel}")
+            elif stamp[0] == "file" and stamp[4] != now[4]:
+                res.reads.append(f"{label} read {rel} (its access time moved)")
+        res.writes += [f"{label} created {Path(p).relative_to(c.outside.parent)}"
+                       for p in after if p not in before]  # fmt: skip
+        return arm(c.outside)
 
     def _tokens_inside(self, c: Ctx, token: str, what: str) -> list[str]:
         """Files of the repository (links not followed) or of git's objects holding `token`."""
@@ -398,11 +410,13 @@ def run_section(
         figs["writes outside the repository"].add(f"HOME changed: {p}")
     section.count("repositories", len(results))
     section.count("commands run", sum(r.commands for r in results))
-    if quick:
-        section.details.append(
-            "quick: the looping template runs with a 5 s render limit "
-            "(memkit.render.RENDER_SECONDS set by a launcher) instead of 60 s"
-        )
+    section.details.append(
+        "the looping template: `compile --check` and `--dry-run` (in a quick run `compile` "
+        "too) run with a 5 s render limit (memkit.render.RENDER_SECONDS set by a launcher); "
+        "`compile` and the pre-commit hook show memkit's own 60 s limit"
+    )
+    slow = sorted(((s, c) for r in results for c, s in r.slowest.items()), reverse=True)[:4]
+    section.details.append("slowest: " + ", ".join(f"{c} {s:.0f} s" for s, c in slow))
     return section
 
 

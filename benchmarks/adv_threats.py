@@ -245,6 +245,8 @@ def cache_folder_out(c: Ctx) -> None:
 def store_out(c: Ctx) -> None:
     store = c.repo / ".memory"
     store.rename(c.outside / "store")
+    for name in ("config.toml", ".gitignore"):  # what `memkit init` would want to create
+        (c.outside / "store" / name).unlink()
     write(c.outside / "store" / "theirs.md", memory_text("Theirs", c.token))
     c.link(".memory", c.outside / "store")
 

@@ -126,7 +126,7 @@ def main() -> None:
     ap.add_argument(
         "--crash-points",
         type=int,
-        default=40,
+        default=36,
         help="kill points per write path, spread over its I/O calls (0: all)",
     )
     ap.add_argument("--seconds", type=float, help="concurrency run (default 180, quick 20)")
