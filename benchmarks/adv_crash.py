@@ -343,7 +343,11 @@ def run_section(
             p.prepare(src, env)
         old = _state(src)
         trees = (_head_tree(src, env), "")
-        points, seen = c.points(p, src, 2 if quick else cap)
+        try:
+            points, seen = c.points(p, src, 2 if quick else cap)
+        except RuntimeError as e:  # its clean run failed: nothing to compare a kill with
+            section.fig("clean runs that failed").add(str(e))
+            continue
         clean = c.fresh(src, c.base / "clean" / "repo")
         steps: list[dict[str, bytes]] = []
         done = c.go(p, clean, -1, steps=steps)

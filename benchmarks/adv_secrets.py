@@ -80,6 +80,7 @@ class Secrets:
         editor = write(self.base / "append-editor.py", EDIT_APPEND)
         self.editor = f"{sys.executable} {editor}"
         self.unclean: list[str] = []
+        self.client: Mcp | None = None  # the server of the MCP row being run
 
     # ---------------------------------------------------------------- outcomes
 
@@ -252,6 +253,7 @@ class Secrets:
         return attempt
 
     def _mcp_call(self, repo: Path, tool: str, args: dict[str, object]) -> str:
+        assert self.client is not None
         status, text = self.client.call(tool, args, timeout=60)
         if status in ("dead", "timeout", "rpc-error") or "Traceback" in text:
             self.unclean.append(f"MCP {tool}: {status}: {text[:300]}")

@@ -34,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -148,9 +149,14 @@ def main() -> None:
         if number not in wanted:
             continue
         t0 = time.monotonic()
-        section = go()
+        try:
+            section = go()
+            line = summarise(section)
+        except Exception:  # a bug in the benchmark: say so, and go on with the others
+            section = Section(number, title)
+            section.fig("benchmark errors").add(traceback.format_exc().strip().replace("\n", " | "))
+            line = "the benchmark itself failed (see below)"
         section.seconds = time.monotonic() - t0
-        line = summarise(section)
         done.append((section, line))
         print(f"{number:>2}  {title:<34} {section.seconds:>5.0f}s  {line}", flush=True)
     for line in report(done):
