@@ -303,8 +303,9 @@ class Concurrency:
                     break
                 L.done("git commit", r, True, "pre-commit hook regenerated outputs")
                 r = self.commit(subject)
-            nothing = r.code == 1 and "nothing to commit" in (r.out + r.err)
-            L.done("git commit", r, r.code == 0 or nothing, git_refusal(r))
+            # A file written between `git add -A` and `git commit` is simply not in this one.
+            nothing = r.code == 1 and re.search(r"nothing (added )?to commit", r.out + r.err)
+            L.done("git commit", r, r.code == 0 or bool(nothing), git_refusal(r))
             if r.code == 0:
                 with L.lock:
                     L.commits.append(subject)
