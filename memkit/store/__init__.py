@@ -30,7 +30,7 @@ from memkit.errors import (
 )
 from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
 from memkit.memory import Memory
-from memkit.walk import MEMORY_DIR, memory_entries
+from memkit.walk import MEMORY_DIR, find_up, memory_entries
 
 _CACHE_VERSION = 3  # 3: control characters refused, `revises`
 _LINK_PROBLEM = (
@@ -51,17 +51,14 @@ class Loaded:
 
 def find_root(start: Path | None = None) -> Path:
     """The project root: MEMKIT_ROOT, or the nearest directory above `start` with .memory/."""
-    env = os.environ.get("MEMKIT_ROOT")
-    if env:
-        return Path(env).resolve()
     here = (start or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / MEMORY_DIR).is_dir():
-            return d
-    raise StoreNotFoundError(
-        f"no {MEMORY_DIR}/ directory in {here} or any parent; run `memkit init` at the "
-        "repository root, or pass --root"
-    )
+    found = find_up(str(here))
+    if found is None:
+        raise StoreNotFoundError(
+            f"no {MEMORY_DIR}/ directory in {here} or any parent; run `memkit init` at the "
+            "repository root, or pass --root"
+        )
+    return Path(found)
 
 
 class Store:
@@ -502,14 +499,9 @@ GITIGNORE = (
 
 def default_root(start: Path | None = None) -> Path:
     """Where `memkit init` puts .memory/: MEMKIT_ROOT, else the git work tree's top, else cwd."""
-    env = os.environ.get("MEMKIT_ROOT")
-    if env:
-        return Path(env).resolve()
     here = (start or Path.cwd()).resolve()
-    for d in (here, *here.parents):
-        if (d / ".git").exists():
-            return d
-    return here
+    found = find_up(str(here), ".git")
+    return Path(found) if found else here
 
 
 def init(root: Path) -> list[str]:
