@@ -90,22 +90,6 @@ def test_update_sets_updated(store: Store) -> None:
     assert store.update("a", today=dt.date(2028, 1, 1), tags=("x",)).updated == later
 
 
-def test_validate_collects_all_problems(store: Store) -> None:
-    store.add(new("Good"))
-    write_memory(store, "bad-type", "---\ntitle: A\ntype: idea\n---\n")
-    write_memory(store, "dup", "---\ntitle: A\n---\n")
-    write_memory(store, "dup", "---\ntitle: B\n---\n", folder="sub")
-    write_memory(store, "secret", "---\ntitle: S\n---\n\ntoken ghp_" + "a" * 36 + "\n")
-    write_memory(store, "refs", "---\ntitle: R\nsupersedes: [gone]\n---\n")
-    lines = [str(p) for p in store.validate()]
-    assert lines[0] == ".memory/bad-type.md:3: type: unknown value 'idea'; use one of: " \
-        "decision, convention, gotcha, procedure, episode, preference, note"  # fmt: skip
-    assert lines[1] == ".memory/refs.md:3: supersedes: no memory with id 'gone' in the store"
-    assert lines[2].startswith(".memory/secret.md:5: secret: looks like a GitHub token")
-    assert lines[3].startswith(".memory/sub/dup.md:1: id: duplicate id 'dup'")
-    assert len(lines) == 4
-
-
 def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
     path = write_memory(store, "a", "---\ntitle: Old\n---\n")
     old = time.time() - 60

@@ -3,6 +3,7 @@
 `Store(root)` finds, lists, reads, writes and deletes memories. Writes are atomic;
 new ids are claimed with an exclusive link so concurrent adds never collide. A parse
 cache in memkit's private folder (keyed by path, size and mtime) keeps full loads fast.
+The rules about the whole store are memkit.validation's.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import datetime as dt
 import json
 import os
 import time
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -317,57 +318,6 @@ class Store:
         from memkit.search.context import build_context
 
         return build_context(self, today=today or dt.date.today(), **options)
-
-    # ------------------------------------------------------------- validation
-
-    def validate(self, only: Collection[str] | None = None) -> list[InvalidMemoryError]:
-        """Every problem in the store, including likely secrets, sorted by file and line.
-
-        `only` (paths relative to the root) limits the per-file checks to those files,
-        as the pre-commit hook does for staged memories; duplicate ids are still judged
-        against the whole store.
-        """
-        loaded = self.load()
-        problems = [
-            p
-            for p in loaded.problems
-            if only is None
-            or p.path in only
-            or (p.field == "id" and any(n in p.message for n in only))
-        ]
-        ids = {m.id for m in loaded.memories}
-        for mem in loaded.memories:
-            if only is not None and mem.path not in only:
-                continue
-            try:
-                text = self.read(self.root / mem.path).decode("utf-8")
-            except MemkitError:
-                continue
-            for line, kind in secret_findings(text, mem):
-                problems.append(
-                    InvalidMemoryError(
-                        mem.path,
-                        line,
-                        "secret",
-                        f"looks like a {kind}; remove it (a store "
-                        "committed to git keeps it forever), or mark a fake example with "
-                        "`memkit: allow-secret` on that line",
-                    )
-                )
-            refs = [("supersedes", r) for r in mem.supersedes]
-            refs += [(f, getattr(mem, f)) for f in ("superseded_by", "revises") if getattr(mem, f)]
-            for field, ref in refs:
-                if ref not in ids:
-                    problems.append(
-                        InvalidMemoryError(
-                            mem.path,
-                            mm.field_line(_front(mem), field),
-                            field,
-                            f"no memory with id {ref!r} in the store",
-                        )
-                    )
-        problems.sort(key=lambda p: (p.path, p.line, p.field))
-        return problems
 
 
 def _front(mem: Memory) -> str:
