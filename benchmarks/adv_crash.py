@@ -183,9 +183,10 @@ def _state(repo: Path) -> dict[str, bytes]:
 
 def _store_problems(repo: Path) -> list[str]:
     from memkit.store import Store
+    from memkit.validation import validate
 
     try:
-        return [str(p) for p in Store(repo).validate()]
+        return [str(p) for p in validate(Store(repo))]
     except Exception as e:  # a store that cannot even load is damaged
         return [f"{type(e).__name__}: {e}"]
 

@@ -14,6 +14,7 @@ from conftest import Invoke
 
 from memkit.agents.claude import install_claude, install_mcp, uninstall_claude, uninstall_mcp
 from memkit.store import Store
+from memkit.validation import validate
 
 SID = "5f1c2d3e-aaaa-bbbb-cccc-0123456789ab"
 
@@ -216,7 +217,7 @@ def test_stop_saves_one_draft_episode(project: Path) -> None:
     text = draft.read_text()
     assert "- src/billing.py::charge\n" in text and "(`Invoice.total`, `charge`)" in text
     assert not (project / ".git" / "memkit" / "sessions" / f"{SID}.jsonl").exists()
-    assert Store(project).validate() == []
+    assert validate(Store(project)) == []
 
 
 def test_a_reviewed_draft_is_left_alone(project: Path) -> None:

@@ -15,6 +15,7 @@ import pytest
 from conftest import git, write_memory
 
 from memkit.store import Store
+from memkit.validation import validate
 
 pytest.importorskip("mcp")
 
@@ -277,7 +278,7 @@ def test_changing_a_reviewed_memory_proposes_a_revision(store: Store) -> None:
     )
     assert out["withdraw"] == (False, "deleted .memory/money-revision-2.md")
     assert sorted(p.name for p in store.files()) == ["money-revision.md", "money.md"]
-    assert Store(store.root).validate() == []
+    assert validate(Store(store.root)) == []
 
 
 def test_concurrent_revisions_each_get_a_file(store: Store) -> None:

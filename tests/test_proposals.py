@@ -12,6 +12,7 @@ from memkit import memory as mm
 from memkit.agents import proposals
 from memkit.errors import ConfigError, MemkitError, SecretError
 from memkit.store import Store, check_secrets
+from memkit.validation import validate
 
 DAY = dt.date(2026, 11, 22)
 ORIGINAL = (
@@ -112,7 +113,7 @@ def test_approve_applies_a_revision_to_the_original(run: Invoke, money: Store) -
         "Never floats for amounts.\n\nNot even in tests.\n"
     )
     assert [p.name for p in money.files()] == ["money.md"]
-    assert money.validate() == []
+    assert validate(money) == []
 
 
 def test_a_forget_proposal_archives_on_approval(run: Invoke, money: Store) -> None:

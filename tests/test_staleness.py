@@ -228,29 +228,6 @@ def test_memories_verified_at_different_commits(repo: Path, store: Store) -> Non
     assert states(store) == [("early", "stale", ["body"]), ("late", "fresh", ["unchanged"])]
 
 
-def test_tree_changes_compose() -> None:
-    from memkit.git import TreeChanges
-
-    first = TreeChanges(
-        modified=frozenset({"m.py", "gone.py"}),
-        added=frozenset({"new.py"}),
-        deleted=frozenset({"d.py"}),
-        renamed={"r.py": "s.py", "x.py": "y.py"},
-    )
-    later = TreeChanges(
-        modified=frozenset({"other.py"}),
-        added=frozenset({"d.py"}),
-        deleted=frozenset({"gone.py", "y.py"}),
-        renamed={"s.py": "t.py", "new.py": "newer.py"},
-    )
-    assert first.then(later) == TreeChanges(
-        modified=frozenset({"m.py", "other.py", "d.py"}),
-        added=frozenset({"newer.py"}),
-        deleted=frozenset({"gone.py", "x.py"}),
-        renamed={"r.py": "t.py"},
-    )
-
-
 def test_module_and_class_variables(repo: Path, store: Store) -> None:
     code = "LIMIT: int = 10\n\n\nclass C:\n    size = 3\n"
     write(repo, "v.py", code)

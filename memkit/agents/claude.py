@@ -121,19 +121,17 @@ def parse_payload(raw: bytes | str) -> dict[str, Any]:
 
 def find_root(payload: Mapping[str, Any]) -> Path | None:
     """The project holding .memory/: MEMKIT_ROOT, else the nearest parent of the payload's cwd."""
-    env = os.environ.get("MEMKIT_ROOT")
-    if env:
-        return Path(env).resolve()
+    from memkit.walk import ROOT_ENV, find_up
+
     cwd = payload.get("cwd")
     if cwd is None:
         cwd = os.getcwd()
-    if not isinstance(cwd, str) or not os.path.isabs(cwd) or "\x00" in cwd:
+    if not os.environ.get(ROOT_ENV) and (
+        not isinstance(cwd, str) or not os.path.isabs(cwd) or "\x00" in cwd
+    ):
         raise HookInputError("the hook input's cwd is not an absolute path")
-    here = Path(cwd).resolve()
-    for d in (here, *here.parents):
-        if os.path.isdir(d / ".memory"):
-            return d
-    return None
+    found = find_up(cwd)
+    return Path(found) if found else None
 
 
 def session_id(payload: Mapping[str, Any]) -> str:

@@ -26,6 +26,7 @@ from memkit.errors import ConfigError, MemkitError
 from memkit.fields import REGISTRY
 from memkit.memory import Memory
 from memkit.store import Store, check_secrets
+from memkit.validation import validate
 from memkit.walk import MEMORY_DIR
 
 AGENT_STATUS = "draft"
@@ -196,7 +197,7 @@ def approve(store: Store, mid: str, *, today: dt.date) -> Approved:
 
 
 def _require_valid(store: Store, mem: Memory) -> None:
-    problems = store.validate(only=[mem.path])
+    problems = validate(store, only=[mem.path])
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise MemkitError(f"cannot approve {mem.id}: {problems[0]}{more}; fix it first")

@@ -140,11 +140,12 @@ def _run(store: Store, hook: str, strict: bool) -> bool:
     """Run the checks; print what they find; True when the commit must stop."""
     from memkit.githooks import install as core
     from memkit.githooks.fastpath import staged_names
+    from memkit.validation import validate
 
     store.require()
     names = staged_names(str(store.root))
     if hook in ("pre-commit", "validate"):
-        problems = store.validate() if hook == "validate" else core.invalid_memories(store, names)
+        problems = validate(store) if hook == "validate" else core.invalid_memories(store, names)
         for p in problems:
             click.echo(str(p))
         if problems:

@@ -289,8 +289,10 @@ def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
 @click.pass_context
 def validate(ctx: click.Context) -> None:
     """Check every memory; print each problem as path:line: field: message (exit 1 if any)."""
+    from memkit.validation import validate as validate_store
+
     store = get_store(ctx)
-    problems = store.validate()
+    problems = validate_store(store)
     for p in problems:
         click.echo(printable(str(p)))
     if problems:

@@ -19,6 +19,7 @@ from memkit.errors import MemkitError
 if TYPE_CHECKING:
     from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
+
 @click.command()
 @click.argument("ids", metavar="[ID]...", nargs=-1)
 @click.option("--json", "as_json", is_flag=True, help="JSON array (schema: docs/staleness.md).")

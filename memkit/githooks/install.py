@@ -177,18 +177,20 @@ def invalid_memories(store: Store, names: list[str]) -> list[InvalidMemoryError]
     store-wide rules they can break: duplicate ids and `supersedes` references. A
     staged config or template is loaded; a staged deletion checks the whole store.
     """
+    from memkit.validation import validate
+
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
     if not touched:
         return []
     stamps = memory_stamps(str(store.root))
     if any(n.endswith(".md") and not (store.root / n).exists() for n in touched):
-        return store.validate()  # a memory was deleted: references to it may dangle
+        return validate(store)  # a memory was deleted: references to it may dangle
     if any(n not in stamps for n in touched):
         store.config.section("compile")  # a ConfigError names the file and the fix
     staged = {n for n in touched if n in stamps}
     if not staged:
         return []
-    return store.validate(only=staged)
+    return validate(store, only=staged)
 
 
 def compile_needed(store: Store, names: list[str]) -> bool:

@@ -15,7 +15,7 @@ from pathlib import Path
 from memkit.store import Store
 from tests.conftest import git
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _start(root: Path, *args: str, **env: str) -> subprocess.Popen[str]:

@@ -1,11 +1,11 @@
+"""Store: finding the root, reading, writing and deleting memories, concurrent adds."""
+
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -13,28 +13,13 @@ from conftest import write_memory
 
 from memkit import memory as mm
 from memkit.errors import MemoryNotFoundError, SecretError, StoreNotFoundError
-from memkit.store import Store, find_root, init
+from memkit.store import Store, find_root
 
 TODAY = dt.date(2026, 11, 22)
 
 
 def new(title: str, body: str = "Body.", **kw: object) -> mm.Memory:
     return mm.new(title, body, mid=mm.slugify(title), today=TODAY, **kw)
-
-
-def test_init_is_idempotent(repo: Path) -> None:
-    assert init(repo) == [".memory/", ".memory/config.toml", ".memory/.gitignore"]
-    assert init(repo) == []
-    assert (repo / ".memory/.gitignore").read_text().endswith(".cache/\n")
-    assert "[compile]" in (repo / ".memory/config.toml").read_text()
-
-
-def test_init_adds_cache_to_existing_gitignore(repo: Path) -> None:
-    (repo / ".memory").mkdir()
-    (repo / ".memory/.gitignore").write_text("own-rule")
-    init(repo)
-    assert (repo / ".memory/.gitignore").read_text().startswith("own-rule\n")
-    assert ".cache/" in (repo / ".memory/.gitignore").read_text()
 
 
 def test_find_root_walks_up(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -88,35 +73,6 @@ def test_update_sets_updated(store: Store) -> None:
     mem = store.update("a", today=later, tags=("x",))
     assert mem.tags == ("x",) and mem.updated == later
     assert store.update("a", today=dt.date(2028, 1, 1), tags=("x",)).updated == later
-
-
-def test_validate_collects_all_problems(store: Store) -> None:
-    store.add(new("Good"))
-    write_memory(store, "bad-type", "---\ntitle: A\ntype: idea\n---\n")
-    write_memory(store, "dup", "---\ntitle: A\n---\n")
-    write_memory(store, "dup", "---\ntitle: B\n---\n", folder="sub")
-    write_memory(store, "secret", "---\ntitle: S\n---\n\ntoken ghp_" + "a" * 36 + "\n")
-    write_memory(store, "refs", "---\ntitle: R\nsupersedes: [gone]\n---\n")
-    lines = [str(p) for p in store.validate()]
-    assert lines[0] == ".memory/bad-type.md:3: type: unknown value 'idea'; use one of: " \
-        "decision, convention, gotcha, procedure, episode, preference, note"  # fmt: skip
-    assert lines[1] == ".memory/refs.md:3: supersedes: no memory with id 'gone' in the store"
-    assert lines[2].startswith(".memory/secret.md:5: secret: looks like a GitHub token")
-    assert lines[3].startswith(".memory/sub/dup.md:1: id: duplicate id 'dup'")
-    assert len(lines) == 4
-
-
-def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
-    path = write_memory(store, "a", "---\ntitle: Old\n---\n")
-    old = time.time() - 60
-    os.utime(path, (old, old))
-    assert store.memories()[0].title == "Old"
-    assert (store.cache_dir / "parsed.json").exists()
-    assert store.memories()[0].title == "Old"  # from the cache
-    path.write_text("---\ntitle: New title\n---\n")
-    assert store.memories()[0].title == "New title"
-    (store.cache_dir / "parsed.json").write_text("{not json")
-    assert store.memories()[0].title == "New title"
 
 
 ADDER = """

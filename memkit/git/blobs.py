@@ -1,0 +1,64 @@
+"""File contents and listings: a path at a revision, in the index or on disk; blobs by id.
+
+read_at and blob_at read one file, read_blob one blob, files_at every file of a
+folder at a revision, tracked_paths every path in the index.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memkit.git.repo import resolve, workdir
+from memkit.git.trees import subtree, walk_tree
+
+
+def read_at(repo: Any, rev: str | None, path: str) -> bytes | None:
+    """The content of `path` at revision `rev` ("" = the index, None = the work tree)."""
+    if rev is None:
+        full = workdir(repo) / path
+        try:
+            return full.read_bytes() if full.is_file() else None
+        except OSError:
+            return None
+    if rev == "":
+        try:
+            entry = repo.index[path]
+        except KeyError:
+            return None
+        return bytes(repo[entry.id].data)
+    try:
+        obj = resolve(repo, rev).tree[path]
+    except KeyError:
+        return None
+    return bytes(obj.data) if obj.type_str == "blob" else None
+
+
+def tracked_paths(repo: Any) -> list[str]:
+    """Every path in the index, sorted."""
+    index = repo.index
+    index.read()
+    return sorted(entry.path for entry in index)
+
+
+def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
+    """The bytes of `path` at revision `rev`, or None if it did not exist there."""
+    commit = resolve(repo, rev)
+    try:
+        obj = commit.tree[path]
+    except KeyError:
+        return None
+    return bytes(obj.data) if obj.type_str == "blob" else None
+
+
+def read_blob(repo: Any, oid: str) -> bytes:
+    """The bytes of the blob `oid`."""
+    return bytes(repo[oid].data)
+
+
+def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
+    """{path: blob id} of every file under `folder` at revision `rev` ({} if none)."""
+    commit = resolve(repo, rev)
+    tree = subtree(commit.tree, folder)
+    if tree is None:
+        return {}
+    return {f"{folder}/{p}": oid for p, oid in walk_tree(tree, "")}

@@ -1,0 +1,165 @@
+"""What changed between two states of the repository, with git's rename detection.
+
+TreeChanges holds the paths modified, added, deleted and renamed; local_changes,
+staged_changes, changes_since and range_changes compute them from HEAD, the index,
+the work tree (untracked files included) or two revisions. Used by memkit.staleness.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from memkit.git.repo import load_pygit2, resolve
+
+
+@dataclass(frozen=True)
+class TreeChanges:
+    """Paths (relative to the work tree) that differ between two states of the repository."""
+
+    modified: frozenset[str] = frozenset()
+    added: frozenset[str] = frozenset()
+    deleted: frozenset[str] = frozenset()
+    renamed: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
+
+    def touches(self, path: str) -> bool:
+        """Whether `path` (as named at either end) may differ: a link whose file did not
+        exist at the older side (a hand-edited link, say) is looked at, not assumed."""
+        return (
+            path in self.modified
+            or path in self.deleted
+            or path in self.renamed
+            or path in self.added
+            or path in self._renamed_to
+        )
+
+    @functools.cached_property
+    def _renamed_to(self) -> frozenset[str]:
+        return frozenset(self.renamed.values())
+
+    def then(self, later: TreeChanges) -> TreeChanges:
+        """These changes followed by `later` ones, as one set of changes."""
+        modified: set[str] = set()
+        added: set[str] = set()
+        deleted = set(self.deleted)
+        renamed: dict[str, str] = {}
+        for old, new in [*self.renamed.items(), *((p, p) for p in self.modified)]:
+            if new in later.deleted:
+                deleted.add(old)
+            elif new in later.renamed:
+                renamed[old] = later.renamed[new]
+            elif old != new:
+                renamed[old] = new
+            else:
+                modified.add(old)
+        for path in self.added - later.deleted:
+            added.add(later.renamed.get(path, path))
+        seen = set(self.renamed.values()) | self.modified | self.added
+        modified |= later.modified - seen
+        deleted |= later.deleted - seen
+        renamed.update((p, q) for p, q in later.renamed.items() if p not in seen)
+        for path in later.added:
+            (modified if path in deleted else added).add(path)
+            deleted.discard(path)
+        return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
+
+    def new_paths(self) -> frozenset[str]:
+        """Paths whose content is new or changed on the newer side."""
+        return self.modified | self.added | frozenset(self.renamed.values())
+
+
+def _changes(*diffs: Any) -> TreeChanges:
+    """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change."""
+    out = TreeChanges()
+    for diff in diffs:
+        out = out.then(_one(diff))
+    return out
+
+
+def _one(diff: Any) -> TreeChanges:
+    pygit2 = load_pygit2()
+    status = pygit2.enums.DeltaStatus
+    diff.find_similar(
+        flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
+    )
+    modified: set[str] = set()
+    added: set[str] = set()
+    deleted: set[str] = set()
+    renamed: dict[str, str] = {}
+    for delta in diff.deltas:
+        old, new, st = delta.old_file.path, delta.new_file.path, delta.status
+        if st == status.RENAMED:
+            renamed[old] = new
+        elif st in (status.ADDED, status.UNTRACKED, status.COPIED):
+            added.add(new)
+        elif st == status.DELETED:
+            deleted.add(old)
+        elif st != status.UNMODIFIED:
+            modified.add(old)
+    return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
+
+
+_UNTRACKED = "INCLUDE_UNTRACKED", "RECURSE_UNTRACKED_DIRS"
+
+
+def _flags(*names: str) -> int:
+    option = load_pygit2().enums.DiffOption
+    out = 0
+    for name in names:
+        out |= getattr(option, name)
+    return out
+
+
+def local_changes(repo: Any) -> TreeChanges:
+    """What the index and the work tree (untracked files included) change relative to HEAD."""
+    index = repo.index
+    index.read()
+    work = index.diff_to_workdir(flags=_flags(*_UNTRACKED))
+    if repo.head_is_unborn:
+        staged = TreeChanges(added=frozenset(entry.path for entry in index))
+        return staged.then(_changes(work))
+    return _changes(index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree), work)
+
+
+def changes_since(
+    repo: Any, commit: str | None, local: TreeChanges | None = None
+) -> TreeChanges | None:
+    """What changed from `commit` to the work tree (committed, staged, unstaged, untracked).
+
+    None when there is no such commit in this repository (the caller then checks
+    everything). `local` is local_changes(repo), passed in when already known.
+    """
+    pygit2 = load_pygit2()
+    if commit is None or repo.head_is_unborn:
+        return None
+    try:
+        old = repo.revparse_single(commit).peel(pygit2.Commit)
+    except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        return None
+    head = repo.head.peel(pygit2.Commit)
+    local = local if local is not None else local_changes(repo)
+    if old.id == head.id:
+        return local
+    return _changes(repo.diff(old.tree, head.tree)).then(local)
+
+
+def staged_changes(repo: Any) -> TreeChanges:
+    """What the index changes relative to HEAD (all staged files when there is no commit)."""
+    index = repo.index
+    index.read()
+    if repo.head_is_unborn:
+        return TreeChanges(added=frozenset(entry.path for entry in index))
+    return _changes(index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree))
+
+
+def range_changes(repo: Any, base: str, head: str | None) -> TreeChanges:
+    """What changed from revision `base` to `head` (None: to the work tree)."""
+    base_tree = resolve(repo, base).tree
+    if head is not None:
+        return _changes(repo.diff(base_tree, resolve(repo, head).tree))
+    if repo.head_is_unborn:
+        return _changes(repo.diff(base_tree, None))
+    head_tree = repo.head.peel(load_pygit2().Commit).tree
+    return _changes(repo.diff(base_tree, head_tree)).then(local_changes(repo))

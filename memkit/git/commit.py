@@ -1,0 +1,129 @@
+"""Making commits: who makes them (the identity git would use) and committing exact paths.
+
+signature follows git: GIT_AUTHOR_* / GIT_COMMITTER_* (dates included), then the
+configured user.name and user.email. commit_paths commits the given files as they
+are on disk and nothing else the user has staged.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from memkit.errors import GitError
+from memkit.git.repo import load_pygit2, open_repo, workdir
+
+
+def signature(repo: Any, role: str = "COMMITTER") -> Any:
+    """Who makes memkit's commits: GIT_AUTHOR_* / GIT_COMMITTER_* first, as git does, then
+    the configured user.name and user.email. GitError when neither names someone."""
+    pygit2 = load_pygit2()
+    name = os.environ.get(f"GIT_{role}_NAME")
+    email = os.environ.get(f"GIT_{role}_EMAIL")
+    if not (name and email):
+        try:
+            default = repo.default_signature
+        except (KeyError, pygit2.GitError):
+            raise GitError(
+                'git has no identity configured; run `git config user.name "Your Name"` and '
+                "`git config user.email you@example.com` (or set GIT_AUTHOR_NAME and "
+                "GIT_AUTHOR_EMAIL); nothing was written"
+            ) from None
+        name = name or default.name
+        email = email or default.email
+    when = _git_date(os.environ.get(f"GIT_{role}_DATE"), f"GIT_{role}_DATE")
+    if when is None:
+        return pygit2.Signature(name, email)
+    return pygit2.Signature(name, email, when[0], when[1])
+
+
+def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
+    """(seconds since the epoch, offset in minutes) from git's date formats, or None."""
+    import datetime as dt
+
+    if not value:
+        return None
+    text = value.strip().removeprefix("@")
+    m = re.fullmatch(r"(\d+)(?:\s+([+-])(\d\d)(\d\d))?", text)
+    if m:
+        sign = -1 if m.group(2) == "-" else 1
+        offset = sign * (int(m.group(3) or 0) * 60 + int(m.group(4) or 0))
+        return int(m.group(1)), offset
+    for parse in (dt.datetime.fromisoformat, _rfc2822):
+        try:
+            when = parse(text)
+        except (ValueError, TypeError):
+            continue
+        if when.tzinfo is None:
+            when = when.astimezone()
+        delta = when.utcoffset()
+        return int(when.timestamp()), int(delta.total_seconds() // 60) if delta else 0
+    raise GitError(f"{var}={value!r} is not a date git understands; use ISO 8601 or @EPOCH +ZZZZ")
+
+
+def _rfc2822(text: str) -> Any:
+    from email.utils import parsedate_to_datetime
+
+    return parsedate_to_datetime(text)
+
+
+def check_identity(root: Path) -> None:
+    """Raise GitError now if a commit here could not be made (before anything is written)."""
+    repo = open_repo(root)
+    signature(repo, "AUTHOR")
+    signature(repo, "COMMITTER")
+
+
+def commit_paths(root: Path, paths: Iterable[str], message: str) -> str:
+    """Commit exactly `paths` (relative to the work tree) as they are on disk.
+
+    Other changes the user has staged stay staged and out of the commit: the new
+    tree is HEAD's tree plus these paths, and only their index entries are updated.
+    A path missing on disk is committed as deleted. Returns the new commit id.
+    """
+    from memkit.fsutil import file_lock
+
+    repo = open_repo(root)
+    # Concurrent memkit commits would race on HEAD ("current tip is not the first
+    # parent") and on the index (one process dropping another's entries).
+    with file_lock(Path(repo.path) / "memkit-commit.lock"):
+        return _commit_paths(repo, root, paths, message)
+
+
+def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> str:
+    pygit2 = load_pygit2()
+    top = workdir(repo)
+    rels = sorted({(Path(root) / p).resolve().relative_to(top).as_posix() for p in paths})
+    author, committer = signature(repo, "AUTHOR"), signature(repo, "COMMITTER")
+    parents = [] if repo.head_is_unborn else [repo.head.target]
+    tree_index = pygit2.Index()
+    if parents:
+        tree_index.read_tree(repo[parents[0]].peel(pygit2.Commit).tree)
+    index = repo.index
+    index.read()
+    for rel in rels:
+        full = top / rel
+        if full.is_file():
+            blob = repo.create_blob_fromdisk(str(full))
+            mode = (
+                pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
+                if os.access(full, os.X_OK)
+                else pygit2.GIT_FILEMODE_BLOB
+            )
+            entry = pygit2.IndexEntry(rel, blob, mode)
+            tree_index.add(entry)
+            index.add(entry)
+        else:
+            for idx in (tree_index, index):
+                if rel in idx:
+                    idx.remove(rel)
+    tree = tree_index.write_tree(repo)
+    if parents and tree == repo[parents[0]].peel(pygit2.Commit).tree.id:
+        raise GitError("nothing to commit: the files memkit wrote are unchanged from HEAD")
+    ref = "HEAD" if not repo.head_is_unborn else repo.lookup_reference("HEAD").target
+    oid = repo.create_commit(ref, author, committer, message, tree, parents)
+    index.write()
+    return str(oid)

@@ -1,0 +1,59 @@
+"""Secrets kept out of the store: what memkit refuses to write, and where a file holds one.
+
+check_secrets raises SecretError before a write (Store.add and put, imports, edits,
+agents' proposals); secret_findings lists every likely secret in a memory file, for
+validation. The scanner itself is memkit.secrets.
+"""
+
+from __future__ import annotations
+
+from memkit import memory as mm
+from memkit.errors import SecretError
+from memkit.memory import Memory
+
+
+def check_secrets(
+    text: str, where: str, allow: bool, *, agent: bool = False, mem: Memory | None = None
+) -> None:
+    """Refuse text that looks like a secret; SecretError names the file and line.
+
+    `mem`, when given, is the memory `text` encodes: its decoded fields are scanned too,
+    so YAML quoting (doubled quotes, escapes) cannot hide a value. `agent`: text an
+    agent wrote, scanned with the `memkit: allow-secret` pragma not honoured and no
+    allowance (only people vouch for a fake example).
+    """
+    if allow and not agent:
+        return
+    found = secret_findings(text, mem, honour_pragma=not agent)
+    if not found:
+        return
+    line, kind = found[0]
+    more = f" (and {len(found) - 1} more)" if len(found) > 1 else ""
+    fix = (
+        "Remove it (what an agent writes cannot vouch for a fake example: a person "
+        "adds one with `memkit add --allow-secret`)"
+        if agent
+        else "Remove it, or pass --allow-secret if it is a fake example"
+    )
+    raise SecretError(
+        f"{where}:{line}: refusing to write what looks like a {kind}{more}; a store "
+        f"committed to git keeps it forever. {fix}"
+    )
+
+
+def secret_findings(
+    text: str, mem: Memory | None, *, honour_pragma: bool = True
+) -> list[tuple[int, str]]:
+    """(line, kind) of every likely secret in a memory file's text and decoded fields."""
+    from memkit.secrets import scan, scan_values
+
+    found = {(f.line, f.kind) for f in scan(text, honour_pragma=honour_pragma)}
+    if mem is not None:
+        front = mm.split(mem.head, mem.path)[1] if mem.head else ""
+        values = [("title", mem.title), ("source", mem.source or "")]
+        values += [(name, v) for name in ("tags", "paths", "links") for v in getattr(mem, name)]
+        kinds = {kind for _, kind in found}
+        for field, f in scan_values(values, honour_pragma=honour_pragma):
+            if f.kind not in kinds:  # not already seen in the raw text
+                found.add((mm.field_line(front, field) if front else 1, f.kind))
+    return sorted(found)

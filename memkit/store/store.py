@@ -1,0 +1,325 @@
+"""The Store: the memory files under `<root>/.memory/`, found, read, written and deleted.
+
+Writes are atomic; new ids are claimed with an exclusive link so concurrent adds never
+collide; read-modify-write cycles hold the store lock. load() parses every file through
+the parse cache and reports the files it cannot load (invalid, symbolic links, two
+files with one id). Rules about the whole store are memkit.validation's.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime as dt
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memkit import cachedir
+from memkit import memory as mm
+from memkit.config import Config
+from memkit.errors import (
+    InvalidMemoryError,
+    MemkitError,
+    MemoryNotFoundError,
+    StoreNotFoundError,
+)
+from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
+from memkit.memory import Memory
+from memkit.store.parse_cache import ParseCache
+from memkit.store.secrets_guard import check_secrets
+from memkit.walk import MEMORY_DIR, find_up, memory_entries
+
+_LINK_PROBLEM = (
+    "is a symbolic link; memkit does not follow links in .memory/ (one could point "
+    "outside the repository): replace it with the file itself"
+)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Every memory that parsed, and every problem with the ones that did not."""
+
+    memories: tuple[Memory, ...]
+    problems: tuple[InvalidMemoryError, ...]
+
+
+def find_root(start: Path | None = None) -> Path:
+    """The project root: MEMKIT_ROOT, or the nearest directory above `start` with .memory/."""
+    here = (start or Path.cwd()).resolve()
+    found = find_up(str(here))
+    if found is None:
+        raise StoreNotFoundError(
+            f"no {MEMORY_DIR}/ directory in {here} or any parent; run `memkit init` at the "
+            "repository root, or pass --root"
+        )
+    return Path(found)
+
+
+class Store:
+    """The memories of the project at `root` (see the module docstring)."""
+
+    def __init__(self, root: Path | str, config: Config | None = None) -> None:
+        self.root = Path(root).resolve()
+        self.dir = self.root / MEMORY_DIR
+        # Derived data, locks and rescued text: where git can never put a file.
+        self.cache_dir = Path(cachedir.cache_dir(str(self.root)))
+        self._config = config
+
+    @classmethod
+    def find(cls, start: Path | None = None) -> Store:
+        return cls(find_root(start))
+
+    def __repr__(self) -> str:
+        return f"Store({str(self.root)!r})"
+
+    @property
+    def config(self) -> Config:
+        if self._config is None:
+            from memkit.config import load
+
+            self.require()
+            self._config = load(self.root)
+        return self._config
+
+    def require(self) -> None:
+        if not self.dir.is_dir():
+            raise StoreNotFoundError(
+                f"{self.dir} does not exist; run `memkit init` in {self.root} first"
+            )
+        if self.dir.is_symlink() and not self.dir.resolve().is_relative_to(self.root):
+            raise StoreNotFoundError(
+                f"{self.dir} is a symbolic link to {self.dir.resolve()}, outside {self.root}; "
+                f"memkit reads and writes only inside the repository: make {MEMORY_DIR}/ a "
+                "real directory"
+            )
+
+    def private_dir(self) -> Path:
+        """memkit's folder for this project's derived data (see memkit.cachedir), created."""
+        self.require()
+        try:
+            self.cache_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        except OSError as e:
+            raise MemkitError(
+                f"cannot create memkit's cache folder {self.cache_dir}: {e.strerror}; set "
+                "MEMKIT_CACHE_DIR to a writable absolute path"
+            ) from None
+        return self.cache_dir
+
+    # ---------------------------------------------------------------- reading
+
+    def files(self) -> list[Path]:
+        """Every memory file, sorted by relative path (independent of listing order)."""
+        return [Path(full) for _, full in self._walk()]
+
+    def _walk(self) -> list[tuple[str, str]]:
+        """(path relative to the root, absolute path) of every memory file, sorted.
+
+        Plain strings and os.scandir: pathlib costs ~30 us a file, which dominates at
+        10,000 memories. Symlinks are never followed (a link could point outside).
+        """
+        self.require()
+        self.links: list[str] = []  # symlinked memory files: reported by load(), never read
+        out: list[tuple[str, str]] = []
+        for rel, entry in memory_entries(str(self.root)):
+            if entry.is_symlink():
+                self.links.append(rel)
+            else:
+                out.append((rel, entry.path))
+        out.sort()
+        return out
+
+    def rel(self, path: Path) -> str:
+        return path.relative_to(self.root).as_posix()
+
+    def display(self, path: Path) -> str:
+        """`path` for messages: relative to the root when inside it, else absolute."""
+        return self.rel(path) if path.is_relative_to(self.root) else str(path)
+
+    def load(self) -> Loaded:
+        """Parse every memory (through the cache); invalid files become problems."""
+        cache = ParseCache(self.private_dir() / "parsed.json")
+        memories: list[Memory] = []
+        problems: list[InvalidMemoryError] = []
+        for rel, full in self._walk():
+            try:
+                st = os.stat(full, follow_symlinks=False)
+            except OSError:
+                continue  # deleted while we listed
+            mem = cache.get(rel, st)
+            if mem is None:
+                try:
+                    mm.check_size(st.st_size, rel)
+                    raw = read_regular(full, limit=mm.MAX_BYTES, what=rel)
+                except InvalidMemoryError as e:
+                    problems.append(e)
+                    continue
+                except FileNotFoundError:
+                    continue  # deleted while we listed
+                except MemkitError as e:
+                    problems.append(InvalidMemoryError(rel, 1, "file", str(e)))
+                    continue
+                got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
+                if errs:
+                    problems.extend(errs)
+                    continue
+                assert got is not None
+                mem = got
+                cache.put(rel, st, mem)
+            memories.append(mem)
+        cache.save()
+        problems.extend(
+            InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(self.links)
+        )
+        problems.extend(_duplicates(memories))
+        return Loaded(tuple(memories), tuple(problems))
+
+    def memories(self) -> list[Memory]:
+        """Every valid memory, sorted by id. Invalid files are skipped (see `validate`)."""
+        return sorted(self.load().memories, key=lambda m: m.id)
+
+    def path_of(self, mid: str) -> Path:
+        """The file of memory `mid`; MemoryNotFoundError if there is none."""
+        self.require()
+        direct = self.dir / f"{mid}.md"
+        if mm.is_valid_id(mid) and direct.is_symlink():
+            raise MemkitError(
+                f"{self.rel(direct)} is a symbolic link; memkit does not follow links in "
+                f"{MEMORY_DIR}/ (one could point outside the repository): replace it with "
+                "the file itself"
+            )
+        if mm.is_valid_id(mid) and direct.is_file():
+            return direct
+        for path in self.files():
+            if path.stem == mid:
+                return path
+        raise MemoryNotFoundError(f"no memory with id {mid!r} (see `memkit list`)")
+
+    def get_many(self, ids: Iterable[str]) -> list[Memory]:
+        """The memories named by `ids`, sorted by id, with one walk of the store at most.
+
+        MemoryNotFoundError names the first unknown id. Many ids go through the parse
+        cache (a full load); a few are read directly.
+        """
+        wanted = sorted(set(ids))
+        if len(wanted) > 50:
+            by_id = {m.id: m for m in self.load().memories}
+            for mid in wanted:
+                if mid not in by_id:
+                    self.path_of(mid)  # the error, or the invalid file's problem
+            return [by_id[mid] if mid in by_id else self.get(mid) for mid in wanted]
+        found: dict[str, Path] = {}
+        missing = []
+        for mid in wanted:
+            direct = self.dir / f"{mid}.md"
+            if mm.is_valid_id(mid) and direct.is_file() and not direct.is_symlink():
+                found[mid] = direct
+            else:
+                missing.append(mid)
+        if missing:
+            stems = {full.rsplit("/", 1)[-1][:-3]: full for _, full in self._walk()}
+            for mid in missing:
+                if mid not in stems:
+                    self.path_of(mid)  # raises, naming the id
+                found[mid] = Path(stems[mid])
+        return [self._parse(found[mid], mid) for mid in wanted]
+
+    def get(self, mid: str) -> Memory:
+        return self._parse(self.path_of(mid), mid)
+
+    def read(self, path: Path) -> bytes:
+        """The bytes of a memory file (a regular file of at most 1 MB, never a link)."""
+        rel = self.rel(path)
+        try:
+            mm.check_size(os.stat(path, follow_symlinks=False).st_size, rel)
+            return read_regular(path, limit=mm.MAX_BYTES, what=rel)
+        except FileNotFoundError:
+            raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
+
+    def _parse(self, path: Path, mid: str) -> Memory:
+        return mm.parse(self.read(path), mid=mid, path=self.rel(path))
+
+    def exists(self, mid: str) -> bool:
+        try:
+            self.path_of(mid)
+        except MemoryNotFoundError:
+            return False
+        return True
+
+    # ---------------------------------------------------------------- writing
+
+    def add(self, mem: Memory, *, allow_secret: bool = False, exact_id: bool = False) -> Memory:
+        """Write a new memory under a free id (mem.id, or mem.id-2, -3, ...)."""
+        self.require()
+        text = mm.dumps(mem)
+        parsed = mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
+        check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret, mem=parsed)
+        # Case-folded: "foo" and "Foo.md" would be one file on macOS and Windows.
+        existing = {p.stem.casefold() for p in self.files()}
+        for n in range(1, 10_000):
+            mid = mem.id if n == 1 else f"{mem.id[: mm.MAX_ID - len(str(n)) - 1]}-{n}"
+            if mid in existing:
+                if exact_id:
+                    break
+                continue
+            path = self.dir / f"{mid}.md"
+            if create_new(path, text.encode("utf-8")):
+                return mm.parse(text, mid=mid, path=self.rel(path))
+            if exact_id:
+                break
+        raise MemkitError(f"a memory with id {mem.id!r} already exists; choose another --id")
+
+    def put(self, mem: Memory, *, allow_secret: bool = False) -> Memory:
+        """Validate and write an existing memory back in place (atomically)."""
+        path = self.root / mem.path if mem.path else self.path_of(mem.id)
+        rel = self.rel(path)
+        text = mm.dumps(mem)
+        saved = mm.parse(text, mid=mem.id, path=rel)
+        check_secrets(text, rel, allow_secret, mem=saved)
+        atomic_write(path, text.encode("utf-8"))
+        return saved
+
+    def update(
+        self, mid: str, *, today: dt.date, allow_secret: bool = False, **changes: Any
+    ) -> Memory:
+        """Change some fields of a memory under the store lock; sets `updated` to today."""
+        with self.lock():
+            mem = self.get(mid)
+            new = dataclasses.replace(mem, **changes)
+            if new == mem:
+                return mem
+            return self.put(dataclasses.replace(new, updated=today), allow_secret=allow_secret)
+
+    def delete(self, mid: str) -> str:
+        path = self.path_of(mid)
+        path.unlink()
+        return self.rel(path)
+
+    @contextlib.contextmanager
+    def lock(self) -> Iterator[None]:
+        """Serialize read-modify-write cycles between processes (not re-entrant)."""
+        with file_lock(self.private_dir() / "store.lock"):
+            yield
+
+    # ----------------------------------------------------------------- search
+
+
+def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
+    seen: dict[str, Memory] = {}
+    out = []
+    for mem in memories:
+        if mem.id in seen:
+            out.append(
+                InvalidMemoryError(
+                    mem.path,
+                    1,
+                    "id",
+                    f"duplicate id {mem.id!r}: {seen[mem.id].path} has the "
+                    "same file name; rename one of them",
+                )
+            )
+        else:
+            seen[mem.id] = mem
+    return out

@@ -1,0 +1,70 @@
+"""Validating a whole store: every problem `memkit validate` and the hooks report.
+
+validate(store, only=None) gathers the files that do not load (invalid front matter,
+symbolic links, duplicate ids), likely secrets, and `supersedes`, `superseded_by` or
+`revises` references to ids no memory has, sorted by file, line and field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from memkit import memory as mm
+from memkit.errors import InvalidMemoryError, MemkitError
+from memkit.memory import Memory
+from memkit.store import Store, secret_findings
+
+_SECRET_FIX = (
+    "remove it (a store committed to git keeps it forever), or mark a fake example with "
+    "`memkit: allow-secret` on that line"
+)
+
+
+def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidMemoryError]:
+    """Every problem in the store, including likely secrets, sorted by file and line.
+
+    `only` (paths relative to the root) limits the per-file checks to those files,
+    as the pre-commit hook does for staged memories; duplicate ids are still judged
+    against the whole store.
+    """
+    loaded = store.load()
+    problems = [
+        p
+        for p in loaded.problems
+        if only is None or p.path in only or (p.field == "id" and any(n in p.message for n in only))
+    ]
+    ids = {m.id for m in loaded.memories}
+    for mem in loaded.memories:
+        if only is None or mem.path in only:
+            problems += _secrets(store, mem)
+            problems += _dangling(mem, ids)
+    problems.sort(key=lambda p: (p.path, p.line, p.field))
+    return problems
+
+
+def _secrets(store: Store, mem: Memory) -> list[InvalidMemoryError]:
+    """A problem for every likely secret in the memory's file."""
+    try:
+        text = store.read(store.root / mem.path).decode("utf-8")
+    except MemkitError:
+        return []
+    return [
+        InvalidMemoryError(mem.path, line, "secret", f"looks like a {kind}; {_SECRET_FIX}")
+        for line, kind in secret_findings(text, mem)
+    ]
+
+
+def _dangling(mem: Memory, ids: Collection[str]) -> list[InvalidMemoryError]:
+    """A problem for every id the memory refers to that no memory in the store has."""
+    refs = [("supersedes", r) for r in mem.supersedes]
+    refs += [(f, getattr(mem, f)) for f in ("superseded_by", "revises") if getattr(mem, f)]
+    missing = [(field, ref) for field, ref in refs if ref not in ids]
+    if not missing:
+        return []
+    front = mm.split(mem.head, mem.path)[1] if mem.head else ""
+    return [
+        InvalidMemoryError(
+            mem.path, mm.field_line(front, field), field, f"no memory with id {ref!r} in the store"
+        )
+        for field, ref in missing
+    ]
