@@ -94,8 +94,12 @@ def _drop(*paths: Path) -> None:
 
 
 def discard_edit(store: Store, mid: str) -> str:
+    """Drop a kept edit; waits for an edit of `mid` in progress (its per-memory lock)."""
     draft = draft_path(store, mid)
-    if not draft.exists():
+    if not draft.parent.is_dir():
         return f"no kept edit for {mid!r}"
-    _drop(draft, draft.with_suffix(".base"))
+    with file_lock(draft.with_suffix(".lock")):
+        if not draft.exists():
+            return f"no kept edit for {mid!r}"
+        _drop(draft, draft.with_suffix(".base"))
     return f"discarded {store.display(draft)}"

@@ -350,3 +350,82 @@ def test_merge_driver_with_missing_files_says_so(store: Store, tmp_path: Path) -
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.startswith(f"memkit: the merge driver cannot read {tmp_path / 'ours'}")
+
+
+# ------------------------------------------------- found by benchmarks/adversarial.py
+
+
+def test_init_never_writes_through_a_store_linked_out(repo: Path, tmp_path: Path) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (repo / ".memory").symlink_to(elsewhere, target_is_directory=True)
+    done = memkit(repo, "init")
+    assert done.returncode == 2 and "outside the repository" in done.stderr
+    assert list(elsewhere.iterdir()) == []
+
+
+def test_discard_waits_for_an_edit_in_progress(store: Store, tmp_path: Path) -> None:
+    write_memory(store, "retry", OK)
+    editor = tmp_path / "slow.py"
+    editor.write_text("import sys, time\np = sys.argv[1]\nt = open(p).read()\ntime.sleep(2)\n"
+                      "open(p, 'w').write(t + 'more\\n')\n")  # fmt: skip
+    env = {**os.environ, "EDITOR": f"{sys.executable} {editor}"}
+    editing = subprocess.Popen([sys.executable, "-m", "memkit", "edit", "retry"], cwd=store.root,
+                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)  # fmt: skip
+    time.sleep(1)
+    assert memkit(store.root, "edit", "retry", "--discard").returncode == 0
+    out, err = editing.communicate(timeout=30)
+    assert editing.returncode == 0, err
+    assert out == "saved .memory/retry.md\n"
+
+
+@pytest.mark.parametrize("source", ["/dev/zero", "big"])
+def test_body_file_is_read_bounded(store: Store, tmp_path: Path, source: str) -> None:
+    if source == "big":
+        source = str(tmp_path / "big.md")
+        Path(source).write_text("a" * 1_500_000, encoding="utf-8")
+    done = memkit(store.root, "add", "Big", "--body-file", source, timeout=30)
+    assert done.returncode == 2
+    assert "over the size of a memory" in done.stderr and "Traceback" not in done.stderr
+    assert store.files() == []
+
+
+def test_arguments_that_are_not_utf8_are_refused(store: Store) -> None:
+    for args in ([b"caf\xe9", b"--body", b"x"], [b"x", b"--body", b"\xff\xfe"]):
+        done = subprocess.run([sys.executable.encode(), b"-m", b"memkit", b"add", *args],
+                              cwd=store.root, capture_output=True)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert b"is not UTF-8; give UTF-8 text" in done.stderr
+    assert store.files() == []
+
+
+def test_an_unusable_cache_folder_is_a_clean_error(store: Store) -> None:
+    write_memory(store, "retry", OK)
+    env = {**os.environ, "MEMKIT_CACHE_DIR": "/proc/self"}
+    for args in (["search", "retry"], ["list"], ["compile"]):
+        done = subprocess.run([sys.executable, "-m", "memkit", *args], cwd=store.root,
+                              capture_output=True, text=True, env=env)  # fmt: skip
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith("memkit: cannot create memkit's cache folder /proc/self/")
+
+
+def test_a_locked_git_index_stops_commit_before_writing(store: Store) -> None:
+    (store.root / ".git" / "index.lock").touch()
+    done = memkit(store.root, "add", "Note", "--body", "text", "--commit")
+    assert done.returncode == 2 and "git's index is locked" in done.stderr
+    assert store.files() == []
+
+
+def test_revert_never_takes_another_memorys_text(store: Store) -> None:
+    """git pairs a deleted memory with an unrelated new one as a rename (50% similar)."""
+    assert memkit(store.root, "add", "W14 add 5", "--body", "tok-a").returncode == 0
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "one")
+    memkit(store.root, "rm", "w14-add-5")
+    memkit(store.root, "add", "W14 add 20", "--body", "tok-b")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "two")
+    done = memkit(store.root, "revert", "w14-add-20")
+    assert done.returncode == 2 and "has no earlier version" in done.stderr
+    assert "tok-b" in (store.dir / "w14-add-20.md").read_text("utf-8")

@@ -59,15 +59,32 @@ def _read_body(body: str | None, body_file: str | None, use_editor: bool) -> str
     if body is not None and body_file is not None:
         raise MemkitError("give the body with --body or --body-file, not both")
     if body_file == "-":
-        return sys.stdin.read()
+        return _bounded_text(sys.stdin, "standard input")
     if body_file is not None:
         try:
-            return Path(body_file).read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise MemkitError(f"cannot read --body-file {body_file}: {e}") from None
+            with open(body_file, encoding="utf-8") as f:
+                return _bounded_text(f, f"--body-file {body_file}")
+        except OSError as e:
+            raise MemkitError(f"cannot read --body-file {body_file}: {e.strerror}") from None
     if body is None:
         return _piped(required=not use_editor)
     return body
+
+
+def _bounded_text(stream: Any, what: str) -> str:
+    """At most a memory's worth of text from `stream` (/dev/zero must not eat memory)."""
+    from memkit.memory import MAX_BYTES
+
+    try:
+        text: str = stream.read(MAX_BYTES + 1)
+    except UnicodeDecodeError:
+        raise MemkitError(f"{what} is not UTF-8 text; re-save it as UTF-8") from None
+    if len(text) > MAX_BYTES:
+        raise MemkitError(
+            f"{what} holds more than {MAX_BYTES:,} characters, over the size of a memory; "
+            "split it into smaller memories"
+        )
+    return text
 
 
 def _piped(*, required: bool) -> str | None:
@@ -84,9 +101,9 @@ def _piped(*, required: bool) -> str | None:
     try:
         ready = select.select([stream], [], [], STDIN_WAIT)[0]
     except (OSError, ValueError):  # no descriptor to wait on (an in-memory stream), or Windows
-        return stream.read()
+        return _bounded_text(stream, "standard input")
     if ready:
-        return stream.read()
+        return _bounded_text(stream, "standard input")
     if not required:
         return None
     raise MemkitError(

@@ -75,6 +75,16 @@ def check_identity(root: Path) -> None:
     repo = open_repo(root)
     signature(repo, "AUTHOR")
     signature(repo, "COMMITTER")
+    _require_unlocked_index(repo)
+
+
+def _require_unlocked_index(repo: Any) -> None:
+    lock = Path(repo.path) / "index.lock"
+    if lock.exists():
+        raise GitError(
+            f"git's index is locked ({lock} exists): another git command is running; wait "
+            "for it, or delete the file if no git command is running; nothing was committed"
+        )
 
 
 def commit_paths(root: Path, paths: Iterable[str], message: str) -> str:
@@ -86,11 +96,16 @@ def commit_paths(root: Path, paths: Iterable[str], message: str) -> str:
     """
     from memkit.fsutil import file_lock
 
+    paths = list(paths)
     repo = open_repo(root)
     # Concurrent memkit commits would race on HEAD ("current tip is not the first
     # parent") and on the index (one process dropping another's entries).
     with file_lock(Path(repo.path) / "memkit-commit.lock"):
-        return _commit_paths(repo, root, paths, message)
+        _require_unlocked_index(repo)
+        try:
+            return _commit_paths(repo, root, paths, message)
+        except load_pygit2().GitError as e:
+            raise GitError(f"git could not commit {', '.join(paths)}: {e}") from None
 
 
 def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> str:
@@ -106,7 +121,12 @@ def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> 
     index.read()
     for rel in rels:
         full = top / rel
-        if full.is_file():
+        if full.is_symlink():  # a tracked link stays a link (compile writes through it)
+            blob = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
+            entry = pygit2.IndexEntry(rel, blob, pygit2.GIT_FILEMODE_LINK)
+            tree_index.add(entry)
+            index.add(entry)
+        elif full.is_file():
             blob = repo.create_blob_fromdisk(str(full))
             mode = (
                 pygit2.GIT_FILEMODE_BLOB_EXECUTABLE

@@ -142,8 +142,16 @@ def _rename_source(parent: Any, commit: Any, path: str, folder: str) -> str | No
     rel = path[len(folder) + 1 :]
     for delta in diff.deltas:
         if delta.status_char() == "R" and delta.new_file.path == rel:
+            renamed = delta.old_file.path.rsplit("/", 1)[-1] != rel.rsplit("/", 1)[-1]
+            if renamed and delta.similarity < RENAMED_ID_SIMILARITY:
+                return None  # another memory deleted as this one was added, not this one
             return f"{folder}/{delta.old_file.path}"
     return None
+
+
+# A file name is a memory's id: git's rename guess (50% similar) across two names
+# often pairs a deleted memory with an unrelated new one, so it must be this close.
+RENAMED_ID_SIMILARITY = 90
 
 
 def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, str] | None:

@@ -7,6 +7,7 @@ file: the id, the required fields, and that a proposed revision is never active.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -40,6 +41,10 @@ def load_yaml(front: str, path: str) -> dict[str, Any]:
     return data
 
 
+# A lone surrogate: bytes that were not UTF-8 (a command-line argument, say), escaped.
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def parse(text: str | bytes, *, mid: str, path: str = "") -> Memory:
     """Parse and validate one memory; raise InvalidMemoryError on the first problem."""
     mem, problems = parse_all(text, mid=mid, path=path)
@@ -57,8 +62,8 @@ def parse_all(
     try:
         if isinstance(text, bytes):
             text = decode(text, where)
-        elif len(text) > MAX_BYTES:
-            text = decode(text.encode("utf-8", "surrogatepass"), where)
+        elif len(text) > MAX_BYTES or _SURROGATE.search(text):
+            text = decode(text.encode("utf-8", "surrogateescape"), where)
         if "\x00" in text:
             raise InvalidMemoryError(
                 where, 1, "file", "binary content (NUL bytes); a memory is a UTF-8 markdown file"

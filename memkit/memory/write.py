@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
 from memkit.memory.file import format_body, split
 from memkit.memory.model import Memory
@@ -51,6 +52,7 @@ def dumps(mem: Memory) -> str:
 
 def new(title: str, body: str, *, mid: str, today: dt.date, **fields: Any) -> Memory:
     """Build and validate a memory from user input, as `memkit add` does."""
+    _require_utf8(title, body, *(v for v in fields.values() if isinstance(v, str)))
     data: dict[str, Any] = {"title": title, **{k: v for k, v in fields.items() if v is not None}}
     for f in REGISTRY:
         if f.kind == "list" and f.name in data:
@@ -60,6 +62,19 @@ def new(title: str, body: str, *, mid: str, today: dt.date, **fields: Any) -> Me
     data = {k: data[k] for k in NAMES if k in data}
     text = "---\n" + _dump_yaml(data, "\n") + "---\n" + format_body(body)
     return parse(text, mid=mid, path="")
+
+
+def _require_utf8(*texts: str) -> None:
+    """Refuse text carrying bytes that were not UTF-8 (lone surrogates, as Python escapes
+    a command-line argument that is not UTF-8)."""
+    for text in texts:
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            shown = text[:60].encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+            raise InvalidMemoryError(
+                "(from the command line)", 1, "text", f"'{shown}' is not UTF-8; give UTF-8 text"
+            ) from None
 
 
 def _known_values(original: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -44,6 +44,7 @@ class Index:
 
     @contextlib.contextmanager
     def _locked(self, exclusive: bool) -> Iterator[None]:
+        self.store.private_dir()  # a MemkitError naming the folder when it cannot be made
         with file_lock(self.dir / "lock", shared=not exclusive):
             yield
 

@@ -6,6 +6,7 @@ keeps interrupted writes' temp files and memkit's derived data out of git.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from memkit.fsutil import atomic_write, create_new
@@ -27,10 +28,13 @@ def default_root(start: Path | None = None) -> Path:
 def init(root: Path) -> list[str]:
     """Create .memory/ with a commented config and a .gitignore (idempotent); list what it made."""
     from memkit.config import CONFIG_NAME
+    from memkit.fsutil import inside
     from memkit.resources import read_template
 
     mdir = root / MEMORY_DIR
     made: list[str] = []
+    if os.path.lexists(mdir):
+        inside(root, mdir, f"{MEMORY_DIR}/")  # a link out of the repository is refused
     if not mdir.is_dir():
         mdir.mkdir(parents=True)
         made.append(f"{MEMORY_DIR}/")
