@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import EXIT_BUG
-from memkit.commands._common import EXIT_FOUND, get_store, today
+from memkit.commands._common import EXIT_FOUND, GIT_HOOK, get_store, today
 
 if TYPE_CHECKING:
     from memkit.githooks.install import Affected
@@ -115,24 +113,8 @@ def run(ctx: click.Context, hook: str, strict: bool) -> None:
 
     pre-commit: validate, compile and stale, each only when the commit needs it.
     """
-    store = get_store(ctx)
-    try:
-        found = _run(store, hook, strict)
-    except Exception as e:
-        from memkit.errors import MemkitError
-
-        if isinstance(e, MemkitError):
-            raise
-        if os.environ.get("MEMKIT_DEBUG"):
-            raise
-        click.echo(
-            f"memkit: the {hook} hook crashed ({type(e).__name__}: {e}); this is a bug in "
-            "memkit. Nothing was changed or staged. Commit with `git commit --no-verify` to "
-            "skip the hook, and report it (MEMKIT_DEBUG=1 shows the traceback).",
-            err=True,
-        )
-        ctx.exit(EXIT_BUG)
-    if found:
+    ctx.meta[GIT_HOOK] = hook  # a crash is reported as the hook's (memkit.errors.report)
+    if _run(get_store(ctx), hook, strict):
         ctx.exit(EXIT_FOUND)
 
 

@@ -16,6 +16,7 @@ import os
 import sys
 
 from memkit.cachedir import cache_dir
+from memkit.errors import report
 from memkit.walk import MEMORY_DIR, memory_entries
 
 INDEX_NAME = "hooks-index"
@@ -196,15 +197,8 @@ def main(argv: list[str]) -> int:
     try:
         if not has_work(root):
             return 0
-    except KeyboardInterrupt:
-        return 130
-    except Exception as e:  # never a traceback in someone's commit
-        print(f"memkit: the pre-commit hook could not run: {e}", file=sys.stderr)
-        print(
-            "memkit: nothing was changed; fix the cause, or commit with `git commit --no-verify`",
-            file=sys.stderr,
-        )
-        return 3
+    except (Exception, KeyboardInterrupt) as e:  # never a traceback in someone's commit
+        return report(e, hook="pre-commit", started=False)
     from memkit.cli import main as cli_main
 
     try:
