@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-# The tools whose use `memkit hook post-tool-use` records (memkit.agents.claude.TOOLS).
+# The tools whose use the PostToolUse hook records (memkit.agents.claude.TOOLS).
 TOOL_MATCHER = "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
 MCP_FILES = (".mcp.json", ".cursor/mcp.json")
 MCP_NAME = "memkit"

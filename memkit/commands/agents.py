@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from memkit.agents import EVENTS
 from memkit.commands._common import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
@@ -16,8 +17,6 @@ if TYPE_CHECKING:
     from memkit.agents.proposals import Approved
     from memkit.memory import Memory
     from memkit.store import Store
-
-HOOK_EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
 
 
 @click.command()
@@ -61,7 +60,7 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
 
 
 @click.command()
-@click.argument("event", type=click.Choice(HOOK_EVENTS))
+@click.argument("event", type=click.Choice(EVENTS))
 def hook(event: str) -> None:
     """Handle a Claude Code hook: read its JSON on stdin, print what it expects.
 
@@ -73,7 +72,7 @@ def hook(event: str) -> None:
     if out:
         click.echo(out)
     if err:
-        click.echo(f"memkit hook {event}: {err}", err=True)
+        click.echo(err, err=True)
 
 
 @click.command()
