@@ -54,7 +54,7 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     The always-on memories CLAUDE.md does not already carry in full, then (on resume
     or compact) the memories about the files the session touched; stale ones marked.
     """
-    from memkit.agents.mcp import status_source
+    from memkit.agents.tools import status_source
     from memkit.memory import TYPES
     from memkit.search.context import build_context
 
