@@ -38,7 +38,8 @@ COMMANDS: dict[str, str] = {
     "hooks": "memkit.commands.githooks:hooks",
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
-    "hook": "memkit.commands.agents:hook",
+    "claude-hook": "memkit.commands.agents:claude_hook",
+    "hook": "memkit.commands.agents:hook",  # hidden: what settings written by 0.1 may run
     "approve": "memkit.commands.agents:approve",
 }
 

@@ -5,6 +5,6 @@ draft made at the end (drafts); the MCP server (mcp) and the functions its tools
 files (importer); and the review of what agents propose (proposals).
 """
 
-# The Claude Code hook events memkit handles (`memkit hook EVENT`, `memkit-hook
+# The Claude Code hook events memkit handles (`memkit claude-hook EVENT`, `memkit-hook
 # EVENT`). Here, not in claude: the command line lists them without importing it.
 EVENTS = ("session-start", "post-tool-use", "stop", "session-end")

@@ -1,6 +1,6 @@
 """Claude Code hook handlers: inject memories at session start, capture what a session did.
 
-`memkit-hook EVENT` (the console script: `main`) and `memkit hook EVENT` read
+`memkit-hook EVENT` (the console script: `main`) and `memkit claude-hook EVENT` read
 the hook's JSON payload on stdin and call `handle`, which returns what to print.
 PostToolUse runs after every tool call, so its path imports nothing heavy: it turns
 the payload into one compact record, likely secrets already redacted, and appends it
@@ -77,7 +77,7 @@ def one_line(text: str) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     """`memkit-hook EVENT` (or `python -m memkit.agents.claude EVENT`): the handlers
-    without the CLI's start-up cost. `memkit hook EVENT` runs the same handlers."""
+    without the CLI's start-up cost. `memkit claude-hook EVENT` runs the same handlers."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0] not in EVENTS:
         print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr)

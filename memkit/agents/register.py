@@ -21,7 +21,9 @@ SETTINGS = ".claude/settings.json"
 # The `memkit-hook` script runs the handlers without the CLI's start-up (click and
 # every command's options): PostToolUse runs on every tool call and must stay fast.
 HOOK_PREFIX = "memkit-hook "
-_OWN_PREFIXES = (HOOK_PREFIX, "memkit hook ")  # entries earlier versions wrote are ours too
+# Entries running memkit's other spellings of the command (`memkit hook`, what earlier
+# versions wrote) are memkit's too: uninstall removes them, install does not add twice.
+_OWN_PREFIXES = (HOOK_PREFIX, "memkit claude-hook ", "memkit hook ")
 # event -> (matcher or None, handler argument, timeout in seconds)
 HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
     "SessionStart": ("startup|resume|clear|compact", "session-start", 30),

@@ -1,5 +1,6 @@
-"""Agent integration: `memkit mcp`, `memkit import`, `memkit hook EVENT` for Claude Code,
-and `memkit approve`, where a person accepts or rejects what agents wrote."""
+"""Agent integration: `memkit mcp`, `memkit import`, `memkit claude-hook EVENT` for Claude
+Code (`memkit hook EVENT`, hidden, is the name earlier settings use), and `memkit
+approve`, where a person accepts or rejects what agents wrote."""
 
 from __future__ import annotations
 
@@ -59,9 +60,7 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
     click.echo(f"{len(report.created)} memories {done}, {len(report.skipped)} skipped")
 
 
-@click.command()
-@click.argument("event", type=click.Choice(EVENTS))
-def hook(event: str) -> None:
+def _claude_hook(event: str) -> None:
     """Handle a Claude Code hook: read its JSON on stdin, print what it expects.
 
     Never blocks the agent: any problem is reported on stderr and the exit code is 0.
@@ -73,6 +72,13 @@ def hook(event: str) -> None:
         click.echo(out)
     if err:
         click.echo(err, err=True)
+
+
+_EVENT = click.argument("event", type=click.Choice(EVENTS))
+claude_hook = click.command("claude-hook")(_EVENT(_claude_hook))
+hook = click.command("hook", hidden=True, help="Same as `memkit claude-hook`.")(
+    _EVENT(_claude_hook)
+)
 
 
 @click.command()

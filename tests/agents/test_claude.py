@@ -1,4 +1,4 @@
-"""Claude Code hooks (memkit.agents.claude) through real `memkit hook` processes."""
+"""Claude Code hooks (memkit.agents.claude) through real `memkit claude-hook` processes."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import Invoke
 
 from memkit.store import Store
 
@@ -17,10 +18,10 @@ SID = "5f1c2d3e-aaaa-bbbb-cccc-0123456789ab"
 
 
 def hook(repo: Path, event: str, payload: dict[str, Any] | str) -> subprocess.CompletedProcess[str]:
-    """Run `memkit hook EVENT` as Claude Code does: JSON on stdin, cwd in the project."""
+    """Run `memkit claude-hook EVENT` as Claude Code does: JSON on stdin, cwd in the project."""
     raw = payload if isinstance(payload, str) else json.dumps(payload)
     env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    args = [sys.executable, "-m", "memkit", "hook", event]
+    args = [sys.executable, "-m", "memkit", "claude-hook", event]
     out = subprocess.run(args, input=raw, cwd=repo, capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     return out
@@ -291,7 +292,7 @@ def test_bad_input_never_blocks(
         raw = json.dumps({"cwd": str(project), **raw})
     home = Path(os.environ["HOME"])
     before = tree(project, home)
-    for args in (["memkit", "hook"], ["memkit.agents.claude"]):
+    for args in (["memkit", "claude-hook"], ["memkit", "hook"], ["memkit.agents.claude"]):
         cmd = [sys.executable, "-m", *args, event]
         out = subprocess.run(cmd, input=raw if isinstance(raw, bytes) else raw.encode(),
                              cwd=project, capture_output=True, timeout=60)  # fmt: skip
@@ -449,3 +450,10 @@ def test_the_first_prompt_names_the_episode(project: Path) -> None:
     mem = Store(project).get("session-2026-11-22-5f1c2d3e")
     assert mem.title == "Session: Fix rounding in invoice totals"
     assert mem.text.startswith("Asked: Fix rounding in invoice totals\n\nWhat Claude Code session")
+
+
+def test_claude_hook_is_listed_and_hook_is_a_hidden_alias(run: Invoke) -> None:
+    """`memkit hook` (what earlier settings run) sat next to `memkit hooks` (git) in --help."""
+    listed = [line.split()[0] for line in run("--help").stdout.splitlines() if line[:2] == "  "]
+    assert "claude-hook" in listed and "hooks" in listed and "hook" not in listed
+    assert "Same as `memkit claude-hook`." in run("hook", "--help").stdout
