@@ -108,3 +108,12 @@ def test_a_crash_prints_a_message_and_keeps_the_index(project: Path, store: Stor
     )
     assert "Traceback" not in done.stderr
     assert git(project, "diff", "--cached", "--name-only") == ".memory/use-spaces.md\n"
+
+
+def test_a_crash_in_hooks_run_names_the_hook(project: Path, store: Store, run: Invoke) -> None:
+    """`memkit hooks run` reports a crash as its hook's, through the command line's handler."""
+    (store.cache_dir / "store.lock").mkdir(parents=True)
+    memory(store, "use-spaces", "Use spaces")
+    out = run("hooks", "run", "compile", code=3)
+    assert out.stderr.startswith("memkit: the compile hook crashed (IsADirectoryError: ")
+    assert "Traceback" not in out.stderr
