@@ -1,10 +1,10 @@
 """`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
 
 The one module that imports the MCP SDK. Each tool is a thin wrapper over one function
-of memkit.agents.tools; a MemkitError becomes an error result carrying the same
-message as the CLI. Tools run in worker threads: every write holds the store's lock,
-so concurrent calls are safe. Logs go to stderr; stdout is the protocol, and a line on
-stdin that is not JSON-RPC gets an error reply.
+of memkit.agents.tools (get_memory over Store.get); a MemkitError becomes an error
+result carrying the same message as the CLI. Tools run in worker threads: every write
+holds the store's lock, so concurrent calls are safe. Logs go to stderr; stdout is the
+protocol, and a line on stdin that is not JSON-RPC gets an error reply.
 """
 
 from __future__ import annotations

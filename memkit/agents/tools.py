@@ -1,10 +1,11 @@
 """What agents may do with the store through memkit's MCP tools, as plain functions.
 
-Each MCP tool (memkit.agents.mcp) is a thin wrapper over one function here: save,
-update, forget, search, for_files, stale, verify. They take the store and the date
-and know nothing of MCP; a MemkitError's message is what the agent sees. Agents write
-drafts only (memkit.agents.proposals): a change to a reviewed memory becomes a
-proposed revision a person approves.
+The MCP tools (memkit.agents.mcp) are thin wrappers over save, update, forget,
+search, for_files, stale and verify (get_memory over Store.get). They take the store
+and the date and know nothing of MCP; a MemkitError's message is what the agent sees.
+status_source gives search and context the staleness verdict (SessionStart uses it
+too). Agents write drafts only (memkit.agents.proposals): a change to a reviewed
+memory becomes a proposed revision a person approves.
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ framework's hooks run one at a time (`memkit hooks run HOOK`).
 compiled files when the commit needs it, and lists the memories whose linked code
 the commit changes; `[hooks] strict` (or `strict=True`) stops the commit when one of
 them is stale. It returns an Outcome: the lines to print and whether the commit must
-stop. The staged names (and the memory files' stamps, when the caller has them) come
-in from the caller, so nothing here runs `git diff` or walks .memory/ again.
+stop. The staged names come from the caller, and so do the memory files' stamps when
+it has them (the fast path does): the checks run no second `git diff`, and list the
+memory files' stamps at most once.
 """
 
 from __future__ import annotations
