@@ -1,24 +1,21 @@
-"""memkit's command line: a thin click layer over the core API.
+"""memkit's command line: the click group, the table of commands, and its error handler.
 
 Commands live in memkit/commands/ and load lazily, so `memkit --help` imports none of
-the heavy libraries. This module is the one place that maps errors to exit codes:
-0 ok, 1 a check found something, 2 user error (any MemkitError), 3 a bug.
+the heavy libraries. The group's invoke hands any exception a command raises to
+memkit.errors.report, the one mapping of errors to exit codes and messages: 0 ok,
+1 a check found something, 2 user error (any MemkitError), 3 a bug.
 """
 
 from __future__ import annotations
 
 import importlib
-import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from memkit import __version__
-from memkit.errors import MemkitError
-
-if TYPE_CHECKING:
-    pass
+from memkit.errors import report
 
 # name -> "module:attribute"; each module is imported only when its command runs.
 COMMANDS: dict[str, str] = {
@@ -42,11 +39,10 @@ COMMANDS: dict[str, str] = {
     "hooks": "memkit.commands.githooks:hooks",
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
-    "hook": "memkit.commands.agents:hook",
+    "claude-hook": "memkit.commands.agents:claude_hook",
+    "hook": "memkit.commands.agents:hook",  # hidden: what settings written by 0.1 may run
     "approve": "memkit.commands.agents:approve",
 }
-
-EXIT_FOUND, EXIT_USER, EXIT_BUG = 1, 2, 3
 
 
 class MemkitGroup(click.Group):
@@ -64,29 +60,12 @@ class MemkitGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except MemkitError as e:
-            from memkit.commands._common import printable
-
-            click.echo(printable(f"memkit: {e}"), err=True)
-            ctx.exit(EXIT_USER)
         except (click.exceptions.Exit, click.ClickException, click.Abort):
             raise
-        except BrokenPipeError:
-            sys.stderr.close()  # the reader went away (e.g. `| head`): not an error
-            ctx.exit(0)
-        except KeyboardInterrupt:
-            click.echo("memkit: interrupted", err=True)
-            ctx.exit(130)
-        except Exception:
-            import traceback
+        except (Exception, KeyboardInterrupt) as e:
+            from memkit.commands._common import GIT_HOOK
 
-            traceback.print_exc()
-            click.echo(
-                f"memkit {__version__} crashed: this is a bug in memkit, not in your input. "
-                "Please report it with the traceback above.",
-                err=True,
-            )
-            ctx.exit(EXIT_BUG)
+            ctx.exit(report(e, hook=ctx.meta.get(GIT_HOOK)))
 
 
 @click.group(cls=MemkitGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -16,6 +16,7 @@ import re
 CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 # The same, tab and newline included: nothing of it belongs in a one-line field.
 ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_LINE_END_CR = re.compile(r"\r+(?=\n|\Z)")
 
 
 def code(ch: str) -> str:
@@ -39,3 +40,15 @@ def escape(text: str) -> str:
 def _escaped(m: re.Match[str]) -> str:
     n = ord(m.group())
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def printable(text: str) -> str:
+    """Text from memories or git, safe to print to a terminal: control characters escaped.
+
+    Every command prints memory-derived text (titles, bodies, snippets, commit
+    messages, author names) and every error message through this. ESC (so CSI and
+    OSC sequences), BEL, backspace, a carriage return not ending a line, C1 controls
+    and bidi overrides show as `\\x1b`, `\\u202e` and the like; tab and newline stay,
+    and a carriage return that ends a line (CRLF text) is dropped.
+    """
+    return escape(_LINE_END_CR.sub("", text))

@@ -291,7 +291,7 @@ def test_validate_reports_a_secret_committed_by_hand(store: Store, run: Invoke) 
 def test_mcp_save_and_update_refuse_secrets(store: Store, kind: str, text: str) -> None:
     import datetime as dt
 
-    from memkit.agents import mcp as mcp_server
+    from memkit.agents import tools as mcp_server
     from memkit.errors import SecretError
 
     today = dt.date(2026, 3, 1)

@@ -1,10 +1,11 @@
 """A session journal (what an agent read, edited and ran) -> one draft `episode` memory.
 
-The journal lines come from `agent_hooks.post_tool_use`. The draft lists the files
-read and edited, the commands run and the searches made, links the edited files
-(and, for Python, the functions and classes the edits landed in), carries the
-session id as `source`, and has every likely secret redacted (then it is scanned
-as everything agents write is: memkit.agents.proposals).
+The journal's records come from the PostToolUse hook (memkit.agents.claude.record,
+memkit.agents.journal). The draft lists the files read and edited, the commands run
+and the searches made, links the edited files (and, for Python, the functions and
+classes the edits landed in), carries the session id as `source`, and has every
+likely secret redacted (then it is scanned as everything agents write is:
+memkit.agents.proposals).
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit import memory as mm
-from memkit.agents.claude import redact, redacted_first_line
+from memkit.agents.journal import redacted_first_line
+from memkit.secrets import redact
 from memkit.store import Store
 
 MAX_ITEMS = 25  # per list in the body

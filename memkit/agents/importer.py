@@ -138,9 +138,9 @@ def _globs(value: str | list[str] | None) -> tuple[str, ...]:
 
 def split_sections(text: str) -> list[tuple[str | None, str]]:
     """(heading, body) per top section; a lone leading `# Title` is the document's own title."""
-    from markdown_it import MarkdownIt
+    from memkit.compile.mdtext import parse
 
-    tokens = MarkdownIt("commonmark").parse(text)
+    tokens = parse(text)
     heads = [
         (t.map[0], t.map[1], int(t.tag[1]), tokens[i + 1].content)
         for i, t in enumerate(tokens)

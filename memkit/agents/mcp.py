@@ -1,11 +1,9 @@
 """`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
 
-Each tool is a thin wrapper over one core function below (or in proposals, context,
-search and staleness); those functions take the store and the date and know nothing
-of MCP. A MemkitError becomes an error result carrying the same message as the CLI.
-Agents write drafts only (memkit.agents.proposals): a change to a reviewed memory becomes a
-proposed revision a person approves. Tools run in worker threads: every write holds
-the store's lock, so concurrent calls are safe. Logs go to stderr; stdout is the
+The one module that imports the MCP SDK. Each tool is a thin wrapper over one function
+of memkit.agents.tools (get_memory over Store.get); a MemkitError becomes an error
+result carrying the same message as the CLI. Tools run in worker threads: every write
+holds the store's lock, so concurrent calls are safe. Logs go to stderr; stdout is the
 protocol, and a line on stdin that is not JSON-RPC gets an error reply.
 """
 
@@ -16,12 +14,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from memkit import memory as mm
-from memkit.agents import proposals
+from memkit.agents.tools import find, for_files, forget, save, stale, update, verify
 from memkit.errors import MemkitError
 from memkit.store import Store
 
-FORGET_MODES = ("archive", "delete")
 INSTRUCTIONS = (
     "memkit holds this project's memories: decisions, conventions, gotchas and procedures "
     "reviewed in git. Before changing files, call memories_for_files with their paths. "
@@ -33,136 +29,8 @@ INSTRUCTIONS = (
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 
 
-def save(
-    store: Store,
-    *,
-    title: str,
-    body: str,
-    today: dt.date,
-    type: str = "note",
-    tags: list[str] | None = None,
-    paths: list[str] | None = None,
-    links: list[str] | None = None,
-    confidence: str | None = None,
-    source: str | None = None,
-) -> mm.Memory:
-    """Add a draft memory (agents write nothing else)."""
-    store.require()
-    mem = mm.new(
-        title,
-        body,
-        mid=mm.slugify(title),
-        today=today,
-        type=type,
-        status=proposals.AGENT_STATUS,
-        tags=tags or None,
-        paths=paths or None,
-        links=links or None,
-        confidence=confidence,
-        source=source,
-    )
-    return proposals.save_draft(store, mem)
-
-
-def update(store: Store, mid: str, *, today: dt.date, **changes: Any) -> mm.Memory:
-    """Change the given fields (None = leave as is) of a draft in place, or propose a
-    revision of a reviewed memory; validated like a file edit. Returns what was written."""
-    values = {k: v for k, v in changes.items() if v is not None}
-    if "body" in values:
-        values["body"] = mm.format_body(values["body"])
-    for key in ("tags", "paths", "links"):
-        if key in values:
-            values[key] = tuple(values[key])
-    return proposals.propose(store, mid, today=today, **values)
-
-
-def forget(store: Store, mid: str, *, today: dt.date) -> str:
-    """Forget a draft (archived, or deleted as `[memories] forget` says), withdraw a
-    proposed revision, or propose archiving a reviewed memory; returns what was done."""
-    mode = store.config.get("memories", "forget", "archive")
-    if mode not in FORGET_MODES:
-        raise MemkitError(
-            f"{store.config.path or '.memory/config.toml'}: [memories] forget = {mode!r}; "
-            f"use one of: {', '.join(FORGET_MODES)}"
-        )
-    return proposals.forget(store, mid, today=today, delete=mode == "delete")
-
-
-def _record(mem: mm.Memory) -> dict[str, Any]:
-    return mem.to_record()
-
-
-def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]]:
-    """The staleness verdict for given ids, for search and context to mark stale memories."""
-    from memkit.staleness import check_store
-
-    def of(ids: list[str]) -> dict[str, Any]:
-        return {s.id: s for s in check_store(store, today=today, ids=ids)}
-
-    return of
-
-
-def find(
-    store: Store, query: str, *, today: dt.date, limit: int = 10, type: str | None = None,
-    tag: str | None = None,
-) -> list[dict[str, Any]]:  # fmt: skip
-    """Ranked hits for `query` among active memories, stale ones marked."""
-    if type is not None and type not in mm.TYPES:
-        raise MemkitError(f"unknown type {type!r}; use one of: {', '.join(mm.TYPES)}")
-    from memkit.search import search as run
-
-    hits = run(
-        store, query, today=today, limit=limit, types=(type,) if type else (),
-        tags=(tag,) if tag else (), statuses=status_source(store, today),
-    )  # fmt: skip
-    return [h.to_record() for h in hits]
-
-
-def for_files(
-    store: Store, files: list[str], *, today: dt.date, query: str | None = None,
-    budget_tokens: int = 2000,
-) -> str:  # fmt: skip
-    """Markdown of the memories about `files` (and the best hits for `query`)."""
-    if not files and not query:
-        raise MemkitError("give at least one file or a query")
-    from memkit.search.context import build_context
-
-    ctx = build_context(
-        store, files=files, query=query or None, budget_tokens=budget_tokens, today=today,
-        statuses=status_source(store, today),
-    )  # fmt: skip
-    return str(ctx.to_markdown()) or "No memories about these files."
-
-
-def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
-    """Memories whose code changed, that expired or are due for review."""
-    from memkit.staleness import check_store
-
-    statuses = check_store(store, today=today)
-    return [s.to_record() for s in statuses if s.state in ("stale", "expired", "review-due")]
-
-
-def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:
-    """Record that the agent's own drafts were checked against the code as it is now.
-
-    Only a person re-verifies a reviewed memory (`memkit verify ID`).
-    """
-    if not ids:
-        raise MemkitError("give the ids of the memories to mark verified")
-    from memkit.staleness import verify as run
-
-    for mem in store.get_many(ids):  # all must exist, and be drafts, before any is touched
-        if not proposals.is_proposal(mem):
-            raise proposals.NotAProposalError(
-                f"{mem.id!r} is {mem.status}: only a person re-verifies a reviewed memory "
-                f"(`memkit verify {mem.id}`); if it is wrong, propose a change with "
-                "update_memory"
-            )
-    return [m.to_record() for m in run(store, ids, today=today)]  # it holds the store lock
-
-
 def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
-    """An MCPServer whose tools call the functions of this module (and context/staleness)."""
+    """An MCPServer whose tools call the functions of memkit.agents.tools."""
     from mcp.server.mcpserver import MCPServer
 
     from memkit import __version__
@@ -191,7 +59,7 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
     @tool
     def get_memory(id: str) -> Any:
         """One memory by id: its fields and markdown body."""
-        return call(lambda: _record(store.get(id)))
+        return call(lambda: store.get(id).to_record())
 
     @tool
     def save_memory(
@@ -208,12 +76,23 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
         a type (decision, convention, gotcha, procedure, episode, preference, note), the
         files or `file.py::Symbol` it describes (links) and the globs it applies to
         (paths). Saved as a draft a person reviews."""
-        return call(
-            lambda: _record(
-                save(store, title=title, body=body, today=clock(), type=type, tags=tags,
-                     paths=paths, links=links, confidence=confidence, source=source)
+
+        def run() -> dict[str, Any]:
+            mem = save(
+                store,
+                title=title,
+                body=body,
+                today=clock(),
+                type=type,
+                tags=tags,
+                paths=paths,
+                links=links,
+                confidence=confidence,
+                source=source,
             )
-        )  # fmt: skip
+            return mem.to_record()
+
+        return call(run)
 
     @tool
     def update_memory(
@@ -231,9 +110,17 @@ def build_server(store: Store, clock: Callable[[], dt.date]) -> Any:
         drafts change in place. A reviewed memory is left as it is: the change is saved
         as a new draft whose `revises` names it (a proposed revision, returned here; update
         that draft for further changes), which a person approves."""
-        changes = dict(title=title, body=body, type=type, status=status, confidence=confidence,
-                       links=links, paths=paths, tags=tags)  # fmt: skip
-        return call(lambda: _record(update(store, id, today=clock(), **changes)))
+        changes: dict[str, Any] = dict(
+            title=title,
+            body=body,
+            type=type,
+            status=status,
+            confidence=confidence,
+            links=links,
+            paths=paths,
+            tags=tags,
+        )
+        return call(lambda: update(store, id, today=clock(), **changes).to_record())
 
     @tool
     def search_memories(

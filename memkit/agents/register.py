@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-# The tools whose use `memkit hook post-tool-use` records (memkit.agents.claude.TOOLS).
+# The tools whose use the PostToolUse hook records (memkit.agents.claude.TOOLS).
 TOOL_MATCHER = "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
 MCP_FILES = (".mcp.json", ".cursor/mcp.json")
 MCP_NAME = "memkit"
@@ -21,7 +21,9 @@ SETTINGS = ".claude/settings.json"
 # The `memkit-hook` script runs the handlers without the CLI's start-up (click and
 # every command's options): PostToolUse runs on every tool call and must stay fast.
 HOOK_PREFIX = "memkit-hook "
-_OWN_PREFIXES = (HOOK_PREFIX, "memkit hook ")  # entries earlier versions wrote are ours too
+# Entries running memkit's other spellings of the command (`memkit hook`, what earlier
+# versions wrote) are memkit's too: uninstall removes them, install does not add twice.
+_OWN_PREFIXES = (HOOK_PREFIX, "memkit claude-hook ", "memkit hook ")
 # event -> (matcher or None, handler argument, timeout in seconds)
 HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
     "SessionStart": ("startup|resume|clear|compact", "session-start", 30),

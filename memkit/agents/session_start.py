@@ -3,7 +3,9 @@
 CLAUDE.md (and the files it imports with `@file`) may carry memories memkit compiled;
 their `<!-- memkit:id=ID -->` lines say which. Everything else that is always on comes
 first, then, after a resume or compact, the memories about the files the session
-touched, all within what Claude Code accepts as additionalContext.
+touched, all within what Claude Code accepts as additionalContext. The store is read
+once (ReadOnce) and every step (the always-on memories, their staleness, the context
+for files) works from that one read.
 """
 
 from __future__ import annotations
@@ -12,10 +14,15 @@ import dataclasses
 import datetime as dt
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memkit.store import Store
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory
+    from memkit.store import Loaded
 
 CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
 MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's own ids
@@ -48,16 +55,39 @@ def compiled_ids(root: Path) -> set[str]:
     return ids
 
 
+class ReadOnce(Store):
+    """A store that answers from one read of .memory/: memories(), load() and get_many()
+    return what the first load found (an id it did not find is looked up as usual)."""
+
+    def __init__(self, store: Store) -> None:
+        super().__init__(store.root)
+        self._loaded = store.load()
+        self._by_id = {m.id: m for m in self._loaded.memories}
+
+    def load(self) -> Loaded:
+        return self._loaded
+
+    def memories(self) -> list[Memory]:
+        return sorted(self._loaded.memories, key=lambda m: m.id)
+
+    def get_many(self, ids: Iterable[str]) -> list[Memory]:
+        wanted = sorted(set(ids))
+        if all(mid in self._by_id for mid in wanted):
+            return [self._by_id[mid] for mid in wanted]
+        return super().get_many(wanted)
+
+
 def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     """Markdown of the memories relevant to a session, within CONTEXT_CHARS.
 
     The always-on memories CLAUDE.md does not already carry in full, then (on resume
     or compact) the memories about the files the session touched; stale ones marked.
     """
-    from memkit.agents.mcp import status_source
+    from memkit.agents.tools import status_source
     from memkit.memory import TYPES
     from memkit.search.context import build_context
 
+    store = ReadOnce(store)
     skip = compiled_ids(store.root)
     statuses = status_source(store, today)
     always = sorted(
@@ -84,10 +114,16 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
             size += len(block)
     text = head + "".join(blocks) if blocks else ""
     if files:
+        budget = (CONTEXT_CHARS - len(text) - 400) // 4
         ctx = build_context(
-            store, files=files, query=None, budget_tokens=(CONTEXT_CHARS - len(text) - 400) // 4,
-            exclude_always_on=True, today=today, statuses=statuses,
-        )  # fmt: skip
+            store,
+            files=files,
+            query=None,
+            budget_tokens=budget,
+            exclude_always_on=True,
+            today=today,
+            statuses=statuses,
+        )
         ctx = dataclasses.replace(ctx, items=tuple(i for i in ctx.items if i.id not in skip))
         more = ctx.to_markdown()
         if more and len(text) + len(more) < CONTEXT_CHARS - 200:

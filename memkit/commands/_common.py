@@ -1,14 +1,13 @@
 """What the command modules share: the store the command line names, printing, `--commit`.
 
 Commands are thin: they parse options, call one core function and print its result
-through these helpers. Exit codes are the command line's (memkit.cli maps errors to
-them); commands only ask for EXIT_FOUND when a check found something.
+through these helpers. Errors become exit codes in one place (memkit.errors.report,
+called by memkit.cli); commands only ask for EXIT_FOUND when a check found something.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -16,13 +15,15 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memkit.clock import today as today
-from memkit.controls import CONTROL, escape
+from memkit.controls import CONTROL
+from memkit.controls import printable as printable
+from memkit.errors import EXIT_FOUND as EXIT_FOUND
 
 if TYPE_CHECKING:
     from memkit.store import Store
 
-EXIT_FOUND = 1  # a check found something (memkit.cli maps everything else)
-_LINE_END_CR = re.compile(r"\r+(?=\n|\Z)")
+# The git hook a command runs (ctx.meta key): memkit.errors.report words a crash for it.
+GIT_HOOK = "memkit.git_hook"
 
 
 @dataclass
@@ -38,18 +39,6 @@ class State:
 def get_store(ctx: click.Context) -> Store:
     state: State = ctx.find_object(State) or State()
     return state.store()
-
-
-def printable(text: str) -> str:
-    """Text from memories or git, safe to print to a terminal: control characters escaped.
-
-    Every command prints memory-derived text (titles, bodies, snippets, commit
-    messages, author names) through this. ESC (so CSI and OSC sequences), BEL,
-    backspace, a carriage return not ending a line, C1 controls and bidi overrides
-    show as `\\x1b`, `\\u202e` and the like; tab and newline stay, and a carriage
-    return that ends a line (CRLF text) is dropped.
-    """
-    return escape(_LINE_END_CR.sub("", text))
 
 
 def echo_json(data: Any) -> None:

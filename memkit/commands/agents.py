@@ -1,5 +1,6 @@
-"""Agent integration: `memkit mcp`, `memkit import`, `memkit hook EVENT` for Claude Code,
-and `memkit approve`, where a person accepts or rejects what agents wrote."""
+"""Agent integration: `memkit mcp`, `memkit import`, `memkit claude-hook EVENT` for Claude
+Code (`memkit hook EVENT`, hidden, is the name earlier settings use), and `memkit
+approve`, where a person accepts or rejects what agents wrote."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from memkit.agents import EVENTS
 from memkit.commands._common import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
@@ -16,8 +18,6 @@ if TYPE_CHECKING:
     from memkit.agents.proposals import Approved
     from memkit.memory import Memory
     from memkit.store import Store
-
-HOOK_EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
 
 
 @click.command()
@@ -60,9 +60,7 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
     click.echo(f"{len(report.created)} memories {done}, {len(report.skipped)} skipped")
 
 
-@click.command()
-@click.argument("event", type=click.Choice(HOOK_EVENTS))
-def hook(event: str) -> None:
+def _claude_hook(event: str) -> None:
     """Handle a Claude Code hook: read its JSON on stdin, print what it expects.
 
     Never blocks the agent: any problem is reported on stderr and the exit code is 0.
@@ -73,7 +71,14 @@ def hook(event: str) -> None:
     if out:
         click.echo(out)
     if err:
-        click.echo(f"memkit hook {event}: {err}", err=True)
+        click.echo(err, err=True)
+
+
+_EVENT = click.argument("event", type=click.Choice(EVENTS))
+claude_hook = click.command("claude-hook")(_EVENT(_claude_hook))
+hook = click.command("hook", hidden=True, help="Same as `memkit claude-hook`.")(
+    _EVENT(_claude_hook)
+)
 
 
 @click.command()

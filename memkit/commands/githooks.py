@@ -2,28 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from memkit.cli import EXIT_BUG
-from memkit.commands._common import EXIT_FOUND, get_store, today
-
-if TYPE_CHECKING:
-    from memkit.githooks.install import Affected
-    from memkit.store import Store
-
-HOOKS = ("pre-commit", "validate", "compile", "stale")
-HOW = {
-    "docs": "docstring or comments changed",
-    "body": "body changed",
-    "signature": "signature changed",
-    "changed": "file changed",
-    "removed": "removed",
-    "unverified": "changed (the memory was never verified)",
-}
+from memkit.commands._common import EXIT_FOUND, GIT_HOOK, get_store, today
+from memkit.githooks import HOOKS
 
 
 @click.group()
@@ -50,11 +34,11 @@ def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> 
     if merge_driver:
         lines += install_merge_driver(store)
     if mcp:
-        from memkit.agents.claude import install_mcp
+        from memkit.agents.register import install_mcp
 
         lines += install_mcp(store.root)
     if claude:
-        from memkit.agents.claude import install_claude
+        from memkit.agents.register import install_claude
 
         lines += install_claude(store.root)
     _report(lines, "memkit hooks already installed")
@@ -72,11 +56,11 @@ def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
     store = get_store(ctx)
     lines = core.uninstall(store.root) + uninstall_merge_driver(store)
     if mcp:
-        from memkit.agents.claude import uninstall_mcp
+        from memkit.agents.register import uninstall_mcp
 
         lines += uninstall_mcp(store.root)
     if claude:
-        from memkit.agents.claude import uninstall_claude
+        from memkit.agents.register import uninstall_claude
 
         lines += uninstall_claude(store.root)
     _report(lines, "no memkit hooks installed")
@@ -115,90 +99,17 @@ def run(ctx: click.Context, hook: str, strict: bool) -> None:
 
     pre-commit: validate, compile and stale, each only when the commit needs it.
     """
-    store = get_store(ctx)
-    try:
-        found = _run(store, hook, strict)
-    except Exception as e:
-        from memkit.errors import MemkitError
-
-        if isinstance(e, MemkitError):
-            raise
-        if os.environ.get("MEMKIT_DEBUG"):
-            raise
-        click.echo(
-            f"memkit: the {hook} hook crashed ({type(e).__name__}: {e}); this is a bug in "
-            "memkit. Nothing was changed or staged. Commit with `git commit --no-verify` to "
-            "skip the hook, and report it (MEMKIT_DEBUG=1 shows the traceback).",
-            err=True,
-        )
-        ctx.exit(EXIT_BUG)
-    if found:
-        ctx.exit(EXIT_FOUND)
-
-
-def _run(store: Store, hook: str, strict: bool) -> bool:
-    """Run the checks; print what they find; True when the commit must stop."""
-    from memkit.githooks import install as core
+    from memkit.githooks.checks import run_hook
     from memkit.githooks.fastpath import staged_names
-    from memkit.validation import validate
 
+    ctx.meta[GIT_HOOK] = hook  # a crash is reported as the hook's (memkit.errors.report)
+    store = get_store(ctx)
     store.require()
-    names = staged_names(str(store.root))
-    if hook in ("pre-commit", "validate"):
-        problems = validate(store) if hook == "validate" else core.invalid_memories(store, names)
-        for p in problems:
-            click.echo(str(p))
-        if problems:
-            files = len({p.path for p in problems})
-            click.echo(f"memkit: {len(problems)} problem(s) in {files} file(s)", err=True)
-            return True
-    if hook == "compile" or (hook == "pre-commit" and core.compile_needed(store, names)):
-        changed = _recompile(store)
-        if changed:
-            shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
-            click.echo(
-                f"memkit: regenerated {shown} from .memory/; review the changes, "
-                "`git add` them and commit again",
-                err=True,
-            )
-            return True
-    if hook in ("pre-commit", "stale"):
-        affected = core.affected_memories(store, names)
-        _print_affected(affected)
-        if any(a.stale for a in affected) and (strict or _strict_config(store)):
-            click.echo("memkit: commit stopped (--strict): verify or edit these memories", err=True)
-            return True
-    return False
-
-
-def _recompile(store: Store) -> list[str]:
-    from memkit.githooks import install as core
-
-    return core.recompile(store, today=today())
-
-
-def _strict_config(store: Store) -> bool:
-    """`[hooks] strict = true` in .memory/config.toml (or MEMKIT_HOOKS_STRICT=true)."""
-    from memkit.errors import ConfigError
-
-    value = store.config.section("hooks").get("strict", False)
-    if not isinstance(value, bool):
-        raise ConfigError(
-            f"{store.config.path or '.memory/config.toml'}: [hooks] strict must be true or "
-            f"false, not {value!r}"
-        )
-    return value
-
-
-def _print_affected(affected: list[Affected]) -> None:
-    if not affected:
-        return
-    n = len(affected)
-    what = "1 memory describes" if n == 1 else f"{n} memories describe"
-    click.echo(f"memkit: this commit changes code that {what}:")
-    for a in affected:
-        click.echo(f"  {a.id}: {a.title} ({a.path})")
-        for link in a.links:
-            how = f"moved to {link.moved_to}" if link.moved_to else HOW.get(link.state, link.state)
-            click.echo(f"    {link.link}: {how}")
-        click.echo(f"    -> still true? `memkit verify {a.id}`; if not, `memkit edit {a.id}`")
+    staged = staged_names(str(store.root))
+    outcome = run_hook(store, hook, staged, today=today(), strict=strict)
+    for line in outcome.out:
+        click.echo(line)
+    for line in outcome.err:
+        click.echo(line, err=True)
+    if outcome.stop:
+        ctx.exit(EXIT_FOUND)

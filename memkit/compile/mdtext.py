@@ -7,7 +7,8 @@ comment, or one of the raw-HTML blocks markdown runs to a closing token
 (`<script`, `<pre`, `<style`, `<textarea`, `<?`, `<!X`, `<![CDATA[`) is escaped when
 the body does not close it. Control characters become visible escapes (`\x1b`).
 Plain bodies (no headings, fences, setext underlines or raw-HTML openers) take a
-fast path that never loads markdown-it.
+fast path that never loads markdown-it. This is the one module that imports
+markdown-it: `parse` gives others (memkit import) the tokens of a markdown text.
 """
 
 from __future__ import annotations
@@ -111,6 +112,11 @@ def _demote(text: str, level: int) -> str:
     if not shift:
         return text
     return _TOP_ATX.sub(lambda m: m.group(1) + "#" * min(6, len(m.group(2)) + shift), text)
+
+
+def parse(text: str) -> list[Any]:
+    """The markdown-it tokens of `text`, parsed as CommonMark."""
+    return list(_parser().parse(text))
 
 
 def _parser() -> Any:

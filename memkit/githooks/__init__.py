@@ -1,2 +1,9 @@
-"""memkit's git hooks: installing them, the pre-commit fast path (standard library
-only), the checks a commit runs, and the merge driver for compiled files."""
+"""memkit's git hooks: installing the pre-commit hook (install), its entry point and
+standard-library fast path (fastpath) with the derived index it reads (index), the
+checks a commit runs (checks), and the merge driver for compiled files (mergedriver).
+They call the core, never the command line.
+"""
+
+# What `memkit hooks run HOOK` runs: the installed hook's checks, or one of them alone
+# (the pre-commit framework's hooks). Here, not in checks: the command line lists them.
+HOOKS = ("pre-commit", "validate", "compile", "stale")

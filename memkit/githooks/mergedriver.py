@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.githooks.install import _git, toplevel
+from memkit.githooks.install import run_git, toplevel
 
 if TYPE_CHECKING:
     from memkit.store import Store
@@ -35,7 +35,7 @@ def install_merge_driver(store: Store) -> list[str]:
             ["git", "config", "--local", f"merge.{DRIVER}.{key}"], cwd=top, capture_output=True
         ).stdout.decode("utf-8", "replace")
         if current.strip() != value:
-            _git(top, "config", "--local", f"merge.{DRIVER}.{key}", value)
+            run_git(top, "config", "--local", f"merge.{DRIVER}.{key}", value)
             changes.append(f"set git config merge.{DRIVER}.{key}")
     lines = [f"{pattern} merge={DRIVER}" for pattern in generated_patterns(store)]
     if _write_attributes(store.root / ".gitattributes", lines):
@@ -53,7 +53,7 @@ def uninstall_merge_driver(store: Store) -> list[str]:
         capture_output=True,
     )
     if probe.returncode == 0 and probe.stdout.strip():
-        _git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
+        run_git(top, "config", "--local", "--remove-section", f"merge.{DRIVER}")
         changes.append(f"removed git config merge.{DRIVER}")
     if _write_attributes(store.root / ".gitattributes", []):
         changes.append(f"updated {store.rel(store.root / '.gitattributes')}")

@@ -1,4 +1,5 @@
-"""Installing and removing the git hook: hooks dir discovery, chaining, idempotence."""
+"""Installing and removing the git hook (memkit.githooks.install): hooks dir discovery,
+chaining, idempotence."""
 
 from __future__ import annotations
 
@@ -11,7 +12,6 @@ from conftest import Invoke, git
 
 from memkit.errors import MemkitError
 from memkit.githooks import install as hooks
-from memkit.githooks import mergedriver
 from memkit.store import Store, init
 
 USER_HOOK = "#!/bin/sh\necho user hook ran\n"
@@ -105,16 +105,3 @@ def test_cli_install_uninstall(run: Invoke, repo: Path, store: Store) -> None:
     assert run("hooks", "install").stdout == "memkit hooks already installed\n"
     assert run("hooks", "uninstall").stdout == f"removed {hook}\n"
     assert run("hooks", "uninstall").stdout == "no memkit hooks installed\n"
-
-
-def test_attributes_block_keeps_other_lines(tmp_path: Path) -> None:
-    path = tmp_path / ".gitattributes"
-    path.write_text("*.png binary\n", encoding="utf-8")
-    assert mergedriver._write_attributes(path, ["CLAUDE.md merge=memkit"])
-    begin, end = mergedriver.ATTR_BEGIN, mergedriver.ATTR_END
-    assert path.read_text("utf-8") == f"*.png binary\n\n{begin}\nCLAUDE.md merge=memkit\n{end}\n"
-    assert not mergedriver._write_attributes(path, ["CLAUDE.md merge=memkit"])
-    assert mergedriver._write_attributes(path, [])
-    assert path.read_text("utf-8") == "*.png binary\n"
-    assert not mergedriver._write_attributes(tmp_path / "none", [])
-    assert not (tmp_path / "none").exists()

@@ -1,4 +1,4 @@
-"""Claude Code hooks through real `memkit hook` processes, and the installers."""
+"""Claude Code hooks (memkit.agents.claude) through real `memkit claude-hook` processes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 from conftest import Invoke
 
-from memkit.agents.claude import install_claude, install_mcp, uninstall_claude, uninstall_mcp
 from memkit.store import Store
 from memkit.validation import validate
 
@@ -20,11 +19,11 @@ SID = "5f1c2d3e-aaaa-bbbb-cccc-0123456789ab"
 
 
 def hook(repo: Path, event: str, payload: dict[str, Any] | str) -> subprocess.CompletedProcess[str]:
-    """Run `memkit hook EVENT` as Claude Code does: JSON on stdin, cwd in the project."""
+    """Run `memkit claude-hook EVENT` as Claude Code does: JSON on stdin, cwd in the project."""
     raw = payload if isinstance(payload, str) else json.dumps(payload)
     env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    out = subprocess.run([sys.executable, "-m", "memkit", "hook", event], input=raw, cwd=repo,
-                         capture_output=True, text=True, env=env)  # fmt: skip
+    args = [sys.executable, "-m", "memkit", "claude-hook", event]
+    out = subprocess.run(args, input=raw, cwd=repo, capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
     return out
 
@@ -125,7 +124,7 @@ def test_secrets_are_redacted_before_they_are_cut(project: Path) -> None:
     """Each secret straddles the 300-character cut: none of it may reach the journal or draft."""
     from secret_corpus import secrets
 
-    from memkit.agents.claude import MAX_FIELD
+    from memkit.agents.journal import MAX_FIELD
 
     tells = {}  # kind -> the 8 characters of the secret just before the cut
     for kind, text in secrets():
@@ -160,7 +159,7 @@ def pgp_block() -> str:
 
 
 def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
-    from memkit.agents.claude import redact, redact_then_cut
+    from memkit.agents.journal import redact, redact_then_cut
 
     block = pgp_block()
     assert redact(f"before\n{block}\nafter") == "before\n[REDACTED]\nafter"
@@ -294,7 +293,7 @@ def test_bad_input_never_blocks(
         raw = json.dumps({"cwd": str(project), **raw})
     home = Path(os.environ["HOME"])
     before = tree(project, home)
-    for args in (["memkit", "hook"], ["memkit.agents.claude"]):
+    for args in (["memkit", "claude-hook"], ["memkit", "hook"], ["memkit.agents.claude"]):
         cmd = [sys.executable, "-m", *args, event]
         out = subprocess.run(cmd, input=raw if isinstance(raw, bytes) else raw.encode(),
                              cwd=project, capture_output=True, timeout=60)  # fmt: skip
@@ -409,84 +408,6 @@ def test_session_start_after_compact_adds_the_files_touched(project: Path) -> No
     assert start_context(project, "resume") == ""
 
 
-# ------------------------------------------------------------------ installers
-
-
-def test_install_mcp_merges_and_is_idempotent(tmp_path: Path) -> None:
-    (tmp_path / ".mcp.json").write_text('{"mcpServers": {"db": {"command": "pg-mcp"}}}\n')
-    assert install_mcp(tmp_path) == ["updated .mcp.json", "created .cursor/mcp.json"]
-    assert install_mcp(tmp_path) == []
-    assert json.loads((tmp_path / ".mcp.json").read_text()) == {
-        "mcpServers": {
-            "db": {"command": "pg-mcp"},
-            "memkit": {"command": "memkit", "args": ["mcp"]},
-        }
-    }
-    assert uninstall_mcp(tmp_path) == ["updated .mcp.json", "removed .cursor/mcp.json"]
-    assert json.loads((tmp_path / ".mcp.json").read_text()) == {
-        "mcpServers": {"db": {"command": "pg-mcp"}}
-    }
-    assert uninstall_mcp(tmp_path) == []
-
-
-def test_install_claude_keeps_other_settings(tmp_path: Path) -> None:
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    theirs = {"matcher": "Bash", "hooks": [{"type": "command", "command": "./lint.sh"}]}
-    settings.write_text(json.dumps({"model": "opus", "hooks": {"PostToolUse": [theirs]}}))
-    assert install_claude(tmp_path) == ["updated .claude/settings.json"]
-    assert install_claude(tmp_path) == []
-    data = json.loads(settings.read_text())
-    assert data["model"] == "opus"
-    assert data["hooks"]["PostToolUse"][0] == theirs
-    assert data["hooks"]["PostToolUse"][1] == {
-        "matcher": "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash",
-        "hooks": [{"type": "command", "command": "memkit-hook post-tool-use", "timeout": 10}],
-    }
-    assert data["hooks"]["SessionStart"] == [
-        {
-            "matcher": "startup|resume|clear|compact",
-            "hooks": [{"type": "command", "command": "memkit-hook session-start", "timeout": 30}],
-        }
-    ]
-    assert sorted(data["hooks"]) == ["PostToolUse", "SessionEnd", "SessionStart", "Stop"]
-    assert uninstall_claude(tmp_path) == ["updated .claude/settings.json"]
-    assert json.loads(settings.read_text()) == {"model": "opus", "hooks": {"PostToolUse": [theirs]}}
-    assert uninstall_claude(tmp_path) == []
-
-
-def test_uninstall_claude_removes_entries_of_earlier_versions(tmp_path: Path) -> None:
-    settings = tmp_path / ".claude" / "settings.json"
-    settings.parent.mkdir()
-    old = {"hooks": [{"type": "command", "command": "memkit hook stop", "timeout": 30}]}
-    settings.write_text(json.dumps({"hooks": {"Stop": [old]}}))
-    assert uninstall_claude(tmp_path) == ["removed .claude/settings.json"]
-
-
-def test_install_refuses_broken_json(tmp_path: Path) -> None:
-    from memkit.errors import MemkitError
-
-    (tmp_path / ".mcp.json").write_text("{oops")
-    with pytest.raises(MemkitError, match=r"^\.mcp\.json is not valid JSON \(.*\); fix it"):
-        install_mcp(tmp_path)
-    assert (tmp_path / ".mcp.json").read_text() == "{oops"
-
-
-def test_hook_matcher_names_the_recorded_tools() -> None:
-    from memkit.agents.claude import TOOLS
-    from memkit.agents.register import TOOL_MATCHER
-
-    assert "|".join(TOOLS) == TOOL_MATCHER
-
-
-def test_compiled_ids_follow_imports(tmp_path: Path) -> None:
-    from memkit.agents.session_start import compiled_ids
-
-    (tmp_path / "CLAUDE.md").write_text("Intro\n\n@AGENTS.md\n<!-- memkit:id=one -->\n")
-    (tmp_path / "AGENTS.md").write_text("## Two\n<!-- memkit:id=two -->\n\n@CLAUDE.md\n")
-    assert compiled_ids(tmp_path) == {"one", "two"}
-
-
 def test_lean_entry_point_records_the_same(project: Path) -> None:
     payload = tool(project, "Read", {"file_path": str(project / "src" / "notes.txt")})
     args = [sys.executable, "-m", "memkit.agents.claude", "post-tool-use"]
@@ -513,36 +434,6 @@ def test_record_multi_edit_and_notebook(tmp_path: Path) -> None:
     assert record(outside, tmp_path) is None
 
 
-def test_old_journals_are_pruned(project: Path) -> None:
-    import datetime
-    import time
-
-    from memkit.agents.claude import prune_journals
-
-    folder = project / ".git" / "memkit" / "sessions"
-    folder.mkdir(parents=True)
-    (folder / "old.jsonl").write_text("{}\n")
-    (folder / "recent.jsonl").write_text("{}\n")
-    month_ago = time.time() - 30 * 86400
-    os.utime(folder / "old.jsonl", (month_ago, month_ago))
-    prune_journals(project, keep_days=14, today=datetime.date.fromtimestamp(time.time()))
-    assert sorted(p.name for p in folder.iterdir()) == ["recent.jsonl"]
-
-
-def test_hooks_install_mcp_and_claude(run: Invoke, store: Store) -> None:
-    pytest.importorskip("memkit.commands.githooks")
-    out = run("hooks", "install", "--mcp", "--claude").stdout
-    for line in ("created .mcp.json", "created .cursor/mcp.json", "created .claude/settings.json"):
-        assert line in out
-    again = run("hooks", "install", "--mcp", "--claude").stdout
-    assert ".mcp.json" not in again and "settings.json" not in again
-    settings = json.loads((store.root / ".claude" / "settings.json").read_text())
-    assert sorted(settings["hooks"]) == ["PostToolUse", "SessionEnd", "SessionStart", "Stop"]
-    out = run("hooks", "uninstall", "--mcp", "--claude").stdout
-    for line in ("removed .mcp.json", "removed .cursor/mcp.json", "removed .claude/settings.json"):
-        assert line in out
-
-
 def test_the_first_prompt_names_the_episode(project: Path) -> None:
     transcript = project / ".claude" / f"{SID}.jsonl"
     transcript.parent.mkdir()
@@ -560,3 +451,10 @@ def test_the_first_prompt_names_the_episode(project: Path) -> None:
     mem = Store(project).get("session-2026-11-22-5f1c2d3e")
     assert mem.title == "Session: Fix rounding in invoice totals"
     assert mem.text.startswith("Asked: Fix rounding in invoice totals\n\nWhat Claude Code session")
+
+
+def test_claude_hook_is_listed_and_hook_is_a_hidden_alias(run: Invoke) -> None:
+    """`memkit hook` (what earlier settings run) sat next to `memkit hooks` (git) in --help."""
+    listed = [line.split()[0] for line in run("--help").stdout.splitlines() if line[:2] == "  "]
+    assert "claude-hook" in listed and "hooks" in listed and "hook" not in listed
+    assert "Same as `memkit claude-hook`." in run("hook", "--help").stdout

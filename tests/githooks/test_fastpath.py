@@ -1,4 +1,5 @@
-"""The installed hook in real `git commit` runs: what it prints, what it blocks."""
+"""The installed hook (memkit.githooks.fastpath) in real `git commit` runs: what it prints,
+what it blocks, and which modules a commit with nothing to do loads."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import git, write_memory
 
-from memkit.githooks import fastpath as hookrun
+from memkit.githooks import fastpath
 from memkit.githooks import install as hooks
 from memkit.store import Store
 
@@ -45,7 +46,7 @@ def project(repo: Path, store: Store) -> Path:
     (repo / "src" / "app.py").write_text(APP, encoding="utf-8")
     (repo / "README").write_text("hello\n", encoding="utf-8")
     mem = write_memory(store, "totals-rounded-once", LINKED)
-    # These tests are about validate and stale; tests/test_hooks_compile.py covers compile.
+    # About validate and stale; tests/githooks/test_checks_compile.py covers compile.
     (repo / ".memory" / "config.toml").write_text("[compile]\ntargets = []\n", "utf-8")
     hour_ago = time.time() - 3600  # older than the 2 s window in which caches distrust mtimes
     os.utime(mem, (hour_ago, hour_ago))
@@ -123,7 +124,7 @@ def test_fast_path_loads_no_heavy_library(project: Path) -> None:
     (project / "README").write_text("x\n", encoding="utf-8")
     (project / "src" / "app.py").write_text(APP + "\n", encoding="utf-8")
     git(project, "add", "README")
-    hookrun.has_work(str(project))  # builds the index
+    fastpath.has_work(str(project))  # builds the index
     code = (
         "import sys, memkit.githooks.fastpath as h\n"
         f"print(h.has_work({str(project)!r}))\n"
@@ -133,7 +134,7 @@ def test_fast_path_loads_no_heavy_library(project: Path) -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n[]\n"
     git(project, "add", "src/app.py")
-    assert hookrun.has_work(str(project))
+    assert fastpath.has_work(str(project))
 
 
 def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:

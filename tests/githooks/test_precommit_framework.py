@@ -14,7 +14,7 @@ from conftest import git, write_memory
 
 from memkit.store import Store
 
-HERE = Path(__file__).resolve().parents[1]
+HERE = Path(__file__).resolve().parents[2]  # the repository
 BIN = str(Path(sys.executable).parent)  # where `memkit` and `pre-commit` are installed
 LINKED = "---\ntitle: Totals are rounded once\nlinks:\n- src/app.py::total\n---\n\nRound once.\n"
 APP = "def total(xs):\n    return round(sum(xs), 2)\n"
@@ -46,7 +46,7 @@ def framework(repo: Path, store: Store) -> Path:
     (repo / "src" / "app.py").write_text(APP, encoding="utf-8")
     (repo / "README").write_text("hello\n", encoding="utf-8")
     mem = write_memory(store, "totals-rounded-once", LINKED)
-    # These tests are about validate and stale; tests/test_hooks_compile.py covers compile.
+    # About validate and stale; tests/githooks/test_checks_compile.py covers compile.
     (repo / ".memory" / "config.toml").write_text("[compile]\ntargets = []\n", "utf-8")
     hour_ago = time.time() - 3600
     os.utime(mem, (hour_ago, hour_ago))
@@ -127,7 +127,7 @@ def test_try_repo_installs_and_runs_the_published_hooks(repo: Path, store: Store
 def test_compile_hook_watches_every_compiled_file() -> None:
     import re
 
-    from memkit.githooks.fastpath import compiled_outputs
+    from memkit.githooks.index import compiled_outputs
 
     published = yaml.safe_load((HERE / ".pre-commit-hooks.yaml").read_text("utf-8"))
     files = next(h["files"] for h in published if h["id"] == "memkit-compile")

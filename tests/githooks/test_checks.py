@@ -1,4 +1,4 @@
-"""What the pre-commit checks find, given what a commit stages."""
+"""What the pre-commit checks (memkit.githooks.checks) find, given what a commit stages."""
 
 from __future__ import annotations
 
@@ -8,17 +8,16 @@ import pytest
 from conftest import Invoke, git, write_memory
 
 from memkit.errors import ConfigError
-from memkit.githooks import fastpath as hookrun
-from memkit.githooks import install as hooks
+from memkit.githooks import checks, fastpath
 from memkit.store import Store
 
 
 def staged(repo: Path) -> list[str]:
-    return hookrun.staged_names(str(repo))
+    return fastpath.staged_names(str(repo))
 
 
 def problems(store: Store) -> list[str]:
-    return [str(p) for p in hooks.invalid_memories(store, staged(store.root))]
+    return [str(p) for p in checks.invalid_memories(store, staged(store.root))]
 
 
 @pytest.fixture
@@ -63,22 +62,6 @@ def test_a_staged_config_is_loaded(base: Store) -> None:
     git(base.root, "add", ".memory/config.toml")
     with pytest.raises(ConfigError, match="invalid TOML"):
         problems(base)
-
-
-def test_index_lists_linked_files_and_follows_changes(repo: Path, store: Store) -> None:
-    write_memory(store, "a", "---\ntitle: A\nlinks: [src/a.py::f, docs]\n---\n")
-    stamps = hookrun.memory_stamps(str(repo))
-    assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py"]
-    names = ["README", "docs/x.md", "src/a.py", "src/b.py", ".memory/z.md"]
-    assert hookrun.relevant(names, ["docs", "src/a.py"]) == [*names[1:3], ".memory/z.md"]
-    index = repo / ".git" / "memkit" / "hooks-index"
-    index.write_text(hookrun._index_head(stamps) + "l x.py\n", encoding="utf-8")
-    assert hookrun.linked_files(str(repo), stamps) == ["x.py"]  # trusted while stamps match
-    write_memory(store, "b", "---\ntitle: B\nlinks: [src/b.py]\n---\n")
-    stamps = hookrun.memory_stamps(str(repo))
-    assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py", "src/b.py"]
-    index.write_text(hookrun._index_head(stamps) + "garbage\n", encoding="utf-8")
-    assert hookrun.linked_files(str(repo), stamps) == ["docs", "src/a.py", "src/b.py"]
 
 
 def test_run_validate_and_pre_commit(run: Invoke, base: Store) -> None:

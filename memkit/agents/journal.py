@@ -1,0 +1,117 @@
+"""A session's journal: what an agent read, edited, searched and ran, one JSON line a tool call.
+
+Journals live in `sessions/<session>.jsonl` in memkit's private folder
+(memkit.cachedir). `append` adds one line with one O_APPEND write (concurrent hooks
+never interleave lines); `read_journal` reads them back, redacted again;
+`prune_journals` deletes those of sessions that never ended. The redaction helpers
+(`redact_then_cut`, `redacted_first_line`) make sure no line, and no draft made from
+one, keeps a likely secret or part of one. Standard library only until there is text
+to redact: the PostToolUse hook appends on every tool call.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+SESSIONS_DIR = "sessions"
+JOURNAL_DAYS = 14  # journals of sessions that never ended are deleted after this
+MAX_FIELD = 300  # characters kept per command, pattern or snippet
+SCAN_CHARS = 8192  # of a value's first line, redacted before it is cut (bounds the work)
+SCAN_MARGIN = 512  # dropped from a longer line's window: it may end inside a secret
+
+
+def sessions_dir(root: Path) -> Path:
+    """Where session journals live: memkit's private folder (memkit.cachedir)."""
+    from memkit.cachedir import cache_dir
+
+    return Path(cache_dir(str(root))) / SESSIONS_DIR
+
+
+def journal_path(root: Path, sid: str) -> Path:
+    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", sid)[:100].lstrip(".") or "session"
+    return sessions_dir(root) / f"{safe}.jsonl"
+
+
+def redact(text: str) -> str:
+    """`text` with every likely secret replaced by `[REDACTED]`, private key blocks whole."""
+    from memkit.secrets import redact as redact_secrets
+
+    return redact_secrets(text)
+
+
+def redacted_first_line(value: Any) -> tuple[str, bool]:
+    """(the first line of `value` with likely secrets redacted, whether text was left out).
+
+    Only the first SCAN_CHARS characters of the line are looked at; from a longer
+    line the last SCAN_MARGIN characters of that window are dropped too, since a
+    secret cut there might no longer be recognised.
+    """
+    text = str(value).strip()
+    lines = text[: SCAN_CHARS + 1].splitlines()
+    first = lines[0] if lines else ""
+    clean = redact(first[:SCAN_CHARS])
+    if len(first) > SCAN_CHARS:
+        clean = clean[: max(0, len(clean) - SCAN_MARGIN)]
+    return clean, len(first) < len(text) or len(first) > SCAN_CHARS
+
+
+def redact_then_cut(value: Any, limit: int = MAX_FIELD) -> str:
+    """The first line of `value`, likely secrets redacted, then cut to `limit` characters
+    (` …` marks a cut). Redacting first: a cut never leaves part of a secret behind."""
+    clean, more = redacted_first_line(value)
+    if more or len(clean) > limit:
+        return clean[:limit] + " …"
+    return clean
+
+
+def append(path: Path, rec: dict[str, str]) -> None:
+    """Add one record to the journal at `path` (created, with its folder, if need be)."""
+    line = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, line)  # one O_APPEND write: concurrent hooks never interleave lines
+    finally:
+        os.close(fd)
+
+
+def read_journal(path: Path) -> list[dict[str, str]]:
+    """The journal's records; unreadable lines (a crash mid-write) are skipped.
+
+    Text is redacted again: journals written by earlier versions were not.
+    """
+    out = []
+    for line in path.read_text("utf-8", errors="replace").splitlines():
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("kind"), str):
+            out.append({k: redact(v) if isinstance(v, str) else str(v) for k, v in rec.items()})
+    return out
+
+
+def prune_journals(root: Path, *, keep_days: int, today: dt.date) -> None:
+    """Delete the journals of sessions that ended without a SessionEnd long ago."""
+    import datetime
+
+    try:
+        entries = list(os.scandir(sessions_dir(root)))
+    except OSError:
+        return
+    for e in entries:
+        if not (e.name.endswith(".jsonl") and e.is_file(follow_symlinks=False)):
+            continue
+        age = today - datetime.date.fromtimestamp(e.stat(follow_symlinks=False).st_mtime)
+        if age.days > keep_days:
+            Path(e.path).unlink(missing_ok=True)

@@ -1,0 +1,159 @@
+"""What agents may do with the store through memkit's MCP tools, as plain functions.
+
+The MCP tools (memkit.agents.mcp) are thin wrappers over save, update, forget,
+search, for_files, stale and verify (get_memory over Store.get). They take the store
+and the date and know nothing of MCP; a MemkitError's message is what the agent sees.
+status_source gives search and context the staleness verdict (SessionStart uses it
+too). Agents write drafts only (memkit.agents.proposals): a change to a reviewed
+memory becomes a proposed revision a person approves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import Any
+
+from memkit import memory as mm
+from memkit.agents import proposals
+from memkit.errors import MemkitError
+from memkit.store import Store
+
+FORGET_MODES = ("archive", "delete")
+
+
+def save(
+    store: Store,
+    *,
+    title: str,
+    body: str,
+    today: dt.date,
+    type: str = "note",
+    tags: list[str] | None = None,
+    paths: list[str] | None = None,
+    links: list[str] | None = None,
+    confidence: str | None = None,
+    source: str | None = None,
+) -> mm.Memory:
+    """Add a draft memory (agents write nothing else)."""
+    store.require()
+    mem = mm.new(
+        title,
+        body,
+        mid=mm.slugify(title),
+        today=today,
+        type=type,
+        status=proposals.AGENT_STATUS,
+        tags=tags or None,
+        paths=paths or None,
+        links=links or None,
+        confidence=confidence,
+        source=source,
+    )
+    return proposals.save_draft(store, mem)
+
+
+def update(store: Store, mid: str, *, today: dt.date, **changes: Any) -> mm.Memory:
+    """Change the given fields (None = leave as is) of a draft in place, or propose a
+    revision of a reviewed memory; validated like a file edit. Returns what was written."""
+    values = {k: v for k, v in changes.items() if v is not None}
+    if "body" in values:
+        values["body"] = mm.format_body(values["body"])
+    for key in ("tags", "paths", "links"):
+        if key in values:
+            values[key] = tuple(values[key])
+    return proposals.propose(store, mid, today=today, **values)
+
+
+def forget(store: Store, mid: str, *, today: dt.date) -> str:
+    """Forget a draft (archived, or deleted as `[memories] forget` says), withdraw a
+    proposed revision, or propose archiving a reviewed memory; returns what was done."""
+    mode = store.config.get("memories", "forget", "archive")
+    if mode not in FORGET_MODES:
+        raise MemkitError(
+            f"{store.config.path or '.memory/config.toml'}: [memories] forget = {mode!r}; "
+            f"use one of: {', '.join(FORGET_MODES)}"
+        )
+    return proposals.forget(store, mid, today=today, delete=mode == "delete")
+
+
+def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]]:
+    """The staleness verdict for given ids, for search and context to mark stale memories."""
+    from memkit.staleness import check_store
+
+    def of(ids: list[str]) -> dict[str, Any]:
+        return {s.id: s for s in check_store(store, today=today, ids=ids)}
+
+    return of
+
+
+def find(
+    store: Store,
+    query: str,
+    *,
+    today: dt.date,
+    limit: int = 10,
+    type: str | None = None,
+    tag: str | None = None,
+) -> list[dict[str, Any]]:
+    """Ranked hits for `query` among active memories, stale ones marked."""
+    if type is not None and type not in mm.TYPES:
+        raise MemkitError(f"unknown type {type!r}; use one of: {', '.join(mm.TYPES)}")
+    from memkit.search import search as run
+
+    types, tags = (type,) if type else (), (tag,) if tag else ()
+    statuses = status_source(store, today)
+    hits = run(store, query, today=today, limit=limit, types=types, tags=tags, statuses=statuses)
+    return [h.to_record() for h in hits]
+
+
+def for_files(
+    store: Store,
+    files: list[str],
+    *,
+    today: dt.date,
+    query: str | None = None,
+    budget_tokens: int = 2000,
+) -> str:
+    """Markdown of the memories about `files` (and the best hits for `query`)."""
+    if not files and not query:
+        raise MemkitError("give at least one file or a query")
+    from memkit.search.context import build_context
+
+    statuses = status_source(store, today)
+    ctx = build_context(
+        store,
+        files=files,
+        query=query or None,
+        budget_tokens=budget_tokens,
+        today=today,
+        statuses=statuses,
+    )
+    return str(ctx.to_markdown()) or "No memories about these files."
+
+
+def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
+    """Memories whose code changed, that expired or are due for review."""
+    from memkit.staleness import check_store
+
+    statuses = check_store(store, today=today)
+    return [s.to_record() for s in statuses if s.state in ("stale", "expired", "review-due")]
+
+
+def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:
+    """Record that the agent's own drafts were checked against the code as it is now.
+
+    Only a person re-verifies a reviewed memory (`memkit verify ID`).
+    """
+    if not ids:
+        raise MemkitError("give the ids of the memories to mark verified")
+    from memkit.staleness import verify as run
+
+    for mem in store.get_many(ids):  # all must exist, and be drafts, before any is touched
+        if not proposals.is_proposal(mem):
+            raise proposals.NotAProposalError(
+                f"{mem.id!r} is {mem.status}: only a person re-verifies a reviewed memory "
+                f"(`memkit verify {mem.id}`); if it is wrong, propose a change with "
+                "update_memory"
+            )
+    return [m.to_record() for m in run(store, ids, today=today)]  # it holds the store lock

@@ -1,0 +1,243 @@
+"""What a commit is checked for: the pre-commit hook's checks, and those the pre-commit
+framework's hooks run one at a time (`memkit hooks run HOOK`).
+
+`run_hook(store, hook, staged, ...)` validates the staged memories, regenerates the
+compiled files when the commit needs it, and lists the memories whose linked code
+the commit changes; `[hooks] strict` (or `strict=True`) stops the commit when one of
+them is stale. It returns an Outcome: the lines to print and whether the commit must
+stop. The staged names come from the caller, and so do the memory files' stamps when
+it has them (the fast path does): the checks run no second `git diff`, and list the
+memory files' stamps at most once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memkit.githooks.index import Stamps, is_output, memory_stamps, read_index, relevant
+from memkit.walk import MEMORY_DIR
+
+if TYPE_CHECKING:
+    from memkit.errors import InvalidMemoryError
+    from memkit.staleness.verdict import LinkStatus
+    from memkit.store import Store
+
+HOW = {
+    "docs": "docstring or comments changed",
+    "body": "body changed",
+    "signature": "signature changed",
+    "changed": "file changed",
+    "removed": "removed",
+    "unverified": "changed (the memory was never verified)",
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a hook found: `out` (a report, for stdout) then `err` (the verdict, for stderr),
+    printed in that order; `stop` when the commit must not go ahead (exit code 1)."""
+
+    out: tuple[str, ...] = ()
+    err: tuple[str, ...] = ()
+    stop: bool = False
+
+
+@dataclass(frozen=True)
+class Affected:
+    """A memory whose linked code the commit changes, and how each link changed."""
+
+    id: str
+    title: str
+    path: str
+    links: tuple[LinkStatus, ...]
+
+    @property
+    def stale(self) -> bool:
+        return any(link.stale for link in self.links)
+
+
+def run_precommit(
+    store: Store,
+    staged: list[str],
+    *,
+    today: dt.date,
+    strict: bool = False,
+    stamps: Stamps | None = None,
+) -> Outcome:
+    """What the installed pre-commit hook checks: validate, compile and stale, each only
+    when the commit needs it."""
+    return run_hook(store, "pre-commit", staged, today=today, strict=strict, stamps=stamps)
+
+
+def run_hook(
+    store: Store,
+    hook: str,
+    staged: list[str],
+    *,
+    today: dt.date,
+    strict: bool = False,
+    stamps: Stamps | None = None,
+) -> Outcome:
+    """Run one hook's checks (memkit.githooks.HOOKS) on the `staged` names.
+
+    They run in order (validate, compile, stale) and the first that stops the commit
+    decides the Outcome.
+
+    `stamps` are the memory files' stamps (memkit.githooks.index.memory_stamps), read
+    here (once) when not given.
+    """
+    from memkit.validation import validate
+
+    store.require()
+    if stamps is None and hook in ("pre-commit", "stale"):
+        stamps = memory_stamps(str(store.root))
+    if hook in ("pre-commit", "validate"):
+        if hook == "validate":
+            problems = validate(store)
+        else:
+            problems = invalid_memories(store, staged, stamps)
+        if problems:
+            files = len({p.path for p in problems})
+            summary = f"memkit: {len(problems)} problem(s) in {files} file(s)"
+            return Outcome(tuple(str(p) for p in problems), (summary,), stop=True)
+    if hook == "compile" or (hook == "pre-commit" and compile_needed(store, staged, stamps)):
+        changed = recompile(store, today=today)
+        if changed:
+            return Outcome(err=(_regenerated(changed),), stop=True)
+    if hook in ("pre-commit", "stale"):
+        affected = affected_memories(store, staged, stamps)
+        report = tuple(describe(affected))
+        if any(a.stale for a in affected) and (strict or strict_config(store)):
+            stopped = "memkit: commit stopped (--strict): verify or edit these memories"
+            return Outcome(report, (stopped,), stop=True)
+        return Outcome(report)
+    return Outcome()
+
+
+def invalid_memories(
+    store: Store, names: list[str], stamps: Stamps | None = None
+) -> list[InvalidMemoryError]:
+    """The problems the commit brings into the store, proportional to what it stages.
+
+    Only the staged memory files are checked (through the parse cache), plus the
+    store-wide rules they can break: duplicate ids and `supersedes` references. A
+    staged config or template is loaded; a staged deletion checks the whole store.
+    """
+    from memkit.validation import validate
+
+    touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
+    if not touched:
+        return []
+    if stamps is None:
+        stamps = memory_stamps(str(store.root))
+    if any(n.endswith(".md") and not (store.root / n).exists() for n in touched):
+        return validate(store)  # a memory was deleted: references to it may dangle
+    if any(n not in stamps for n in touched):
+        store.config.section("compile")  # a ConfigError names the file and the fix
+    staged = {n for n in touched if n in stamps}
+    if not staged:
+        return []
+    return validate(store, only=staged)
+
+
+def compile_needed(store: Store, names: list[str], stamps: Stamps | None = None) -> bool:
+    """Whether the commit changes memories, memkit's config or templates, or a compiled file."""
+    if any(n.startswith(MEMORY_DIR + "/") for n in names):
+        return True
+    root = str(store.root)
+    outputs = read_index(root, memory_stamps(root) if stamps is None else stamps)[1]
+    return any(is_output(n, outputs) for n in names)
+
+
+def recompile(store: Store, *, today: dt.date) -> list[str]:
+    """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
+    from memkit.compile.plan import apply, plan
+
+    with store.lock():
+        return apply(plan(store, today=today))
+
+
+def _regenerated(changed: list[str]) -> str:
+    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
+    return (
+        f"memkit: regenerated {shown} from .memory/; review the changes, "
+        "`git add` them and commit again"
+    )
+
+
+def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:
+    """check_staged, or its equivalent when git committed from a temporary index.
+
+    `git commit -a` and `git commit FILE` stage into a temporary index file (named by
+    GIT_INDEX_FILE in the hook's environment) that libgit2 does not read. Both commit
+    the work tree's version of the staged files, so then the work tree is compared with
+    HEAD, keeping only the links in files this commit stages.
+    """
+    from memkit.staleness import check_range, check_staged
+
+    index = os.environ.get("GIT_INDEX_FILE")
+    if not index or os.path.basename(index) == "index":
+        return check_staged(store)
+    return [
+        (status.id, link)
+        for status in check_range(store, "HEAD", None)
+        for link in status.links
+        if relevant(sorted(touched), [link.link.partition("::")[0]])
+    ]
+
+
+def affected_memories(
+    store: Store, names: list[str], stamps: Stamps | None = None
+) -> list[Affected]:
+    """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
+
+    `names` are the staged paths: when none is a linked file (the derived index says
+    so), the staleness engine is not even loaded.
+    """
+    root = str(store.root)
+    links = read_index(root, memory_stamps(root) if stamps is None else stamps)[0]
+    touched = relevant(names, links)
+    if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
+        return []
+    by_id: dict[str, list[LinkStatus]] = {}
+    for mid, status in _staged_statuses(store, set(touched)):
+        if status.state != "unchanged":
+            by_id.setdefault(mid, []).append(status)
+    out = []
+    for mid in sorted(by_id):
+        mem = store.get(mid)
+        links_of = tuple(sorted(by_id[mid], key=lambda s: s.link))
+        out.append(Affected(mid, mem.title, mem.path, links_of))
+    return out
+
+
+def strict_config(store: Store) -> bool:
+    """`[hooks] strict = true` in .memory/config.toml (or MEMKIT_HOOKS_STRICT=true)."""
+    from memkit.errors import ConfigError
+
+    value = store.config.section("hooks").get("strict", False)
+    if not isinstance(value, bool):
+        raise ConfigError(
+            f"{store.config.path or '.memory/config.toml'}: [hooks] strict must be true or "
+            f"false, not {value!r}"
+        )
+    return value
+
+
+def describe(affected: list[Affected]) -> list[str]:
+    """The report on the memories a commit affects: how each link changed, what to do."""
+    if not affected:
+        return []
+    n = len(affected)
+    what = "1 memory describes" if n == 1 else f"{n} memories describe"
+    lines = [f"memkit: this commit changes code that {what}:"]
+    for a in affected:
+        lines.append(f"  {a.id}: {a.title} ({a.path})")
+        for link in a.links:
+            how = f"moved to {link.moved_to}" if link.moved_to else HOW.get(link.state, link.state)
+            lines.append(f"    {link.link}: {how}")
+        lines.append(f"    -> still true? `memkit verify {a.id}`; if not, `memkit edit {a.id}`")
+    return lines

@@ -1,0 +1,109 @@
+"""The pre-commit hook's derived index: which files memories link to, which files compile writes.
+
+`read_index(root, stamps)` answers from `hooks-index` in memkit's private folder
+(memkit.cachedir), rebuilt only when a memory file's size or mtime changed
+(`memory_stamps`); `relevant` picks the staged names memkit must look at. Standard
+library only: the fast path (memkit.githooks.fastpath) uses it on every commit.
+"""
+
+from __future__ import annotations
+
+import os
+
+from memkit.cachedir import cache_dir
+from memkit.walk import MEMORY_DIR, memory_entries
+
+INDEX_NAME = "hooks-index"
+INDEX_HEADER = "memkit hook index 1\n"
+_RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
+
+Stamps = dict[str, list[int]]
+
+
+def memory_stamps(root: str) -> Stamps:
+    """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists)."""
+    stamps: Stamps = {}
+    for rel, entry in memory_entries(root):  # plain strings and scandir: runs every commit
+        if not entry.is_symlink():
+            st = entry.stat(follow_symlinks=False)
+            stamps[rel] = [st.st_size, st.st_mtime_ns]
+    return stamps
+
+
+def linked_files(root: str, stamps: Stamps) -> list[str]:
+    """The files memories link to (from the derived index)."""
+    return read_index(root, stamps)[0]
+
+
+def read_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
+    """(linked files, compiled outputs) from the derived index; rebuilt if a memory changed.
+
+    The index is plain lines (no json: its import alone costs a few ms): a header,
+    `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file
+    and `o PATH` for every file `memkit compile` may write (`o DIR/PREFIX*`: any file
+    whose path starts with DIR/PREFIX).
+    """
+    try:
+        with open(os.path.join(cache_dir(root), INDEX_NAME), encoding="utf-8") as f:
+            text = f.read()
+    except (OSError, ValueError):
+        text = ""
+    head = _index_head(stamps)
+    if text.startswith(head):
+        rest = text[len(head) :].split("\n")
+        if rest[-1] == "" and all(x[:2] in ("l ", "o ") for x in rest[:-1]):
+            links = [x[2:] for x in rest[:-1] if x[0] == "l"]
+            return links, [x[2:] for x in rest[:-1] if x[0] == "o"]
+    return rebuild_index(root, stamps)
+
+
+def _index_head(stamps: Stamps) -> str:
+    lines = [f"m {size} {mtime} {rel}\n" for rel, (size, mtime) in sorted(stamps.items())]
+    return INDEX_HEADER + "".join(lines)
+
+
+def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
+    """Load the store (through its parse cache) and write the index."""
+    import contextlib
+    import time
+    from pathlib import Path
+
+    from memkit.fsutil import atomic_write
+    from memkit.store import Store
+
+    loaded = Store(root).load()
+    links = sorted({link.partition("::")[0] for m in loaded.memories for link in m.links})
+    outputs = compiled_outputs()
+    now = time.time_ns()
+    settled = all(now - mtime >= _RACY_NS for _, mtime in stamps.values())
+    names_ok = not any("\n" in name for name in [*stamps, *links])
+    if settled and names_ok:
+        text = _index_head(stamps) + "".join(f"l {link}\n" for link in links)
+        text += "".join(f"o {out}\n" for out in outputs)
+        with contextlib.suppress(OSError):  # a read-only checkout goes without the index
+            atomic_write(Path(cache_dir(root), INDEX_NAME), text.encode("utf-8"))
+    return links, outputs
+
+
+def compiled_outputs() -> list[str]:
+    """Every file any compile target may write: shared files, and rule-file prefixes + '*'."""
+    from memkit.compile.targets import RULE_PREFIX, TARGETS
+
+    out = {name for t in TARGETS.values() for name in t.shared}
+    out |= {f"{d}/{RULE_PREFIX}*" for t in TARGETS.values() for d, _ in t.rule_dirs}
+    return sorted(out)
+
+
+def relevant(
+    names: list[str], links: list[str], outputs: list[str] | tuple[str, ...] = ()
+) -> list[str]:
+    """The staged names memkit must look at: memory files, config, linked files, outputs."""
+    exact = set(links) | {o for o in outputs if not o.endswith("*")}
+    dirs = tuple(link.rstrip("/") + "/" for link in links)
+    prefixes = (MEMORY_DIR + "/", *dirs, *(o[:-1] for o in outputs if o.endswith("*")))
+    return [n for n in names if n in exact or n.startswith(prefixes)]
+
+
+def is_output(name: str, outputs: list[str]) -> bool:
+    """Whether `name` is a file `memkit compile` may write (see compiled_outputs)."""
+    return name in outputs or any(o.endswith("*") and name.startswith(o[:-1]) for o in outputs)
