@@ -25,7 +25,7 @@ PROPERTIES = (
     "tests/memory/test_parse.py::test_parse_bytes_never_crashes",
     "tests/memory/test_parse.py::test_front_matter_with_fuzzed_values",
     "tests/memory/test_write.py::test_new_dumps_parse_and_change",
-    "tests/test_compiler.py::test_compiler_over_random_stores",
+    "tests/compile/test_compile.py::test_compiler_over_random_stores",
 )
 
 

@@ -3,7 +3,7 @@
 
     python benchmarks/secrets_eval.py [--seeds 200] [--baseline /tmp/old_secrets.py]
 
-Recall: every format in tests/secret_corpus.py, generated with --seeds different random
+Recall: every format in tests/secretscan/corpus.py, generated with --seeds different random
 bodies (the rules were written against this corpus: benchmarks/secrets_heldout.py measures
 on data they were not tuned on). False positives: the hand-written benign lines of the
 corpus, every non-empty line of the Python standard library (tests excluded), and the
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from secrets_heldout import load_scanner  # noqa: E402
 
-from tests.secret_corpus import BENIGN, secrets  # noqa: E402
+from tests.secretscan.corpus import BENIGN, secrets  # noqa: E402
 
 MB = 1_000_000
 ADVERSARIAL = {

@@ -2,7 +2,7 @@
 
 The rules in memkit/secrets/ were never tuned on this file: its format list and surroundings were
 written down (and committed) before the rules were changed, from the providers' published token
-formats, and it shares no surrounding text with tests/secret_corpus.py. Surroundings are what
+formats, and it shares no surrounding text with tests/secretscan/corpus.py. Surroundings are what
 developers paste into notes: config snippets (.env, YAML, TOML, JSON, XML), shell history,
 connection URLs, code and chat messages, with names in several casings.
 

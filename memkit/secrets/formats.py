@@ -189,7 +189,7 @@ def _compiled(pattern: str) -> re.Pattern[str]:
 
 
 # Every rule matches at least MIN_RUN characters without white space, needle included
-# (tests/test_secrets.py checks it), so only such runs need looking at for needles.
+# (tests/secretscan/test_secrets.py checks it), so only such runs need looking at for needles.
 MIN_RUN = 12
 
 

@@ -122,9 +122,8 @@ def journal_text(repo: Path) -> str:
 
 def test_secrets_are_redacted_before_they_are_cut(project: Path) -> None:
     """Each secret straddles the 300-character cut: none of it may reach the journal or draft."""
-    from secret_corpus import secrets
-
     from memkit.agents.journal import MAX_FIELD
+    from tests.secretscan.corpus import secrets
 
     tells = {}  # kind -> the 8 characters of the secret just before the cut
     for kind, text in secrets():

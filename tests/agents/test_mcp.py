@@ -147,7 +147,7 @@ def with_pragma(text: str) -> str:
 
 def test_agents_cannot_vouch_for_a_secret(store: Store) -> None:
     """The allow-secret pragma is for people: whatever an agent writes is scanned without it."""
-    from secret_corpus import secrets
+    from tests.secretscan.corpus import secrets
 
     corpus = secrets()
     day = __import__("datetime").date(2026, 11, 22)

@@ -2,7 +2,7 @@
 
 Nothing in this file looks like a secret to a scanner: each token is assembled from a
 prefix split in two and characters from a seeded generator, so the repository itself
-holds no secret-looking literal. tests/test_secrets.py and benchmarks/secrets_eval.py
+holds no secret-looking literal. tests/secretscan/test_secrets.py and benchmarks/secrets_eval.py
 share it.
 """
 

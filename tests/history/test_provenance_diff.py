@@ -172,7 +172,7 @@ def test_invalid_memory_in_range(run: Invoke, branch: dict[str, str], store: Sto
 def test_workflow_doc_matches_the_workflow_file() -> None:
     import yaml
 
-    docs = Path(__file__).parent.parent / "docs"
+    docs = Path(__file__).parents[2] / "docs"
     workflow = (docs / "memkit-review.yml").read_text("utf-8")
     assert f"```yaml\n{workflow}```\n" in (docs / "github-actions.md").read_text("utf-8")
     steps = yaml.safe_load(workflow)["jobs"]["memories"]["steps"]

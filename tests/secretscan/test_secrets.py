@@ -16,14 +16,14 @@ import pytest
 from memkit.secrets import Finding, formats, hits, redact, redact_then_cut, scan, scan_values
 from memkit.store import Store
 from tests.conftest import Invoke, write_memory
-from tests.secret_corpus import BENIGN, secrets
+from tests.secretscan.corpus import BENIGN, secrets
 
 SECRETS = secrets()
 IDS = [kind for kind, _ in SECRETS]
 AWS = dict(SECRETS)["AWS access key id"].split()[-1]
 GHP = dict(SECRETS)["GitHub personal token"].split("=")[-1]
 REFUSED = "refusing to write what looks like a"
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 # Session drafts take the first line of a prompt: samples whose redaction is one line.
 DRAFTABLE = [(k, t) for k, t in SECRETS if "\n" not in redact(t)]
 

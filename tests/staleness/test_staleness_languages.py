@@ -13,7 +13,7 @@ from memkit.staleness import check_store, fingerprint
 from memkit.staleness.verdict import LinkStatus
 from memkit.store import Store
 from tests.conftest import git
-from tests.staleness_sources import CASES, edit
+from tests.staleness.sources import CASES, edit
 
 TODAY = dt.date(2026, 3, 1)
 EXPECTED = {

@@ -20,7 +20,7 @@ from memkit.store import Store
 from tests.memory.samples import FUZZ, FUZZ_TODAY, new_memories
 
 TODAY = dt.date(2026, 11, 22)
-GOLDEN = Path(__file__).parent / "golden" / "compile"
+GOLDEN = Path(__file__).parents[1] / "golden" / "compile"
 ALL = ["agents", "claude", "cursor", "copilot", "gemini"]
 
 MEMORIES = {

@@ -12,7 +12,7 @@ from memkit.staleness.parsed import LinkError
 from memkit.staleness.verdict import LinkStatus
 from memkit.store import Store
 from tests.conftest import Invoke, git, write_memory
-from tests.test_staleness_languages import TODAY, commit_all, remember, write
+from tests.staleness.test_staleness_languages import TODAY, commit_all, remember, write
 
 CODE = '''class Outer(Base):
     """Outer docs."""
