@@ -14,11 +14,10 @@ from memkit.commands._common import (
     today,
     warn,
 )
+from memkit.compile.targets import TARGETS
 
 if TYPE_CHECKING:
     from memkit.compile.plan import FileChange, Plan
-
-TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.compile.targets.NAMES
 
 
 @click.command()
@@ -29,7 +28,7 @@ TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.com
     "-t",
     "targets",
     multiple=True,
-    type=click.Choice(TARGET_NAMES),
+    type=click.Choice(tuple(TARGETS)),
     help="Compile only this target (repeatable; default: the configured targets).",
 )
 @commit_option

@@ -66,9 +66,7 @@ def rank(m: Memory) -> tuple[int, int, int, str]:
 
 def select(memories: Iterable[Memory], today: dt.date) -> list[Memory]:
     """Active, unexpired, not superseded memories, best ranked first."""
-    chosen = [
-        m for m in memories if m.status == "active" and not m.superseded_by and not m.expired(today)
-    ]
+    chosen = [m for m in memories if m.in_force(today)]
     return sorted(chosen, key=rank)
 
 
