@@ -29,6 +29,7 @@ GIT_HOOK = "memkit.git_hook"
 @dataclass
 class State:
     root: Path | None = None
+    user: bool = False  # the personal store (memkit --user)
 
     def store(self) -> Store:
         from memkit.store import Store, find_root

@@ -59,7 +59,8 @@ def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:
     def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
         from memkit.staleness import check_store
 
-        return {s.id: s for s in check_store(store, today=today, ids=ids)} if ids else {}
+        own = [i for i in ids if store.exists(i)]  # a shared store's memory has no verdict here
+        return {s.id: s for s in check_store(store, today=today, ids=own)} if own else {}
 
     return of
 
