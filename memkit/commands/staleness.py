@@ -95,6 +95,9 @@ def verify(
     for mem in saved:
         commit = mem.verified.commit if mem.verified and mem.verified.commit else None
         click.echo(f"verified {mem.id}" + (f" at {commit[:12]}" if commit else ""))
+    done = {m.id for m in saved}
+    for mid in (i for i in dict.fromkeys(ids) if i not in done):
+        click.echo(f"{mid}: fingerprints unchanged, file left as it is")
     if do_commit and saved:
         names = " ".join(m.id for m in saved)
         commit_written(store, [m.path for m in saved], f"memkit: verify {names}")
