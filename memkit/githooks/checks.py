@@ -123,8 +123,9 @@ def merge_commit(
     store: Store, staged: list[str], *, today: dt.date, stamps: Stamps | None = None
 ) -> Outcome:
     """What pre-merge-commit does on a merge git completes by itself: the merged memories
-    must be valid, and the compiled files are regenerated and added to the merge commit
-    (git reads the index again after this hook), so the merge is current as it lands."""
+    must be valid, and the compiled files current. When they are not, they are
+    regenerated and staged, and the merge stops before committing (git computed the
+    merge commit's tree before this hook ran): `git commit` completes it, current."""
     from memkit.githooks.install import run_git
 
     if stamps is None:
@@ -140,7 +141,8 @@ def merge_commit(
         return Outcome()
     run_git(store.root, "add", "--", *changed)
     shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
-    return Outcome(err=(f"memkit: regenerated {shown} for this merge and added it to the commit",))
+    done = f"memkit: regenerated {shown} for this merge and staged it; `git commit` completes it"
+    return Outcome(err=(done,), stop=True)
 
 
 def invalid_memories(
