@@ -59,7 +59,7 @@ say "\$ memkit ci --base HEAD~1"
 "$MEMKIT" ci --base HEAD~1 || true
 
 step "7. Search finds the memory that explains the code"
-mk search "claim id hard link" --limit 3
+mk search "exclusive hard link" --limit 2
 
 step "8. After a person has checked it (here they would rather revert the code): verify"
 mk verify "$MEMORY"
