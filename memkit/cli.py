@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",
+    "ci": "memkit.commands.staleness:ci",
     "search": "memkit.commands.search:search_command",
     "context": "memkit.commands.search:context",
     "index": "memkit.commands.search:index",
