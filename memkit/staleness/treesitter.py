@@ -30,6 +30,9 @@ class Grammar:
     transparent: frozenset[str]
     # tokens dropped as formatting (JS/TS semicolons)
     dropped: frozenset[str] = frozenset()
+    # statement blocks (if/else, try/catch/finally, bare blocks) whose declarations belong
+    # to the enclosing module or namespace; unlike `transparent`, docs are read inside them
+    blocks: frozenset[str] = frozenset()
 
 
 _JS = Grammar(
@@ -62,6 +65,16 @@ _JS = Grammar(
         }
     ),
     dropped=frozenset({";"}),
+    blocks=frozenset(
+        {
+            "if_statement",
+            "else_clause",
+            "try_statement",
+            "catch_clause",
+            "finally_clause",
+            "statement_block",
+        }
+    ),
 )
 GRAMMARS = {
     "typescript": _JS,
@@ -93,6 +106,7 @@ GRAMMARS = {
         },
         containers=frozenset({"trait_item", "mod_item", "impl_item"}),
         transparent=frozenset(),
+        blocks=frozenset({"foreign_mod_item", "declaration_list"}),
     ),
     "java": Grammar(
         decls={
@@ -162,6 +176,9 @@ def _walk(
         here = anchor if anchor is not None else node
         if kind in g.transparent:
             yield from _walk(node, prefix, g, here)
+            continue
+        if kind in g.blocks:
+            yield from _walk(node, prefix, g)
             continue
         if kind == "impl_item":  # Rust: methods qualified by the implementing type
             owner = _type_name(node.child_by_field_name("type"))
