@@ -22,6 +22,17 @@ class Parsed:
     # the file fingerprint, or a function computing it (only file links need it)
     file_print: str | Callable[[], str]
     symbols: dict[str, SymbolPrint] = field(default_factory=dict)
+    # a symbol's code as tokens, its own name left out (for near-move detection)
+    token_source: Callable[[str], tuple[str, ...]] | None = None
+    _tokens: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def tokens(self, name: str) -> tuple[str, ...]:
+        """The tokens of symbol `name` (empty when unknown), computed once on demand."""
+        if self.token_source is None or name not in self.symbols:
+            return ()
+        if name not in self._tokens:
+            self._tokens[name] = self.token_source(name)
+        return self._tokens[name]
 
     @property
     def file(self) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections.abc import Iterator
 
 from memkit.staleness.fingerprints import SymbolPrint, file_print
@@ -27,9 +28,30 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
         if name not in defs or (_is_overload(defs[name]) and not _is_overload(node)):
             defs[name] = node
     symbols = {name: symbol_print(node) for name, node in defs.items()}
+    nodes: dict[str, ast.stmt] = dict(defs)
     for name, assign in _assignments(tree.body, ""):
-        symbols.setdefault(name, assignment_print(assign))
-    return Parsed(lambda: file_print(ast.dump(tree)), symbols)
+        if name not in symbols:
+            symbols[name] = assignment_print(assign)
+            nodes[name] = assign
+    return Parsed(lambda: file_print(ast.dump(tree)), symbols, lambda n: _code_tokens(nodes[n]))
+
+
+_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|\S")
+
+
+def _code_tokens(node: ast.stmt) -> tuple[str, ...]:
+    """The definition as source tokens: docstrings out, its own name replaced by `_`."""
+    if isinstance(node, _DEFS):
+        node = copy.copy(node)
+        node.name = "_"
+        node.body = _strip_docs(node.body, [])
+    elif isinstance(node, ast.Assign | ast.AnnAssign):
+        node = copy.copy(node)
+        if isinstance(node, ast.Assign):
+            node.targets = [ast.Name("_")]
+        else:
+            node.target = ast.Name("_")
+    return tuple(_TOKEN.findall(ast.unparse(node)))
 
 
 def blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:

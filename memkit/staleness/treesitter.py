@@ -163,9 +163,22 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
     symbols: dict[str, SymbolPrint] = {}
+    nodes: dict[str, Any] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        symbols.setdefault(name, _symbol_print(node, anchor, grammar))
-    return Parsed(lambda: file_print(_SEP.join(_tokens(root, grammar, ()))), symbols)
+        if name not in symbols:
+            symbols[name] = _symbol_print(node, anchor, grammar)
+            nodes[name] = node
+    return Parsed(
+        lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
+        symbols,
+        lambda name: _code_tokens(nodes[name], grammar),
+    )
+
+
+def _code_tokens(node: Any, g: Grammar) -> tuple[str, ...]:
+    """A declaration's tokens without comments and its own name (near-move detection)."""
+    name = node.child_by_field_name("name")
+    return (node.type, *_tokens(node, g, () if name is None else (name,)))
 
 
 def _walk(

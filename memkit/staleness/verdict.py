@@ -37,6 +37,8 @@ class LinkStatus:
     since: str | None = None  # the commit the link was last verified at
     # moved, but to several places equally alike: each of them (moved_to is then None)
     candidates: tuple[str, ...] = ()
+    # moved symbols: how the code changed on the way (unchanged, docs, body, signature)
+    change: str | None = None
 
     @property
     def stale(self) -> bool:
@@ -48,15 +50,18 @@ class LinkStatus:
         out["moved_to"] = self.moved_to
         if self.candidates:
             out["candidates"] = list(self.candidates)
+        if self.change is not None:
+            out["change"] = self.change
         out["since"] = self.since
         return out
 
     def how(self) -> str:
         """`body`, `moved to a.py::f`, `moved to one of a.py::f, b.py::f`..."""
+        changed = f" ({self.change} changed)" if self.change not in (None, "unchanged") else ""
         if self.moved_to:
-            return f"moved to {self.moved_to}"
+            return f"moved to {self.moved_to}{changed}"
         if self.candidates:
-            return f"moved to one of {', '.join(self.candidates)}"
+            return f"moved to one of {', '.join(self.candidates)}{changed}"
         return self.state
 
 
