@@ -111,7 +111,8 @@ class Evaluator:
             if parsed is None:
                 continue
             for name in parsed.find_body(before.body):
-                score = _score(before, parsed.symbols[name], name == _last(link.symbol))
+                same = _last(name) == _last(link.symbol)
+                score = _score(before, parsed.symbols[name], same)
                 if (path, name) != (link.path, link.symbol) and score is not None:
                     exact.append((score, path, name))
         if exact:
