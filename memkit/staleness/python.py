@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterator
 
 from memkit.staleness.fingerprints import SymbolPrint, file_print
-from memkit.staleness.parsed import Parsed, Unparsable
+from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -27,13 +27,18 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
     for name, node in _walk(tree.body, ""):
         if name not in defs or (_is_overload(defs[name]) and not _is_overload(node)):
             defs[name] = node
-    symbols = {name: symbol_print(node) for name, node in defs.items()}
     nodes: dict[str, ast.stmt] = dict(defs)
     for name, assign in _assignments(tree.body, ""):
-        if name not in symbols:
-            symbols[name] = assignment_print(assign)
-            nodes[name] = assign
-    return Parsed(lambda: file_print(ast.dump(tree)), symbols, lambda n: _code_tokens(nodes[n]))
+        nodes.setdefault(name, assign)
+    return Parsed(
+        lambda: file_print(ast.dump(tree)),
+        LazyPrints(nodes, _print),
+        lambda n: _code_tokens(nodes[n]),
+    )
+
+
+def _print(node: ast.stmt) -> SymbolPrint:
+    return symbol_print(node) if isinstance(node, _DEFS) else assignment_print(node)
 
 
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|\S")

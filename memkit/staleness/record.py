@@ -112,7 +112,7 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.message}"
+        return f"{self.where}: {self.message}" if self.where else self.message
 
 
 @dataclass(frozen=True)
@@ -140,6 +140,7 @@ def verify_store(
         moved = _moves(store, mems, today) if follow else {}
         printer = Fingerprinter(store.root)
         saved: list[Memory] = []
+        changed: list[Memory] = []
         bad: list[tuple[Memory, str, str]] = []
         for mem in mems:
             targets = {k: v.moved_to for k, v in moved.get(mem.id, {}).items() if v.moved_to}
@@ -151,13 +152,19 @@ def verify_store(
             new = dataclasses.replace(
                 mem, links=links, verified=Verification(printer.commit, today, prints)
             )
-            saved.append(store.put(new) if new != mem else mem)
+            if new != mem:
+                changed.append(new)
+            else:
+                saved.append(mem)
+        written, refused = store.put_many(changed)
+        order = {m.id: i for i, m in enumerate(mems)}
+        saved = sorted(saved + written, key=lambda m: order[m.id])
         if bad and not follow:
             moved = _moves(store, list({m.id: m for m, _, _ in bad}.values()), today)
         problems = tuple(
             Problem(mem.id, _where(mem, link), _fix(mem, msg, moved.get(mem.id, {}).get(link)))
             for mem, link, msg in bad
-        )
+        ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
         return Verified(tuple(saved), problems)
 
 

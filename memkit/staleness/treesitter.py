@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memkit.staleness.fingerprints import SymbolPrint, file_print
-from memkit.staleness.parsed import Parsed, Unparsable
+from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _SEP = "\x1f"
@@ -162,16 +162,13 @@ def _parser(language: str) -> Any:
 def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
-    symbols: dict[str, SymbolPrint] = {}
-    nodes: dict[str, Any] = {}
+    nodes: dict[str, tuple[Any, Any]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        if name not in symbols:
-            symbols[name] = _symbol_print(node, anchor, grammar)
-            nodes[name] = node
+        nodes.setdefault(name, (node, anchor))
     return Parsed(
         lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
-        symbols,
-        lambda name: _code_tokens(nodes[name], grammar),
+        LazyPrints(nodes, lambda found: _symbol_print(found[0], found[1], grammar)),
+        lambda name: _code_tokens(nodes[name][0], grammar),
     )
 
 
