@@ -69,7 +69,7 @@ def report(statuses: list[MemoryStatus]) -> str:
 
 
 def _link_line(link: LinkStatus) -> str:
-    how = f"moved to {link.moved_to}" if link.moved_to else link.state
+    how = link.how()
     if link.state == "unverified":
         return f"{link.link}: never fingerprinted (run `memkit verify`)"
     since = f" since {link.since[:12]}" if link.since else ""
@@ -85,22 +85,30 @@ def _link_line(link: LinkStatus) -> str:
 def verify(
     ctx: click.Context, ids: tuple[str, ...], all_: bool, follow: bool, do_commit: bool
 ) -> None:
-    """Record fresh fingerprints of memories' links after checking that they still hold."""
-    from memkit.staleness import verify as run
+    """Record fresh fingerprints of memories' links after checking that they still hold.
+
+    Every memory that can be verified is; each one that cannot is reported as
+    FILE:LINE: problem and fix (exit 1 if any).
+    """
+    from memkit.staleness import verify_store
 
     if bool(ids) == all_:
         raise MemkitError("name the memories to verify (memkit verify ID...) or pass --all")
     store = get_store(ctx)
-    saved = run(store, None if all_ else ids, today=today(), follow=follow)
-    for mem in saved:
+    done = verify_store(store, None if all_ else ids, today=today(), follow=follow)
+    for mem in done.saved:
         commit = mem.verified.commit if mem.verified and mem.verified.commit else None
         click.echo(f"verified {mem.id}" + (f" at {commit[:12]}" if commit else ""))
-    done = {m.id for m in saved}
-    for mid in (i for i in dict.fromkeys(ids) if i not in done):
-        click.echo(f"{mid}: fingerprints unchanged, file left as it is")
-    if do_commit and saved:
-        names = " ".join(m.id for m in saved)
-        commit_written(store, [m.path for m in saved], f"memkit: verify {names}")
+    for mem in () if all_ else done.unchanged:
+        click.echo(f"{mem.id}: fingerprints unchanged, file left as it is")
+    if do_commit and done.saved:
+        names = " ".join(m.id for m in done.saved)
+        commit_written(store, [m.path for m in done.saved], f"memkit: verify {names}")
+    for problem in done.problems:
+        click.echo(f"memkit: {problem}", err=True)
+    if done.problems:
+        click.echo(f"memkit: {len(done.problems)} link(s) could not be verified", err=True)
+        ctx.exit(EXIT_FOUND)
 
 
 @click.command()

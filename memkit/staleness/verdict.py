@@ -69,10 +69,34 @@ class LinkStatus:
     state: str
     moved_to: str | None = None  # where moved code lives now (a link string)
     since: str | None = None  # the commit the link was last verified at
+    # moved, but to several places equally alike: each of them (moved_to is then None)
+    candidates: tuple[str, ...] = ()
+    # moved symbols: how the code changed on the way (unchanged, docs, body, signature)
+    change: str | None = None
 
     @property
     def stale(self) -> bool:
         return self.state in STALE_LINK_STATES
+
+    def to_record(self) -> dict[str, object]:
+        """The JSON form; `candidates` only when a move was ambiguous."""
+        out: dict[str, object] = {"link": self.link, "state": self.state}
+        out["moved_to"] = self.moved_to
+        if self.candidates:
+            out["candidates"] = list(self.candidates)
+        if self.change is not None:
+            out["change"] = self.change
+        out["since"] = self.since
+        return out
+
+    def how(self) -> str:
+        """`body`, `moved to a.py::f`, `moved to one of a.py::f, b.py::f`..."""
+        changed = f" ({self.change} changed)" if self.change not in (None, "unchanged") else ""
+        if self.moved_to:
+            return f"moved to {self.moved_to}{changed}"
+        if self.candidates:
+            return f"moved to one of {', '.join(self.candidates)}{changed}"
+        return self.state
 
 
 @dataclass(frozen=True)
@@ -99,7 +123,7 @@ class MemoryStatus:
         """One line for annotations: which links changed, how, since which commit."""
         parts = []
         for link in self.stale_links():
-            how = f"moved to {link.moved_to}" if link.moved_to else link.state
+            how = link.how()
             since = f" since {link.since[:12]}" if link.since else ""
             parts.append(f"{link.link} ({how}{since})")
         return "; ".join(parts)
@@ -109,8 +133,5 @@ class MemoryStatus:
             "id": self.id,
             "state": self.state,
             "active": self.active,
-            "links": [
-                {"link": x.link, "state": x.state, "moved_to": x.moved_to, "since": x.since}
-                for x in self.links
-            ],
+            "links": [x.to_record() for x in self.links],
         }
