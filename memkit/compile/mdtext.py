@@ -166,8 +166,8 @@ def to_html(text: str) -> str:
 
         md = MarkdownIt("commonmark", {"html": False})
 
-        def image(tokens: Any, idx: int, options: Any, env: Any) -> str:
-            alt = md.renderer.renderInline(tokens[idx].children or [], options, env)  # type: ignore[attr-defined]
+        def image(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+            alt = renderer.renderInline(tokens[idx].children or [], options, env)
             return f'<span class="image">[image: {alt}]</span>'
 
         md.add_render_rule("image", image)
