@@ -65,7 +65,7 @@ def page(repo: Path, store: Store) -> tuple[str, El]:
 
 
 def test_no_markup_from_memory_text(page: tuple[str, El]) -> None:
-    text, root = page
+    _, root = page
     assert root.by_id("m-evil")
     assert "alert(10)" in root.by_id("problems").text  # an invalid file, named as text
     assert len(root.find_all("script")) == 1  # the page's own
