@@ -4,7 +4,7 @@
   var form = document.getElementById("filters");
   var list = document.getElementById("memory-list");
   if (!form || !list) return;
-  var items = Array.prototype.slice.call(list.querySelectorAll("details.memory"));
+  var items = Array.prototype.slice.call(list.querySelectorAll("#memory-list>details"));
   var texts = items.map(function (el) { return el.textContent.toLowerCase(); });
   var q = document.getElementById("q");
   var type = document.getElementById("f-type");

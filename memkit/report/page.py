@@ -22,6 +22,11 @@ from memkit.report.model import Entry, Report
 from memkit.store import Store
 
 TEMPLATE = "report.html.j2"
+REACH_ORDER = ("full", "shortened", "cut")
+# What keeps a page of 10,000 memories under 10 MB: the rest is one filter away.
+QUEUE_SHOWN = 500  # rows of the review queue
+HISTORY_SHOWN = 5  # commits per memory (`memkit log ID` has them all)
+CHIPS_SHOWN = 12  # memory links per file of the code map
 SAFE_BASE = re.compile(r"https?://[^\s\"'<>\\]+\Z")
 
 
@@ -31,6 +36,15 @@ class View:
 
     entry: Entry
     body_html: str  # already safe (mdtext.to_html)
+
+    @property
+    def reach_by_target(self) -> list[tuple[str, str]]:
+        """(target, best of full | shortened | cut) per agent: the files are in the overview."""
+        best: dict[str, str] = {}
+        for r in self.entry.reach:
+            if r.target not in best or REACH_ORDER.index(r.how) < REACH_ORDER.index(best[r.target]):
+                best[r.target] = r.how
+        return sorted(best.items())
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.entry, name)
@@ -54,7 +68,8 @@ def render(store: Store, report: Report, *, link_base: str | None = None) -> str
         page = renderer.render(
             TEMPLATE, report=report, memories=views, css=css, js=js,
             csp=_policy(css, js), href=_hrefs(link_base), short=_short,
-            stale_kinds=report.stale_by_kind(), queue=report.queue(),
+            stale_kinds=report.stale_by_kind(), queue=report.queue(), compiled=_compiled(report),
+            queue_shown=QUEUE_SHOWN, history_shown=HISTORY_SHOWN, chips_shown=CHIPS_SHOWN,
         )  # fmt: skip
     return page
 
@@ -83,3 +98,13 @@ def _hrefs(base: str | None) -> Any:
 
 def _short(commit: str | None) -> str:
     return (commit or "")[:12]
+
+
+def _compiled(report: Report) -> list[tuple[str, str, dict[str, int]]]:
+    """Each compiled file with how many memories it holds in full, shortened and cut."""
+    files: dict[tuple[str, str], dict[str, int]] = {}
+    for e in report.entries:
+        for r in e.reach:
+            counts = files.setdefault((r.path, r.target), dict.fromkeys(REACH_ORDER, 0))
+            counts[r.how] += 1
+    return [(path, target, counts) for (path, target), counts in sorted(files.items())]

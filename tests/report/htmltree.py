@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -46,6 +47,14 @@ class El:
 
     def by_id(self, ident: str) -> El:
         return self.find(None, id=ident)
+
+    def fact(self, term: str) -> El:
+        """The <dd> after the <dt> reading `term` in this element's first <dl>."""
+        items = [c for c in self.find("dl").children if isinstance(c, El)]
+        for dt, dd in itertools.pairwise(items):
+            if dt.tag == "dt" and dt.text == term:
+                return dd
+        raise AssertionError(f"no <dt>{term}</dt>")
 
     @property
     def text(self) -> str:

@@ -73,7 +73,7 @@ class Watch:
 
 def shown(page: Any) -> list[str]:
     ids: list[str] = page.eval_on_selector_all(
-        "details.memory", "els => els.filter(e => !e.hidden).map(e => e.dataset.id)"
+        "#memory-list>details", "els => els.filter(e => !e.hidden).map(e => e.id.slice(2))"
     )
     return ids
 

@@ -42,8 +42,8 @@ def test_sections_and_counts(page: El) -> None:
 
 
 def test_each_memory_with_its_verdict_links_history_and_reach(page: El) -> None:
-    memories = page.by_id("memory-list").find_all("details", class_="memory")
-    assert [m.attrs["data-id"] for m in memories] == sorted(m.attrs["data-id"] for m in memories)
+    memories = page.by_id("memory-list").find_all("details")
+    assert [m.attrs["id"] for m in memories] == sorted(m.attrs["id"] for m in memories)
     login = page.by_id("m-login-checks-the-password")
     assert login.attrs["data-freshness"] == "stale"
     assert login.attrs["data-tags"] == "auth"
@@ -52,12 +52,15 @@ def test_each_memory_with_its_verdict_links_history_and_reach(page: El) -> None:
     assert link.find("span", class_="badge").text == "body"
     diff = login.find("pre", class_="diff").text
     assert "+    return user.verify(password, strict=True)" in diff
-    history = login.find("ol", class_="history").text
+    history = login.fact("history").text
     assert "Ada Lovelace" in history and "remember auth and db" in history
-    reach = login.find("ul", class_="reach").text
-    assert "AGENTS.md (agents): full" in reach
+    assert login.fact("reaches").text == "agents full, claude full, copilot full"
+    compiled = page.find("table", data_attr="compiled").find("tbody").find_all("tr")
+    rows = {r.find("th").text: [td.text for td in r.find_all("td")] for r in compiled}
+    assert rows["AGENTS.md"] == ["agents", "5", "0", "0"]  # five active, unexpired memories
     draft = page.by_id("m-agent-noticed-retries")
-    assert draft.attrs["data-freshness"] == "draft" and draft.attrs["data-status"] == "draft"
+    assert draft.attrs["data-freshness"] == "draft"
+    assert draft.fact("status").text == "draft"
 
 
 def test_queue_oldest_first_with_reasons(page: El) -> None:
