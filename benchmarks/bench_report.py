@@ -89,9 +89,7 @@ def main() -> None:
     ap.add_argument("--keep", type=Path, help="build the stores here and keep them")
     args = ap.parse_args()
     base = args.keep or Path(tempfile.mkdtemp(prefix="memkit-bench-report-"))
-    print(
-        f"{'N':>6}  {'report s':>9}  {'peak MB':>8}  {'page MB':>8}  {'load s':>7}  {'filter s':>8}"
-    )
+    print("     N  report s  CPU s  peak MB  page MB  load s  load busy s  filter busy s")
     for n in (int(x) for x in args.sizes.split(",")):
         repo = base / f"store-{n}"
         if not (repo / ".memory").is_dir():

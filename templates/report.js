@@ -20,7 +20,7 @@
         (!fresh.value || el.dataset.freshness === fresh.value) &&
         (!tag.value || el.dataset.tags.split(" ").indexOf(tag.value) >= 0) &&
         words.every(function (w) { return texts[i].indexOf(w) >= 0; });
-      el.hidden = !ok;
+      if (el.hidden === ok) el.hidden = !ok;  // touch only what changes: 10,000 elements
       if (ok) n += 1;
     });
     shown.textContent = n + " shown";

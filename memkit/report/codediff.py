@@ -10,7 +10,6 @@ from __future__ import annotations
 import ast
 import difflib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from memkit.staleness.links import Link
@@ -29,16 +28,16 @@ class CodeChange:
     cut: bool = False  # the diff was longer than MAX_LINES
 
 
-def code_changes(root: Path, repo: Any, status: MemoryStatus) -> tuple[CodeChange, ...]:
-    """One CodeChange per stale link of `status`."""
-    from memkit import git
-
-    prefix = root.resolve().relative_to(git.workdir(repo).resolve()).as_posix()
+def code_changes(repo: Any, prefix: str, status: MemoryStatus) -> tuple[CodeChange, ...]:
+    """One CodeChange per stale link of `status`; `prefix`: the store's root in the repo."""
     out = []
     for ls in status.stale_links():
         link = Link.parse(ls.link)
         now = Link.parse(ls.moved_to) if ls.moved_to else link
-        old = _read(repo, ls.since, _git_path(prefix, link.path)) if ls.since else None
+        if ls.since is None:  # fingerprinted outside any commit: nothing to compare with
+            out.append(CodeChange(ls.link, ls.state, None, ""))
+            continue
+        old = _read(repo, ls.since, _git_path(prefix, link.path))
         new = _read(repo, None, _git_path(prefix, now.path))
         lines = _diff(old, new, link.symbol, now.symbol)
         out.append(
@@ -49,7 +48,7 @@ def code_changes(root: Path, repo: Any, status: MemoryStatus) -> tuple[CodeChang
 
 
 def _git_path(prefix: str, path: str) -> str:
-    return path if prefix in ("", ".") else f"{prefix}/{path}"
+    return f"{prefix}/{path}" if prefix else path
 
 
 def _read(repo: Any, rev: str | None, path: str) -> str | None:

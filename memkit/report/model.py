@@ -9,6 +9,7 @@ review. Everything here is plain frozen data; memkit.report.page turns it into H
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -100,6 +101,7 @@ def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     statuses = {s.id: s for s in check_store(store, today=today)}
     memories = sorted(loaded.memories, key=lambda m: m.id)
     repo, head = _repo(store)
+    prefix = _prefix(store, repo)
     history, recent = _history(store) if head else ({}, ())
     reach = _reach(store, today, statuses, loaded)
     entries = tuple(
@@ -108,7 +110,7 @@ def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
             statuses[m.id],
             history.get(m.id, ()),
             reach.get(m.id, ()),
-            code_changes(store.root, repo, statuses[m.id]) if repo is not None else (),
+            code_changes(repo, prefix, statuses[m.id]) if repo is not None else (),
         )
         for m in memories
     )
@@ -141,6 +143,16 @@ def _repo(store: Store) -> tuple[object | None, str | None]:
     return (repo, git.head_commit(repo)) if repo is not None else (None, None)
 
 
+def _prefix(store: Store, repo: object | None) -> str:
+    """The store's root as a path inside the repository ("" at its top)."""
+    from memkit import git
+
+    if repo is None:
+        return ""
+    rel = store.root.resolve().relative_to(git.workdir(repo).resolve()).as_posix()
+    return "" if rel == "." else rel
+
+
 def _history(store: Store) -> tuple[dict[str, tuple[LogEntry, ...]], tuple[LogEntry, ...]]:
     """Each memory's commits (newest first) from one walk of the store's history."""
     from memkit.history.provenance import store_log
@@ -169,20 +181,24 @@ def _reach(
         plan = build(store, today=today, statuses=statuses, loaded=loaded)
     except MemkitError:
         return {}  # a bad compile config or template: `memkit compile` says what
-    written = {f.path: f.new.decode("utf-8", "replace") for f in plan.files if f.new}
+    held = {f.path: _held(f.new.decode("utf-8", "replace")) for f in plan.files if f.new}
     chosen = select(loaded.memories, today)
     out: dict[str, list[Reach]] = {}
     for name in conf.targets:
         for output in TARGETS[name].outputs(chosen, conf):
             if "import" in output.context:
                 continue  # CLAUDE.md importing AGENTS.md: the memories are AGENTS.md's
-            text = written.get(output.path, "")
+            full, short = held.get(output.path, (frozenset(), frozenset()))
             for m in output.memories:
-                if f"<!-- memkit:id={m.id} -->" in text:
-                    how = REACH_FULL
-                elif f"`memkit show {m.id}`" in text:
-                    how = REACH_SHORT
-                else:
-                    how = REACH_CUT
+                how = REACH_FULL if m.id in full else REACH_SHORT if m.id in short else REACH_CUT
                 out.setdefault(m.id, []).append(Reach(output.path, name, how))
     return {k: tuple(sorted(v, key=lambda r: r.path)) for k, v in out.items()}
+
+
+_FULL = re.compile(r"<!-- memkit:id=([a-z0-9-]+) -->")
+_SHORT = re.compile(r"`memkit show ([a-z0-9-]+)`")
+
+
+def _held(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Ids of the memories a compiled file holds in full (id marker) and shortened."""
+    return frozenset(_FULL.findall(text)), frozenset(_SHORT.findall(text))

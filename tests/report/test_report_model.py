@@ -79,3 +79,24 @@ def test_codemap_places_links_and_globs(report: Report) -> None:
     assert app.worst == "stale" and app.total == 5
     [docs] = [n for n in report.codemap if n.name == "docs/"]
     assert {c.name for c in docs.children} == {"**", "ops.md"}
+
+
+def test_store_below_the_repository_top(repo: Path, run: Invoke) -> None:
+    """Links are relative to the store's root; git paths are not: the diff still reads."""
+    from conftest import git
+
+    sub = repo / "svc"
+    sub.mkdir()
+    (sub / "mod.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "code")
+    run("--root", str(sub), "init")
+    run("--root", str(sub), "add", "F returns one", "--link", "mod.py::f")
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "svc")
+    (sub / "mod.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    got = collect(Store(sub), today=dt.date(2026, 6, 1))
+    [e] = got.entries
+    [change] = e.changes
+    assert "-    return 1\n+    return 2\n" in change.diff
+    assert [h.summary for h in e.history] == ["svc"]
