@@ -121,3 +121,15 @@ def test_base_shows_what_a_change_does(built: Store, repo: Path) -> None:
     }
     assert kinds == {"agent-noticed-retries": "added"}
     assert "login-checks-the-password" in section.text  # its code changed since base
+
+
+def test_templates_are_overridable_and_the_policy_follows(built: Store) -> None:
+    folder = built.root / ".memory" / "templates"
+    folder.mkdir()
+    (folder / "report.css").write_text("body{background:#fafafa}\n", encoding="utf-8")
+    page = parse(build_page(built, today=DAY))
+    style = page.find("style").text
+    assert style == "body{background:#fafafa}\n"
+    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+    csp = page.find("meta", http_equiv="Content-Security-Policy").attrs["content"]
+    assert f"style-src 'sha256-{digest}'" in csp
