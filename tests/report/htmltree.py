@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
@@ -48,13 +47,12 @@ class El:
     def by_id(self, ident: str) -> El:
         return self.find(None, id=ident)
 
-    def fact(self, term: str) -> El:
-        """The <dd> after the <dt> reading `term` in this element's first <dl>."""
-        items = [c for c in self.find("dl").children if isinstance(c, El)]
-        for dt, dd in itertools.pairwise(items):
-            if dt.tag == "dt" and dt.text == term:
-                return dd
-        raise AssertionError(f"no <dt>{term}</dt>")
+    def fact(self, term: str) -> str:
+        """What follows `term` in this element's facts line (`term value · term value`)."""
+        for part in self.find("p", class_="facts").text.split(" · "):
+            if part.startswith(term + " "):
+                return part[len(term) + 1 :]
+        raise AssertionError(f"no {term!r} in the facts line")
 
     @property
     def text(self) -> str:

@@ -52,15 +52,15 @@ def test_each_memory_with_its_verdict_links_history_and_reach(page: El) -> None:
     assert link.find("span", class_="badge").text == "body"
     diff = login.find("pre", class_="diff").text
     assert "+    return user.verify(password, strict=True)" in diff
-    history = login.fact("history").text
+    history = login.fact("history")
     assert "Ada Lovelace" in history and "remember auth and db" in history
-    assert login.fact("reaches").text == "agents full, claude full, copilot full"
+    assert login.fact("reaches") == "agents full, claude full, copilot full"
     compiled = page.find("table", data_attr="compiled").find("tbody").find_all("tr")
     rows = {r.find("th").text: [td.text for td in r.find_all("td")] for r in compiled}
     assert rows["AGENTS.md"] == ["agents", "5", "0", "0"]  # five active, unexpired memories
     draft = page.by_id("m-agent-noticed-retries")
     assert draft.attrs["data-freshness"] == "draft"
-    assert draft.fact("status").text == "draft"
+    assert draft.fact("status") == "draft"
 
 
 def test_queue_oldest_first_with_reasons(page: El) -> None:
