@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test fast lint typecheck pytest selfcheck bench clean
+.PHONY: demo test fast lint typecheck pytest selfcheck browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -43,7 +43,21 @@ selfcheck: $(STAMP)
 	$(BIN)/memkit compile --check
 	$(BIN)/memkit check
 
-test: lint typecheck pytest selfcheck
+# Debian's Chromium for the report's browser test (tests/report/test_report_browser.py):
+# installed where apt-get can run as root (CI does); elsewhere that test skips and says why.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		:; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser test"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "could not install chromium: the browser test will skip"; \
+	else \
+		echo "no chromium, and not root to install it: the browser test will skip"; \
+	fi
+
+test: lint typecheck browser pytest selfcheck
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "log": "memkit.commands.history:log",
     "revert": "memkit.commands.history:revert",
     "diff": "memkit.commands.history:diff",
+    "report": "memkit.commands.report:report",
     "hooks": "memkit.commands.githooks:hooks",
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
