@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.memory import Verification
+from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
 from memkit.staleness.parsed import LinkError, Unparsable
 from memkit.staleness.snapshot import WORKTREE, Snapshot
@@ -31,6 +32,8 @@ def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = Non
 
 
 def _print(snap: Snapshot, text: str) -> str:
+    if anchors.is_anchor(text):  # dependencies, config keys, commands, env variables
+        return anchors.record(snap, text)
     link = Link.parse(text)
     if link.symbol is not None and language_of(link.path) is None:
         raise LinkError(
