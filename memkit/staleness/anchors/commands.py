@@ -28,6 +28,12 @@ TASKFILES = ("Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml")
 NPM = ("npm", "yarn", "pnpm", "bun")
 NPM_BUILTIN = ("test", "start", "stop", "restart")  # `npm test` runs scripts.test
 PY_RUNNERS = ("uv", "poetry", "pdm", "hatch", "rye")
+# Options of make, npm and the Python runners that take the next word as their value.
+VALUE_OPTIONS = frozenset(
+    {"-C", "-f", "--file", "--directory", "-j", "--jobs", "-w", "--workspace", "--prefix",
+     "--filter", "-F", "--cwd", "-p", "--python", "--with", "--extra", "--group", "--package",
+     "--project", "--env-file", "--index", "--from", "-e", "--env"}
+)  # fmt: skip
 # yarn/pnpm/bun subcommands that are the tool's own, not a package.json script
 PM_OWN = frozenset({
     "add", "audit", "bin", "cache", "ci", "config", "create", "dedupe", "dlx", "env", "exec",
@@ -162,7 +168,15 @@ def _first(
 
 def split_command(command: str) -> tuple[str, str] | None:
     """(runner, name) of a command line: `npm run test` -> (npm, test); None if not one."""
-    words = [w for w in command.split() if not w.startswith("-") and "=" not in w]
+    words: list[str] = []
+    value = False  # the previous word was an option that takes a value
+    for w in command.split():
+        if w.startswith("-"):
+            value = w in VALUE_OPTIONS
+        elif not value and "=" not in w:
+            words.append(w)
+        else:
+            value = False
     if not words:
         return None
     runner, rest = words[0], words[1:]
