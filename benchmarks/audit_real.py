@@ -62,7 +62,9 @@ def extract(git_dir: Path, dest: Path) -> str:
 def listed(git_dir: Path) -> list[str]:
     out = subprocess.run(
         ["git", "--git-dir", str(git_dir), "ls-tree", "-r", "--name-only", "HEAD"],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout
     return instruction_files(out.splitlines())
 
@@ -91,15 +93,24 @@ def main() -> int:
             start = time.perf_counter()
             report = audit(root)
             took = time.perf_counter() - start
-        rows.append({
-            "repo": name, "commit": commit, "files": list(report.files),
-            "checked": report.checked, "unresolved": len(report.flags),
-            "by_kind": {k: sum(1 for f in report.flags if f.kind == k)
-                        for k in sorted({f.kind for f in report.flags})},
-            "seconds": round(took, 3),
-        })
-        print(f"{name} {commit[:12]}: {len(report.files)} files, {report.checked} checked, "
-              f"{len(report.flags)} unresolved ({took:.2f} s)")
+        rows.append(
+            {
+                "repo": name,
+                "commit": commit,
+                "files": list(report.files),
+                "checked": report.checked,
+                "unresolved": len(report.flags),
+                "by_kind": {
+                    k: sum(1 for f in report.flags if f.kind == k)
+                    for k in sorted({f.kind for f in report.flags})
+                },
+                "seconds": round(took, 3),
+            }
+        )
+        print(
+            f"{name} {commit[:12]}: {len(report.files)} files, {report.checked} checked, "
+            f"{len(report.flags)} unresolved ({took:.2f} s)"
+        )
         if args.show:
             for flag in report.flags:
                 print(f"    [{flag.kind}] {flag}")

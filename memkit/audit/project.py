@@ -51,6 +51,7 @@ class Project:
             for i in range(1, len(parts) + 1):
                 dirs.add("/".join(parts[:i]))
         self.by_name = by_name
+        self.names = sorted(by_name)
         self.dirs = frozenset(dirs)
         self.suffixes = frozenset(PurePosixPath(p).suffix.lower() for p in paths)
 
@@ -60,6 +61,21 @@ class Project:
 
         try:
             return read_inside(self.root, rel, limit=limit)
+        except (OSError, MemkitError):
+            return None
+
+    def _scan_read(self, rel: str) -> bytes | None:
+        """A listed file's bytes for the identifier scan, never through a symbolic link.
+
+        Listed paths (git's index, or a walk that does not enter linked folders) have
+        no linked folder in them, so refusing a link as the last part (O_NOFOLLOW, in
+        read_regular) keeps the read inside the root at a fifth of read_inside's cost.
+        """
+        from memkit.errors import MemkitError
+        from memkit.fsutil import read_regular
+
+        try:
+            return read_regular(self.root / rel, limit=MAX_SCAN, what=rel)
         except (OSError, MemkitError):
             return None
 
@@ -138,7 +154,7 @@ class Project:
             suffix = PurePosixPath(path).suffix.lower()
             if path in self.skip or suffix in BINARY or "node_modules/" in path:
                 continue
-            data = self.read(path, MAX_SCAN)
+            data = self._scan_read(path)
             if data is None or b"\0" in data[:1024]:
                 continue
             words = set(data.translate(_NOT_WORD).split())

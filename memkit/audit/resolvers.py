@@ -16,7 +16,7 @@ from fnmatch import fnmatch
 
 from memkit.audit.project import Project
 from memkit.staleness.anchors.commands import split_command
-from memkit.staleness.anchors.hints import close
+from memkit.staleness.anchors.hints import close, close_sorted
 from memkit.staleness.anchors.manifests import normalize
 
 Finding = tuple[str, str | None]  # (message, suggestion)
@@ -74,9 +74,9 @@ def check_path(project: Project, folder: str, text: str) -> Finding | None:
     if "." not in name and "/" in rel and rel.split("/")[0] not in project.dirs:
         return None  # `owner/repo`, `feat/x`: only paths under a folder the project has count
     same = project.by_name.get(name, [])
-    if not same:
-        pool = [p for p in project.paths if p.rsplit(".", 1)[-1] == rel.rsplit(".", 1)[-1]]
-        same = close(rel, pool[:20000], cutoff=0.75)
+    if not same:  # a file of a close name, in the same folder first
+        names = [n for n in close_sorted(name, project.names) if n != name]
+        same = sorted((p for n in names for p in project.by_name[n]), key=_near_folder(rel))
     return f"no file or folder {rel}", _suggest(same)
 
 
@@ -87,6 +87,11 @@ CODE_EXTENSIONS = frozenset(
 
 def _code_file(name: str) -> bool:
     return name.rsplit(".", 1)[-1].lower() in CODE_EXTENSIONS
+
+
+def _near_folder(rel: str) -> Callable[[str], tuple[int, str]]:
+    folder = rel.rpartition("/")[0]
+    return lambda p: (0 if p.rpartition("/")[0] == folder else 1, p)
 
 
 def check_command(project: Project, folder: str, text: str) -> Finding | None:
@@ -172,8 +177,8 @@ def check_symbol(project: Project, folder: str, text: str) -> Finding | None:
     if not project.source_words or all(project.in_any_file(p) for p in parts[-2:]):
         return None
     missing = next(p for p in reversed(parts[-2:]) if not project.in_any_file(p))
-    pool = [w for w in project.source_words if w[:1].lower() == missing[:1].lower()]
-    return f"{text}: no code in the project mentions {missing}", _suggest(close(missing, pool))
+    near = close_sorted(missing, project.source_words)
+    return f"{text}: no code in the project mentions {missing}", _suggest(near)
 
 
 def check_env(project: Project, folder: str, text: str) -> Finding | None:
