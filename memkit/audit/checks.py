@@ -40,7 +40,7 @@ def classify(ref: Ref) -> Iterator[tuple[str, str]]:
     elif ref.where == "js":
         yield from (("package", p) for p in _JS_FROM.findall(text))
     elif ref.where == "link":
-        if "://" not in text and not text.startswith(("#", "mailto:", "@")):
+        if "://" not in text and not text.startswith(("#", "mailto:", "@")) and ":" not in text:
             yield "path", text.split("#")[0]
     elif text.split(" ", 1)[0] in RUNNERS and " " in text:
         yield from _shell(text)
@@ -51,14 +51,29 @@ def classify(ref: Ref) -> Iterator[tuple[str, str]]:
     elif (m := _ENV.match(text)) is not None:
         yield "env", m.group(1)
     elif _looks_like_path(text):
-        yield "path", text
-    elif _SYMBOL.match(text) and _symbolish(text):
+        yield "path", text.split("#")[0]
+    elif _SYMBOL.match(text) and _symbolish(text) and not PLACEHOLDER.search(text):
         yield "symbol", text
 
 
+# Names written to show a pattern, not to name a file or function.
+PLACEHOLDER = re.compile(
+    r"(?i)foo|\bbar\b|baz|example|sample|kebab|camel|snake|pascal|placeholder|your|\bmy[-_]|"
+    r"xxx|here\b|_name\b|some[-_]|\bnew[-_]"
+)
+
+
 def _looks_like_path(text: str) -> bool:
-    if any(c in text for c in "<>{}$%|\"'`,;=()[]") or "..." in text or text.startswith(("~", "-")):
+    if (
+        any(c in text for c in "<>{}$%|\"'`,;=()[]")
+        or "..." in text
+        or text.startswith(("~", "-", "@"))
+    ):
         return False
+    if PLACEHOLDER.search(text) or (
+        text.startswith(".") and text.count(".") > 1 and "/" not in text
+    ):
+        return False  # `kebab-case.ts`, `.test.ts`: a pattern of names
     last = text.rstrip("/").rsplit("/", 1)[-1]
     ext = last.rsplit(".", 1)[-1].lower() if "." in last[1:] else ""
     return ext in EXTENSIONS or ("/" in text and not text.startswith("@"))

@@ -87,20 +87,30 @@ class Project:
         return full.is_relative_to(self.root.resolve()) and full.exists()
 
     @functools.cached_property
-    def _ignores(self) -> list[str]:
-        data = self.read(".gitignore") or b""
-        lines = (line.strip() for line in data.decode("utf-8", "replace").splitlines())
-        return [line for line in lines if line and not line.startswith(("#", "!"))]
+    def _ignores(self) -> list[tuple[str, str]]:
+        """(folder, pattern) of every .gitignore line in the project (negations left out)."""
+        out = []
+        found = self.named((".gitignore",))
+        for path in [*found, *([".gitignore"] if ".gitignore" not in found else [])]:
+            folder = path.rpartition("/")[0]
+            data = self.read(path) or b""
+            for line in data.decode("utf-8", "replace").splitlines():
+                line = line.strip()
+                if line and not line.startswith(("#", "!")):
+                    out.append((folder, line.strip("/")))
+        return out
 
     def ignored(self, rel: str) -> bool:
-        """Whether the root .gitignore names `rel` or a folder above it (generated files)."""
-        parts = rel.split("/")
-        for pattern in self._ignores:
-            bare = pattern.strip("/")
-            if "/" in bare:  # anchored to the root: the path or a folder above it
-                if any(fnmatch("/".join(parts[: i + 1]), bare) for i in range(len(parts))):
+        """Whether a .gitignore names `rel` or a folder above it (generated, local files)."""
+        for folder, pattern in self._ignores:
+            if folder and not rel.startswith(folder + "/"):
+                continue
+            parts = rel[len(folder) + 1 :].split("/") if folder else rel.split("/")
+            if "/" in pattern:  # anchored to its folder: the path or a folder above it
+                heads = ("/".join(parts[: i + 1]) for i in range(len(parts)))
+                if any(fnmatch(head, pattern) for head in heads):
                     return True
-            elif any(fnmatch(part, bare) for part in parts):
+            elif any(fnmatch(part, pattern) for part in parts):
                 return True
         return False
 

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from fnmatch import fnmatch
 
 from memkit.audit.project import Project
-from memkit.staleness.anchors.commands import split_command
+from memkit.staleness.anchors.commands import NPM, split_command
 from memkit.staleness.anchors.hints import close, close_sorted
 from memkit.staleness.anchors.manifests import normalize
 
@@ -27,7 +27,7 @@ PY_ALIASES = {
     "python-dotenv", "attr": "attrs", "git": "gitpython", "OpenSSL": "pyopenssl", "Crypto":
     "pycryptodome", "zmq": "pyzmq", "docx": "python-docx", "magic": "python-magic", "serial":
     "pyserial", "google": "protobuf", "pkg_resources": "setuptools", "multipart":
-    "python-multipart", "jose": "python-jose", "slugify": "python-slugify",
+    "python-multipart", "jose": "python-jose", "slugify": "python-slugify", "vcr": "vcrpy",
 }  # fmt: skip
 
 _EXTERNAL_ENV_WORDS = (
@@ -57,9 +57,7 @@ def check_path(project: Project, folder: str, text: str) -> Finding | None:
     if not rel or rel.startswith("/") or rel.startswith("..") or project.ignored(rel):
         return None
     if any(c in rel for c in "*?["):
-        if any(fnmatch(p, rel) or fnmatch(p, rel.replace("**/", "")) for p in project.paths):
-            return None
-        return f"no file matches {rel}", None
+        return _glob(project, folder, rel)
     for candidate in (rel, posixpath.normpath(posixpath.join(folder, rel)) if folder else rel):
         if project.exists(candidate):
             return None
@@ -89,6 +87,18 @@ def _code_file(name: str) -> bool:
     return name.rsplit(".", 1)[-1].lower() in CODE_EXTENSIONS
 
 
+def _glob(project: Project, folder: str, pattern: str) -> Finding | None:
+    patterns = {pattern, pattern.replace("**/", "")}
+    if folder:
+        patterns |= {f"{folder}/{p}" for p in patterns}
+    names = project.paths if "/" in pattern else project.by_name
+    if "node_modules" in pattern or any(
+        fnmatch(p, pat) for pat in patterns for p in (*names, *project.dirs)
+    ):
+        return None
+    return f"no file matches {pattern}", None
+
+
 def _near_folder(rel: str) -> Callable[[str], tuple[int, str]]:
     folder = rel.rpartition("/")[0]
     return lambda p: (0 if p.rpartition("/")[0] == folder else 1, p)
@@ -99,6 +109,13 @@ def check_command(project: Project, folder: str, text: str) -> Finding | None:
     if split is None or any(c in text for c in "<>{}[]$*") or "..." in text:
         return None  # no command, or a placeholder (`make <target>`)
     runner, name = split
+    words = text.split()
+    if "/" in name or (len(name) == 1 and name.isupper()):
+        return None  # `make format/lint`: a list; `npm run X`: a placeholder
+    if runner in NPM and words[1:2] != ["run"] and runner != "npm":
+        return None  # `pnpm tsx ...`, `bun file.ts`: runs a package's binary or a file
+    if runner == "script" and any(w.startswith("-") for w in words[:3]):
+        return None  # `uv run --group dev x`: options whose values cannot be told apart
     if runner == "script":
         if name in ("python", "python3", "pip") or normalize(name) in project.deps:
             return None

@@ -80,16 +80,27 @@ def make_targets(text: str) -> dict[str, str]:
     return {k: "\n".join(v) for k, v in out.items()}
 
 
+_ALIAS = re.compile(r"^alias\s+([\w-]+)\s*:=\s*([\w-]+)")
+
+
 def just_recipes(text: str) -> dict[str, str]:
+    """{recipe: normalized parameters and body}; `alias f := fmt` names fmt's body too."""
     out: dict[str, list[str]] = {}
+    aliases: dict[str, str] = {}
     body: list[str] | None = None
     for line in text.splitlines():
+        if (alias := _ALIAS.match(line)) is not None:
+            aliases[alias.group(1)] = alias.group(2)
+            body = None
+            continue
         if line[:1] in (" ", "\t") and body is not None:
             body.append(_norm(line))
             continue
         m = _RECIPE.match(line)
         body = out.setdefault(m.group(1), [_norm(m.group(3))]) if m else None
-    return {k: "\n".join(v) for k, v in out.items()}
+    found = {k: "\n".join(v) for k, v in out.items()}
+    found.update({a: found[r] for a, r in aliases.items() if r in found})
+    return found
 
 
 def _json_doc(read: Reader, path: str) -> Any:
