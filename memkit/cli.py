@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "hook": "memkit.commands.agents:hook",  # hidden: what settings written by 0.1 may run
     "approve": "memkit.commands.agents:approve",
     "audit": "memkit.commands.audit:audit",
+    "link": "memkit.commands.links:link",
 }
 
 

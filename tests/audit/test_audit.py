@@ -15,10 +15,10 @@ CLAUDE = """\
 # Shop
 
 Run `make lint` and `make tset` before pushing; `npm run build` builds the UI.
-The API lives in `src/shop/api.py` (was `src/shop/views.py`), settings in [settings](src/shop/settings.py).
+API: `src/shop/api.py` (was `src/shop/views.py`), settings: [here](src/shop/settings.py).
 Totals go through `compute_total()`; never call `legacy_total()`.
 Redis comes from `REDIS_URL`; the old `CACHE_HOST` is gone.
-Ruff's line length is `pyproject.toml::tool.ruff.line-length`, not `pyproject.toml::tool.ruff.line_length`.
+Line length: `pyproject.toml::tool.ruff.line-length`, not `pyproject.toml::tool.ruff.line_length`.
 Mark slow tests with `pytest -m slow`, integration ones with `pytest -m integraton`.
 
 ```bash
