@@ -42,7 +42,7 @@ def test_suggestions_are_what_resolves(project: Path) -> None:
         ("env:REDIS_URL", 2),
         ("config/settings.toml::database.pool_size", 3),
     ]
-    assert [s.link for s in suggest_links(project, BODY, ["dep:arq"])][0] == "src/jobs/worker.py"
+    assert next(s.link for s in suggest_links(project, BODY, ["dep:arq"])) == "src/jobs/worker.py"
 
 
 def test_add_hints_and_link_accepts(project: Path, run: Invoke) -> None:
