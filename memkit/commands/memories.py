@@ -121,7 +121,10 @@ def _piped(*, required: bool) -> str | None:
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--path", "paths", multiple=True, help="Glob of files it applies to (repeatable).")
 @click.option(
-    "--link", "links", multiple=True, help="FILE or FILE::Symbol it describes (repeatable)."
+    "--link",
+    "links",
+    multiple=True,
+    help="FILE[::Symbol], FILE.toml::key, dep:, cmd:, env: (repeatable).",
 )
 @click.option("--source", help="Where it comes from: a PR, an incident, a session.")
 @click.option("--confidence", type=click.Choice(CONFIDENCES))
