@@ -84,10 +84,7 @@ def _symbolish(text: str) -> bool:
     bare = text.removesuffix("()")
     if text.endswith("()") or "." in bare or "::" in bare or "#" in bare:
         return True
-    camel = (
-        bare[:1].isupper() and any(c.islower() for c in bare) and any(c.isupper() for c in bare[1:])
-    )
-    return "_" in bare.strip("_") or camel
+    return "_" in bare.strip("_")  # a lone CamelCase word is as often a placeholder as a name
 
 
 def _shell(line: str) -> Iterator[tuple[str, str]]:
@@ -119,7 +116,8 @@ def _pytest(words: list[str]) -> Iterator[tuple[str, str]]:
                 if name not in ("and", "or", "not"):
                     yield "marker", name
         elif "/" in w and not w.startswith("-") and words[i - 1] not in ("-m", "-k", "-c"):
-            yield "path", w.split("::")[0]
+            if _looks_like_path(w.split("::")[0]):
+                yield "path", w.split("::")[0]
 
 
 def _py_modules(line: str) -> list[str]:

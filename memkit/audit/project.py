@@ -19,7 +19,7 @@ from memkit.staleness.anchors.manifests import declared
 from memkit.staleness.links import language_of
 
 MAX_FILE = 1024 * 1024  # larger files are not read
-MAX_SCAN = 256 * 1024  # larger files (generated, data) are not scanned for identifiers
+MAX_SCAN = 2 * 1024 * 1024  # larger files (generated, data) are not scanned
 MAX_MANIFESTS = 300
 # Every byte that cannot be part of an identifier becomes a space: translate + split
 # finds a file's words about ten times faster than a regular expression.

@@ -50,7 +50,8 @@ def instruction_files(paths: list[str]) -> list[str]:
     found = []
     for path in paths:
         name = path.rsplit("/", 1)[-1]
-        wanted = name in NAMES or path in SINGLE or any(fnmatch(path, p) for p in PATTERNS)
+        ruled = name != "README.md" and any(fnmatch(path, p) for p in PATTERNS)
+        wanted = name in NAMES or path in SINGLE or ruled
         if wanted and "node_modules/" not in path and not path.startswith((".git/", "vendor/")):
             found.append(path)
     return sorted(found, key=lambda p: (p.count("/"), p))
