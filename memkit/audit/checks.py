@@ -115,9 +115,8 @@ def _pytest(words: list[str]) -> Iterator[tuple[str, str]]:
             for name in re.findall(_IDENT, words[i + 1].strip("'\"")):
                 if name not in ("and", "or", "not"):
                     yield "marker", name
-        elif "/" in w and not w.startswith("-") and words[i - 1] not in ("-m", "-k", "-c"):
-            if _looks_like_path(w.split("::")[0]):
-                yield "path", w.split("::")[0]
+        elif "/" in w and words[i - 1] not in ("-m", "-k", "-c") and _looks_like_path(w):
+            yield "path", w.split("::")[0]
 
 
 def _py_modules(line: str) -> list[str]:
