@@ -302,3 +302,24 @@ def test_pre_commit_hook_reports_anchor_links(project: Path, store: Store) -> No
     assert done.returncode == 0
     assert "ui-react: UI is React 18" in done.stderr
     assert "dep:react: major version changed" in done.stderr
+
+
+def test_compiled_files_and_context_note_stale_anchors(project: Path, run: Invoke) -> None:
+    run("init")
+    run(
+        "add",
+        "Redis on 6380",
+        "--link",
+        "docker-compose.yml::services.redis.ports",
+        "--path",
+        "docker-compose.yml",
+        "-b",
+        "Integration tests need Redis on port 6380.",
+    )
+    commit_all(project, "memory")
+    write(project, "docker-compose.yml", COMPOSE.replace("6380", "6390"))
+    run("compile")
+    compiled = (project / "AGENTS.md").read_text("utf-8")
+    assert "docker-compose.yml::services.redis.ports (value since" in compiled
+    context = run("context", "--file", "docker-compose.yml").stdout
+    assert "docker-compose.yml::services.redis.ports (value since" in context
