@@ -3,7 +3,7 @@
 `classify(ref)` turns a code span, link target or code-block line into checks
 (kind, text); memkit.audit.resolvers answers them. Rules lean to silence: a
 reference is only checked when its form is unambiguous (a path with a known
-extension or an existing first folder, `make x`, an ALL_CAPS_NAME, `name()` ...),
+extension or an existing first folder, `make x`, an ALL_CAPS_NAME, `name()`, `a.b`),
 so that what is flagged is worth reading.
 """
 
@@ -80,11 +80,11 @@ def _looks_like_path(text: str) -> bool:
 
 
 def _symbolish(text: str) -> bool:
-    """Code-looking names: `f()`, `a.b`, `snake_case`; not plain words."""
+    """Code-looking names: `f()`, `a.b`, `A::b`; not plain words."""
     bare = text.removesuffix("()")
-    if text.endswith("()") or "." in bare or "::" in bare or "#" in bare:
-        return True
-    return "_" in bare.strip("_")  # a lone CamelCase word is as often a placeholder as a name
+    # A lone snake_case or CamelCase word is as often a tool's, a placeholder's or another
+    # program's name as this project's: only calls and qualified names are checked.
+    return text.endswith("()") or "." in bare or "::" in bare or "#" in bare
 
 
 def _shell(line: str) -> Iterator[tuple[str, str]]:

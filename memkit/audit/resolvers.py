@@ -69,8 +69,9 @@ def check_path(project: Project, folder: str, text: str) -> Finding | None:
         d.endswith(suffix) for d in project.dirs
     ):
         return None
-    if "." not in name and "/" in rel and rel.split("/")[0] not in project.dirs:
-        return None  # `owner/repo`, `feat/x`: only paths under a folder the project has count
+    top = rel.split("/")[0]
+    if "/" in rel and top not in project.dirs and ("." not in name or top.startswith(".")):
+        return None  # `owner/repo`, `feat/x`, `.claude/settings.json`: not this project's folders
     same = project.by_name.get(name, [])
     if not same:  # a file of a close name, in the same folder first
         names = [n for n in close_sorted(name, project.names) if n != name]
@@ -191,6 +192,8 @@ def check_symbol(project: Project, folder: str, text: str) -> Finding | None:
     first = parts[0]
     if len(parts) > 1 and (first in sys.stdlib_module_names or normalize(first) in project.deps):
         return None
+    if len(parts) > 1 and project.source_words and not project.in_any_file(first):
+        return None  # `vi.useFakeTimers()`: an object the project never names is not its own
     if not project.source_words or all(project.in_any_file(p) for p in parts[-2:]):
         return None
     missing = next(p for p in reversed(parts[-2:]) if not project.in_any_file(p))
