@@ -192,7 +192,7 @@ def check_symbol(project: Project, folder: str, text: str) -> Finding | None:
     first = parts[0]
     if len(parts) > 1 and (first in sys.stdlib_module_names or normalize(first) in project.deps):
         return None
-    if len(parts) > 1 and project.source_words and not project.in_any_file(first):
+    if len(parts) > 1 and project.source_words and not project.in_source(first):
         return None  # `vi.useFakeTimers()`: an object the project never names is not its own
     if not project.source_words or all(project.in_any_file(p) for p in parts[-2:]):
         return None
