@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make demo   creates .venv, installs memkit, runs it on this repository's own .memory/
+#   make demo   creates .venv, installs memkit, shows it at work on a scratch clone of this repo
 #   make test   creates .venv with the dev extra, runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV := .venv
@@ -16,12 +16,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# A scratch clone of this repository (commit first: the clone has what is committed):
+# its memories, the compiled AGENTS.md, a code change making a memory stale, check, the
+# git hook, the CI gate, search, verify. The working tree here is never touched.
 demo: $(STAMP)
-	$(BIN)/memkit validate
-	$(BIN)/memkit list
-	$(BIN)/memkit compile
-	@echo
-	@echo "Compiled this repository's .memory/ into AGENTS.md and CLAUDE.md (see .memory/config.toml)."
+	@sh scripts/demo.sh "$(abspath $(BIN)/memkit)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check memkit tests benchmarks

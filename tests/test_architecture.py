@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.clock")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
-    ("features", ("memkit.staleness", "memkit.validation", "memkit.compile",
+    ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",
                   "memkit.search", "memkit.history", "memkit.editing", "memkit.audit")),
     ("integrations", ("memkit.githooks", "memkit.agents")),
     ("entry points", ("memkit.commands", "memkit.cli", "memkit.__main__",

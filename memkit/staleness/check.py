@@ -53,7 +53,8 @@ def check_store(
             evaluators[commit] = Evaluator(snap, _changes_since(repo, commit, local))
         recorded = dict(v.fingerprints) if v is not None else None
         links = link_states(evaluators[commit], mem.links, recorded, commit)
-        out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links))
+        active = mem.status == "active" and mem.revises is None
+        out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links, active))
     return out
 
 

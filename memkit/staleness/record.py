@@ -94,6 +94,7 @@ def verify(
         saved = []
         for mem in mems:
             links = tuple(dict.fromkeys(moved.get(mem.id, {}).get(x, x) for x in mem.links))
+            paths = _moved_paths(mem.paths, moved.get(mem.id, {}))
             try:
                 verified = fingerprint(store.root, links, today=today)
             except LinkError as e:
@@ -102,6 +103,29 @@ def verify(
                     + ("" if follow else ", or rewrite moved links with `--follow`")
                     + ")"
                 ) from None
-            new = dataclasses.replace(mem, links=links, verified=verified)
-            saved.append(store.put(new) if new != mem else mem)
+            if _same(mem, links, paths, verified):
+                continue  # nothing changed: the file keeps its bytes (no noisy diff)
+            new = dataclasses.replace(mem, links=links, paths=paths, verified=verified)
+            saved.append(store.put(new))
         return saved
+
+
+def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:
+    """Links, paths and fingerprints as recorded: re-stamping would change only the date."""
+    v = mem.verified
+    return (
+        v is not None
+        and links == mem.links
+        and paths == mem.paths
+        and dict(v.fingerprints) == dict(now.fingerprints)
+    )
+
+
+def _moved_paths(paths: tuple[str, ...], moved: dict[str, str]) -> tuple[str, ...]:
+    """`paths` with each entry that named a moved link's file renamed to where it went."""
+    renamed: dict[str, str] = {}
+    for before, after in sorted(moved.items()):
+        a, b = Link.parse(before).path, Link.parse(after).path
+        if a != b:
+            renamed.setdefault(a, b)
+    return tuple(dict.fromkeys(renamed.get(p, p) for p in paths))

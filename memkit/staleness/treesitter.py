@@ -126,7 +126,7 @@ def _parser(language: str) -> Any:
     except ImportError:
         raise Unparsable(
             f"symbol links in {language} need tree-sitter: install memkit with the "
-            "`treesitter` extra (pip install 'memkit[treesitter]'), or link the file instead"
+            "`treesitter` extra (pip install 'agent-memkit[treesitter]'), or link the file instead"
         ) from None
     try:
         if language in ("typescript", "tsx"):
@@ -140,7 +140,7 @@ def _parser(language: str) -> Any:
     except ImportError:
         raise Unparsable(
             f"the tree-sitter grammar for {language} is not installed: install memkit with "
-            "the `treesitter` extra (pip install 'memkit[treesitter]')"
+            "the `treesitter` extra (pip install 'agent-memkit[treesitter]')"
         ) from None
     return tree_sitter.Parser(tree_sitter.Language(raw))
 

@@ -1,7 +1,10 @@
-"""What the staleness engine says about memories: the shared vocabulary.
+"""What the staleness engine says about memories, and the one policy of what fails.
 
 The staleness engine (memkit.staleness) produces these; the compiler, search,
-context, hooks and the MCP server consume them. Nothing here does any work.
+context, hooks, the CI gate and the MCP server consume them. `fails` (with
+FAILING_STATES and `[check] fail_on`) is THE place that decides which verdicts
+make `memkit check` and `memkit ci` exit 1; everything else in ATTENTION_STATES
+is reported without failing.
 """
 
 from __future__ import annotations
@@ -30,10 +33,41 @@ STALE_LINK_STATES = frozenset(
 )
 # Per memory, in the order reports list them.
 MEMORY_STATES = ("fresh", "stale", "expired", "review-due", "unverified")
-# The one place that decides what fails `memkit check` (exit 1); review-due only reports.
-FAILING_STATES = frozenset({"stale", "expired", "unverified"})
+# The one place that decides what fails `memkit check` and `memkit ci` (exit 1), by
+# default: an active memory whose code changed under it, or whose links were never
+# fingerprinted. Expired and review-due memories are reported, never failed, unless
+# `[check] fail_on` in .memory/config.toml lists them: they become due with the
+# calendar, not with a change, and would turn every pull request red that day.
+# Drafts, proposed revisions and archived memories (MemoryStatus.active False)
+# never fail: agents write drafts, and a draft waits for a person's review.
+FAILING_STATES = frozenset({"stale", "unverified"})
 # What needs a person's attention (reports, the MCP `list_stale` tool): all but fresh.
 ATTENTION_STATES = tuple(s for s in MEMORY_STATES if s != "fresh")
+
+
+def fail_on(config: object | None, where: str = ".memory/config.toml") -> frozenset[str]:
+    """The failing states: `[check] fail_on` (a list of MEMORY_STATES) or FAILING_STATES.
+
+    `config` is the `[check]` section (a mapping) or None.
+    """
+    from collections.abc import Mapping
+
+    from memkit.errors import ConfigError
+
+    value = config.get("fail_on") if isinstance(config, Mapping) else None
+    if value is None:
+        return FAILING_STATES
+    if not isinstance(value, list) or any(v not in ATTENTION_STATES for v in value):
+        raise ConfigError(
+            f"{where}: [check] fail_on must be a list of {', '.join(ATTENTION_STATES)}, "
+            f"not {value!r}"
+        )
+    return frozenset(value)
+
+
+def fails(status: MemoryStatus, failing: frozenset[str] = FAILING_STATES) -> bool:
+    """Whether this verdict fails a check: an active memory in a failing state."""
+    return status.active and status.state in failing
 
 
 @dataclass(frozen=True)
@@ -53,6 +87,8 @@ class MemoryStatus:
     id: str
     state: str
     links: tuple[LinkStatus, ...] = ()
+    # Active and not a proposed revision: it reaches agents' files and can fail a check.
+    active: bool = True
 
     @property
     def stale(self) -> bool:
@@ -60,8 +96,8 @@ class MemoryStatus:
 
     @property
     def failing(self) -> bool:
-        """Whether this verdict fails `memkit check` (FAILING_STATES)."""
-        return self.state in FAILING_STATES
+        """Whether this verdict fails `memkit check` under the default policy (`fails`)."""
+        return fails(self)
 
     def stale_links(self) -> tuple[LinkStatus, ...]:
         return tuple(link for link in self.links if link.stale)
@@ -79,6 +115,7 @@ class MemoryStatus:
         return {
             "id": self.id,
             "state": self.state,
+            "active": self.active,
             "links": [
                 {"link": x.link, "state": x.state, "moved_to": x.moved_to, "since": x.since}
                 for x in self.links

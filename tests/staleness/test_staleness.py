@@ -165,6 +165,7 @@ def test_check_command(run: Invoke, repo: Path, store: Store) -> None:
         {
             "id": "m",
             "state": "stale",
+            "active": True,
             "links": [
                 {"link": "a.py::top", "state": "signature", "moved_to": None, "since": since},
                 {"link": "a.py::Outer", "state": "unchanged", "moved_to": None, "since": since},
