@@ -46,6 +46,8 @@ COMMANDS: dict[str, str] = {
     "approve": "memkit.commands.agents:approve",
     "sync": "memkit.commands.stores:sync",
     "stores": "memkit.commands.stores:stores",
+    "audit": "memkit.commands.audit:audit",
+    "link": "memkit.commands.links:link",
 }
 
 

@@ -57,7 +57,7 @@ REGISTRY: tuple[Field, ...] = (
     ),
     Field("tags", "list", "free labels, for filtering and search", (), item="tag"),
     Field("paths", "list", "the files the memory applies to", (), item="glob"),
-    Field("links", "list", "what in the code the memory describes", (), item="link"),
+    Field("links", "list", "what in the project the memory describes", (), item="link"),
     Field("source", "text", "where it comes from: a PR or issue URL, an incident, a session"),
     Field("confidence", "choice", "how sure the author is", choices=CONFIDENCES),
     Field("created", "date", "the day the memory was added", auto=True),

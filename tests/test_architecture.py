@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
     ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",
-                  "memkit.search", "memkit.history", "memkit.editing")),
+                  "memkit.search", "memkit.history", "memkit.editing", "memkit.audit")),
     ("integrations", ("memkit.githooks", "memkit.agents", "memkit.report")),
     ("entry points", ("memkit.commands", "memkit.cli", "memkit.__main__",
                       "memkit.hookrun", "memkit.agent_hooks")),

@@ -54,6 +54,11 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
     verb = "would create" if dry_run else "created"
     for item in report.created:
         click.echo(f"{verb} {item.id}  <- {item.source}")
+    if not dry_run:
+        from memkit.commands.links import hint
+
+        for item in report.created:
+            hint(store, store.get(item.id))
     for item in report.skipped:
         click.echo(f"skipped {item.source}: {item.note}")
     done = "would be created" if dry_run else "created"

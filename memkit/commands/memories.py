@@ -121,7 +121,10 @@ def _piped(*, required: bool) -> str | None:
 @click.option("--tag", "tags", multiple=True, help="A tag (repeatable).")
 @click.option("--path", "paths", multiple=True, help="Glob of files it applies to (repeatable).")
 @click.option(
-    "--link", "links", multiple=True, help="FILE or FILE::Symbol it describes (repeatable)."
+    "--link",
+    "links",
+    multiple=True,
+    help="FILE[::Symbol], FILE.toml::key, dep:, cmd:, env: (repeatable).",
 )
 @click.option("--source", help="Where it comes from: a PR, an incident, a session.")
 @click.option("--confidence", type=click.Choice(CONFIDENCES))
@@ -171,6 +174,9 @@ def add(
         mem = dataclasses.replace(mem, verified=verified)
     saved = store.add(mem, allow_secret=allow_secret, exact_id=mid is not None)
     click.echo(saved.id)
+    from memkit.commands.links import hint
+
+    hint(store, saved)
     if do_commit:
         commit_written(store, [saved.path], f"memkit: add {saved.id}: {saved.title}")
 

@@ -30,6 +30,9 @@ HOW = {
     "body": "body changed",
     "signature": "signature changed",
     "changed": "file changed",
+    "value": "value changed",
+    "version": "major version changed",
+    "added": "now a dependency",
     "removed": "removed",
     "unverified": "changed (the memory was never verified)",
 }

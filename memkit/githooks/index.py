@@ -69,10 +69,11 @@ def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
     from pathlib import Path
 
     from memkit.fsutil import atomic_write
+    from memkit.staleness.anchors import watched
     from memkit.store import Store
 
     loaded = Store(root).load()
-    links = sorted({link.partition("::")[0] for m in loaded.memories for link in m.links})
+    links = watched(link for m in loaded.memories for link in m.links)
     outputs = compiled_outputs()
     now = time.time_ns()
     settled = all(now - mtime >= _RACY_NS for _, mtime in stamps.values())

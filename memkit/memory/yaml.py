@@ -196,3 +196,24 @@ def plain_scalar_ok(value: str) -> bool:
         return False
     resolver: Any = yaml.resolver.Resolver()
     return bool(resolver.resolve(yaml.ScalarNode, value, (True, False)) == "tag:yaml.org,2002:str")
+
+
+def load_config(text: str) -> Any:
+    """The first YAML document of a project's config file (docker-compose, CI, Taskfile).
+
+    Unlike front matter, config files use anchors and aliases (`<<: *defaults`), so
+    they are allowed here; nesting is bounded as in load(). YAMLLoadError if unreadable.
+    """
+    try:
+        check_depth(text)
+        for doc in yaml.load_all(text, Loader=_Base):
+            return doc
+        return None
+    except yaml.MarkedYAMLError as e:
+        problem = " ".join((e.problem or e.context or "invalid YAML").split())
+        mark = e.problem_mark or e.context_mark
+        raise YAMLLoadError(
+            f"malformed YAML ({problem})", None if mark is None else mark.line
+        ) from None
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError, OverflowError) as e:
+        raise YAMLLoadError(f"unreadable YAML ({' '.join(str(e).split())[:200]})") from None

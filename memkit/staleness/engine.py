@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
+from memkit.staleness import anchors
 from memkit.staleness.fingerprints import (
     SymbolPrint,
     compare_file,
@@ -63,6 +64,9 @@ class Evaluator:
     def state(self, text: str, recorded: str | None, since: str | None) -> LinkStatus:
         if recorded is None:
             return LinkStatus(text, "unverified", None, since)
+        anchored = anchors.state(self.snap, self.changes, text, recorded, since)
+        if anchored is not None:  # dependencies, config keys, commands, env variables
+            return anchored
         link = Link.parse(text)
         gpath = self.snap.git_path(link.path)
         if self.changes is not None and not self.changes.touches(gpath):
@@ -208,6 +212,8 @@ def link_states(
 
 def current_print(snap: Snapshot, text: str) -> str | None:
     """The fingerprint of a link in a snapshot, None when its file or symbol is missing."""
+    if anchors.is_anchor(text):
+        return anchors.current_print(snap, text)
     link = Link.parse(text)
     try:
         parsed = snap.parsed(link.path)
@@ -222,4 +228,12 @@ def current_print(snap: Snapshot, text: str) -> str | None:
 
 
 def touched(changes: TreeChanges, snap: Snapshot, links: Iterable[str]) -> list[str]:
-    return [t for t in links if changes.touches(snap.git_path(Link.parse(t).path))]
+    return [
+        t
+        for t in links
+        if (
+            anchors.touches(changes, snap, t)
+            if anchors.is_anchor(t)
+            else changes.touches(snap.git_path(Link.parse(t).path))
+        )
+    ]

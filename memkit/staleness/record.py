@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
 from memkit.memory import Verification
+from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
 from memkit.staleness.parsed import LinkError, Unparsable
 from memkit.staleness.snapshot import WORKTREE, Snapshot
@@ -58,6 +59,8 @@ class Fingerprinter:
     def print(self, text: str) -> str:
         """The fingerprint of one link; LinkError saying what is wrong and how to fix it."""
         snap = self.snap
+        if anchors.is_anchor(text):  # dependencies, config keys, commands, env variables
+            return anchors.record(snap, text)
         link = Link.parse(text)
         if link.symbol is not None and language_of(link.path) is None:
             raise LinkError(

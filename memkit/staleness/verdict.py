@@ -13,17 +13,24 @@ from dataclasses import dataclass
 
 # Per link. Symbol links: unchanged | docs | body | signature | moved | removed.
 # File links: unchanged | changed | moved | removed. Never checked: unverified.
+# Anchors (staleness/anchors/): config keys value | removed; dependencies version |
+# removed | added; commands body | removed; environment variables removed.
 LINK_STATES = (
     "unchanged",
     "docs",
     "body",
     "signature",
     "changed",
+    "value",
+    "version",
+    "added",
     "moved",
     "removed",
     "unverified",
 )
-STALE_LINK_STATES = frozenset({"body", "signature", "changed", "moved", "removed"})
+STALE_LINK_STATES = frozenset(
+    {"body", "signature", "changed", "value", "version", "added", "moved", "removed"}
+)
 # Per memory, in the order reports list them.
 MEMORY_STATES = ("fresh", "stale", "expired", "review-due", "unverified")
 # The one place that decides what fails `memkit check` and `memkit ci` (exit 1), by

@@ -1,0 +1,122 @@
+"""Hand-written instruction files and the references they make, found line by line.
+
+`instruction_files(paths)` picks the files agents read (CLAUDE.md, AGENTS.md, Cursor,
+Copilot, Windsurf, Cline, Kiro and Gemini rules) from a project's file list.
+`references(text)` yields each checkable reference with its 1-based line: code
+spans, markdown link targets, and command or import lines in fenced code blocks.
+Text between memkit's markers (what `memkit compile` writes) and HTML comments are
+skipped: only what a person wrote is audited.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fnmatch import fnmatch
+
+NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENT.md", "GEMINI.md")
+SINGLE = (".cursorrules", ".windsurfrules", ".clinerules", ".github/copilot-instructions.md")
+PATTERNS = (
+    ".cursor/rules/*.md",
+    ".cursor/rules/*.mdc",
+    ".claude/rules/*.md",
+    ".github/instructions/*.instructions.md",
+    ".windsurf/rules/*.md",
+    ".clinerules/*.md",
+    ".kiro/steering/*.md",
+)
+SHELL_FENCES = ("", "sh", "bash", "shell", "console", "zsh", "shell-session", "terminal", "cmd")
+PY_FENCES = ("py", "python", "python3")
+JS_FENCES = ("js", "javascript", "ts", "typescript", "jsx", "tsx", "mjs")
+_SPAN = re.compile(r"(`+)(.+?)\1")
+_LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_BEGIN = re.compile(r"<!--\s*memkit:begin")
+_END = re.compile(r"<!--\s*memkit:end")
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One piece of text that may name something: where it came from and what it is."""
+
+    line: int
+    text: str
+    where: str  # span | link | shell | python | js
+
+
+def instruction_files(paths: list[str]) -> list[str]:
+    """The instruction files among a project's paths, root ones first."""
+    found = []
+    for path in paths:
+        name = path.rsplit("/", 1)[-1]
+        ruled = name != "README.md" and any(fnmatch(path, p) for p in PATTERNS)
+        wanted = name in NAMES or path in SINGLE or ruled
+        if wanted and "node_modules/" not in path and not path.startswith((".git/", "vendor/")):
+            found.append(path)
+    return sorted(found, key=lambda p: (p.count("/"), p))
+
+
+def references(text: str) -> Iterator[Ref]:
+    """Every reference in an instruction file's text, in order."""
+    fence: tuple[str, str] | None = None  # (marker, language)
+    skipping = False
+    comment = False
+    lines = text.splitlines()
+    start = _front_matter_end(lines)
+    for n, line in enumerate(lines[start:], start + 1):
+        if _BEGIN.search(line):
+            skipping = True
+        if skipping:
+            skipping = not _END.search(line)
+            continue
+        m = _FENCE.match(line)
+        if fence is not None:
+            if m and m.group(1)[0] == fence[0][0] and len(m.group(1)) >= len(fence[0]):
+                fence = None
+            else:
+                yield from _fenced(n, line, fence[1])
+            continue
+        if m:
+            fence = (m.group(1), m.group(2).lower())
+            continue
+        line, comment = _uncomment(line, comment)
+        for span in _SPAN.finditer(line):
+            yield Ref(n, span.group(2).strip(), "span")
+        for link in _LINK.finditer(line):
+            yield Ref(n, link.group(1), "link")
+
+
+def _uncomment(line: str, comment: bool) -> tuple[str, bool]:
+    """The line without HTML comments, and whether a comment is still open after it."""
+    if comment:
+        if "-->" not in line:
+            return "", True
+        line = line.split("-->", 1)[1]
+    line = re.sub(r"<!--.*?-->", "", line)
+    if "<!--" in line:
+        return line.split("<!--", 1)[0], True
+    return line, False
+
+
+def _front_matter_end(lines: list[str]) -> int:
+    if lines and lines[0].strip() == "---":
+        for n, line in enumerate(lines[1:50], 1):
+            if line.strip() == "---":
+                return n + 1
+    return 0
+
+
+def _fenced(n: int, line: str, language: str) -> Iterator[Ref]:
+    stripped = line.strip()
+    if not stripped or (stripped.startswith("#") and language in SHELL_FENCES):
+        return
+    if language in SHELL_FENCES:
+        stripped = re.sub(r"^(?:\$|>|%|PS>)\s+", "", stripped).split(" #")[0]
+        for part in re.split(r"&&|\|\||;|\|", stripped):
+            if part.strip():
+                yield Ref(n, part.strip(), "shell")
+    elif language in PY_FENCES and stripped.startswith(("import ", "from ")):
+        yield Ref(n, stripped, "python")
+    elif language in JS_FENCES and stripped.startswith(("import ", "export ")) and " from " in line:
+        yield Ref(n, stripped, "js")

@@ -1,0 +1,71 @@
+"""`memkit link`: add links to a memory, or list the links its text suggests."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from memkit.commands._common import commit_option, commit_written, get_store, printable, today
+from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory
+    from memkit.store import Store
+
+
+@click.command()
+@click.argument("mid", metavar="ID")
+@click.argument("links", nargs=-1)
+@click.option("--suggest", is_flag=True, help="List links for what the memory's text mentions.")
+@commit_option
+@click.pass_context
+def link(
+    ctx: click.Context, mid: str, links: tuple[str, ...], suggest: bool, do_commit: bool
+) -> None:
+    """Add LINKS to memory ID and fingerprint them, or list suggestions with --suggest.
+
+    A link is a file, `file::Symbol`, `file.toml::config.key`, `dep:NAME`,
+    `cmd:make target` or `env:NAME` (docs/staleness.md). Suggestions are never
+    added by themselves: pass the ones you accept as LINKS.
+    """
+    from memkit.audit.suggest import add_links, suggest_links
+
+    store = get_store(ctx)
+    if suggest:
+        mem = store.get(mid)
+        found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links)
+        for s in found:
+            click.echo(printable(f"{s.link}\t(line {s.line}: {s.mention})"))
+        if found:
+            accept = " ".join(_quote(s.link) for s in found)
+            click.echo(printable(f"accept with: memkit link {mid} {accept}"), err=True)
+        return
+    if not links:
+        raise MemkitError("name the links to add (memkit link ID LINK...), or use --suggest")
+    saved = add_links(store, mid, links, today=today())
+    click.echo(printable(f"linked {saved.id}: {', '.join(saved.links)}"))
+    if do_commit:
+        commit_written(store, [saved.path], f"memkit: link {saved.id}")
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def hint(store: Store, mem: Memory) -> None:
+    """After `add` or `import`: one line on stderr naming the links the text suggests."""
+    from memkit.audit.suggest import suggest_links
+
+    try:
+        found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links)
+    except (OSError, MemkitError):  # a suggestion is never worth failing the write for
+        return
+    if found:
+        accept = " ".join(_quote(s.link) for s in found)
+        click.echo(
+            printable(f"suggested links for {mem.id}: accept with `memkit link {mem.id} {accept}`"),
+            err=True,
+        )

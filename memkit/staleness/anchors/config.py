@@ -1,0 +1,172 @@
+"""Configuration keys: `path::dotted.key` in a TOML, JSON or YAML file, parsed, never grepped.
+
+A key path is dot-separated; a part holding a dot is quoted (`tool."ruff.lint"`), a
+list item is its index (`services.web.ports.0`). The fingerprint digests the value as
+canonical JSON (keys sorted), so reordering keys, reindenting or changing a file's
+quoting leaves it unchanged; a different value is `value`, a key gone is `removed`.
+A YAML file with several documents is looked up in its first.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
+
+from memkit.staleness.fingerprints import digest
+
+if TYPE_CHECKING:
+    from memkit.staleness.snapshot import Snapshot
+
+MAX_NODES = 100_000  # values expanded (YAML aliases included) before a value is refused
+_PART = re.compile(r'"([^"]*)"|([^.]+)')
+
+
+class ConfigError(ValueError):
+    """A config file that does not parse, or a value too large to fingerprint."""
+
+
+def split_key(key: str) -> tuple[str, ...]:
+    """`a."b.c".0` -> ("a", "b.c", "0")."""
+    parts: list[str] = []
+    pos = 0
+    while pos < len(key):
+        m = _PART.match(key, pos)
+        if m is None:
+            raise ConfigError(f"key {key!r} has an empty part; write a.b.c")
+        parts.append(m.group(1) if m.group(1) is not None else m.group(2))
+        pos = m.end()
+        if pos < len(key):
+            if key[pos] != ".":
+                raise ConfigError(f'key {key!r}: quote a part holding dots as "a.b"')
+            pos += 1
+            if pos == len(key):
+                raise ConfigError(f"key {key!r} ends with a dot")
+    return tuple(parts)
+
+
+def join_key(parts: tuple[str, ...] | list[str]) -> str:
+    return ".".join(f'"{p}"' if "." in p or not p else p for p in parts)
+
+
+def load(path: str, data: bytes) -> Any:
+    """The parsed document (TOML, JSON or YAML by suffix); ConfigError if it does not parse."""
+    suffix = PurePosixPath(path).suffix.lower()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path} is not UTF-8 text") from None
+    try:
+        if suffix == ".toml":
+            import tomllib
+
+            return tomllib.loads(text)
+        if suffix == ".json":
+            return json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise ConfigError(f"{path} does not parse ({' '.join(str(e).split())})") from None
+    from memkit.memory.yaml import YAMLLoadError, load_config
+
+    try:
+        return load_config(text)
+    except YAMLLoadError as e:
+        raise ConfigError(f"{path}: {e.message}") from None
+
+
+def lookup(doc: Any, parts: tuple[str, ...]) -> tuple[bool, Any]:
+    """(found, value) of a key path in a parsed document."""
+    value = doc
+    for part in parts:
+        if isinstance(value, dict):
+            found = [v for k, v in value.items() if str(k) == part]
+            if not found:
+                return False, None
+            value = found[0]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return False, None
+    return True, value
+
+
+def keys_of(doc: Any, depth: int = 3) -> list[str]:
+    """Key paths of a document down to `depth` levels (for suggestions)."""
+    out: list[str] = []
+    stack: list[tuple[tuple[str, ...], Any]] = [((), doc)]
+    while stack and len(out) < 5000:
+        prefix, value = stack.pop()
+        if isinstance(value, dict) and len(prefix) < depth:
+            for k, v in value.items():
+                out.append(join_key([*prefix, str(k)]))
+                stack.append(((*prefix, str(k)), v))
+    return out
+
+
+def canonical(value: Any) -> str:
+    """The value as canonical JSON; ConfigError past MAX_NODES (YAML alias bombs)."""
+    count = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        count += 1
+        if count > MAX_NODES:
+            raise ConfigError(f"value has over {MAX_NODES} items; link a key inside it")
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def value_print(value: Any) -> str:
+    return f"value:{digest(canonical(value), 6)}"
+
+
+@dataclass(frozen=True)
+class ConfigKey:
+    """`path::key`: one key of a TOML, JSON or YAML file."""
+
+    text: str
+    path: str
+    key: str
+    any_source = False
+
+    @classmethod
+    def parse(cls, text: str) -> ConfigKey:
+        path, _, key = text.partition("::")
+        return cls(text, path, key)
+
+    def files(self, recorded: str | None) -> tuple[str, ...]:
+        return (self.path,)
+
+    def _doc(self, snap: Snapshot) -> Any:
+        data = snap.read(self.path)
+        return None if data is None else load(self.path, data)
+
+    def current(self, snap: Snapshot, recorded: str | None) -> str | None:
+        try:
+            doc = self._doc(snap)
+            found, value = lookup(doc, split_key(self.key))
+            return value_print(value) if found and doc is not None else None
+        except ConfigError:
+            return None
+
+    def compare(self, recorded: str, now: str | None) -> str:
+        if now is None:
+            return "removed"
+        return "unchanged" if now == recorded else "value"
+
+    def missing(self, snap: Snapshot) -> str:
+        from memkit.staleness.anchors.hints import near
+
+        try:
+            doc = self._doc(snap)
+            parts = split_key(self.key)
+        except ConfigError as e:
+            return f"{e}; fix the file or the key"
+        if doc is None:
+            return f"no file {self.path}; write the path relative to the repository root"
+        hint = near(self.key, keys_of(doc, max(len(parts), 1)))
+        return f"{self.path} has no key {self.key!r}{hint}; write the key path as a.b.c"

@@ -1,0 +1,231 @@
+"""Dependencies declared in a project's manifests and pinned in its lock files.
+
+`declared(read)` returns {normalized name: version or ""} from the manifests at the
+root: pyproject.toml (PEP 621, dependency groups, Poetry), requirements*.txt,
+setup.cfg, package.json, go.mod, Cargo.toml and Gemfile; lock files (uv.lock,
+poetry.lock, package-lock.json, yarn.lock, Cargo.lock, Gemfile.lock) add what they
+pin and give exact versions. `read(path)` returns a file's bytes or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+Reader = Callable[[str], "bytes | None"]
+
+MANIFESTS = (
+    "pyproject.toml",
+    "requirements.txt",
+    "requirements-dev.txt",
+    "requirements-test.txt",
+    "dev-requirements.txt",
+    "requirements/base.txt",
+    "requirements/dev.txt",
+    "requirements/test.txt",
+    "setup.cfg",
+    "package.json",
+    "go.mod",
+    "Cargo.toml",
+    "Gemfile",
+)
+LOCKS = (
+    "uv.lock",
+    "poetry.lock",
+    "package-lock.json",
+    "yarn.lock",
+    "Cargo.lock",
+    "Gemfile.lock",
+)
+FILES = MANIFESTS + LOCKS
+
+_REQ = re.compile(r"\s*([A-Za-z0-9@][A-Za-z0-9._/@-]*)\s*(?:\[[^\]]*\])?\s*(.*)")
+_VERSION = re.compile(r"(\d+(?:\.\d+)*)")
+
+
+def normalize(name: str) -> str:
+    """PEP 503 for Python-style names (case, `-_.` runs); others only lower-cased."""
+    return re.sub(r"[-_.]+", "-", name).lower() if "/" not in name else name.lower()
+
+
+def version_of(spec: str) -> str:
+    """The first version number in a requirement spec (`>=2.1,<3` -> `2.1`), or ""."""
+    spec = spec.split(";")[0]
+    if spec.strip().startswith(("<", "!=")):
+        return ""
+    m = _VERSION.search(spec)
+    return m.group(1) if m else ""
+
+
+def major(version: str) -> str:
+    """`3.2.1` -> `3`; `0.4.2` -> `0.4` (a 0.x minor is a breaking release)."""
+    parts = version.lstrip("v").split(".")
+    if not parts[0]:
+        return ""
+    return f"0.{parts[1]}" if parts[0] == "0" and len(parts) > 1 else parts[0]
+
+
+def _text(read: Reader, path: str) -> str | None:
+    data = read(path)
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def _toml(read: Reader, path: str) -> dict[str, Any]:
+    import tomllib
+
+    text = _text(read, path)
+    try:
+        return tomllib.loads(text) if text else {}
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def _json(read: Reader, path: str) -> Any:
+    import json
+
+    text = _text(read, path)
+    try:
+        return json.loads(text) if text else {}
+    except (ValueError, RecursionError):
+        return {}
+
+
+def _requirements(lines: Iterable[str]) -> dict[str, str]:
+    out = {}
+    for line in lines:
+        line = line.split(" #")[0].strip()
+        if not line or line.startswith(("#", "-", "git+", "http")):
+            continue
+        m = _REQ.match(line)
+        if m:
+            out[normalize(m.group(1))] = version_of(m.group(2))
+    return out
+
+
+def _table(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _pyproject(read: Reader) -> dict[str, str]:
+    doc = _toml(read, "pyproject.toml")
+    project = _table(doc.get("project"))
+    reqs = [r for r in project.get("dependencies", []) if isinstance(r, str)]
+    for group in _table(project.get("optional-dependencies")).values():
+        reqs += [r for r in group if isinstance(r, str)]
+    for group in _table(doc.get("dependency-groups")).values():
+        reqs += [r for r in group if isinstance(r, str)]
+    tool = _table(doc.get("tool"))
+    reqs += [r for r in _table(tool.get("uv")).get("dev-dependencies", []) if isinstance(r, str)]
+    out = _requirements(reqs)
+    poetry = _table(tool.get("poetry"))
+    tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
+    tables += [_table(g).get("dependencies") for g in _table(poetry.get("group")).values()]
+    for table in tables:
+        for name, spec in _table(table).items():
+            if name != "python":
+                out[normalize(name)] = _spec(spec)
+    return out
+
+
+def _spec(spec: Any) -> str:
+    if isinstance(spec, dict):
+        spec = spec.get("version", "")
+    return version_of(spec) if isinstance(spec, str) else ""
+
+
+def _setup_cfg(read: Reader) -> dict[str, str]:
+    import configparser
+
+    text = _text(read, "setup.cfg")
+    if not text:
+        return {}
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        return {}
+    lines = parser.get("options", "install_requires", fallback="").splitlines()
+    if parser.has_section("options.extras_require"):
+        for _, value in parser.items("options.extras_require"):
+            lines += value.splitlines()
+    return _requirements(lines)
+
+
+NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies")
+
+
+def _package_json(read: Reader) -> dict[str, str]:
+    doc = _json(read, "package.json")
+    out = {}
+    for section in NPM_SECTIONS:
+        for name, spec in _table(_table(doc).get(section)).items():
+            out[name.lower()] = version_of(spec) if isinstance(spec, str) else ""
+    return out
+
+
+def _go_mod(read: Reader) -> dict[str, str]:
+    text = _text(read, "go.mod") or ""
+    out = {}
+    for m in re.finditer(r"^(?:require\s+)?\s*([\w.\-]+\.[\w./\-]+)\s+(v[\w.\-+]+)", text, re.M):
+        out[m.group(1).lower()] = m.group(2).lstrip("v")
+    return out
+
+
+def _cargo(read: Reader) -> dict[str, str]:
+    doc = _toml(read, "Cargo.toml")
+    tables = [doc, _table(doc.get("workspace"))]
+    tables += [_table(t) for t in _table(doc.get("target")).values()]
+    out = {}
+    for table in tables:
+        for section in ("dependencies", "dev-dependencies", "build-dependencies"):
+            for name, spec in _table(table.get(section)).items():
+                out[normalize(name)] = _spec(spec)
+    return out
+
+
+def _gemfile(read: Reader) -> dict[str, str]:
+    text = _text(read, "Gemfile") or ""
+    pattern = r"^\s*gem\s+['\"]([\w.\-]+)['\"](?:\s*,\s*['\"]([^'\"]*)['\"])?"
+    return {
+        m.group(1).lower(): version_of(m.group(2) or "") for m in re.finditer(pattern, text, re.M)
+    }
+
+
+def _locks(read: Reader) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for lock in ("uv.lock", "poetry.lock", "Cargo.lock"):
+        for pkg in _toml(read, lock).get("package", []):
+            if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
+                out[normalize(pkg["name"])] = str(pkg.get("version", ""))
+    packages = _table(_table(_json(read, "package-lock.json")).get("packages"))
+    for key, pkg in packages.items():
+        if key.startswith("node_modules/") and "/node_modules/" not in key:
+            out[key[len("node_modules/") :].lower()] = str(_table(pkg).get("version", ""))
+    yarn = _text(read, "yarn.lock") or ""
+    for m in re.finditer(r'^"?(@?[^@\s"]+)@[^\n]*:\n\s+version:? "?([\w.\-+]+)', yarn, re.M):
+        out.setdefault(m.group(1).lower(), m.group(2))
+    gems = _text(read, "Gemfile.lock") or ""
+    for m in re.finditer(r"^    ([\w.\-]+) \(([\w.\-]+)\)$", gems, re.M):
+        out[m.group(1).lower()] = m.group(2)
+    return out
+
+
+def declared(read: Reader) -> dict[str, str]:
+    """{normalized name: version} of every dependency the root manifests and locks name."""
+    out: dict[str, str] = {}
+    for path in MANIFESTS:
+        if path.endswith(".txt"):
+            text = _text(read, path)
+            if text:
+                out.update(_requirements(text.splitlines()))
+    for parse in (_pyproject, _setup_cfg, _package_json, _go_mod, _cargo, _gemfile):
+        for name, version in parse(read).items():
+            if version or name not in out:
+                out[name] = version
+    for name, version in _locks(read).items():
+        if version:
+            out[name] = version
+        else:
+            out.setdefault(name, "")
+    return out
