@@ -74,6 +74,7 @@ def rank(
     statuses: StatusSource | None,
 ) -> list[Hit]:
     """Hits from index documents: demote stale ones, order, cut, add snippets."""
+    store.hint_paths({d["id"]: d["path"] for d in docs})  # no walk to find them again
     if callable(statuses):  # ask only about what can make the cut (a stale hit only drops)
         statuses = statuses([d["id"] for d in docs[: limit * 2]])
     statuses = statuses or {}
