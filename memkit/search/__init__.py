@@ -22,12 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.errors import MemkitError
 from memkit.memory import STATUSES
-from memkit.search.analysis import analyze
-from memkit.search.index import Index
-from memkit.search.query import Query, filters, parse_query
-from memkit.search.rank import Hit, StatusSource, rank, staleness_checker
+from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:
+    from memkit.search.analysis import analyze
+    from memkit.search.index import Index
+    from memkit.search.query import Query, parse_query
     from memkit.store import Store
 
 __all__ = [
@@ -41,6 +41,23 @@ __all__ = [
     "search",
     "staleness_checker",
 ]
+
+# Imported on first use: `memkit context --file` needs none of whoosh.
+_LAZY = {
+    "analyze": "memkit.search.analysis",
+    "Index": "memkit.search.index",
+    "Query": "memkit.search.query",
+    "parse_query": "memkit.search.query",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 MEMORY_STATUSES = (*STATUSES, "expired")  # search also filters on expiry
 
@@ -63,6 +80,10 @@ def search(
     included), `include_all` takes every memory. `statuses` is the staleness
     engine's verdict, or a function that computes it for the ids it is given.
     """
+    from memkit.search.index import Index
+    from memkit.search.query import filters, parse_query
+    from memkit.search.rank import rank
+
     bad = sorted(set(status) - set(MEMORY_STATUSES))
     if bad:
         raise MemkitError(f"unknown status {bad[0]!r}; use one of: {', '.join(MEMORY_STATUSES)}")

@@ -18,7 +18,6 @@ import datetime as dt
 import json
 import os
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -37,22 +36,11 @@ def _verified(v: Any) -> Verification:
     return Verification(v["commit"], None if d is None else dt.date.fromisoformat(d), v["links"])
 
 
-def _decoders() -> list[tuple[int, str, Callable[[Any], Any], Any]]:
-    """(position, name, decode, default) of each field a JSON value cannot hold as is."""
-    out: list[tuple[int, str, Callable[[Any], Any], Any]] = []
-    for i, f in enumerate(REGISTRY, _FIRST):
-        if f.kind == "list":
-            out.append((i, f.name, tuple, f.default))
-        elif f.kind == "date":
-            out.append((i, f.name, dt.date.fromisoformat, None))
-        elif f.kind == "verified":
-            out.append((i, f.name, _verified, None))
-    return out
-
-
-_DECODE = _decoders()
-_PLAIN = [(i, f.name, f.default) for i, f in enumerate(REGISTRY, _FIRST) if f.kind not in
-          ("list", "date", "verified")]  # fmt: skip
+_KEYS = ("head", "body", "id", "path", *_NAMES)  # entry[2:], by name
+_LISTS = tuple(f.name for f in REGISTRY if f.kind == "list")
+_DATES = tuple(f.name for f in REGISTRY if f.kind == "date")
+_VERIFIED = tuple(f.name for f in REGISTRY if f.kind == "verified")
+PLAIN_KINDS = frozenset({"text", "choice", "int", "bool", "ref"})  # JSON holds these as they are
 
 
 def encode(mem: Memory) -> list[Any]:
@@ -65,13 +53,15 @@ def decode(entry: list[Any]) -> Memory:
     """The memory of a cache entry (trusted: written by encode)."""
     if len(entry) != _FIRST + len(_NAMES):
         raise ValueError("entry of another registry")
-    d: dict[str, Any] = {"id": entry[4], "body": entry[3], "path": entry[5], "head": entry[2]}
-    for i, name, default in _PLAIN:
-        v = entry[i]
-        d[name] = default if v is None else v
-    for i, name, fn, default in _DECODE:
-        v = entry[i]
-        d[name] = default if v is None else fn(v)
+    d = dict(zip(_KEYS, entry[2:], strict=True))
+    for name in _LISTS:
+        d[name] = tuple(d[name])
+    for name in _DATES:
+        if (v := d[name]) is not None:
+            d[name] = dt.date.fromisoformat(v)
+    for name in _VERIFIED:
+        if (v := d[name]) is not None:
+            d[name] = _verified(v)
     mem: Memory = object.__new__(Memory)  # frozen: the constructor sets each field by hand
     mem.__dict__.update(d)
     return mem

@@ -9,8 +9,9 @@ import time
 
 from conftest import write_memory
 
+from memkit.fields import REGISTRY
 from memkit.store import Store
-from memkit.store.parse_cache import ParseCache, decode
+from memkit.store.parse_cache import PLAIN_KINDS, ParseCache, decode
 
 
 def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
@@ -84,3 +85,8 @@ def test_a_cache_written_with_other_fields_is_not_used(store: Store) -> None:
     cache_file.write_text(json.dumps(data))
     assert store.memories()[0].title == "Old"
     assert json.loads(cache_file.read_text())["fields"] == data["fields"][:-1]
+
+
+def test_every_field_kind_is_decoded_or_plain() -> None:
+    special = {"list", "date", "verified"}
+    assert {f.kind for f in REGISTRY} <= PLAIN_KINDS | special
