@@ -26,6 +26,7 @@ from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:
     from memkit.search.analysis import analyze
+    from memkit.search.embed import Embedder
     from memkit.search.index import Index
     from memkit.search.query import Query, parse_query
     from memkit.store import Store
@@ -73,12 +74,15 @@ def search(
     status: Sequence[str] = (),
     include_all: bool = False,
     statuses: StatusSource | None = None,
+    semantic: Embedder | None = None,
 ) -> list[Hit]:
     """The best `limit` memories for `text`, stale ones demoted, ties by recency then id.
 
     By default only active, unexpired memories; `status` picks states (expired
     included), `include_all` takes every memory. `statuses` is the staleness
     engine's verdict, or a function that computes it for the ids it is given.
+    `semantic` (memkit.search.embed.default_embedder() or a test's own) adds the
+    memories nearest in meaning, fused with the keyword hits (memkit.search.hybrid).
     """
     from memkit.search.index import Index
     from memkit.search.query import filters, parse_query
@@ -97,6 +101,12 @@ def search(
         wanted = set(MEMORY_STATUSES) - {"expired"}
     filt, mask = filters(types, tags, wanted, include_all)
     docs = index.top_documents(query, limit=limit * 2 + 20, filter=filt, mask=mask)
+    if semantic is not None:
+        from memkit.search.hybrid import hybrid_documents
+
+        docs = hybrid_documents(
+            index, text, docs, semantic, limit=limit * 2 + 20, filter=filt, mask=mask
+        )
     iso = today.isoformat()
 
     def keep(d: dict[str, Any]) -> bool:
