@@ -35,50 +35,119 @@ DOCS = ["agents", "compile", "format", "hooks", "review", "search", "staleness"]
 
 # (question, id of the memory that answers it), none sharing the memory's key words.
 QUERIES = [
-    ("my own pre-commit script disappeared after installing", "a-user-s-git-hook-is-chained-never-overwritten"),  # noqa: E501
-    ("instruction file generation slow with token limit", "budget-fitting-renders-a-file-many-times-keep-each-render"),  # noqa: E501
-    ("after upgrading every note is flagged outdated at once", "changing-what-goes-into-a-fingerprint-makes-every-recorded"),  # noqa: E501
+    (
+        "my own pre-commit script disappeared after installing",
+        "a-user-s-git-hook-is-chained-never-overwritten",
+    ),
+    (
+        "instruction file generation slow with token limit",
+        "budget-fitting-renders-a-file-many-times-keep-each-render",
+    ),
+    (
+        "after upgrading every note is flagged outdated at once",
+        "changing-what-goes-into-a-fingerprint-makes-every-recorded",
+    ),
     ("what does the continuous integration pipeline execute", "ci-runs-make-test"),
-    ("which executable do the assistant's settings invoke", "claude-hooks-use-memkit-hook-script"),  # noqa: E501
+    ("which executable do the assistant's settings invoke", "claude-hooks-use-memkit-hook-script"),
     ("will it sneak unrelated staged changes into my snapshot", "commit-only-own-files"),
-    ("same logic for generating outputs in command and in git check", "compile-plan-is-shared"),  # noqa: E501
-    ("where does generated content go inside a file people also edit", "compiled-files-marked-sections-in-shared-files-a-generated"),  # noqa: E501
+    ("same logic for generating outputs in command and in git check", "compile-plan-is-shared"),
+    (
+        "where does generated content go inside a file people also edit",
+        "compiled-files-marked-sections-in-shared-files-a-generated",
+    ),
     ("how do failures become a process status number", "errors-and-exit-codes"),
-    ("printed output of my commit check shows up in the wrong stream", "git-shows-a-hook-s-stdout-on-stderr"),  # noqa: E501
-    ("walking old revisions is sluggish with the bindings", "history-walks-read-raw-tree-bytes-not-pygit2-objects"),  # noqa: E501
-    ("two agents create a note with an identical name simultaneously", "ids-claimed-by-hard-link"),  # noqa: E501
+    (
+        "printed output of my commit check shows up in the wrong stream",
+        "git-shows-a-hook-s-stdout-on-stderr",
+    ),
+    (
+        "walking old revisions is sluggish with the bindings",
+        "history-walks-read-raw-tree-bytes-not-pygit2-objects",
+    ),
+    ("two agents create a note with an identical name simultaneously", "ids-claimed-by-hard-link"),
     ("startup of the tool takes too long because of big dependencies", "lazy-heavy-imports"),
-    ("commit with -a does not see what I added in the alternate staging area", "libgit2-ignores-git-index-file-git-commit-a-hides-staged"),  # noqa: E501
-    ("crash with deeply nested front matter", "libyaml-s-composer-recurses-in-c-deep-yaml-segfaults-the"),  # noqa: E501
-    ("a number passed as tool argument arrives as the wrong type", "mcp-sdk-decodes-optional-strings-and-drops-unreadable-lines"),  # noqa: E501
-    ("the tool server does not see my shell variables", "mcp-sdk-stdio-servers-get-a-filtered-environment-toolerror"),  # noqa: E501
-    ("provenance of a note changed on a side branch", "memkit-log-follows-the-merged-branch-when-a-merge-brought"),  # noqa: E501
-    ("sanitizing user text before it lands in agent instructions", "memory-text-goes-through-mdtext-before-it-reaches-an-output"),  # noqa: E501
+    (
+        "commit with -a does not see what I added in the alternate staging area",
+        "libgit2-ignores-git-index-file-git-commit-a-hides-staged",
+    ),
+    (
+        "crash with deeply nested front matter",
+        "libyaml-s-composer-recurses-in-c-deep-yaml-segfaults-the",
+    ),
+    (
+        "a number passed as tool argument arrives as the wrong type",
+        "mcp-sdk-decodes-optional-strings-and-drops-unreadable-lines",
+    ),
+    (
+        "the tool server does not see my shell variables",
+        "mcp-sdk-stdio-servers-get-a-filtered-environment-toolerror",
+    ),
+    (
+        "provenance of a note changed on a side branch",
+        "memkit-log-follows-the-merged-branch-when-a-merge-brought",
+    ),
+    (
+        "sanitizing user text before it lands in agent instructions",
+        "memory-text-goes-through-mdtext-before-it-reaches-an-output",
+    ),
     ("object oriented file system paths too costly in loops", "no-pathlib-in-hot-loops"),
     ("how do we avoid re-reading unchanged notes between runs", "parse-cache-design"),
-    ("stop a note from pointing at /etc/passwd", "paths-from-memories-and-outputs-are-resolved-and-must-stay"),  # noqa: E501
-    ("what runs after each tool call in the assistant session", "posttooluse-only-appends-one-line-the-stop-hook-does-the"),  # noqa: E501
+    (
+        "stop a note from pointing at /etc/passwd",
+        "paths-from-memories-and-outputs-are-resolved-and-must-stay",
+    ),
+    (
+        "what runs after each tool call in the assistant session",
+        "posttooluse-only-appends-one-line-the-stop-hook-does-the",
+    ),
     ("an API token pasted into a note", "refuse-secrets-on-write"),
-    ("why is the title worth more in results", "search-scores-one-weighted-text-field-bm25f-instead-of-or"),  # noqa: E501
-    ("how do we decide a note no longer matches the source", "staleness-fingerprints-are-the-truth-git-only-narrows-the"),  # noqa: E501
-    ("checking a handful of notes should not read all of them", "staleness-of-few-memories-via-get-many"),  # noqa: E501
-    ("comparing the checkout with the last commit only once", "staleness-one-head-to-work-tree-diff-composed-with-cheap"),  # noqa: E501
+    (
+        "why is the title worth more in results",
+        "search-scores-one-weighted-text-field-bm25f-instead-of-or",
+    ),
+    (
+        "how do we decide a note no longer matches the source",
+        "staleness-fingerprints-are-the-truth-git-only-narrows-the",
+    ),
+    (
+        "checking a handful of notes should not read all of them",
+        "staleness-of-few-memories-via-get-many",
+    ),
+    (
+        "comparing the checkout with the last commit only once",
+        "staleness-one-head-to-work-tree-diff-composed-with-cheap",
+    ),
     ("deadlock when taking the mutex twice", "store-lock-is-not-reentrant-never-nest-it"),
     ("editing one attribute reformats the whole header", "surgical-front-matter-writes"),
-    ("can a custom layout run arbitrary code", "templates-run-sandboxed-their-bytecode-cache-is-signed-with"),  # noqa: E501
+    (
+        "can a custom layout run arbitrary code",
+        "templates-run-sandboxed-their-bytecode-cache-is-signed-with",
+    ),
     ("do unit tests touch my global username setting", "tests-real-git-isolated"),
-    ("remembering earlier answers about who changed what", "the-history-cache-is-keyed-by-start-commit-and-path"),  # noqa: E501
-    ("why must the commit check avoid third-party packages", "the-pre-commit-fast-path-imports-only-the-standard-library"),  # noqa: E501
-    ("the full text engine pulls in networking modules", "whoosh-is-imported-with-stand-ins-for-urllib-request-and"),  # noqa: E501
+    (
+        "remembering earlier answers about who changed what",
+        "the-history-cache-is-keyed-by-start-commit-and-path",
+    ),
+    (
+        "why must the commit check avoid third-party packages",
+        "the-pre-commit-fast-path-imports-only-the-standard-library",
+    ),
+    (
+        "the full text engine pulls in networking modules",
+        "whoosh-is-imported-with-stand-ins-for-urllib-request-and",
+    ),
     ("February 30 in a header gives a strange exception", "yaml-bad-dates-raise-valueerror"),
     ("ampersand asterisk references appear in written headers", "yaml-dumper-no-aliases"),
     ("set up the assistant integration", "doc-agents-set-up"),
     ("let the coding assistant query notes through a protocol server", "doc-agents-memkit-mcp"),
-    ("the assistant suggests a change to an existing note, how to accept it", "doc-agents-proposed-revisions-and-memkit-approve"),  # noqa: E501
+    (
+        "the assistant suggests a change to an existing note, how to accept it",
+        "doc-agents-proposed-revisions-and-memkit-approve",
+    ),
     ("bring in an existing CLAUDE.md written by hand", "doc-agents-memkit-import-path"),
     ("which output sections exist for each assistant", "doc-compile-what-goes-where"),
     ("maximum size of generated instruction files", "doc-compile-budgets"),
-    ("my manual edits in AGENTS.md survive regeneration?", "doc-compile-hand-written-text-is-kept"),  # noqa: E501
+    ("my manual edits in AGENTS.md survive regeneration?", "doc-compile-hand-written-text-is-kept"),
     ("same output on every machine byte for byte", "doc-compile-determinism"),
     ("customise how the generated file looks", "doc-compile-templates"),
     ("which header keys can a note have", "doc-format-fields"),
@@ -87,14 +156,23 @@ QUERIES = [
     ("use the framework that manages commit checks", "doc-hooks-the-pre-commit-framework"),
     ("two branches edited the same note and git conflicts", "doc-hooks-the-merge-driver"),
     ("how much time does the commit check add", "doc-hooks-speed"),
-    ("reviewers want to see what knowledge a PR changes", "doc-review-reviewing-memories-in-pull-requests"),  # noqa: E501
+    (
+        "reviewers want to see what knowledge a PR changes",
+        "doc-review-reviewing-memories-in-pull-requests",
+    ),
     ("undo a bad change to one note", "doc-review-memkit-revert-id-to-rev-commit"),
     ("see an older version of a note", "doc-review-memkit-show-id-at-rev"),
-    ("give the agent the notes about the file it is editing within a size limit", "doc-search-memkit-context"),  # noqa: E501
+    (
+        "give the agent the notes about the file it is editing within a size limit",
+        "doc-search-memkit-context",
+    ),
     ("where is the full text data kept and is it committed", "doc-search-the-index"),
     ("rebuild the lookup structure by hand", "doc-search-memkit-index"),
     ("what does a note point at in the source", "doc-staleness-links"),
-    ("mark a note as checked again after reviewing the code", "doc-staleness-memkit-verify-id-all-follow-commit"),  # noqa: E501
+    (
+        "mark a note as checked again after reviewing the code",
+        "doc-staleness-memkit-verify-id-all-follow-commit",
+    ),
     ("what staleness detection cannot notice", "doc-staleness-known-limits"),
 ]
 # Queries in the memory's own words: words alone find these; hybrid must too.
@@ -106,10 +184,19 @@ LITERAL = [
     ("exclusive hard link new memory ids", "ids-claimed-by-hard-link"),
     ("likely secrets refused when written", "refuse-secrets-on-write"),
     ("pathlib too slow walking memory files", "no-pathlib-in-hot-loops"),
-    ("fingerprints are the truth git narrows", "staleness-fingerprints-are-the-truth-git-only-narrows-the"),  # noqa: E501
+    (
+        "fingerprints are the truth git narrows",
+        "staleness-fingerprints-are-the-truth-git-only-narrows-the",
+    ),
     ("merge driver", "doc-hooks-the-merge-driver"),
-    ("templates sandboxed bytecode cache", "templates-run-sandboxed-their-bytecode-cache-is-signed-with"),  # noqa: E501
-    ("PostToolUse appends one line Stop hook", "posttooluse-only-appends-one-line-the-stop-hook-does-the"),  # noqa: E501
+    (
+        "templates sandboxed bytecode cache",
+        "templates-run-sandboxed-their-bytecode-cache-is-signed-with",
+    ),
+    (
+        "PostToolUse appends one line Stop hook",
+        "posttooluse-only-appends-one-line-the-stop-hook-does-the",
+    ),
     ("JSON Schema", "doc-format-json-schema"),
 ]
 
