@@ -110,8 +110,9 @@ def main() -> None:
     def drop_parse_cache() -> None:
         (cache / "parsed.json").unlink(missing_ok=True)
 
-    def drop_index() -> None:
-        shutil.rmtree(cache / "search", ignore_errors=True)
+    def drop_index() -> None:  # the keyword index only: the vectors stay
+        shutil.rmtree(cache / "search" / "index", ignore_errors=True)
+        (cache / "search" / "manifest.json").unlink(missing_ok=True)
 
     commit = ["git", "commit", "-qm", "bench"]
     cases: dict[str, tuple[list[str], Callable[[], None] | None, str]] = {
