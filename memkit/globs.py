@@ -9,6 +9,8 @@ carry as written, with the fix in the message.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator
 
 MAX_EXPANSION = 256  # globs one brace pattern may expand to
@@ -76,3 +78,53 @@ def check(glob: str) -> None:
         )
     if "" in expanded:
         raise ValueError(f"{what} expands to an empty glob (a {{...}} group with an empty part)")
+
+
+def match(glob: str, path: str) -> bool:
+    """Git-style glob: `*` within a segment, `**` across segments, `?`, `[...]`, `{a,b}`.
+
+    A glob without wildcards also matches everything under it (a directory).
+    """
+    if not any(c in glob for c in "*?[{"):
+        return path == glob.rstrip("/") or path.startswith(glob.rstrip("/") + "/")
+    return _glob_re(glob).fullmatch(path) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _glob_re(glob: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            end = glob.find("]", i + 1)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                out.append("[" + glob[i + 1 : end].replace("!", "^", 1) + "]")
+                i = end
+        elif c == "{":
+            end = glob.find("}", i)
+            if end < 0:
+                out.append(re.escape(c))
+            else:
+                alts = glob[i + 1 : end].split(",")
+                out.append("(?:" + "|".join(_glob_re(a).pattern for a in alts) + ")")
+                i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    if glob.endswith("/"):
+        out.append(".*")
+    return re.compile("".join(out))

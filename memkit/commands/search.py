@@ -44,7 +44,7 @@ STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
 @click.option(
     "--semantic",
     is_flag=True,
-    help="Also find memories by meaning, not only words (needs memkit[semantic]).",
+    help="Also find memories by meaning, not only words (needs agent-memkit[semantic]).",
 )
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of hits (docs/search.md).")
 @click.pass_context

@@ -66,9 +66,7 @@ def rank(m: Memory) -> tuple[int, int, int, str]:
 
 def select(memories: Iterable[Memory], today: dt.date) -> list[Memory]:
     """Active, unexpired, not superseded memories, best ranked first."""
-    chosen = [
-        m for m in memories if m.status == "active" and not m.superseded_by and not m.expired(today)
-    ]
+    chosen = [m for m in memories if m.in_force(today)]
     return sorted(chosen, key=rank)
 
 
@@ -125,8 +123,9 @@ def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) 
 
     from memkit.errors import GitError
     from memkit.staleness import check_store
+    from memkit.stores import load_all
 
-    loaded = store.load()
+    loaded = load_all(store)
     statuses = None
     note: tuple[str, ...] = ()
     if any(m.links and m.verified and m.status == "active" for m in loaded.memories):

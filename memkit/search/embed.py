@@ -1,7 +1,7 @@
 """Text to vectors for semantic search: the one module that imports numpy, tokenizers, safetensors.
 
 The model is WordLlama's `l2_supercat_256` (static token embeddings, 256 dimensions,
-16 MB), shipped inside the `wordllama` wheel that the `memkit[semantic]` extra
+16 MB), shipped inside the `wordllama` wheel that the `agent-memkit[semantic]` extra
 installs: nothing is downloaded, ever, and it runs on any CPU. A text's vector is the
 mean of its tokens' embeddings, normalized (what WordLlama's own `embed` computes);
 the files are found without importing the `wordllama` package, which would import
@@ -24,7 +24,7 @@ from memkit.errors import MemkitError
 MODEL = "wordllama-l2-supercat-256"
 _TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 _WEIGHTS = "weights/l2_supercat_256.safetensors"
-INSTALL_HINT = "install the extra: pip install 'memkit[semantic]'"
+INSTALL_HINT = "install the extra: pip install 'agent-memkit[semantic]'"
 
 
 class SemanticUnavailableError(MemkitError):
@@ -59,7 +59,7 @@ def model_files() -> tuple[Path, Path]:
         if not f.is_file():
             raise SemanticUnavailableError(
                 f"the model file {f} is missing from the installed wordllama package; "
-                f"reinstall it: pip install --force-reinstall 'memkit[semantic]'"
+                f"reinstall it: pip install --force-reinstall 'agent-memkit[semantic]'"
             )
     return files
 
