@@ -14,6 +14,7 @@ another registry (a field added, renamed, moved) makes the whole cache unused.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import json
 import os
@@ -37,6 +38,8 @@ def _verified(v: Any) -> Verification:
 
 
 _KEYS = ("head", "body", "id", "path", *_NAMES)  # entry[2:], by name
+# Memory's other attributes (not front matter, not cached) keep their defaults.
+_REST = {f.name: f.default for f in dataclasses.fields(Memory) if f.name not in _KEYS}
 _LISTS = tuple(f.name for f in REGISTRY if f.kind == "list")
 _DATES = tuple(f.name for f in REGISTRY if f.kind == "date")
 _VERIFIED = tuple(f.name for f in REGISTRY if f.kind == "verified")
@@ -53,7 +56,8 @@ def decode(entry: list[Any]) -> Memory:
     """The memory of a cache entry (trusted: written by encode)."""
     if len(entry) != _FIRST + len(_NAMES):
         raise ValueError("entry of another registry")
-    d = dict(zip(_KEYS, entry[2:], strict=True))
+    d = dict(_REST)
+    d.update(zip(_KEYS, entry[2:], strict=True))
     for name in _LISTS:
         d[name] = tuple(d[name])
     for name in _DATES:
