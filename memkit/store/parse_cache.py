@@ -39,7 +39,9 @@ def _verified(v: Any) -> Verification:
 
 _KEYS = ("head", "body", "id", "path", *_NAMES)  # entry[2:], by name
 # Memory's other attributes (not front matter, not cached) keep their defaults.
-_REST = {f.name: f.default for f in dataclasses.fields(Memory) if f.name not in _KEYS}
+_REST: dict[str, Any] = {
+    f.name: f.default for f in dataclasses.fields(Memory) if f.name not in _KEYS
+}
 _LISTS = tuple(f.name for f in REGISTRY if f.kind == "list")
 _DATES = tuple(f.name for f in REGISTRY if f.kind == "date")
 _VERIFIED = tuple(f.name for f in REGISTRY if f.kind == "verified")
