@@ -41,6 +41,11 @@ STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
     help="Only this status (repeatable; default: active and unexpired).",
 )
 @click.option("--all", "-a", "include_all", is_flag=True, help="Every memory, whatever its status.")
+@click.option(
+    "--semantic",
+    is_flag=True,
+    help="Also find memories by meaning, not only words (needs agent-memkit[semantic]).",
+)
 @click.option("--json", "as_json", is_flag=True, help="A JSON array of hits (docs/search.md).")
 @click.pass_context
 def search_command(
@@ -51,10 +56,12 @@ def search_command(
     tags: tuple[str, ...],
     status: tuple[str, ...],
     include_all: bool,
+    semantic: bool,
     as_json: bool,
 ) -> None:
     """Find memories: words rank, "phrases" and field:value (tag:, type:, ...) must match."""
     from memkit.search import search, staleness_checker
+    from memkit.search.embed import default_embedder
 
     store = get_store(ctx)
     day = today()
@@ -68,6 +75,7 @@ def search_command(
         status=status,
         include_all=include_all,
         statuses=staleness_checker(store, today=day),
+        semantic=default_embedder() if semantic else None,
     )
     if as_json:
         echo_json([h.to_record() for h in hits])
@@ -141,13 +149,21 @@ def context(
 
 @click.command()
 @click.option("--rebuild", is_flag=True, help="Build the index from scratch.")
+@click.option("--semantic", is_flag=True, help="Also embed the memories for `search --semantic`.")
 @click.pass_context
-def index(ctx: click.Context, rebuild: bool) -> None:
+def index(ctx: click.Context, rebuild: bool, semantic: bool) -> None:
     """Bring the search index up to date (derived data, kept where git cannot put files)."""
     from memkit.search import Index
 
     ix = Index(get_store(ctx))
     if rebuild:
         click.echo(f"indexed {ix.rebuild()} memories")
+        ix.refresh()  # records what the build saw, for the vectors
     else:
         click.echo(f"index {ix.refresh()}")
+    if semantic:
+        from memkit.search.embed import default_embedder
+        from memkit.search.vectors import Vectors
+
+        vectors = Vectors(ix, default_embedder()).refresh(ix.files)
+        click.echo(f"vectors: {len(vectors.paths)} memories ({vectors.embedder.name})")

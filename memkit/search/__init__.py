@@ -22,12 +22,13 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.errors import MemkitError
 from memkit.memory import STATUSES
-from memkit.search.analysis import analyze
-from memkit.search.index import Index
-from memkit.search.query import Query, filters, parse_query
-from memkit.search.rank import Hit, StatusSource, rank, staleness_checker
+from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:
+    from memkit.search.analysis import analyze
+    from memkit.search.embed import Embedder
+    from memkit.search.index import Index
+    from memkit.search.query import Query, parse_query
     from memkit.store import Store
 
 __all__ = [
@@ -41,6 +42,23 @@ __all__ = [
     "search",
     "staleness_checker",
 ]
+
+# Imported on first use: `memkit context --file` needs none of whoosh.
+_LAZY = {
+    "analyze": "memkit.search.analysis",
+    "Index": "memkit.search.index",
+    "Query": "memkit.search.query",
+    "parse_query": "memkit.search.query",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 MEMORY_STATUSES = (*STATUSES, "expired")  # search also filters on expiry
 
@@ -56,13 +74,20 @@ def search(
     status: Sequence[str] = (),
     include_all: bool = False,
     statuses: StatusSource | None = None,
+    semantic: Embedder | None = None,
 ) -> list[Hit]:
     """The best `limit` memories for `text`, stale ones demoted, ties by recency then id.
 
     By default only active, unexpired memories; `status` picks states (expired
     included), `include_all` takes every memory. `statuses` is the staleness
     engine's verdict, or a function that computes it for the ids it is given.
+    `semantic` (memkit.search.embed.default_embedder() or a test's own) adds the
+    memories nearest in meaning, fused with the keyword hits (memkit.search.hybrid).
     """
+    from memkit.search.index import Index
+    from memkit.search.query import filters, parse_query
+    from memkit.search.rank import rank
+
     bad = sorted(set(status) - set(MEMORY_STATUSES))
     if bad:
         raise MemkitError(f"unknown status {bad[0]!r}; use one of: {', '.join(MEMORY_STATUSES)}")
@@ -76,6 +101,12 @@ def search(
         wanted = set(MEMORY_STATUSES) - {"expired"}
     filt, mask = filters(types, tags, wanted, include_all)
     docs = index.top_documents(query, limit=limit * 2 + 20, filter=filt, mask=mask)
+    if semantic is not None:
+        from memkit.search.hybrid import hybrid_documents
+
+        docs = hybrid_documents(
+            index, text, docs, semantic, limit=limit * 2 + 20, filter=filt, mask=mask
+        )
     iso = today.isoformat()
 
     def keep(d: dict[str, Any]) -> bool:

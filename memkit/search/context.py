@@ -131,6 +131,7 @@ def build_context(
     if exclude_always_on:
         live = {k: m for k, m in live.items() if m.paths}
     exact = {mid: fs for mid, m in live.items() if (fs := _matches(m, rels))}
+    store.hint_paths({mid: live[mid].path for mid in exact})  # staleness finds them unwalked
     status_of = _cached(statuses)
     hits = []
     if query:

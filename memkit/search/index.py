@@ -39,6 +39,7 @@ class Index:
         self.dir = store.cache_dir / "search"
         self.ix_dir = self.dir / "index"
         self.manifest_path = self.dir / "manifest.json"
+        self.files: dict[str, list[int]] = {}  # what refresh() last saw (see scan)
 
     # ------------------------------------------------------------ locking
 
@@ -96,7 +97,7 @@ class Index:
 
     def refresh(self) -> str:
         """Bring the index up to date: 'current', 'updated N', or 'built N'."""
-        now = self.scan()
+        now = self.files = self.scan()
         seen = self._manifest_id()
         known = self._manifest()
         if known == now and -1 not in (st[1] for st in now.values()) and self._exists():
@@ -210,6 +211,19 @@ class Index:
         self.rebuild()
         with self._locked(exclusive=False):
             return self._top_documents(query, limit, filter, mask)
+
+    def documents(
+        self, paths: list[str], *, filter: Any = None, mask: Any = None
+    ) -> dict[str, dict[str, Any]]:
+        """path -> stored fields of those of `paths` that pass `filter` and `mask`."""
+        from memkit.search._whoosh import wq
+
+        if not paths:
+            return {}
+        q = wq.Or([wq.Term("path", p) for p in paths])
+        with self._locked(exclusive=False), self._open().searcher() as s:
+            hits = s.search(q, limit=len(paths), filter=filter, mask=mask)
+            return {hit["path"]: {**hit.fields(), "score": 0.0} for hit in hits}
 
     def _open_ok(self) -> bool:
         try:

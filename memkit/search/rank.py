@@ -14,7 +14,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from memkit.search.snippets import snippet
 from memkit.staleness.verdict import MemoryStatus
 
 if TYPE_CHECKING:
@@ -81,6 +80,9 @@ def rank(
     statuses: StatusSource | None,
 ) -> list[Hit]:
     """Hits from index documents: demote stale ones, order, cut, add snippets."""
+    from memkit.search.snippets import snippet
+
+    store.hint_paths({d["id"]: d["path"] for d in docs})  # no walk to find them again
     if callable(statuses):  # ask only about what can make the cut (a stale hit only drops)
         statuses = statuses([d["id"] for d in docs[: limit * 2]])
     statuses = statuses or {}

@@ -3,22 +3,74 @@
 Entries are keyed by path relative to the root, size and mtime, so a full load parses
 only the files that changed. Files modified just before the cache is written are not
 kept (their mtime cannot tell a second write within the same tick).
+
+Each entry is positional, [size, mtime_ns, head, body, id, path, *fields] with the
+fields in memkit.fields.REGISTRY order, and a memory is rebuilt from it without the
+dataclass constructor: at 10,000 memories the generic from_record cost more than
+reading the files. The cache's `fields` list names the registry it was written with;
+another registry (a field added, renamed, moved) makes the whole cache unused.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import datetime as dt
 import json
 import os
 import time
 from pathlib import Path
 from typing import Any
 
+from memkit.fields import REGISTRY
 from memkit.fsutil import atomic_write
-from memkit.memory import Memory
+from memkit.memory import Memory, Verification
 
-CACHE_VERSION = 3  # 3: control characters refused, `revises`
+CACHE_VERSION = 4  # 4: positional entries; 3: control characters refused, `revises`
 RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
+_NAMES = [f.name for f in REGISTRY]
+_FIRST = 6  # entry items before the fields: size, mtime_ns, head, body, id, path
+
+
+def _verified(v: Any) -> Verification:
+    d = v["date"]
+    return Verification(v["commit"], None if d is None else dt.date.fromisoformat(d), v["links"])
+
+
+_KEYS = ("head", "body", "id", "path", *_NAMES)  # entry[2:], by name
+# Memory's other attributes (not front matter, not cached) keep their defaults.
+_REST: dict[str, Any] = {
+    f.name: f.default for f in dataclasses.fields(Memory) if f.name not in _KEYS
+}
+_LISTS = tuple(f.name for f in REGISTRY if f.kind == "list")
+_DATES = tuple(f.name for f in REGISTRY if f.kind == "date")
+_VERIFIED = tuple(f.name for f in REGISTRY if f.kind == "verified")
+PLAIN_KINDS = frozenset({"text", "choice", "int", "bool", "ref"})  # JSON holds these as they are
+
+
+def encode(mem: Memory) -> list[Any]:
+    """The cached fields of `mem` (registry order, JSON values)."""
+    rec = mem.to_record()
+    return [mem.id, mem.path, *(rec[name] for name in _NAMES)]
+
+
+def decode(entry: list[Any]) -> Memory:
+    """The memory of a cache entry (trusted: written by encode)."""
+    if len(entry) != _FIRST + len(_NAMES):
+        raise ValueError("entry of another registry")
+    d = dict(_REST)
+    d.update(zip(_KEYS, entry[2:], strict=True))
+    for name in _LISTS:
+        d[name] = tuple(d[name])
+    for name in _DATES:
+        if (v := d[name]) is not None:
+            d[name] = dt.date.fromisoformat(v)
+    for name in _VERIFIED:
+        if (v := d[name]) is not None:
+            d[name] = _verified(v)
+    mem: Memory = object.__new__(Memory)  # frozen: the constructor sets each field by hand
+    mem.__dict__.update(d)
+    return mem
 
 
 class ParseCache:
@@ -31,8 +83,10 @@ class ParseCache:
         self.now_ns = 0
         try:
             data = json.loads(path.read_bytes())
-            if data.get("version") == CACHE_VERSION:
+            if data.get("version") == CACHE_VERSION and data.get("fields") == _NAMES:
                 self.entries = data["entries"]
+            else:
+                self.dirty = True
         except (OSError, ValueError, KeyError, AttributeError, TypeError):
             self.dirty = True
         self.used: set[str] = set()
@@ -44,8 +98,8 @@ class ParseCache:
             return None
         self.used.add(rel)
         try:
-            return Memory.from_record(entry[3], head=entry[2], body=entry[4])
-        except (KeyError, ValueError, TypeError, IndexError):
+            return decode(entry)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None
 
     def put(self, rel: str, st: os.stat_result, mem: Memory) -> None:
@@ -57,10 +111,7 @@ class ParseCache:
             self.entries.pop(rel, None)
             self.dirty = True
             return
-        rec = mem.to_record()
-        body = mem.body
-        rec.pop("body")
-        self.entries[rel] = [st.st_size, st.st_mtime_ns, mem.head, rec, body]
+        self.entries[rel] = [st.st_size, st.st_mtime_ns, mem.head, mem.body, *encode(mem)]
         self.dirty = True
 
     def save(self) -> None:
@@ -70,6 +121,9 @@ class ParseCache:
             del self.entries[rel]
         if not (self.dirty or stale):
             return
-        data = json.dumps({"version": CACHE_VERSION, "entries": self.entries})
+        data = json.dumps(
+            {"version": CACHE_VERSION, "fields": _NAMES, "entries": self.entries},
+            separators=(",", ":"),
+        )
         with contextlib.suppress(OSError):  # a read-only checkout just goes without a cache
             atomic_write(self.path, data.encode("utf-8"))

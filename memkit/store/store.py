@@ -12,7 +12,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,7 @@ class Store:
         # Derived data, locks and rescued text: where git can never put a file.
         self.cache_dir = Path(cachedir.cache_dir(str(self.root)))
         self._config = config
+        self._hints: dict[str, str] = {}  # id -> relative path, from a search index
 
     @classmethod
     def find(cls, start: Path | None = None) -> Store:
@@ -213,7 +214,10 @@ class Store:
         found: dict[str, Path] = {}
         missing = []
         for mid in wanted:
-            direct = self.dir / f"{mid}.md"
+            hint = self._hints.get(mid)
+            direct = self.root / hint if hint else self.dir / f"{mid}.md"
+            if hint and os.path.realpath(direct) != str(direct):  # a folder on the way is a link
+                direct = self.dir / f"{mid}.md"
             if mm.is_valid_id(mid) and direct.is_file() and not direct.is_symlink():
                 found[mid] = direct
             else:
@@ -225,6 +229,16 @@ class Store:
                     self.path_of(mid)  # raises, naming the id
                 found[mid] = Path(stems[mid])
         return [self._parse(found[mid], mid) for mid in wanted]
+
+    def hint_paths(self, paths: Mapping[str, str]) -> None:
+        """Where some memories are likely to be (id -> path relative to the root).
+
+        get_many tries these before walking the store; a hint naming a file that is
+        gone, a link, or a file of another name is ignored.
+        """
+        for mid, rel in paths.items():
+            if rel.startswith(f"{MEMORY_DIR}/") and rel.endswith(f"/{mid}.md") and ".." not in rel:
+                self._hints[mid] = rel
 
     def get(self, mid: str) -> Memory:
         return self._parse(self.path_of(mid), mid)

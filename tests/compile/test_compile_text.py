@@ -111,3 +111,8 @@ def test_splice() -> None:
     created = sections.created("x\n")
     assert sections.splice(created, None, "f") is None
     assert sections.splice(created + "mine\n", None, "f") == (sections.created("") + "mine\n")
+
+
+def test_a_hash_indented_as_code_is_no_heading_to_demote() -> None:
+    body = "\n@pytest.fixture\ndef myfix():\n    # setup\n    yield 1\n    # teardown\n"
+    assert mdtext.embed(body, 3) == body.strip("\n")

@@ -98,3 +98,24 @@ def test_concurrent_adds_in_real_processes(store: Store) -> None:
         f"from {n} #{i}" for n in range(4) for i in range(15)
     )
     assert not [p for p in store.dir.iterdir() if p.name.endswith(".tmp")]
+
+
+def test_get_many_follows_path_hints_and_ignores_wrong_ones(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_memory(store, "deep", "---\ntitle: Deep\n---\n", folder="a/b")
+    write_memory(store, "other", "---\ntitle: Other\n---\n", folder="c")
+    store.hint_paths({"deep": ".memory/a/b/deep.md", "other": ".memory/a/b/deep.md"})
+    store.hint_paths({"x": "../outside/x.md"})
+    assert store._hints == {"deep": ".memory/a/b/deep.md"}
+    walks: list[int] = []
+    real_walk = store._walk
+    monkeypatch.setattr(store, "_walk", lambda: walks.append(1) or real_walk())
+    assert [m.title for m in store.get_many(["deep"])] == ["Deep"]
+    assert walks == []  # found through the hint
+    (store.dir / "a" / "b" / "deep.md").rename(store.dir / "c" / "deep.md")
+    assert [m.path for m in store.get_many(["deep", "other"])] == [
+        ".memory/c/deep.md",
+        ".memory/c/other.md",
+    ]
+    assert walks == [1]  # the hint named a file that moved: one walk found it
