@@ -25,11 +25,15 @@ if TYPE_CHECKING:
 def mcp(ctx: click.Context) -> None:
     """Serve the memories to agents over MCP (stdio); logs go to stderr.
 
-    Register it with `memkit hooks install --mcp` (writes .mcp.json and .cursor/mcp.json).
+    The project: --root, else CLAUDE_PROJECT_DIR / WORKSPACE_FOLDER_PATHS, else the
+    client's roots, else the working directory. Register it with `memkit hooks install
+    --mcp` (writes .mcp.json and .cursor/mcp.json).
     """
     from memkit.agents.mcp import serve
+    from memkit.commands._common import State
 
-    serve(get_store(ctx), today)
+    state: State = ctx.find_object(State) or State()
+    serve(state.root, today)
 
 
 @click.command("import")
