@@ -42,6 +42,8 @@ COMMANDS: dict[str, str] = {
     "claude-hook": "memkit.commands.agents:claude_hook",
     "hook": "memkit.commands.agents:hook",  # hidden: what settings written by 0.1 may run
     "approve": "memkit.commands.agents:approve",
+    "sessions": "memkit.commands.agents:sessions",
+    "why": "memkit.commands.agents:why",
 }
 
 

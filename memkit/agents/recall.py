@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 INDEX_NAME = "agents-index.json"
-VERSION = 1
+VERSION = 2
 MAX_MEMORY = 1024 * 1024  # bytes of a memory file read for its body
 COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
 RULES_DIR = ".claude/rules"
@@ -206,7 +206,15 @@ def about_file(index: dict[str, Any], rel: str) -> list[str]:
 
 
 def _words(text: str) -> list[str]:
-    return [w for w in _WORD.findall(text.lower()) if w not in STOP]
+    """Distinctive words, crudely stemmed (`issued`, `issues`, `issuing` -> `issu`)."""
+    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOP]
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "e", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
 
 
 def about_prompt(index: dict[str, Any], prompt: str, *, limit: int) -> list[tuple[str, str]]:
@@ -225,7 +233,7 @@ def about_prompt(index: dict[str, Any], prompt: str, *, limit: int) -> list[tupl
         for mid in ids:
             scores[mid] = scores.get(mid, 0.0) + idf
             matched.setdefault(mid, []).append(w)
-    floor = 2 * math.log(1 + total / max(3, total // 50))
+    floor = math.log(1 + total / max(2, total // 500))  # one word in 1 of 500, or more
     best = sorted(scores, key=lambda m: (-scores[m], m))
     return [(m, " ".join(matched[m])) for m in best if scores[m] >= floor][:limit]
 

@@ -62,7 +62,7 @@ def read(path: Path) -> list[Receipt]:
                     at=str(rec["at"]),
                     event=str(rec["event"]),
                     why=str(rec.get("why", "")),
-                    id=str(rec["id"]),
+                    id=str(rec.get("id", "")),
                     chars=int(rec.get("chars", 0)),
                     blob=str(rec.get("blob", "")),
                     commit=str(rec.get("commit", "")),

@@ -90,7 +90,7 @@ HEAD = (
     "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
     "carry these. `memkit show ID` prints one in full.\n"
 )
-MAX_LISTED = 40  # ids named in the left-out line; the rest are counted
+MAX_LISTED = 20  # ids named in the left-out line; the rest are counted
 
 
 def left_out_note(left: list[str]) -> str:
@@ -140,12 +140,15 @@ def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
     for m in always:
         ms = marks.get(m.id)
         block = _block(m, ms.describe() if ms and ms.stale else "")
-        if m.id in fitting and size + len(block) + len(left_out_note([*left, "x" * 64])) <= room:
+        if m.id in fitting and size + len(block) <= room:
             blocks.append(block)
             given.append((m.id, "always on", len(block)))
             size += len(block)
         else:
             left.append(m.id)
+    while blocks and size + len(left_out_note(left)) > room:  # the list counts too
+        size -= len(blocks.pop())
+        left.insert(0, given.pop()[0])
     text = HEAD + "".join(blocks) if blocks else ""
     if files:
         text, more = _for_files(store, files, text, skip, statuses, today, len(left_out_note(left)))
