@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_store import generate  # noqa: E402
+from gen_store import generate
 
 PY = sys.executable
 ENV = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
