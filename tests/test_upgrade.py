@@ -246,8 +246,9 @@ def test_the_0_1_claude_settings_still_run_the_handlers(project: Path, spelling:
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "## Totals are rounded once" in context
     draft = ".memory/session-2026-11-22-0d1e2f3a.md"
+    note = f"memkit saved a draft of what this session did: {draft} (`memkit approve`)"
     assert claude_hook(project, run["Stop"], {**base, "hook_event_name": "Stop"}) == (
-        "",
+        json.dumps({"systemMessage": note}) + "\n",
         f"memkit hook stop: saved {draft} (draft)\n",
     )
     end = {**base, "hook_event_name": "SessionEnd"}

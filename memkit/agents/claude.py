@@ -74,6 +74,10 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
             return session_start(payload, today=clock()), ""
         else:
             said = stop(payload, today=clock(), end=event == "session-end")
+            if said.startswith("saved "):  # the first save: tell the person, once
+                draft = said.removeprefix("saved ").split(" ")[0]
+                note = f"memkit saved a draft of what this session did: {draft} (`memkit approve`)"
+                return json.dumps({"systemMessage": note}), f"memkit hook {event}: {said}"
     except Exception as e:
         said = str(e) or type(e).__name__
     return "", f"memkit hook {event}: {one_line(said)}" if said else ""
@@ -258,12 +262,16 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
         return f"no journal for session {sid}: nothing to save"
     import dataclasses
 
-    from memkit.agents.drafts import first_prompt, save_episode, summarise
+    from memkit.agents.drafts import conclusion, first_prompt, save_episode, summarise
     from memkit.store import Store
 
     transcript = payload.get("transcript_path")
-    asked = first_prompt(transcript if isinstance(transcript, str) else None)
-    summary = dataclasses.replace(summarise(root, read_journal(journal)), asked=asked)
+    path = transcript if isinstance(transcript, str) else None
+    asked = first_prompt(path)
+    concluded = conclusion(payload.get("last_assistant_message"), path)
+    summary = dataclasses.replace(
+        summarise(root, read_journal(journal)), asked=asked, concluded=concluded
+    )
     message = save_episode(Store(root), summary, sid, today=today)
     if end or payload.get("hook_event_name") == "SessionEnd":
         journal.unlink(missing_ok=True)
