@@ -60,12 +60,12 @@ def _now() -> str:
     return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _index(root: Path, today: dt.date) -> dict[str, Any]:
-    index = recall.load(root)
+def _index(root: Path, today: dt.date, part: str = recall.INDEX_NAME) -> dict[str, Any]:
+    index = recall.load(root, part)
     if index is None:
         from memkit.store import Store
 
-        index = recall.build(Store(root), today=today)
+        index = recall.build(Store(root), today=today, part=part)
     return index
 
 
@@ -78,6 +78,7 @@ def give(
     heading: str,
     cap: int,
     today: dt.date,
+    index: dict[str, Any],
     again: bool = True,
 ) -> str:
     """The markdown for `picks` ((id, why)) not yet given this session, within `cap`
@@ -86,7 +87,6 @@ def give(
     had = rc.read(ledger)
     seen = rc.given(had)
     room = min(cap, budget(root).session - rc.spent(had))
-    index = _index(root, today)
     skip = seen | set(index["compiled"])
     wanted = [
         (e, why) for mid, why in picks if mid not in skip for e in recall.entries(index, [mid])
@@ -99,7 +99,8 @@ def give(
         if got is None and again:  # changed since indexing: rebuild once, then read again
             from memkit.store import Store
 
-            recall.build(Store(root), today=today)
+            part = recall.WORDS_NAME if "words" in index else recall.INDEX_NAME
+            fresh = recall.build(Store(root), today=today, part=part)
             return give(
                 root,
                 sid,
@@ -108,6 +109,7 @@ def give(
                 heading=heading,
                 cap=cap,
                 today=today,
+                index=fresh,
                 again=False,
             )
         if got is not None:
@@ -186,7 +188,7 @@ def record_start(
     path = rc.receipts_path(root, sid)
     at, commit = _now(), rc.head_commit(root)
     lines = [] if source == "resume" else [rc.Receipt(at, "start", source or "startup", "", 0)]
-    index = recall.load(root) or {"memories": {}}
+    index = recall.load(root, recall.WORDS_NAME) or {"memories": {}}
     for mid, why, chars in given:
         blob = _blob(root, index, mid)
         lines.append(rc.Receipt(at, "session-start", why, mid, chars, blob, commit))
@@ -201,7 +203,8 @@ def _blob(root: Path, index: dict[str, Any], mid: str) -> str:
 
 def on_file(root: Path, sid: str, rel: str, *, today: dt.date) -> str:
     """What to give when the agent touches `rel`: memories linked to it or scoped to it."""
-    ids = recall.about_file(_index(root, today), rel)
+    index = _index(root, today)
+    ids = recall.about_file(index, rel)
     if not ids:
         return ""
     b = budget(root)
@@ -213,13 +216,15 @@ def on_file(root: Path, sid: str, rel: str, *, today: dt.date) -> str:
         heading=f"Memories about {rel}",
         cap=b.file,
         today=today,
+        index=index,
     )
 
 
 def on_prompt(root: Path, sid: str, prompt: str, *, today: dt.date) -> str:
     """What to give for a prompt: the few memories whose words it shares most."""
     b = budget(root)
-    picks = recall.about_prompt(_index(root, today), prompt, limit=b.prompt_memories)
+    index = _index(root, today, recall.WORDS_NAME)
+    picks = recall.about_prompt(index, prompt, limit=b.prompt_memories)
     if not picks:
         return ""
     picks = [(mid, f"prompt: {words}") for mid, words in picks]
@@ -231,4 +236,5 @@ def on_prompt(root: Path, sid: str, prompt: str, *, today: dt.date) -> str:
         heading="Memories that may bear on this request",
         cap=b.prompt,
         today=today,
+        index=index,
     )

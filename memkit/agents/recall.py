@@ -27,8 +27,9 @@ if TYPE_CHECKING:
 
     from memkit.store import Store
 
-INDEX_NAME = "agents-index.json"
-VERSION = 2
+INDEX_NAME = "agents-index.json"  # files and globs -> ids, for file touches
+WORDS_NAME = "agents-words.json"  # words -> ids and every memory, for prompts
+VERSION = 3
 MAX_MEMORY = 1024 * 1024  # bytes of a memory file read for its body
 COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
 RULES_DIR = ".claude/rules"
@@ -53,10 +54,10 @@ class Entry:
     about: str  # the links or globs that tie it to files, for the agent to read
 
 
-def index_path(root: Path) -> Path:
+def index_path(root: Path, name: str = INDEX_NAME) -> Path:
     from memkit.cachedir import cache_dir
 
-    return Path(cache_dir(str(root))) / INDEX_NAME
+    return Path(cache_dir(str(root))) / name
 
 
 def _stamp(path: str) -> list[int] | None:
@@ -97,8 +98,8 @@ def _sources(root: Path) -> dict[str, list[int] | None]:
     return out
 
 
-def build(store: Store, *, today: dt.date) -> dict[str, Any]:
-    """The index for `store` (one load), written to the private folder."""
+def build(store: Store, *, today: dt.date, part: str = INDEX_NAME) -> dict[str, Any]:
+    """Both indexes for `store` (one load), written to the private folder; returns `part`."""
     from memkit.agents.session_start import compiled_ids
     from memkit.fsutil import atomic_write
     from memkit.search.context import _glob_re
@@ -127,19 +128,17 @@ def build(store: Store, *, today: dt.date) -> dict[str, Any]:
         text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
         for w in set(_words(text)):
             words.setdefault(w, []).append(m.id)
-    index = {
-        "version": VERSION,
-        "sources": sources,
-        "compiled": sorted(compiled_ids(root) | _rule_ids(root)),
-        "memories": memories,
-        "files": files,
-        "globs": globs,
-        "words": words,
-    }
-    path = index_path(root)
-    with contextlib.suppress(OSError):  # a read-only private folder: use it this time only
-        atomic_write(path, json.dumps(index, separators=(",", ":")).encode("utf-8"), fsync=False)
-    return index
+    head = {"version": VERSION, "sources": sources}
+    compiled = sorted(compiled_ids(root) | _rule_ids(root))
+    scoped = {mid for ids in files.values() for mid in ids} | {mid for _, mid in globs}
+    index = {**head, "compiled": compiled, "files": files, "globs": globs,
+             "memories": {k: v for k, v in memories.items() if k in scoped}}  # fmt: skip
+    full = {**head, "compiled": compiled, "memories": memories, "words": words}
+    for name, data in ((INDEX_NAME, index), (WORDS_NAME, full)):
+        with contextlib.suppress(OSError):  # a read-only private folder: use it this time only
+            raw = json.dumps(data, separators=(",", ":")).encode("utf-8")
+            atomic_write(index_path(root, name), raw, fsync=False)
+    return full if part == WORDS_NAME else index
 
 
 def _rule_ids(root: Path) -> set[str]:
@@ -157,10 +156,10 @@ def _rule_ids(root: Path) -> set[str]:
     return ids
 
 
-def load(root: Path) -> dict[str, Any] | None:
-    """The index if it is still true for the folders and compiled files; None if not."""
+def load(root: Path, part: str = INDEX_NAME) -> dict[str, Any] | None:
+    """Index `part` if it is still true for the folders and compiled files; None if not."""
     try:
-        with open(index_path(root), encoding="utf-8") as f:
+        with open(index_path(root, part), encoding="utf-8") as f:
             index = json.load(f)
     except (OSError, ValueError, RecursionError):
         return None
@@ -173,13 +172,13 @@ def load(root: Path) -> dict[str, Any] | None:
 
 def refresh(store: Store, *, today: dt.date, full: bool = False) -> dict[str, Any]:
     """The index, rebuilt when stale (`full`: also when any memory file changed)."""
-    index = load(store.root)
+    index = load(store.root, WORDS_NAME)
     if index is not None and full:
         for path, stamp, *_rest in index["memories"].values():
             if _stamp(os.path.join(store.root, path)) != stamp:
                 index = None
                 break
-    return index if index is not None else build(store, today=today)
+    return index if index is not None else build(store, today=today, part=WORDS_NAME)
 
 
 def entries(index: dict[str, Any], ids: Iterable[str]) -> list[Entry]:
