@@ -48,6 +48,8 @@ COMMANDS: dict[str, str] = {
     "stores": "memkit.commands.stores:stores",
     "audit": "memkit.commands.audit:audit",
     "link": "memkit.commands.links:link",
+    "sessions": "memkit.commands.agents:sessions",
+    "why": "memkit.commands.agents:why",
 }
 
 

@@ -87,11 +87,11 @@ def match(glob: str, path: str) -> bool:
     """
     if not any(c in glob for c in "*?[{"):
         return path == glob.rstrip("/") or path.startswith(glob.rstrip("/") + "/")
-    return _glob_re(glob).fullmatch(path) is not None
+    return glob_re(glob).fullmatch(path) is not None
 
 
 @functools.lru_cache(maxsize=1024)
-def _glob_re(glob: str) -> re.Pattern[str]:
+def glob_re(glob: str) -> re.Pattern[str]:
     out, i = [], 0
     while i < len(glob):
         c = glob[i]
@@ -120,7 +120,7 @@ def _glob_re(glob: str) -> re.Pattern[str]:
                 out.append(re.escape(c))
             else:
                 alts = glob[i + 1 : end].split(",")
-                out.append("(?:" + "|".join(_glob_re(a).pattern for a in alts) + ")")
+                out.append("(?:" + "|".join(glob_re(a).pattern for a in alts) + ")")
                 i = end
         else:
             out.append(re.escape(c))

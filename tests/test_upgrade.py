@@ -246,8 +246,9 @@ def test_the_0_1_claude_settings_still_run_the_handlers(project: Path, spelling:
     context = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "## Totals are rounded once" in context
     draft = ".memory/session-2026-11-22-0d1e2f3a.md"
+    note = f"memkit saved a draft of what this session did: {draft} (`memkit approve`)"
     assert claude_hook(project, run["Stop"], {**base, "hook_event_name": "Stop"}) == (
-        "",
+        json.dumps({"systemMessage": note}) + "\n",
         f"memkit hook stop: saved {draft} (draft)\n",
     )
     end = {**base, "hook_event_name": "SessionEnd"}
@@ -281,12 +282,23 @@ def test_the_0_1_mcp_entry_still_serves(project: Path) -> None:
     assert found == ["Totals are rounded once"]
 
 
-def test_reinstalling_upgrades_the_hook_and_keeps_the_settings(project: Path, run: Invoke) -> None:
-    settings = (project / ".claude" / "settings.json").read_text("utf-8")
+def test_reinstalling_upgrades_the_hook_and_the_agent_entries(project: Path, run: Invoke) -> None:
+    """0.1 wrote bare `memkit-hook` / `memkit mcp` entries, which fail for a teammate
+    without memkit on PATH: reinstalling turns them into launchers, once."""
+    from memkit.agents.register import MCP_ENTRY, launcher
+
     hook = project / ".git" / "hooks" / "pre-commit"
-    assert run("hooks", "install", "--mcp", "--claude").stdout == f"updated {hook}\n"
+    assert run("hooks", "install", "--mcp", "--claude").stdout == (
+        f"updated {hook}\nupdated .mcp.json\nupdated .cursor/mcp.json\n"
+        "updated .claude/settings.json\n"
+    )
     assert "from memkit.githooks.fastpath import main" in hook.read_text("utf-8")
-    assert (project / ".claude" / "settings.json").read_text("utf-8") == settings
+    settings = json.loads((project / ".claude" / "settings.json").read_text("utf-8"))
+    assert commands(settings)["Stop"] == launcher("memkit-hook", "stop")
+    assert json.loads((project / ".mcp.json").read_text("utf-8"))["mcpServers"]["memkit"] == (
+        MCP_ENTRY
+    )
+    assert run("hooks", "install", "--mcp", "--claude").stdout == "memkit hooks already installed\n"
     assert run("hooks", "uninstall", "--claude").stdout == (
         f"removed {hook}\nremoved .claude/settings.json\n"
     )

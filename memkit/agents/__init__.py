@@ -7,4 +7,11 @@ files (importer); and the review of what agents propose (proposals).
 
 # The Claude Code hook events memkit handles (`memkit claude-hook EVENT`, `memkit-hook
 # EVENT`). Here, not in claude: the command line lists them without importing it.
-EVENTS = ("session-start", "post-tool-use", "stop", "session-end")
+EVENTS = (
+    "session-start",
+    "user-prompt-submit",
+    "pre-tool-use",
+    "post-tool-use",
+    "stop",
+    "session-end",
+)

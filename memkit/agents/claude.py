@@ -4,11 +4,14 @@
 the hook's JSON payload on stdin and call `handle`, which returns what to print.
 PostToolUse runs after every tool call, so its path imports nothing heavy: it turns
 the payload into one compact record, likely secrets already redacted, and appends it
-to the session's journal (memkit.agents.journal). Stop / SessionEnd turn that journal
-into one draft `episode` memory (memkit.agents.drafts); SessionStart prints the
-memories Claude Code does not already load (memkit.agents.session_start). A payload
-that is not what Claude Code sends gets one line on stderr and exit code 0, and
-nothing is written. The installers that register these hooks are in register.py.
+to the session's journal (memkit.agents.journal). After a Read, and before an edit
+(PreToolUse), the memories about that file not yet given are added to the context,
+and UserPromptSubmit adds those the prompt calls for (memkit.agents.pointofaction,
+with receipts). Stop / SessionEnd turn that journal into one draft memory
+(memkit.agents.drafts); SessionStart prints the memories Claude Code does not already
+load (memkit.agents.session_start). A payload that is not what Claude Code sends gets
+one line on stderr and exit code 0, and nothing is written. The installers that
+register these hooks are in register.py.
 """
 
 from __future__ import annotations
@@ -60,11 +63,21 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
     try:
         payload = parse_payload(raw)
         if event == "post-tool-use":
-            said = post_tool_use(payload)
+            out, said = post_tool_use(payload, clock)
+            if out:
+                return out, ""
+        elif event == "pre-tool-use":
+            return pre_tool_use(payload, clock), ""
+        elif event == "user-prompt-submit":
+            return user_prompt_submit(payload, clock), ""
         elif event == "session-start":
             return session_start(payload, today=clock()), ""
         else:
             said = stop(payload, today=clock(), end=event == "session-end")
+            if said.startswith("saved "):  # the first save: tell the person, once
+                draft = said.removeprefix("saved ").split(" ")[0]
+                note = f"memkit saved a draft of what this session did: {draft} (`memkit approve`)"
+                return json.dumps({"systemMessage": note}), f"memkit hook {event}: {said}"
     except Exception as e:
         said = str(e) or type(e).__name__
     return "", f"memkit hook {event}: {one_line(said)}" if said else ""
@@ -177,15 +190,60 @@ def record(payload: Mapping[str, Any], root: Path) -> dict[str, str] | None:
     return rec
 
 
-def post_tool_use(payload: Mapping[str, Any]) -> str:
-    """Append one line to the session's journal; the returned text goes to stderr."""
+def post_tool_use(payload: Mapping[str, Any], clock: Callable[[], dt.date]) -> tuple[str, str]:
+    """Append one line to the session's journal; after a Read, the memories about the
+    file. (stdout, text for stderr)."""
     root = find_root(payload)
     if root is None:
-        return "no .memory/ directory here or above; nothing recorded (run `memkit init`)"
+        return "", "no .memory/ directory here or above; nothing recorded (run `memkit init`)"
     rec = record(payload, root)
-    if rec is not None:
-        append(journal_path(root, session_id(payload)), rec)
-    return ""
+    if rec is None:
+        return "", ""
+    sid = session_id(payload)
+    append(journal_path(root, sid), rec)
+    if rec["kind"] != "read":
+        return "", ""
+    from memkit.agents.pointofaction import on_file
+
+    return additional_context("PostToolUse", on_file(root, sid, rec["file"], today=clock())), ""
+
+
+def pre_tool_use(payload: Mapping[str, Any], clock: Callable[[], dt.date]) -> str:
+    """Before an edit: the memories about the file, not yet given in this session."""
+    root = find_root(payload)
+    if root is None:
+        return ""
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if tool not in TOOLS or TOOLS[tool][0] == "command" or not isinstance(tool_input, Mapping):
+        return ""
+    rel = _relative(root, tool_input.get(TOOLS[tool][1]))
+    if rel is None or rel.startswith(".memory/") or TOOLS[tool][0] == "search":
+        return ""
+    from memkit.agents.pointofaction import on_file
+
+    text = on_file(root, session_id(payload), rel, today=clock())
+    return additional_context("PreToolUse", text)
+
+
+def user_prompt_submit(payload: Mapping[str, Any], clock: Callable[[], dt.date]) -> str:
+    """The few memories the prompt calls for, not yet given in this session."""
+    root = find_root(payload)
+    prompt = payload.get("prompt")
+    if root is None or not isinstance(prompt, str) or not prompt.strip():
+        return ""
+    from memkit.agents.pointofaction import on_prompt
+
+    text = on_prompt(root, session_id(payload), prompt, today=clock())
+    return additional_context("UserPromptSubmit", text)
+
+
+def additional_context(event: str, text: str) -> str:
+    """The hook's JSON output adding `text` to the agent's context ("" for no text)."""
+    if not text:
+        return ""
+    out = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
+    return json.dumps(out, ensure_ascii=False)
 
 
 def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> str:
@@ -204,12 +262,16 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
         return f"no journal for session {sid}: nothing to save"
     import dataclasses
 
-    from memkit.agents.drafts import first_prompt, save_episode, summarise
+    from memkit.agents.drafts import conclusion, first_prompt, save_episode, summarise
     from memkit.store import Store
 
     transcript = payload.get("transcript_path")
-    asked = first_prompt(transcript if isinstance(transcript, str) else None)
-    summary = dataclasses.replace(summarise(root, read_journal(journal)), asked=asked)
+    path = transcript if isinstance(transcript, str) else None
+    asked = first_prompt(path)
+    concluded = conclusion(payload.get("last_assistant_message"), path)
+    summary = dataclasses.replace(
+        summarise(root, read_journal(journal)), asked=asked, concluded=concluded
+    )
     message = save_episode(Store(root), summary, sid, today=today)
     if end or payload.get("hook_event_name") == "SessionEnd":
         journal.unlink(missing_ok=True)
@@ -227,14 +289,18 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
     journal = journal_path(root, sid if isinstance(sid, str) else "")
     if sid and isinstance(sid, str) and journal.exists():  # resume / compact: what it touched
         files = sorted({r["file"] for r in read_journal(journal) if "file" in r})
-    from memkit.agents.session_start import context_text
+    from memkit.agents import recall
+    from memkit.agents.pointofaction import record_start
+    from memkit.agents.session_start import ReadOnce, context
     from memkit.store import Store
 
-    text = context_text(Store(root), files=files, today=today)
-    if not text:
-        return ""
-    out = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": text}}
-    return json.dumps(out, ensure_ascii=False)
+    store = ReadOnce(Store(root))
+    given = context(store, files=files, today=today)
+    recall.refresh(store, today=today, full=True)  # point-of-action lookups start true
+    if isinstance(sid, str) and sid:
+        source = payload.get("source")
+        record_start(root, sid, source if isinstance(source, str) else "", given.given)
+    return additional_context("SessionStart", given.text)
 
 
 if __name__ == "__main__":

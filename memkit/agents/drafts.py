@@ -38,6 +38,7 @@ class Summary:
     searches: tuple[str, ...]
     symbols: tuple[str, ...]  # file::Symbol links for edits in Python files
     asked: str | None = None  # the session's first prompt (first line), from its transcript
+    concluded: str | None = None  # what the session concluded: its last answer, redacted
 
     @property
     def worth_keeping(self) -> bool:
@@ -129,6 +130,48 @@ def _prompt_text(entry: object) -> str | None:
     return redacted_first_line(content)[0][:300]
 
 
+MAX_CONCLUSION = 2000  # characters of the session's last answer kept in its draft
+
+
+def conclusion(payload_text: object, transcript: str | None) -> str | None:
+    """What the session concluded: the Stop payload's `last_assistant_message`, else the
+    last assistant text in the transcript; redacted, at most MAX_CONCLUSION characters."""
+    text = payload_text if isinstance(payload_text, str) and payload_text.strip() else None
+    if text is None and transcript and os.path.isabs(transcript) and "\x00" not in transcript:
+        import json
+
+        for line in reversed(
+            _read_head(transcript, MAX_TRANSCRIPT).decode("utf-8", "replace").splitlines()
+        ):
+            try:
+                entry = json.loads(line)
+            except (ValueError, RecursionError):
+                continue
+            message = entry.get("message") if isinstance(entry, dict) else None
+            if (
+                isinstance(entry, dict)
+                and entry.get("type") == "assistant"
+                and isinstance(message, dict)
+            ):
+                blocks = message.get("content")
+                texts = (
+                    [
+                        b.get("text")
+                        for b in blocks
+                        if isinstance(b, dict) and b.get("type") == "text"
+                    ]
+                    if isinstance(blocks, list)
+                    else []
+                )
+                if texts and isinstance(texts[-1], str) and texts[-1].strip():
+                    text = texts[-1]
+                    break
+    if text is None:
+        return None
+    clean = redact(text.strip())
+    return clean if len(clean) <= MAX_CONCLUSION else clean[:MAX_CONCLUSION].rstrip() + " …"
+
+
 def _symbols_at(root: Path, rel: str, snippets: list[str]) -> set[str]:
     """`file::Qual.name` of the innermost function or class holding each edited snippet."""
     try:
@@ -182,6 +225,8 @@ def render(summary: Summary, sid: str) -> tuple[str, str]:
     ]
     if s.asked:
         parts.insert(0, f"Asked: {s.asked}")
+    if s.concluded:
+        parts.insert(0, f"Concluded:\n\n{s.concluded}")
     by_file: dict[str, list[str]] = {}
     for link in s.symbols:
         file, _, symbol = link.partition("::")

@@ -3,7 +3,14 @@ the Claude Code hooks in .claude/settings.json.
 
 Each function merges into the existing JSON (other servers, hooks and settings are
 kept as they are), is idempotent, writes atomically, and returns one line per file
-it changed. An entry a person adjusted (the `memkit` server) is left alone.
+it changed. An entry a person adjusted (the `memkit` server) is left alone. Files are
+read with fsutil.read_inside and written through fsutil.write_target: a settings file
+that is a link out of the repository (or into .git/) is refused, never written through.
+
+The commands written are launchers (`launcher`): a committed settings file runs on
+every teammate's machine, so the command finds memkit at run time (the project's
+.venv/ or venv/, then PATH) and, when memkit is missing, exits 0 with at most one
+notice per agent process instead of failing every tool call.
 """
 
 from __future__ import annotations
@@ -14,34 +21,79 @@ from typing import Any
 
 # The tools whose use the PostToolUse hook records (memkit.agents.claude.TOOLS).
 TOOL_MATCHER = "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
+# The tools before which memories about the file are given (point of action).
+EDIT_MATCHER = "Edit|MultiEdit|Write|NotebookEdit"
 MCP_FILES = (".mcp.json", ".cursor/mcp.json")
 MCP_NAME = "memkit"
-MCP_ENTRY = {"command": "memkit", "args": ["mcp"]}
 SETTINGS = ".claude/settings.json"
-# The `memkit-hook` script runs the handlers without the CLI's start-up (click and
-# every command's options): PostToolUse runs on every tool call and must stay fast.
-HOOK_PREFIX = "memkit-hook "
-# Entries running memkit's other spellings of the command (`memkit hook`, what earlier
-# versions wrote) are memkit's too: uninstall removes them, install does not add twice.
-_OWN_PREFIXES = (HOOK_PREFIX, "memkit claude-hook ", "memkit hook ")
+MAX_JSON = 4 * 1024 * 1024  # bytes of a settings file memkit reads
+# Marks a launcher as memkit's (uninstall removes it, install does not add it twice).
+MARK = ": memkit-launcher"
+# Entries running memkit's earlier spellings (`memkit-hook EVENT`, `memkit hook EVENT`)
+# are memkit's too: install replaces them with the launcher, uninstall removes them.
+_OWN_PREFIXES = ("memkit-hook ", "memkit claude-hook ", "memkit hook ", f"sh -c '{MARK}")
 # event -> (matcher or None, handler argument, timeout in seconds)
 HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
     "SessionStart": ("startup|resume|clear|compact", "session-start", 30),
+    "UserPromptSubmit": (None, "user-prompt-submit", 10),
+    "PreToolUse": (EDIT_MATCHER, "pre-tool-use", 10),
     "PostToolUse": (TOOL_MATCHER, "post-tool-use", 10),
     "Stop": (None, "stop", 30),
     "SessionEnd": (None, "session-end", 30),
 }
+# The project folder, as each agent names it when it runs a hook or starts a server.
+# Plain `$VAR` only: agents expand `${VAR}` in .mcp.json themselves.
+_ROOT = 'r=$CLAUDE_PROJECT_DIR; [ -n "$r" ] || r=$MEMKIT_ROOT; [ -n "$r" ] || r=$PWD'
+
+
+def launcher(program: str, *args: str) -> str:
+    """A POSIX sh command running memkit's `program` (memkit-hook, memkit) with `args`.
+
+    It looks in the project's .venv/bin and venv/bin, then on PATH. Without memkit it
+    says so once and exits 0, so an agent without memkit is never blocked: a hook
+    prints a `systemMessage` once per session (the session id read from the payload),
+    the server one line on stderr once per client process.
+    """
+    notice = "memkit is not installed for this project, so its agent hooks do nothing"
+    if program == "memkit-hook":
+        key = (
+            "$(head -c 4096 | sed -n "
+            '"s/.*\\"session_id\\" *: *\\"\\([^\\"]*\\)\\".*/\\1/p" '
+            "| tr -cd A-Za-z0-9_-)"
+        )
+        say = f'echo "{{\\"systemMessage\\": \\"{notice}.\\"}}"'
+    else:
+        key, say = "$PPID", f'echo "{notice} (pip install memkit)." >&2'
+    script = (
+        f"{MARK}; {_ROOT}; "
+        f'for p in "$r/.venv/bin/{program}" "$r/venv/bin/{program}"; do '
+        f'[ -x "$p" ] && exec "$p" "$@"; done; '
+        f'command -v {program} >/dev/null 2>&1 && exec {program} "$@"; '
+        f'm=$TMPDIR; [ -n "$m" ] || m=/tmp; m="$m/memkit-missing-$(id -u)-{key}"; '
+        f'[ -e "$m" ] || {{ : > "$m"; {say}; }}; exit 0'
+    )
+    return f"sh -c '{script}' {program} {' '.join(args)}".rstrip()
+
+
+def _script(program: str) -> str:
+    """The script part of `launcher(program)` (what goes after `sh -c`)."""
+    return launcher(program).split("'")[1]
+
+
+MCP_ENTRY = {"command": "sh", "args": ["-c", _script("memkit"), "memkit", "mcp"]}
+_OLD_MCP_ENTRIES = ({"command": "memkit", "args": ["mcp"]},)
 
 
 def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
     from memkit.errors import MemkitError
+    from memkit.fsutil import read_inside
 
     rel = path.relative_to(root).as_posix()
     try:
-        data = json.loads(path.read_text("utf-8"))
+        data = json.loads(read_inside(root, rel, limit=MAX_JSON).decode("utf-8"))
     except FileNotFoundError:
         return None
-    except (ValueError, UnicodeDecodeError) as e:
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
         raise MemkitError(f"{rel} is not valid JSON ({e}); fix it, then run this again") from None
     if not isinstance(data, dict):
         raise MemkitError(f"{rel} must hold a JSON object; fix it, then run this again")
@@ -49,13 +101,14 @@ def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
 
 
 def _save_json(path: Path, root: Path, data: dict[str, Any] | None, existed: bool) -> str:
-    from memkit.fsutil import atomic_write
+    from memkit.fsutil import atomic_write, write_target
 
     rel = path.relative_to(root).as_posix()
+    target = write_target(root, rel, forbidden=(".git", ".memory"))
     if data is None:
-        path.unlink()
+        target.unlink()
         return f"removed {rel}"
-    atomic_write(path, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    atomic_write(target, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
     return f"{'updated' if existed else 'created'} {rel}"
 
 
@@ -69,7 +122,11 @@ def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:
 
 
 def install_mcp(root: Path) -> list[str]:
-    """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor)."""
+    """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor).
+
+    An entry earlier versions wrote (a bare `memkit mcp`) becomes the launcher; one a
+    person adjusted is kept as it is.
+    """
     changed = []
     for name in MCP_FILES:
         path = root / name
@@ -77,8 +134,8 @@ def install_mcp(root: Path) -> list[str]:
         existed = data is not None
         data = data or {}
         servers = _section(data, "mcpServers", name)
-        if MCP_NAME in servers:  # ours, possibly adjusted by a person: keep it
-            continue
+        if MCP_NAME in servers and servers[MCP_NAME] not in _OLD_MCP_ENTRIES:
+            continue  # ours already, or adjusted by a person: keep it
         servers[MCP_NAME] = dict(MCP_ENTRY)
         changed.append(_save_json(path, root, data, existed))
     return changed
@@ -104,8 +161,16 @@ def _ours(hook: Any) -> bool:
     return isinstance(hook, dict) and str(hook.get("command", "")).startswith(_OWN_PREFIXES)
 
 
+def _current(hook: Any, arg: str) -> bool:
+    return _ours(hook) and hook.get("command") == launcher("memkit-hook", arg)
+
+
 def install_claude(root: Path) -> list[str]:
-    """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are."""
+    """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are.
+
+    Entries earlier versions wrote (`memkit-hook EVENT`, which fails for a teammate
+    without memkit on PATH) are replaced by the launcher.
+    """
     path = root / SETTINGS
     data = _load_json(path, root)
     existed = data is not None
@@ -118,14 +183,27 @@ def install_claude(root: Path) -> list[str]:
             from memkit.errors import MemkitError
 
             raise MemkitError(f"{SETTINGS}: `hooks.{event}` must be a list; fix it first")
-        if any(_ours(h) for g in groups if isinstance(g, dict) for h in g.get("hooks") or []):
+        if any(
+            _current(h, arg) for g in groups if isinstance(g, dict) for h in g.get("hooks") or []
+        ):
             continue
+        _drop_ours(groups)
         group: dict[str, Any] = {} if matcher is None else {"matcher": matcher}
-        group["hooks"] = [{"type": "command", "command": HOOK_PREFIX + arg, "timeout": timeout}]
+        group["hooks"] = [
+            {"type": "command", "command": launcher("memkit-hook", arg), "timeout": timeout}
+        ]
         groups.append(group)
     if existed and json.dumps(data) == before:
         return []
     return [_save_json(path, root, data, existed)]
+
+
+def _drop_ours(groups: list[Any]) -> None:
+    """Remove memkit's entries from an event's groups, and the groups left empty."""
+    for g in groups:
+        if isinstance(g, dict) and isinstance(g.get("hooks"), list):
+            g["hooks"] = [h for h in g["hooks"] if not _ours(h)]
+    groups[:] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
 
 
 def uninstall_claude(root: Path) -> list[str]:
@@ -140,11 +218,8 @@ def uninstall_claude(root: Path) -> list[str]:
         groups = hooks[event]
         if not isinstance(groups, list):
             continue
-        for g in groups:
-            if isinstance(g, dict) and isinstance(g.get("hooks"), list):
-                g["hooks"] = [h for h in g["hooks"] if not _ours(h)]
-        hooks[event] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
-        if not hooks[event]:
+        _drop_ours(groups)
+        if not groups:
             del hooks[event]
     if not hooks:
         del data["hooks"]

@@ -77,60 +77,122 @@ class ReadOnce(Store):
         return super().get_many(wanted)
 
 
+@dataclasses.dataclass(frozen=True)
+class StartContext:
+    """What SessionStart gives: the text (at most CONTEXT_CHARS, everything counted)
+    and, per memory in it, (id, why, characters) for the receipts."""
+
+    text: str
+    given: tuple[tuple[str, str, int], ...] = ()
+
+
+HEAD = (
+    "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
+    "carry these. `memkit show ID` prints one in full.\n"
+)
+MAX_LISTED = 20  # ids named in the left-out line; the rest are counted
+
+
+def left_out_note(left: list[str]) -> str:
+    if not left:
+        return ""
+    named = ", ".join(left[:MAX_LISTED])
+    more = f" and {len(left) - MAX_LISTED} more (`memkit list`)" if len(left) > MAX_LISTED else ""
+    return f"\n_Left out for size: {named}{more} (`memkit show ID`)._\n"
+
+
 def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
-    """Markdown of the memories relevant to a session, within CONTEXT_CHARS.
+    """The text of `context(...)`."""
+    return context(store, files=files, today=today).text
+
+
+def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
+    """The memories relevant to a session, within CONTEXT_CHARS including the list of
+    what was left out.
 
     The always-on memories CLAUDE.md does not already carry in full, then (on resume
     or compact) the memories about the files the session touched; stale ones marked.
+    Staleness is asked only for the memories that can fit.
     """
     from memkit.agents.tools import status_source
     from memkit.memory import TYPES
-    from memkit.search.context import build_context
 
-    store = ReadOnce(store)
+    store = store if isinstance(store, ReadOnce) else ReadOnce(store)
     skip = compiled_ids(store.root)
     statuses = status_source(store, today)
     always = sorted(
         (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
         key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),  # as compiled
     )
-    marks = statuses([m.id for m in always]) if always else {}
-    head = (
-        "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
-        "carry these. `memkit show ID` prints one in full.\n"
-    )
+    room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS
+    fits, size = [], len(HEAD)
+    for m in always:  # what could fit unmarked: only these are checked for staleness
+        size += len(_block(m, ""))
+        if size > room:
+            break
+        fits.append(m.id)
+    marks = statuses(fits) if fits else {}
+    fitting = set(fits)
     blocks: list[str] = []
-    left_out: list[str] = []
-    size = len(head)
-    room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS - 200  # keep room for files
+    given: list[tuple[str, str, int]] = []
+    left: list[str] = []
+    size = len(HEAD)
     for m in always:
         ms = marks.get(m.id)
-        stale = f"\n> **Possibly out of date**: {ms.describe()}\n" if ms and ms.stale else ""
-        block = f"\n## {m.title}\n\n_{m.type} `{m.id}`_\n{stale}\n{m.text}\n"
-        if size + len(block) > room:
-            left_out.append(m.id)
-        else:
+        block = _block(m, ms.describe() if ms and ms.stale else "")
+        if m.id in fitting and size + len(block) <= room:
             blocks.append(block)
+            given.append((m.id, "always on", len(block)))
             size += len(block)
-    text = head + "".join(blocks) if blocks else ""
+        else:
+            left.append(m.id)
+    while blocks and size + len(left_out_note(left)) > room:  # the list counts too
+        size -= len(blocks.pop())
+        left.insert(0, given.pop()[0])
+    text = HEAD + "".join(blocks) if blocks else ""
     if files:
-        budget = (CONTEXT_CHARS - len(text) - 400) // 4
-        ctx = build_context(
-            store,
-            files=files,
-            query=None,
-            budget_tokens=budget,
-            exclude_always_on=True,
-            today=today,
-            statuses=statuses,
-        )
-        ctx = dataclasses.replace(ctx, items=tuple(i for i in ctx.items if i.id not in skip))
-        more = ctx.to_markdown()
-        if more and len(text) + len(more) < CONTEXT_CHARS - 200:
-            text += ("\n" if text else "") + more
-    if left_out:
-        text += f"\n_Left out for size: {', '.join(left_out)} (`memkit show ID`)._\n"
-    return text
+        text, more = _for_files(store, files, text, skip, statuses, today, len(left_out_note(left)))
+        given += more
+    text += left_out_note(left)
+    assert len(text) <= CONTEXT_CHARS, len(text)
+    return StartContext(text, tuple(given))
+
+
+def _block(m: Memory, stale: str) -> str:
+    warn = f"\n> **Possibly out of date**: {stale}\n" if stale else ""
+    return f"\n## {m.title}\n\n_{m.type} `{m.id}`_\n{warn}\n{m.text}\n"
+
+
+def _for_files(
+    store: Store,
+    files: list[str],
+    text: str,
+    skip: set[str],
+    statuses: Any,
+    today: dt.date,
+    note: int,
+) -> tuple[str, list[tuple[str, str, int]]]:
+    """`text` plus the memories about `files` (resume, compact), if they fit."""
+    from memkit.search.context import build_context
+
+    budget = (CONTEXT_CHARS - len(text) - note - 400) // 4
+    if budget <= 0:
+        return text, []
+    ctx = build_context(
+        store,
+        files=files,
+        query=None,
+        budget_tokens=budget,
+        exclude_always_on=True,
+        today=today,
+        statuses=statuses,
+    )
+    items = tuple(i for i in ctx.items if i.id not in skip)
+    more = dataclasses.replace(ctx, items=items).to_markdown()
+    if not more or len(text) + 1 + len(more) + note > CONTEXT_CHARS:
+        return text, []
+    share = len(more) // max(1, len(items))
+    return text + ("\n" if text else "") + more, [(i.id, "files touched", share) for i in items]
 
 
 def _live(m: Any, today: dt.date) -> bool:

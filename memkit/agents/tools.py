@@ -35,7 +35,8 @@ def save(
     confidence: str | None = None,
     source: str | None = None,
 ) -> mm.Memory:
-    """Add a draft memory (agents write nothing else)."""
+    """Add a draft memory (agents write nothing else), its links checked and
+    fingerprinted as `memkit add --link` does (a missing file or symbol is refused)."""
     store.require()
     mem = mm.new(
         title,
@@ -50,6 +51,12 @@ def save(
         confidence=confidence,
         source=source,
     )
+    if mem.links:
+        import dataclasses
+
+        from memkit.staleness import fingerprint
+
+        mem = dataclasses.replace(mem, verified=fingerprint(store.root, mem.links, today=today))
     return proposals.save_draft(store, mem)
 
 
@@ -62,6 +69,10 @@ def update(store: Store, mid: str, *, today: dt.date, **changes: Any) -> mm.Memo
     for key in ("tags", "paths", "links"):
         if key in values:
             values[key] = tuple(values[key])
+    if values.get("links"):
+        from memkit.staleness import fingerprint
+
+        values["verified"] = fingerprint(store.root, values["links"], today=today)
     return proposals.propose(store, mid, today=today, **values)
 
 
@@ -132,12 +143,27 @@ def for_files(
     return str(ctx.to_markdown()) or "No memories about these files."
 
 
+REASONS = {
+    "stale": "its linked code changed since it was verified",
+    "expired": "its `expires` date has passed",
+    "review-due": "its `review_after` date has passed",
+    "unverified": "its links were never fingerprinted, so memkit cannot tell when the "
+    "code changes: check it, then verify it",
+}
+
+
 def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
-    """Memories whose code changed, that expired or are due for review."""
+    """Memories needing attention (ATTENTION_STATES): their code changed, they expired,
+    are due for review or were never verified; each with the reason."""
     from memkit.staleness import check_store
+    from memkit.staleness.verdict import ATTENTION_STATES
 
     statuses = check_store(store, today=today)
-    return [s.to_record() for s in statuses if s.state in ("stale", "expired", "review-due")]
+    return [
+        {**s.to_record(), "reason": REASONS.get(s.state, s.state)}
+        for s in statuses
+        if s.state in ATTENTION_STATES
+    ]
 
 
 def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:

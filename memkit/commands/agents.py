@@ -25,11 +25,15 @@ if TYPE_CHECKING:
 def mcp(ctx: click.Context) -> None:
     """Serve the memories to agents over MCP (stdio); logs go to stderr.
 
-    Register it with `memkit hooks install --mcp` (writes .mcp.json and .cursor/mcp.json).
+    The project: --root, else CLAUDE_PROJECT_DIR / WORKSPACE_FOLDER_PATHS, else the
+    client's roots, else the working directory. Register it with `memkit hooks install
+    --mcp` (writes .mcp.json and .cursor/mcp.json).
     """
     from memkit.agents.mcp import serve
+    from memkit.commands._common import State
 
-    serve(get_store(ctx), today)
+    state: State = ctx.find_object(State) or State()
+    serve(state.root, today)
 
 
 @click.command("import")
@@ -134,3 +138,58 @@ def _describe(done: Approved) -> str:
         return f"approved {mem.id}: {mem.path} is active\n"
     what = ", ".join(done.changed) if done.changed else "nothing changed"
     return f"applied {done.revision} to {mem.path} ({what})\n{done.diff}removed {done.removed}\n"
+
+
+@click.command()
+@click.option("--memory", "mid", metavar="ID", help="Only the sessions memory ID reached.")
+@click.option("--limit", "-n", default=20, show_default=True, help="How many sessions.")
+@click.pass_context
+def sessions(ctx: click.Context, mid: str | None, limit: int) -> None:
+    """Recent agent sessions and how many memories reached each (receipts, kept locally).
+
+    With --memory ID: every session that memory reached, when, why and at which version.
+    """
+    from memkit.agents import receipts
+
+    root = get_store(ctx).root
+    if mid is not None:
+        rows: list[tuple[str, ...]] = [
+            (sid, r.at, r.event, r.why, r.blob[:12] or "-")
+            for sid, r in receipts.influenced(root, mid)
+        ]
+        header = ("SESSION", "WHEN", "EVENT", "WHY", "VERSION")
+        click.echo(table(rows, header) if rows else f"no session received {mid}")
+        return
+    found = receipts.sessions(root, limit=limit)
+    listed: list[tuple[str, ...]] = [
+        (s.id, s.started, s.last, str(s.memories), str(s.chars)) for s in found
+    ]
+    header = ("SESSION", "STARTED", "LAST", "MEMORIES", "CHARS")
+    click.echo(table(listed, header) if listed else "no session has received memories yet")
+
+
+@click.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="The receipts as a JSON array.")
+@click.pass_context
+def why(ctx: click.Context, session: str, as_json: bool) -> None:
+    """What agent session SESSION was told: each memory given, when, why, at which version.
+
+    VERSION is the memory file's git blob (`git log --find-object=BLOB` finds its commit);
+    COMMIT is HEAD at that moment.
+    """
+    from memkit.agents import receipts
+    from memkit.commands._common import echo_json
+
+    got = receipts.read(receipts.receipts_path(get_store(ctx).root, session))
+    if not got:
+        raise MemkitError(f"no receipts for session {session!r} (see `memkit sessions`)")
+    if as_json:
+        return echo_json([r.to_record() for r in got])
+    rows: list[tuple[str, ...]] = [
+        (r.at, r.event, r.id or "-", r.why, r.blob[:12] or "-", r.commit[:12] or "-") for r in got
+    ]
+    click.echo(table(rows, ("WHEN", "EVENT", "MEMORY", "WHY", "VERSION", "COMMIT")))
+    for r in got:
+        if r.stale:
+            click.echo(f"{r.id} was given marked possibly out of date: {r.stale}")

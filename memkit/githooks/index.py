@@ -21,11 +21,18 @@ Stamps = dict[str, list[int]]
 
 
 def memory_stamps(root: str) -> Stamps:
-    """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists)."""
+    """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists).
+
+    A file deleted between the listing and its stat (a rename, another process) is left
+    out, as it would be had the listing come a moment later.
+    """
     stamps: Stamps = {}
     for rel, entry in memory_entries(root):  # plain strings and scandir: runs every commit
         if not entry.is_symlink():
-            st = entry.stat(follow_symlinks=False)
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:
+                continue
             stamps[rel] = [st.st_size, st.st_mtime_ns]
     return stamps
 

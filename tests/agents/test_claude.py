@@ -178,9 +178,10 @@ def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
 
 def test_stop_saves_one_draft_episode(project: Path) -> None:
     session(project)
-    assert hook(project, "stop", base(project, "Stop", stop_hook_active=False)).stderr == (
-        "memkit hook stop: saved .memory/session-2026-11-22-5f1c2d3e.md (draft)\n"
-    )
+    out = hook(project, "stop", base(project, "Stop", stop_hook_active=False))
+    assert out.stderr == "memkit hook stop: saved .memory/session-2026-11-22-5f1c2d3e.md (draft)\n"
+    assert json.loads(out.stdout) == {"systemMessage": "memkit saved a draft of what this "
+        "session did: .memory/session-2026-11-22-5f1c2d3e.md (`memkit approve`)"}  # fmt: skip
     draft = project / ".memory" / "session-2026-11-22-5f1c2d3e.md"
     assert draft.read_text() == (
         "---\n"
@@ -457,3 +458,27 @@ def test_claude_hook_is_listed_and_hook_is_a_hidden_alias(run: Invoke) -> None:
     listed = [line.split()[0] for line in run("--help").stdout.splitlines() if line[:2] == "  "]
     assert "claude-hook" in listed and "hooks" in listed and "hook" not in listed
     assert "Same as `memkit claude-hook`." in run("hook", "--help").stdout
+
+
+def test_the_draft_leads_with_what_the_session_concluded(project: Path) -> None:
+    session(project)
+    said = "Totals were rounded twice.\n\nRounding now happens once, in `Invoice.total`."
+    hook(project, "stop", base(project, "Stop", last_assistant_message=said))
+    body = Store(project).get("session-2026-11-22-5f1c2d3e").body.lstrip()
+    assert body.startswith(f"Concluded:\n\n{said}\n\nWhat Claude Code session")
+    again = hook(project, "stop", base(project, "Stop", last_assistant_message=said + " Done."))
+    assert again.stdout == "" and "updated .memory/session-2026-11-22-5f1c2d3e.md" in again.stderr
+    assert len(Store(project).files()) == 1  # one draft per session, updated
+
+
+def test_the_conclusion_comes_from_the_transcript_when_the_payload_has_none(project: Path) -> None:
+    session(project)
+    transcript = project / ".claude" / f"{SID}.jsonl"
+    transcript.parent.mkdir(exist_ok=True)
+    lines = [{"type": "user", "message": {"role": "user", "content": "Fix the totals"}},
+             {"type": "assistant", "message": {"role": "assistant", "content": [
+                 {"type": "text", "text": "Fixed: totals round once."}]}}]  # fmt: skip
+    transcript.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    hook(project, "stop", base(project, "Stop"))
+    body = Store(project).get("session-2026-11-22-5f1c2d3e").body.lstrip()
+    assert body.startswith("Concluded:\n\nFixed: totals round once.\n\nAsked: Fix the totals\n")

@@ -14,6 +14,7 @@ import anyio
 import pytest
 from conftest import git, write_memory
 
+from memkit.staleness import check_store
 from memkit.store import Store
 from memkit.validation import validate
 
@@ -21,11 +22,14 @@ pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters
 
+DAY = __import__("datetime").date(2026, 11, 22)
+
 Session = Callable[[Client], Awaitable[None]]
 
 
-def serve(repo: Path, body: Session, **env: str) -> None:
-    """Start `memkit mcp` in `repo` and run `body` with a connected client."""
+def serve(repo: Path, body: Session, *, roots: list[str] | None = None, **env: str) -> None:
+    """Start `memkit mcp` in `repo` and run `body` with a connected client (which
+    declares `roots`, file URIs, when given)."""
     params = StdioServerParameters(
         command=sys.executable,
         args=["-m", "memkit", "mcp"],
@@ -33,9 +37,17 @@ def serve(repo: Path, body: Session, **env: str) -> None:
         env={"MEMKIT_TODAY": "2026-11-22", "HOME": os.environ["HOME"], **env}
         | {k: v for k, v in os.environ.items() if k == "PYTHONPATH"},
     )
+    extra: dict[str, Any] = {}
+    if roots is not None:
+        from mcp import types
+
+        async def list_roots(context: Any) -> Any:
+            return types.ListRootsResult(roots=[types.Root(uri=u) for u in roots])  # type: ignore[arg-type]
+
+        extra["list_roots_callback"] = list_roots
 
     async def main() -> None:
-        async with Client(params, mode="legacy") as client:
+        async with Client(params, mode="legacy", **extra) as client:
             await body(client)
 
     anyio.run(main)
@@ -73,6 +85,10 @@ def test_tools_are_listed(store: Store) -> None:
 
 
 def test_save_get_update_forget(store: Store) -> None:
+    (store.root / "src").mkdir()
+    (store.root / "src" / "http.py").write_text("def post(url):\n    return url\n")
+    git(store.root, "add", "src")
+    git(store.root, "commit", "-q", "-m", "http")
     out: dict[str, Any] = {}
 
     async def body(client: Client) -> None:
@@ -107,7 +123,9 @@ def test_save_get_update_forget(store: Store) -> None:
         "and runs `memkit approve retry-only-idempotent-requests`",
     )
     assert out["forget"] == (False, "archived .memory/retry-only-idempotent-requests.md")
-    assert (store.dir / "retry-only-idempotent-requests.md").read_text() == (
+    text = (store.dir / "retry-only-idempotent-requests.md").read_text()
+    head, verified = text.split("verified:\n")
+    assert head == (
         "---\n"
         "title: Retry only idempotent requests\n"
         "type: gotcha\n"
@@ -116,10 +134,24 @@ def test_save_get_update_forget(store: Store) -> None:
         "links:\n- src/http.py\n"
         "created: 2026-11-22\n"
         "updated: 2026-11-22\n"
-        "confidence: high\n"
-        "---\n\n"
-        "A retried POST charged a customer twice.\n"
     )
+    assert "  links:\n    src/http.py: file:" in verified  # fingerprinted, as `memkit add`
+    assert verified.endswith("confidence: high\n---\n\nA retried POST charged a customer twice.\n")
+    assert check_store(store, today=DAY, ids=["retry-only-idempotent-requests"])[0].state == "fresh"
+
+
+def test_save_refuses_a_link_the_cli_refuses(store: Store) -> None:
+    (store.root / "a.py").write_text("def f():\n    pass\n")
+    out: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        out["file"] = await call(client, "save_memory", title="T", body="b", links=["nope.py"])
+        out["sym"] = await call(client, "save_memory", title="T", body="b", links=["a.py::g"])
+
+    serve(store.root, body)
+    assert out["file"][0] and out["sym"][0]
+    assert "nope.py" in out["file"][1] and "a.py::g" in out["sym"][1]
+    assert store.files() == []
 
 
 def test_errors_carry_the_cli_messages(store: Store) -> None:
@@ -135,7 +167,10 @@ def test_errors_carry_the_cli_messages(store: Store) -> None:
     serve(store.root, body)
     assert all(error for error, _ in out)
     assert "no memory with id 'missing' (see `memkit list`)" in out[0][1]
-    assert "type: unknown value 'nope'; use one of: decision" in out[1][1]
+    assert out[1][1] == (  # an enum in the schema: refused in one line before the tool runs
+        "invalid arguments for save_memory: type: Input should be 'decision', 'convention', "
+        "'gotcha', 'procedure', 'episode', 'preference' or 'note'"
+    )
     assert "links: link '../etc' escapes the repository" in out[2][1]
     assert "refusing to write what looks like a high-entropy value" in out[3][1]
     assert [p.name for p in store.files()] == []
@@ -363,7 +398,7 @@ def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) ->
             "this is not json", "", "{'single': 'quotes'}", '{"jsonrpc": "2.0", "id": 7, '
             '"method": 3}', "[1, 2]", json.dumps(init), expect=5,
         )  # fmt: skip
-        assert first[:4] == [parse, parse, invalid, invalid]
+        assert first[:4] == [parse, parse, {**invalid, "id": 7}, invalid]
         assert first[4]["id"] == 1 and first[4]["result"]["serverInfo"]["name"] == "memkit"
         initialized = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
         listed = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
@@ -371,6 +406,26 @@ def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) ->
         assert second[0] == parse
         assert second[1]["id"] == 2
         assert "save_memory" in {t["name"] for t in second[1]["result"]["tools"]}
+        odd = [{"a": 1}, 1.5, None, True, 2.0]  # the SDK read these as notifications: no reply
+        third = send(*(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/list"})
+                       for i in odd), expect=len(odd))  # fmt: skip
+        bad_id = "Invalid Request: id must be a string or an integer, not "
+        assert [r["error"]["message"].removeprefix(bad_id) for r in third] == [
+            "dict", "a fraction", "null", "bool", "a number with a fraction part"
+        ]  # fmt: skip
+        assert {(r["id"], r["error"]["code"]) for r in third} == {(None, -32600)}
+        arrays = send(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/list",
+                                  "params": [1]}), expect=1)  # fmt: skip
+        assert arrays == [
+            {
+                "jsonrpc": "2.0",
+                "id": 5,
+                "error": {
+                    "code": -32602,
+                    "message": "Invalid params: params must be an object, not an array",
+                },
+            }
+        ]
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
@@ -396,6 +451,9 @@ def test_concurrent_updates_lose_nothing(store: Store) -> None:
     changes = [{"confidence": "high"}, {"type": "gotcha"}, {"tags": ["billing"]},
                {"paths": ["src/*.py"]}, {"links": ["src/a.py"]}, {"title": "Renamed"}]  # fmt: skip
 
+    (store.root / "src").mkdir()
+    (store.root / "src" / "a.py").write_text("A = 1\n")
+
     async def body(client: Client) -> None:
         await call(client, "save_memory", title="Target", body="x")
         async with anyio.create_task_group() as tg:
@@ -409,14 +467,99 @@ def test_concurrent_updates_lose_nothing(store: Store) -> None:
     )  # fmt: skip
 
 
-def test_no_store_is_an_error(repo: Path) -> None:
+def test_no_project_is_an_error_naming_what_was_tried(repo: Path, tmp_path: Path) -> None:
+    """Started where there is no store, the server still answers: each tool call says
+    what was tried (it does not die with "Connection closed")."""
     git(repo, "status")
-    import subprocess
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    out: dict[str, Any] = {}
 
-    out = subprocess.run([sys.executable, "-m", "memkit", "mcp"], cwd=repo, capture_output=True,
-                         text=True, input="")  # fmt: skip
-    assert out.returncode == 2
-    assert "run `memkit init`" in out.stderr
+    async def body(client: Client) -> None:
+        out["get"] = await call(client, "get_memory", id="x")
+
+    serve(repo, body, roots=[elsewhere.as_uri()], CLAUDE_PROJECT_DIR=str(tmp_path))
+    error, text = out["get"]
+    assert error
+    assert text == (
+        f"memkit found no project to serve: tried CLAUDE_PROJECT_DIR ({tmp_path}: no .memory/ "
+        f"there or above); the client's root {elsewhere.as_uri()} ({elsewhere}: no .memory/ "
+        f"there or above); the working directory ({repo}: no .memory/ there or above). Start "
+        "the server with `memkit --root DIR mcp`, or run `memkit init` in the project"
+    )
+
+
+@pytest.mark.parametrize("how", ["env", "roots", "root"])
+def test_a_server_started_elsewhere_finds_the_project(
+    store: Store, tmp_path: Path, how: str
+) -> None:
+    """Clients start servers from the home folder: CLAUDE_PROJECT_DIR, the client's
+    roots or --root name the project."""
+    write_memory(store, "utc", "---\ntitle: Use UTC\n---\nAlways.\n")
+    home = tmp_path / "home"
+    home.mkdir()
+    out: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        out["get"] = await call(client, "get_memory", id="utc")
+
+    if how == "env":
+        serve(home, body, CLAUDE_PROJECT_DIR=str(store.root / "src-does-not-matter"))
+    elif how == "roots":
+        serve(home, body, roots=[(store.root / "sub").as_uri()])
+    else:
+        serve(home, body, MEMKIT_ROOT=str(store.root))
+    error, rec = out["get"]
+    assert not error and rec["title"] == "Use UTC"
+
+
+def test_tool_metadata_follows_the_specification(store: Store) -> None:
+    """Titles, behaviour hints, enums and output schemas, as listed to the SDK client;
+    structured results match their output schema."""
+    tools: dict[str, Any] = {}
+    results: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        tools.update({t.name: t for t in (await client.list_tools()).tools})
+        results["save"] = await client.call_tool("save_memory", {"title": "T", "body": "b"})
+        results["files"] = await client.call_tool("memories_for_files", {"files": ["a.py"]})
+        results["stale"] = await client.call_tool("list_stale", {})
+
+    serve(store.root, body)
+    read_only = {n for n, t in tools.items() if t.annotations.read_only_hint}
+    assert read_only == {"get_memory", "search_memories", "memories_for_files", "list_stale"}
+    assert {n for n, t in tools.items() if t.annotations.destructive_hint} == {
+        "update_memory", "forget_memory"
+    }  # fmt: skip
+    for name, t in tools.items():
+        assert t.title and t.annotations.title == t.title, name
+        assert t.annotations.open_world_hint is False, name
+        assert t.output_schema and t.output_schema["type"] == "object", name
+        assert t.annotations.idempotent_hint is not None, name
+    kinds = tools["save_memory"].input_schema["properties"]["type"]
+    assert kinds["enum"][:2] == ["decision", "convention"] and kinds["default"] == "note"
+    status = tools["update_memory"].input_schema["properties"]["status"]
+    assert "draft" in json.dumps(status) and "archived" in json.dumps(status)
+    assert results["save"].structured_content["status"] == "draft"
+    assert results["files"].structured_content == {"result": "No memories about these files."}
+    assert results["stale"].structured_content == {"result": []}
+
+
+def test_argument_errors_are_one_line(store: Store) -> None:
+    out: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        out["limit"] = await call(client, "search_memories", query="x", limit="many")
+        out["files"] = await call(client, "memories_for_files", files=[{"a": 1}, 3])
+
+    serve(store.root, body)
+    assert out["limit"] == (
+        True, "invalid arguments for search_memories: limit: Input should be a valid integer, "
+        "unable to parse string as an integer",
+    )  # fmt: skip
+    error, text = out["files"]
+    assert error and "\n" not in text
+    assert text.startswith("invalid arguments for memories_for_files: files.0: Input should be")
 
 
 def test_search_and_files(store: Store) -> None:
@@ -441,8 +584,8 @@ def test_search_and_files(store: Store) -> None:
     assert not error and [h["id"] for h in hits] == ["money"]
     assert out["bad"] == (
         True,
-        "unknown type 'nope'; use one of: decision, convention, gotcha, procedure, episode, "
-        "preference, note",
+        "invalid arguments for search_memories: type: Input should be 'decision', "
+        "'convention', 'gotcha', 'procedure', 'episode', 'preference' or 'note'",
     )
     error, text = out["files"]
     assert not error and text.startswith("# Project memories for `src/billing/invoice.py`\n")
@@ -482,7 +625,13 @@ def test_verify_then_list_stale(store: Store) -> None:
         "exact`); if it is wrong, propose a change with update_memory",
     )
     assert (store.dir / "exact.md").read_bytes() == before
-    assert out["fresh"] == (False, [])
+    assert out["fresh"] == (False, [{  # never fingerprinted: listed, with the reason
+        "id": "exact", "state": "unverified", "active": True,
+        "links": [{"link": "billing.py::total", "state": "unverified", "moved_to": None,
+                   "since": None}],
+        "reason": "its links were never fingerprinted, so memkit cannot tell when the code "
+                  "changes: check it, then verify it",
+    }])  # fmt: skip
     (repo / "billing.py").write_text("def total(lines):\n    return round(sum(lines), 2)\n")
     git(repo, "commit", "-q", "-am", "round")
 
@@ -490,6 +639,10 @@ def test_verify_then_list_stale(store: Store) -> None:
         out["stale"] = await call(client, "list_stale")
 
     serve(repo, list_it)
-    error, [status] = out["stale"]
-    assert not error and (status["id"], status["state"]) == ("totals", "stale")
+    error, statuses = out["stale"]
+    assert not error and [(x["id"], x["state"]) for x in statuses] == [
+        ("exact", "unverified"), ("totals", "stale")
+    ]  # fmt: skip
+    status = statuses[1]
+    assert status["reason"] == "its linked code changed since it was verified"
     assert [(x["link"], x["state"]) for x in status["links"]] == [("billing.py::total", "body")]
