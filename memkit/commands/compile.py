@@ -61,7 +61,7 @@ def compile_(
     if not done:
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:
-        commit_written(store, done, "memkit: compile")
+        commit_written(store, done, "memkit: compile", compiled=False)
 
 
 def _verb(f: FileChange) -> str:
