@@ -284,9 +284,12 @@ def test_the_0_1_mcp_entry_still_serves(project: Path) -> None:
 def test_reinstalling_upgrades_the_hook_and_keeps_the_settings(project: Path, run: Invoke) -> None:
     settings = (project / ".claude" / "settings.json").read_text("utf-8")
     hook = project / ".git" / "hooks" / "pre-commit"
-    assert run("hooks", "install", "--mcp", "--claude").stdout == f"updated {hook}\n"
+    merge = project / ".git" / "hooks" / "pre-merge-commit"  # new since 0.1
+    assert run("hooks", "install", "--mcp", "--claude").stdout == (
+        f"updated {hook}\ninstalled {merge}\n"
+    )
     assert "from memkit.githooks.fastpath import main" in hook.read_text("utf-8")
     assert (project / ".claude" / "settings.json").read_text("utf-8") == settings
     assert run("hooks", "uninstall", "--claude").stdout == (
-        f"removed {hook}\nremoved .claude/settings.json\n"
+        f"removed {hook}\nremoved {merge}\nremoved .claude/settings.json\n"
     )
