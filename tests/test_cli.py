@@ -112,21 +112,26 @@ def test_edit_valid_and_invalid(run: Invoke, store: Store, monkeypatch: pytest.M
 
 
 def test_rm(run: Invoke, store: Store) -> None:
-    run("add", "Gone soon")
+    run("add", "Gone soon", "-b", "x")
     run("rm", "nope", "gone-soon", code=2)
     assert store.exists("gone-soon")
     assert run("rm", "gone-soon").stdout == "removed .memory/gone-soon.md\n"
 
 
 def test_validate_exit_codes(run: Invoke, store: Store) -> None:
-    run("add", "Fine")
+    run("add", "Fine", "-b", "x")
     assert run("validate").stdout == "1 memories, all valid\n"
     write_memory(store, "broken", "---\ntitle: [\n---\n")
     out = run("validate", code=1)
     assert out.stdout.startswith(".memory/broken.md:3: front matter: malformed YAML")
     assert out.stderr == "1 problem(s) in 1 file(s)\n"
     assert run("list").stderr == (
-        "memkit: warning: skipped 1 invalid memory file(s); run `memkit validate`\n"
+        "memkit: warning: skipped 1 invalid memory file(s): .memory/broken.md; "
+        "run `memkit validate`\n"
+    )
+    assert run("check").stderr == (
+        "memkit: warning: skipped 1 invalid memory file(s): .memory/broken.md; "
+        "run `memkit validate`\n"
     )
 
 
@@ -150,8 +155,8 @@ def test_user_errors_are_one_line(run: Invoke, store: Store, args: list[str],
 
 
 def test_exact_id_collision(run: Invoke, store: Store) -> None:
-    run("add", "X", "--id", "fixed")
-    assert "already exists" in run("add", "Y", "--id", "fixed", code=2).stderr
+    run("add", "X", "-b", "x", "--id", "fixed")
+    assert "already exists" in run("add", "Y", "-b", "x", "--id", "fixed", code=2).stderr
 
 
 def test_no_store(run: Invoke) -> None:
@@ -235,7 +240,7 @@ def test_memory_text_reaches_the_terminal_escaped(run: Invoke, repo: Path, store
 
 
 def test_rm_the_same_id_twice(run: Invoke, store: Store) -> None:
-    run("add", "Twice")
+    run("add", "Twice", "-b", "x")
     assert run("rm", "twice", "twice").stdout == "removed .memory/twice.md\n"
     assert not store.exists("twice")
 
@@ -269,8 +274,26 @@ def test_add_reads_a_pipe_and_a_redirected_file(repo: Path, store: Store, tmp_pa
     with f.open() as stdin:
         redirected = _memkit(repo, "add", "Redirected", stdin=stdin)
         assert redirected.communicate(timeout=30) == ("redirected\n", "")
-    with open(os.devnull) as stdin:  # closed input: an empty body, at once
-        assert _memkit(repo, "add", "Empty", stdin=stdin).communicate(timeout=30)[0] == "empty\n"
+    with open(os.devnull) as stdin:  # closed input: an empty body, refused at once
+        empty = _memkit(repo, "add", "Empty", stdin=stdin)
+        assert "the memory's text is empty" in empty.communicate(timeout=30)[1]
+        assert empty.returncode == 2
     assert store.get("piped").text == "echoed text"
     assert store.get("redirected").text == "text from a file"
-    assert store.get("empty").text == ""
+
+
+def test_add_refuses_an_empty_body_and_reports_a_broken_editor(
+    run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EDITOR", "false")
+    assert "the memory's text is empty" in run("add", "Nothing", "-b", "  \n", code=2).stderr
+    assert "the memory's text is empty" in run("add", "Nothing", code=2).stderr  # empty stdin
+    out = run("add", "Edited", "--edit", code=2)
+    assert out.stderr.startswith("memkit: the editor failed (")
+    assert "set $VISUAL or $EDITOR" in out.stderr
+    assert list((store.root / ".memory").glob("*.md")) == []
+
+
+def test_an_unreadable_title_gets_a_stable_id(run: Invoke, store: Store) -> None:
+    assert run("add", "日本語のメモ", "-b", "x").stdout == "memory-ed038b57\n"
+    assert run("add", "別のメモ", "-b", "x").stdout.startswith("memory-")

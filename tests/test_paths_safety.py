@@ -43,7 +43,7 @@ def _snapshot(d: Path) -> dict[str, bytes]:
 def test_add_refuses_paths_leaving_the_repository(
     store: Store, run: Invoke, option: str, value: str, reason: str
 ) -> None:
-    result = run("add", "Escape", option, value, code=2)
+    result = run("add", "Escape", "-b", "x", option, value, code=2)
     assert reason in result.stderr
     assert result.stderr.count("\n") == 1
     assert store.files() == []
@@ -63,7 +63,7 @@ def test_ids_with_paths_are_not_found(
 
 
 def test_add_refuses_an_id_with_a_path(store: Store, run: Invoke) -> None:
-    result = run("add", "Escape", "--id", "../../escape", code=2)
+    result = run("add", "Escape", "-b", "x", "--id", "../../escape", code=2)
     assert result.stderr == (
         "memkit: --id '../../escape' is not a valid id: use lowercase letters, digits and "
         "dashes (at most 64), e.g. 'escape'\n"
@@ -122,7 +122,7 @@ def test_a_linked_memory_cache_folder_is_never_used(
 
 def test_store_directory_linked_outside_is_refused(repo: Path, run: Invoke, outside: Path) -> None:
     (repo / ".memory").symlink_to(outside, target_is_directory=True)
-    result = run("add", "New", code=2)
+    result = run("add", "New", "-b", "x", code=2)
     assert result.stderr == (
         f"memkit: {repo / '.memory'} is a symbolic link to {outside}, outside {repo}; memkit "
         "reads and writes only inside the repository: make .memory/ a real directory\n"
@@ -133,7 +133,7 @@ def test_store_directory_linked_outside_is_refused(repo: Path, run: Invoke, outs
 def test_store_directory_linked_inside_is_fine(repo: Path, run: Invoke) -> None:
     (repo / "docs" / "memory").mkdir(parents=True)
     (repo / ".memory").symlink_to(repo / "docs" / "memory", target_is_directory=True)
-    assert run("add", "Inside").stdout == "inside\n"
+    assert run("add", "Inside", "-b", "x").stdout == "inside\n"
     assert (repo / "docs" / "memory" / "inside.md").is_file()
 
 
@@ -162,8 +162,8 @@ def test_odd_file_names_are_one_line_problems(
 def test_case_only_collision_gets_a_new_id(store: Store, run: Invoke) -> None:
     # On macOS and Windows "Deploy.md" and "deploy.md" are one file: never write both.
     (store.dir / "Deploy.md").write_text(OK, encoding="utf-8")
-    assert run("add", "Deploy").stdout == "deploy-2\n"
-    result = run("add", "Deploy", "--id", "deploy", code=2)
+    assert run("add", "Deploy", "-b", "x").stdout == "deploy-2\n"
+    result = run("add", "Deploy", "-b", "x", "--id", "deploy", code=2)
     assert result.stderr == (
         "memkit: a memory with id 'deploy' already exists; choose another --id\n"
     )
@@ -201,7 +201,7 @@ def test_link_through_a_symlink_out_of_the_repository_is_refused(
     (store.root / "src" / "creds.py").symlink_to(outside / "creds.py")
     (store.root / "vendor").symlink_to(outside, target_is_directory=True)
     for link in ("src/creds.py::token", "vendor/creds.py::token", "vendor/creds.py"):
-        result = run("add", "Leak", "--link", link, code=2)
+        result = run("add", "Leak", "-b", "x", "--link", link, code=2)
         target = outside / "creds.py"
         assert result.stderr == (
             f"memkit: link {link!r}: {link.split('::')[0]} is a symbolic link to {target}, "

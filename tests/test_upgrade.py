@@ -288,8 +288,9 @@ def test_reinstalling_upgrades_the_hook_and_the_agent_entries(project: Path, run
     from memkit.agents.register import MCP_ENTRY, launcher
 
     hook = project / ".git" / "hooks" / "pre-commit"
+    merge = project / ".git" / "hooks" / "pre-merge-commit"  # new since 0.1
     assert run("hooks", "install", "--mcp", "--claude").stdout == (
-        f"updated {hook}\nupdated .mcp.json\nupdated .cursor/mcp.json\n"
+        f"updated {hook}\ninstalled {merge}\nupdated .mcp.json\nupdated .cursor/mcp.json\n"
         "updated .claude/settings.json\n"
     )
     assert "from memkit.githooks.fastpath import main" in hook.read_text("utf-8")
@@ -300,5 +301,5 @@ def test_reinstalling_upgrades_the_hook_and_the_agent_entries(project: Path, run
     )
     assert run("hooks", "install", "--mcp", "--claude").stdout == "memkit hooks already installed\n"
     assert run("hooks", "uninstall", "--claude").stdout == (
-        f"removed {hook}\nremoved .claude/settings.json\n"
+        f"removed {hook}\nremoved {merge}\nremoved .claude/settings.json\n"
     )

@@ -58,6 +58,20 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
+def skipped_files(problems: Any) -> str:
+    """The warning for invalid memory files a command left out: counted by file, named."""
+    files = sorted({p.path for p in problems})
+    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    return f"skipped {len(files)} invalid memory file(s): {shown}; run `memkit validate`"
+
+
+def warn_skipped(store: Store) -> None:
+    """Name the invalid memory files a command leaves out (from the parse cache: cheap)."""
+    problems = store.load().problems
+    if problems:
+        warn(skipped_files(problems))
+
+
 def warn(message: str) -> None:
     click.echo(printable(f"memkit: warning: {message}"), err=True)
 
@@ -85,12 +99,14 @@ def _can_commit(ctx: click.Context, param: Any, value: bool) -> bool:
     return value
 
 
-def commit_written(store: Store, paths: list[str], message: str) -> None:
+def commit_written(store: Store, paths: list[str], message: str, *, compiled: bool = True) -> None:
     """Commit `paths` as the git hook would have let them through: the compiled files
-    regenerated first (memkit.githooks.checks.recompile) and committed with them."""
+    regenerated first (memkit.githooks.checks.recompile) and committed with them.
+    `compiled=False` when the command was `memkit compile` itself."""
     from memkit.git import commit_paths
     from memkit.githooks.checks import recompile
 
-    compiled = [p for p in recompile(store, today=today()) if p not in paths]
-    sha = commit_paths(store.root, [*paths, *compiled], message)
+    regenerated = recompile(store, today=today()) if compiled else []
+    compiled_paths = [p for p in regenerated if p not in paths]
+    sha = commit_paths(store.root, [*paths, *compiled_paths], message)
     click.echo(printable(f"committed {sha[:12]} {message.splitlines()[0]}"))

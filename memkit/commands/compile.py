@@ -65,7 +65,7 @@ def compile_(
     if not done:
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:
-        commit_written(store, done, "memkit: compile")
+        commit_written(store, done, "memkit: compile", compiled=False)
 
 
 def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:

@@ -16,6 +16,7 @@ from memkit.commands._common import (
     echo_json,
     get_store,
     printable,
+    skipped_files,
     table,
     today,
     warn,
@@ -155,16 +156,23 @@ def add(
 
     store = get_store(ctx)
     store.require()
-    text = _read_body(body, body_file, use_editor) or ""
+    text = _read_body(body, body_file, use_editor)
     if mid is not None and not mm.is_valid_id(mid):
         raise MemkitError(
             f"--id {mid!r} is not a valid id: use lowercase letters, digits and dashes "
             f"(at most {mm.MAX_ID}), e.g. {mm.slugify(mid)!r}"
         )
     values = {k: v for k, v in fields.items() if v not in (None, ())}
-    mem = mm.new(title, text, mid=mid or mm.slugify(title), today=today(), type=type_, **values)
+    mem = mm.new(
+        title, text or "", mid=mid or mm.slugify(title), today=today(), type=type_, **values
+    )
     if use_editor:
         mem = _edit_new(mem)
+    elif not (text or "").strip():
+        raise MemkitError(
+            "the memory's text is empty: give it with --body TEXT, --body-file FILE "
+            "(--body-file - reads standard input) or --edit"
+        )
     if mem.links:
         import dataclasses
 
@@ -184,10 +192,19 @@ def add(
 def _edit_new(mem: Any) -> Any:
     from memkit import memory as mm
 
-    edited = click.edit(mm.dumps(mem), extension=".md", require_save=False)
+    try:
+        edited = click.edit(mm.dumps(mem), extension=".md", require_save=False)
+    except click.ClickException as e:
+        raise MemkitError(
+            f"the editor failed ({e.message}); nothing was added: set $VISUAL or $EDITOR "
+            "to an editor that works here, or give the text with --body"
+        ) from None
     if edited is None:
         raise MemkitError("the editor exited without saving; nothing was added")
-    return mm.parse(edited, mid=mem.id, path=f"{mem.id}.md (from the editor)")
+    new = mm.parse(edited, mid=mem.id, path=f"{mem.id}.md (from the editor)")
+    if not new.text.strip():
+        raise MemkitError("the memory's text is empty; nothing was added")
+    return new
 
 
 @click.command("list")
@@ -216,7 +233,7 @@ def list_(
     store = get_store(ctx)
     own = store.load()
     if own.problems:
-        warn(f"skipped {len(own.problems)} invalid memory file(s); run `memkit validate`")
+        warn(skipped_files(own.problems))
     loaded = load_all(store, own)
     where = scope_path(store.root, scope) if scope is not None else None
     mems = [
@@ -326,7 +343,13 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
 
 
 def _run_editor(path: Path) -> None:
-    click.edit(filename=str(path))
+    try:
+        click.edit(filename=str(path))
+    except click.ClickException as e:  # no editor, or it exited non-zero: a user error
+        raise MemkitError(
+            f"the editor failed ({e.message}); set $VISUAL or $EDITOR to an editor that "
+            "works here, or give the text with --body"
+        ) from None
 
 
 @click.command()

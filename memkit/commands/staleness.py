@@ -13,6 +13,7 @@ from memkit.commands._common import (
     echo_json,
     get_store,
     today,
+    warn_skipped,
 )
 from memkit.errors import MemkitError
 
@@ -39,6 +40,8 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
 
     store = get_store(ctx)
     statuses = check_store(store, today=today(), ids=ids or None)
+    if not ids:
+        warn_skipped(store)
     failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
     if as_json:
         echo_json([s.to_record() for s in statuses])

@@ -28,6 +28,10 @@ AGENT_SOURCE = re.compile(
     r"windsurf|devin|jules|amp|opencode)\b",
     re.IGNORECASE,
 )
+# What `memkit import` records as `source`: the instruction file and section a person
+# wrote (CLAUDE.md#testing, .cursor/rules/api.mdc#errors). Agent names in such a path
+# name the file, not who wrote the text.
+FILE_SOURCE = re.compile(r"^[^\s#]+\.(md|mdc|markdown|txt)(#\S*)?$", re.IGNORECASE)
 _CONFIDENCE_RANK = {"low": 0, None: 1, "medium": 1, "high": 2}
 FLAGS = {
     "always-on": "new always-on memory (active, no `paths`): every agent session loads it",
@@ -261,7 +265,11 @@ def always_on(mem: Memory) -> bool:
 
 
 def agent_written(mem: Memory) -> bool:
-    return mem.status == "draft" or bool(mem.source and AGENT_SOURCE.search(mem.source))
+    """A draft, or a `source` naming an agent or a session (not an imported file's name)."""
+    if mem.status == "draft":
+        return True
+    source = mem.source or ""
+    return bool(source and not FILE_SOURCE.match(source) and AGENT_SOURCE.search(source))
 
 
 def _flags(old: Memory | None, new: Memory) -> tuple[str, ...]:

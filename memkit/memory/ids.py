@@ -17,6 +17,9 @@ def slugify(title: str) -> str:
     """A valid id from a title: lowercase ASCII words joined by dashes.
 
     At most MAX_ID - 4 characters, leaving room for a `-NNN` suffix when the id is taken.
+    Accented Latin letters lose their accents (`Café` -> `cafe`); a title with no Latin
+    letters or digits at all (`日本語のメモ`) gets `memory-` and 8 hex digits of its
+    SHA-1, so different titles get different ids and the same title the same one.
     """
     import unicodedata
 
@@ -28,4 +31,8 @@ def slugify(title: str) -> str:
         if len(candidate) > MAX_ID - 4:  # leave room for a "-NNN" suffix
             break
         slug = candidate
-    return slug or (words[0][: MAX_ID - 4] if words else "memory")
+    if slug or words:
+        return slug or words[0][: MAX_ID - 4]
+    import hashlib
+
+    return "memory-" + hashlib.sha1(title.encode("utf-8", "surrogatepass")).hexdigest()[:8]

@@ -7,11 +7,16 @@ validation. The scanner itself is memkit.secrets.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from memkit import memory as mm
 from memkit.errors import SecretError
 from memkit.memory import Memory
+
+# What `--allow-secret` appends to each body line that looks like a secret, so the file
+# itself records that a person vouched for it and `memkit validate` leaves it alone.
+ALLOW_MARK = " <!-- memkit: allow-secret -->"
 
 
 def check_secrets(
@@ -87,3 +92,26 @@ def machine_data_masked(text: str) -> str:
         return text
     block = _MACHINE_VALUE.sub("", m.group(1))
     return text[: m.start(1)] + block + text[m.end(1) :]
+
+
+def record_allowance(mem: Memory, where: str) -> Memory:
+    """`mem` with ALLOW_MARK on every body line that looks like a secret (`--allow-secret`).
+
+    A likely secret in a front-matter field cannot carry the mark: SecretError says so.
+    """
+    from memkit.secrets import scan
+
+    lines = mem.body.split("\n")
+    for f in scan(mem.body):
+        if 0 < f.line <= len(lines):
+            lines[f.line - 1] += ALLOW_MARK
+    marked = dataclasses.replace(mem, body="\n".join(lines))
+    text = mm.dumps(marked)
+    left = secret_findings(text, mm.parse(text, mid=mem.id, path=where))
+    if left:
+        line, kind = left[0]
+        raise SecretError(
+            f"{where}:{line}: what looks like a {kind} is in the front matter, which has "
+            "no line to mark as allowed; move the example into the body, or remove it"
+        )
+    return marked

@@ -29,7 +29,7 @@ from memkit.errors import (
 from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
 from memkit.memory import Memory
 from memkit.store.parse_cache import ParseCache
-from memkit.store.secrets_guard import check_secrets
+from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
 
 _LINK_PROBLEM = (
@@ -267,6 +267,8 @@ class Store:
     def add(self, mem: Memory, *, allow_secret: bool = False, exact_id: bool = False) -> Memory:
         """Write a new memory under a free id (mem.id, or mem.id-2, -3, ...)."""
         self.require()
+        if allow_secret:  # the file records it, so later checks do not flag it again
+            mem = record_allowance(mem, f"{MEMORY_DIR}/{mem.id}.md")
         text = mm.dumps(mem)
         parsed = mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
         check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret, mem=parsed)
@@ -289,6 +291,8 @@ class Store:
         """Validate and write an existing memory back in place (atomically)."""
         path = self.root / mem.path if mem.path else self.path_of(mem.id)
         rel = self.rel(path)
+        if allow_secret:
+            mem = record_allowance(mem, rel)
         text = mm.dumps(mem)
         saved = mm.parse(text, mid=mem.id, path=rel)
         check_secrets(text, rel, allow_secret, mem=saved)

@@ -150,8 +150,9 @@ def test_approve_commit_commits_exactly_what_it_wrote(run: Invoke, money: Store)
     assert out.splitlines()[-1].endswith(" memkit: approve money-revision: Money is cents")
     changed = git(repo, "show", "--name-status", "--format=%s", "HEAD")
     assert changed == (
-        "memkit: approve money-revision: Money is cents\n\n"
-        "D\t.memory/money-revision.md\nM\t.memory/money.md\n"
+        "memkit: approve money-revision: Money is cents\n\n"  # with the compiled files
+        "A\t.github/copilot-instructions.md\nD\t.memory/money-revision.md\n"
+        "M\t.memory/money.md\nA\tAGENTS.md\nA\tCLAUDE.md\n"
     )
     assert git(repo, "diff", "--cached", "--name-only") == "notes.txt\n"
     draft = money.add(mm.new("Use UTC", "Always.", mid="use-utc", today=DAY, status="draft"))

@@ -175,10 +175,9 @@ def test_workflow_doc_matches_the_workflow_file() -> None:
     docs = Path(__file__).parents[2] / "docs"
     workflow = (docs / "memkit-review.yml").read_text("utf-8")
     assert f"```yaml\n{workflow}```\n" in (docs / "github-actions.md").read_text("utf-8")
-    steps = yaml.safe_load(workflow)["jobs"]["memories"]["steps"]
+    steps = yaml.safe_load(workflow)["jobs"]["gate"]["steps"]
     runs = "\n".join(s.get("run", "") for s in steps)
-    for command in ("memkit validate", "memkit compile --check", "memkit check",
-                    "--format markdown"):  # fmt: skip
+    for command in ("memkit ci --base", "--format markdown"):
         assert command in runs
 
 

@@ -46,7 +46,7 @@ def test_parallel_adds_of_one_title_get_distinct_ids(store: Store) -> None:
 def test_parallel_commits_all_land(store: Store) -> None:
     git(store.root, "add", "-A")
     git(store.root, "commit", "-qm", "init")
-    procs = [_start(store.root, "add", f"Note {i}", "--commit") for i in range(6)]
+    procs = [_start(store.root, "add", f"Note {i}", "-b", "x", "--commit") for i in range(6)]
     results = _finish(procs)
     assert [r[0] for r in results] == [0] * 6, [r[2] for r in results]
     log = git(store.root, "log", "--format=%s").splitlines()
