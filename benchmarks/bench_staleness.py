@@ -79,13 +79,19 @@ def build(root: Path, links: int) -> list[str]:
     return sorted(files)
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of `cmd`."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.decode()[-500:]}")
-    return elapsed
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return elapsed, cpu
 
 
 def compare(
@@ -97,14 +103,19 @@ def compare(
     runs: int,
     before: list[str] | None = None,
 ) -> None:
-    mine, base = [], []
+    mine: list[tuple[float, float]] = []
+    base: list[tuple[float, float]] = []
     for _ in range(runs):
         if before:
             subprocess.run(before, cwd=root, env=env, capture_output=True, check=True)
         mine.append(timed(cmd, root, env))
         base.append(timed(floor, root, env))
-    a, b = statistics.median(mine), statistics.median(base)
-    print(f"{label:<34} {a:8.3f} s   floor {b:7.3f} s   ratio {a / b:6.1f}x")
+    a, b = statistics.median(w for w, _ in mine), statistics.median(w for w, _ in base)
+    ca, cb = statistics.median(c for _, c in mine), statistics.median(c for _, c in base)
+    print(
+        f"{label:<38} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
+        f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x"
+    )
 
 
 def main() -> None:

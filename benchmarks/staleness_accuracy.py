@@ -103,8 +103,10 @@ def py_shapes(source: str) -> dict[str, Shape]:
 def py_shape(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Shape:
     node = copy.deepcopy(node)
     has_doc = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    docs = [
-        ast.get_docstring(n, clean=True) or "" for n in ast.walk(node) if isinstance(n, has_doc)
+    docs = [  # trailing spaces and blank lines in a docstring are formatting
+        "\n".join(x.rstrip() for x in (ast.get_docstring(n, clean=True) or "").splitlines()).strip()
+        for n in ast.walk(node)
+        if isinstance(n, has_doc)
     ]
     for n in ast.walk(node):
         if isinstance(n, has_doc) and ast.get_docstring(n, clean=False) is not None:
