@@ -10,7 +10,8 @@ as new processes, alternating with their floors, median of RUNS:
 - `memkit verify --all` against the floor: one Python process parsing each linked file
   once with ast.
 - `memkit check` with nothing changed (warm) against the floor: `python -c pass`.
-- `memkit diff HEAD~RANGE HEAD` against `git diff HEAD~RANGE HEAD` (first parents).
+- `memkit diff HEAD~RANGE HEAD` against `git diff HEAD~RANGE HEAD` (first parents), with
+  an empty store, then with every memory linked and verified.
 
 Prints names, commits and timings only.
 """
@@ -64,7 +65,8 @@ def build(root: Path, links: int) -> list[str]:
     from memkit import memory as mm
     from memkit.store import Store, init
 
-    init(root)
+    if not (root / ".memory").is_dir():
+        init(root)
     store = Store(root)
     pool = symbols(root)
     rng = random.Random(0)
@@ -77,27 +79,43 @@ def build(root: Path, links: int) -> list[str]:
     return sorted(files)
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """Wall time and CPU time (user + system) of one run of `cmd`."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True)
     elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.decode()[-500:]}")
-    return elapsed
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return elapsed, cpu
 
 
 def compare(
-    label: str, cmd: list[str], floor: list[str], root: Path, env: dict[str, str], runs: int,
+    label: str,
+    cmd: list[str],
+    floor: list[str],
+    root: Path,
+    env: dict[str, str],
+    runs: int,
     before: list[str] | None = None,
 ) -> None:
-    mine, base = [], []
+    mine: list[tuple[float, float]] = []
+    base: list[tuple[float, float]] = []
     for _ in range(runs):
         if before:
             subprocess.run(before, cwd=root, env=env, capture_output=True, check=True)
         mine.append(timed(cmd, root, env))
         base.append(timed(floor, root, env))
-    a, b = statistics.median(mine), statistics.median(base)
-    print(f"{label:<34} {a:8.3f} s   floor {b:7.3f} s   ratio {a / b:6.1f}x")
+    a, b = statistics.median(w for w, _ in mine), statistics.median(w for w, _ in base)
+    ca, cb = statistics.median(c for _, c in mine), statistics.median(c for _, c in base)
+    print(
+        f"{label:<38} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
+        f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x"
+    )
 
 
 def main() -> None:
@@ -111,10 +129,17 @@ def main() -> None:
         root = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "-q", str(args.mirror.resolve()), str(root)], check=True)
         head = git(root, "rev-parse", "HEAD").strip()
-        files = build(root, args.links)
-        print(f"{args.mirror.resolve()} at {head[:12]}: {args.links} links into {len(files)} files")
         env = {**os.environ, "MEMKIT_TODAY": TODAY.isoformat()}
         memkit = str(BIN / "memkit")
+        commits = git(root, "rev-list", "--first-parent", "HEAD").split()
+        base = commits[min(args.range, len(commits) - 1)]
+        span = min(args.range, len(commits) - 1)
+        subprocess.run([memkit, "init"], cwd=root, env=env, capture_output=True, check=True)
+        diff = [memkit, "diff", base, "HEAD"]
+        git_diff = ["git", "diff", base, "HEAD"]
+        compare(f"diff over {span} commits, no links", diff, git_diff, root, env, args.runs)
+        files = build(root, args.links)
+        print(f"{args.mirror.resolve()} at {head[:12]}: {args.links} links into {len(files)} files")
         parse_once = [
             sys.executable,
             "-c",
@@ -125,21 +150,14 @@ def main() -> None:
         reset = ["git", "checkout", "-q", "--", "."]
         git(root, "add", ".memory")
         git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "store")
-        compare("verify --all", [memkit, "verify", "--all"], parse_once, root, env, args.runs, reset)
+        compare(
+            "verify --all", [memkit, "verify", "--all"], parse_once, root, env, args.runs, reset
+        )
         subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
         subprocess.run([memkit, "check"], cwd=root, env=env, capture_output=True)  # warm caches
         noop = [sys.executable, "-c", "pass"]
         compare("check (nothing changed)", [memkit, "check"], noop, root, env, args.runs)
-        commits = git(root, "rev-list", "--first-parent", "HEAD").split()
-        base = commits[min(args.range, len(commits) - 1)]
-        compare(
-            f"diff over {min(args.range, len(commits) - 1)} commits",
-            [memkit, "diff", base, "HEAD"],
-            ["git", "diff", base, "HEAD"],
-            root,
-            env,
-            args.runs,
-        )
+        compare(f"diff over {span} commits, all linked", diff, git_diff, root, env, args.runs)
 
 
 if __name__ == "__main__":

@@ -83,13 +83,14 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
     """
     from memkit.git import range_changes
 
-    repo = _repo(store)
+    mems = [m for m in store.memories() if m.links]
+    repo = _repo(store) if mems else None  # no links: nothing to diff
     if repo is None:
         return []
     compare = Comparison(store, repo, range_changes(repo, base, head), base, head)
     newer = compare.evaluator.snap
     out = []
-    for mem in store.memories():
+    for mem in mems:
         since = mem.verified.commit if mem.verified else None
         recorded = dict(mem.verified.fingerprints) if mem.verified else {}
         links = tuple(
