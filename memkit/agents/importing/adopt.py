@@ -11,9 +11,10 @@ from, when memkit compiles a file for the agent that reads them:
 - the files of agents memkit compiles nothing for (Cline, Windsurf, Kiro, Roo Code,
   memory-bank) are left alone, and so is a file whose target is not in `[compile]`.
 
-An `@path` line importing a file that was imported too is taken out: the text reaches
-the agent through the compiled section. Nothing is lost: a file whose bytes differ from
-git's HEAD (or outside git) is copied to memkit's private folder before it changes.
+An `@path` line importing a file that gets a compiled section too is taken out: the
+text reaches the agent through the importing file's own compiled section. Nothing is
+lost: a file whose bytes differ from git's HEAD (or outside git) is copied to memkit's
+private folder before it changes.
 """
 
 from __future__ import annotations
@@ -60,12 +61,14 @@ def plan(
 ) -> tuple[list[Change], list[tuple[str, str]]]:
     """The changes adoption makes, and the files it leaves alone with the reason."""
     files = list(files)
-    imported = {src.rel for src, doc, covered in files if _all_in(doc, covered)}
+    # A file whose text now comes from memories: an `@` import of it would bring the
+    # compiled text a second time (what it keeps by hand reaches the agents reading it).
+    imported = {src.rel for src, doc, covered in files if covered and src.kind in TARGET}
     changes: list[Change] = []
     kept: list[tuple[str, str]] = []
     for src, doc, covered in files:
         target = TARGET.get(src.kind)
-        if not covered:
+        if not covered and not _imports(src, doc, imported):
             continue
         if target is None:
             kept.append((src.rel, f"memkit compiles no file for {AGENT[src.kind]}; left as it is"))
@@ -73,8 +76,9 @@ def plan(
         if target not in targets:
             kept.append((src.rel, f'the "{target}" compile target is off; left as it is'))
             continue
-        if src.path.is_symlink():
-            kept.append((src.rel, "a symbolic link; its target is adopted instead"))
+        real = _linked(src)
+        if real is not None:
+            kept.append((src.rel, f"a link to {real}, which is no agent's file; left as it is"))
             continue
         change = _change(src, doc, covered, imported)
         if change is not None:
@@ -82,8 +86,28 @@ def plan(
     return changes, kept
 
 
-def _all_in(doc: md.Document, covered: Collection[md.Part]) -> bool:
-    return all(p in covered or not md.has_text(p.body(doc.visible)) for p in doc.parts)
+def _linked(src: Source) -> str | None:
+    """Where a link leads when that is no file an agent loads (`CLAUDE.md -> README.md`):
+    its text is for people too, and stays. None for a plain file or an agent's file."""
+    from memkit.agents.importing.sources import kind_of
+
+    if not src.path.is_symlink():
+        return None
+    top = src.path.parents[len(Path(src.rel).parts) - 1]
+    real = Path(os.path.realpath(src.path))
+    rel = real.relative_to(os.path.realpath(top)).as_posix()
+    return None if kind_of(rel) is not None else rel
+
+
+def _imports(src: Source, doc: md.Document, imported: Collection[str]) -> list[int]:
+    """The `@path` lines of a file that import a file whose text was imported."""
+    here = posixpath.dirname(src.rel)
+    return [
+        n
+        for part in doc.parts
+        for n in part.imports
+        if posixpath.normpath(posixpath.join(here, doc.lines[n].strip()[1:])) in imported
+    ]
 
 
 def _change(
@@ -94,12 +118,7 @@ def _change(
         drop.update(range(part.start, part.end))
     if doc.memkit:
         drop.difference_update(range(*doc.memkit))
-    for part in doc.parts:
-        for n in part.imports:
-            target = posixpath.normpath(posixpath.join(posixpath.dirname(src.rel),
-                                                       doc.lines[n].strip()[1:]))  # fmt: skip
-            if target in imported:
-                drop.add(n)
+    drop.update(_imports(src, doc, imported))
     shared = src.rel in SHARED and doc.memkit is None
     out: list[str] = []
     seam = skip_blank = marked = False
@@ -118,10 +137,13 @@ def _change(
         out.append(line)
     if seam and shared and not marked:
         out = _mark(out)
+    elif seam:
+        while out and not out[-1].strip():
+            out.pop()
     text = "".join(out)
     raw = _raw(src)
     if not shared and not _has_text(text, doc):
-        return Change(src.rel, raw, None, "deleted: all of its text is in memories")
+        return Change(src.rel, raw, None, "all of its text is in memories")
     if b"\r\n" in raw:
         text = text.replace("\n", "\r\n")
     new = (md.BOM if raw.startswith(md.BOM.encode("utf-8")) else "") + text

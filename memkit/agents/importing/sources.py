@@ -132,8 +132,10 @@ def _classify(
     top = os.path.realpath(root)
     sources: dict[str, Source] = {}  # real path -> source
     skipped: list[Skipped] = []
-    links: list[tuple[str, str, Source]] = []
-    for rel, path, named in sorted(set(found)):
+    same: dict[str, list[tuple[Source, bool]]] = {}  # real path -> the ways it was found
+    named_as = {rel: named for rel, _, named in found}  # a file named and found: named
+    for rel, path in sorted({(rel, path) for rel, path, _ in found}):
+        named = named_as[rel] or any(r == rel and n for r, _, n in found)
         kind = kind_of(rel) or (("markdown", False) if named else None)
         if kind is None:
             why = "not markdown: memkit imports the markdown files of a rules folder"
@@ -144,16 +146,17 @@ def _classify(
             skipped.append(Skipped(rel, f"a symbolic link to {real}, outside the repository"))
             continue
         src = Source(rel, path, kind[0], kind[1], folder_of(rel, kind[0]))
-        if os.path.islink(path) or _through_link(root, path):
-            links.append((real, rel, src))
-        elif real not in sources:
-            sources[real] = src
-    for real, rel, src in links:
-        if real in sources:
-            skipped.append(Skipped(rel, f"a link to {sources[real].rel}: read once, from there"))
-        else:
-            sources[real] = src
-    return sorted(sources.values(), key=_order), skipped
+        same.setdefault(real, []).append((src, _through_link(root, path)))
+    for real, found_as in same.items():
+        # Read once, from where it applies most widely: `AGENTS.md -> .agents/AGENTS.md`
+        # applies to the whole repository; `CLAUDE.md -> AGENTS.md` is read as AGENTS.md.
+        found_as.sort(key=lambda f: (_depth(f[0]), _hops(f[0].path), _order(f[0])))
+        sources[real] = chosen = found_as[0][0]
+        for other, _ in found_as[1:]:
+            skipped.append(
+                Skipped(other.rel, f"the same file as {chosen.rel}: read once, from there")
+            )
+    return sorted(sources.values(), key=_order), sorted(skipped, key=lambda s: s.rel)
 
 
 def _through_link(root: Path, path: Path) -> bool:
@@ -166,12 +169,24 @@ def _through_link(root: Path, path: Path) -> bool:
     return False
 
 
+def _hops(path: Path) -> int:
+    """How many symbolic links lead from `path` to its file (at most 40)."""
+    n = 0
+    while n < 40 and os.path.islink(path):
+        path = path.parent / os.readlink(path)
+        n += 1
+    return n
+
+
+def _depth(s: Source) -> int:
+    return s.folder.count("/") + 1 if s.folder else 0
+
+
 def _order(s: Source) -> tuple[int, int, str]:
     """Files for the whole repository first (CLAUDE.md, AGENTS.md, ... rules), then nested
     ones by folder depth; by format, then path, within each."""
     rank = [k for k, _, _ in _KINDS].index(s.kind) if s.kind != "markdown" else len(_KINDS)
-    depth = s.folder.count("/") + 1 if s.folder else 0
-    return (depth, rank, s.rel)
+    return (_depth(s), rank, s.rel)
 
 
 def _rel(root: Path, path: Path) -> str:
