@@ -156,10 +156,11 @@ def expected_scope(rel: str, text: str) -> tuple[set[str], str | None] | None:
         g = g.strip().strip("'\"").removeprefix("./")
         if g and g not in ("**", "**/*", "*"):
             globs.add(f"{folder}/{g}" if folder else g)
-    if rel.endswith(".mdc") and meta.get("alwaysApply", "").lower() == "true":
+    always = any(g.strip().strip("'\"") in ("**", "**/*", "*") for g in raw.strip("[]").split(","))
+    if rel.endswith(".mdc") and (meta.get("alwaysApply", "").lower() == "true" or always):
         globs = set()
     when = None
-    if rel.endswith(".mdc") and not globs and meta.get("alwaysApply", "").lower() != "true":
+    if rel.endswith(".mdc") and not globs and not always and meta.get("alwaysApply", "").lower() != "true":
         when = "agent" if meta.get("description") else "manual"
     if rel.startswith((".clinerules/workflows/", ".clinerules/hooks/")):
         when = "manual"

@@ -78,6 +78,7 @@ class Plan:
     memories: tuple[mm.Memory, ...]
     report: Report
     files: tuple[Parsed, ...]
+    linked: frozenset[str] = frozenset()  # files other paths lead to through links
 
 
 def guess_type(title: str) -> str:
@@ -216,7 +217,8 @@ def plan(store: Store, given: list[Path], *, today: dt.date, allow_secret: bool 
         Parsed(src, doc, tuple(s.part for s in sections if s.source in stored))
         for src, doc, sections in docs
     )
-    return Plan(tuple(memories), Report(tuple(created), tuple(skipped)), files)
+    linked = frozenset(s.same_as for s in left if s.same_as)
+    return Plan(tuple(memories), Report(tuple(created), tuple(skipped)), files, linked)
 
 
 def _merged(group: list[Section]) -> tuple[str, ...]:
@@ -284,7 +286,7 @@ def adopt_files(store: Store, p: Plan, *, dry_run: bool = False) -> Adoption:
 
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     used = [(f.source, f.doc, f.covered) for f in p.files]
-    changes, kept = adopt.plan(used, conf.targets)
+    changes, kept = adopt.plan(used, conf.targets, p.linked)
     if dry_run or not changes:
         return Adoption(tuple(changes), tuple(kept), None, ())
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")

@@ -289,8 +289,8 @@ def test_adoption_makes_each_instruction_reach_each_agent_once(run: Invoke, stor
         "# Acme\n\n<!-- memkit:begin -->\n<!-- memkit:end -->\n"
     )
     agents = (store.root / "AGENTS.md").read_text()
-    assert agents == (
-        "# Acme agents\n\n<!-- memkit:begin -->\n<!-- memkit:end -->\n\n"
+    assert agents == (  # the title went with its text, into the memory it names
+        "<!-- memkit:begin -->\n<!-- memkit:end -->\n\n"
         "## Secrets\n\nDeploy with `AKIAABCDEFGHIJKLMNOP`.\n"
     )  # the skipped section stays the person's
     assert not (store.root / "services/pay/AGENTS.md").exists()

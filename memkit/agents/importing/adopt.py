@@ -57,9 +57,15 @@ class Change:
 
 
 def plan(
-    files: Iterable[tuple[Source, md.Document, Collection[md.Part]]], targets: Collection[str]
+    files: Iterable[tuple[Source, md.Document, Collection[md.Part]]],
+    targets: Collection[str],
+    linked: Collection[str] = (),
 ) -> tuple[list[Change], list[tuple[str, str]]]:
-    """The changes adoption makes, and the files it leaves alone with the reason."""
+    """The changes adoption makes, and the files it leaves alone with the reason.
+
+    `linked`: files other paths lead to through symbolic links; they are kept (maybe
+    empty) rather than deleted, so no link is left dangling.
+    """
     files = list(files)
     # A file whose text now comes from memories: an `@` import of it would bring the
     # compiled text a second time (what it keeps by hand reaches the agents reading it).
@@ -80,7 +86,7 @@ def plan(
         if real is not None:
             kept.append((src.rel, f"a link to {real}, which is no agent's file; left as it is"))
             continue
-        change = _change(src, doc, covered, imported)
+        change = _change(src, doc, covered, imported, linked)
         if change is not None:
             changes.append(change)
     return changes, kept
@@ -111,7 +117,11 @@ def _imports(src: Source, doc: md.Document, imported: Collection[str]) -> list[i
 
 
 def _change(
-    src: Source, doc: md.Document, covered: Collection[md.Part], imported: Collection[str]
+    src: Source,
+    doc: md.Document,
+    covered: Collection[md.Part],
+    imported: Collection[str],
+    linked: Collection[str],
 ) -> Change | None:
     drop: set[int] = set()
     for part in covered:
@@ -142,7 +152,7 @@ def _change(
             out.pop()
     text = "".join(out)
     raw = _raw(src)
-    if not shared and not _has_text(text, doc):
+    if not shared and not _has_text(text, doc) and src.rel not in linked:
         return Change(src.rel, raw, None, "all of its text is in memories")
     if b"\r\n" in raw:
         text = text.replace("\n", "\r\n")
@@ -168,9 +178,9 @@ def _trim(kept: list[str]) -> list[str]:
 
 
 def _has_text(text: str, doc: md.Document) -> bool:
-    """Whether text is left besides front matter and headings."""
-    body = md.text_of(text).splitlines(keepends=True)[doc.content_start :]
-    return md.has_text("".join(ln for ln in body if not ln.lstrip().startswith("#")))
+    """Whether anything is left besides front matter, headings and blank lines."""
+    body = md.text_of(text).splitlines()[doc.content_start :]
+    return any(ln.strip() and not ln.lstrip().startswith("#") for ln in body)
 
 
 def _raw(src: Source) -> bytes:

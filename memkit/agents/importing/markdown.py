@@ -126,7 +126,9 @@ def parse(raw: str, *, imports: bool) -> Document:
             code.update(range(t.map[0], t.map[1]))
     found = [n for n in range(start, len(lines)) if n not in code and _IMPORT.match(visible[n])]
     title, heads = _title(heads)
-    parts = _parts(heads, title, start, len(lines), tuple(found) if imports else ())
+    if title is not None:  # the title is the intro's memory title, not text of its own
+        visible[title[0] : title[1]] = ["\n"] * (title[1] - title[0])
+    parts = _parts(heads, start, len(lines), tuple(found) if imports else ())
     return Document(lines, visible, meta, start, title, tuple(parts), memkit)
 
 
@@ -144,7 +146,6 @@ def _title(
 
 def _parts(
     heads: list[tuple[int, int, int, str]],
-    title: tuple[int, int, str] | None,
     start: int,
     stop: int,
     imports: tuple[int, ...],
@@ -152,8 +153,7 @@ def _parts(
     top = min((h[2] for h in heads), default=0)
     cuts = [h for h in heads if h[2] == top]
     first = cuts[0][0] if cuts else stop
-    intro_start = title[1] if title else start
-    out = [Part(None, intro_start, intro_start, first)]
+    out = [Part(None, start, start, first)]
     for n, (line, body_start, _, text) in enumerate(cuts):
         end = cuts[n + 1][0] if n + 1 < len(cuts) else stop
         out.append(Part(text, line, body_start, end))

@@ -60,6 +60,7 @@ class Source:
 class Skipped:
     rel: str
     why: str
+    same_as: str = ""  # the source read instead (the same file, through a link)
 
 
 def kind_of(rel: str) -> tuple[str, bool] | None:
