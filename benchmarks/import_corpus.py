@@ -160,7 +160,8 @@ def expected_scope(rel: str, text: str) -> tuple[set[str], str | None] | None:
     if rel.endswith(".mdc") and (meta.get("alwaysApply", "").lower() == "true" or always):
         globs = set()
     when = None
-    if rel.endswith(".mdc") and not globs and not always and meta.get("alwaysApply", "").lower() != "true":
+    forced = meta.get("alwaysApply", "").lower() == "true"
+    if rel.endswith(".mdc") and not globs and not always and not forced:
         when = "agent" if meta.get("description") else "manual"
     if rel.startswith((".clinerules/workflows/", ".clinerules/hooks/")):
         when = "manual"
