@@ -20,6 +20,12 @@ from typing import Literal
 TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
 STATUSES = ("active", "draft", "archived", "superseded")
 CONFIDENCES = ("high", "medium", "low")
+# When a memory reaches an agent. Absent or `always`: every session (or, with `paths`,
+# whenever the agent works on matching files). `agent`: the agent decides from the
+# memory's `description` whether it is relevant (Cursor "Apply Intelligently", Windsurf
+# `model_decision`, Kiro `auto`). `manual`: only when a person asks for it by name
+# (a Cursor rule mentioned with @, Windsurf/Kiro `manual`, a Cline workflow).
+ACTIVATIONS = ("always", "agent", "manual")
 
 # text: a one-line string; list: strings, each an `item`; date: YYYY-MM-DD; int: a whole
 # number; bool: true or false; choice: one of `choices`; ref: another memory's id;
@@ -58,6 +64,8 @@ REGISTRY: tuple[Field, ...] = (
     Field("tags", "list", "free labels, for filtering and search", (), item="tag"),
     Field("paths", "list", "the files the memory applies to", (), item="glob"),
     Field("links", "list", "what in the project the memory describes", (), item="link"),
+    Field("description", "text", "when the memory is useful, for agents that load on demand"),
+    Field("activation", "choice", "when the memory reaches an agent", choices=ACTIVATIONS),
     Field("source", "text", "where it comes from: a PR or issue URL, an incident, a session"),
     Field("confidence", "choice", "how sure the author is", choices=CONFIDENCES),
     Field("created", "date", "the day the memory was added", auto=True),

@@ -1,44 +1,33 @@
 """`memkit import`: existing agent instruction files -> memories, one per meaningful section.
 
-Reads CLAUDE.md, AGENTS.md, GEMINI.md, .claude/rules/*.md, .cursor/rules/*.mdc, .cursorrules,
-.github/copilot-instructions.md, .github/instructions/*.instructions.md, .clinerules
-(file or folder), memory-bank/ and plain markdown. Never changes the originals.
-Scoping carries over: Cursor `globs`, Copilot `applyTo` and Cline `paths` become
-`paths`; a CLAUDE.md or AGENTS.md in a subfolder applies to that subfolder.
+Finds every file an agent loads (memkit/agents/importing/sources.py): CLAUDE.md,
+AGENTS.md and GEMINI.md at any depth, .claude/rules, Cursor rules (nested ones too),
+.cursorrules, Copilot's files, .clinerules, Windsurf, Kiro and Roo Code rules, and
+memory-bank/. Scopes carry over (memkit/agents/importing/scope.py), and so do Cursor's
+and Copilot's descriptions and on-demand rules (`description`, `activation`). The same
+text found in several files becomes one memory applying to all their scopes. A
+section that looks like a secret is skipped, with the reason, and the rest imported.
+With `adopt`, the imported text then leaves the files (memkit/agents/importing/adopt.py).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from memkit import memory as mm
-from memkit.errors import MemkitError
+from memkit.agents.importing import adopt
+from memkit.agents.importing import markdown as md
+from memkit.agents.importing.scope import Scope, scope_of
+from memkit.agents.importing.sources import Source, discover
+from memkit.errors import MemkitError, SecretError
 from memkit.store import Store, check_secrets
 
-# What `memkit import .` looks for, relative to the folder given.
-KNOWN = (
-    "CLAUDE.md",
-    ".claude/CLAUDE.md",
-    "AGENTS.md",
-    "GEMINI.md",
-    ".claude/rules",
-    ".cursorrules",
-    ".github/copilot-instructions.md",
-    ".github/instructions",
-    ".cursor/rules",
-    ".clinerules",
-    "memory-bank",
-)
-_ALWAYS = {"**", "**/*", "*", "**/*.*"}
-MAX_FILE_BYTES = 4 * 1024 * 1024  # one instruction file
-_IMPORT_LINE = re.compile(r"^@[\w./~-]+\s*$")
-_MEMKIT_BLOCK = re.compile(r"<!--\s*memkit:begin.*?<!--\s*memkit:end[^>]*-->\n?", re.DOTALL)
 _GENERATED = "<!-- memkit:generated"  # a file `memkit compile` owns whole
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+MAX_FILE_BYTES = 4 * 1024 * 1024  # one instruction file
 _TYPE_WORDS = (
     ("gotcha", r"gotcha|pitfall|caveat|warning|careful|known issue|troubleshoot|never|avoid"),
     ("procedure", r"build|test|run|setup|set up|install|deploy|release|workflow|command|how to"),
@@ -52,7 +41,13 @@ class Section:
     source: str  # file#anchor
     title: str
     body: str
-    paths: tuple[str, ...] = ()
+    scope: Scope
+    file: str  # the instruction file, relative to the root
+    part: md.Part
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return self.scope.paths
 
 
 @dataclass(frozen=True)
@@ -68,105 +63,22 @@ class Report:
     skipped: tuple[Item, ...]
 
 
-def discover(root: Path, given: list[Path]) -> list[Path]:
-    """The instruction files named by `given` (files, or folders searched for known files)."""
-    out: list[Path] = []
-    for path in given:
-        if not path.exists():
-            raise MemkitError(f"{path} does not exist; give an instruction file or a folder")
-        if path.is_file():
-            out.append(path)
-            continue
-        name = path.name
-        if name in ("rules", "instructions", ".clinerules", "memory-bank"):
-            pattern = {"rules": "*.mdc", "instructions": "*.instructions.md"}.get(name, "*.md")
-            if path.parent.name == ".claude":
-                pattern = "*.md"  # Claude Code's rules: markdown, optional `paths:` list
-            out.extend(sorted(p for p in path.rglob(pattern) if p.is_file()))
-            continue
-        found = [path / k for k in KNOWN if (path / k).exists()]
-        if not found:
-            raise MemkitError(
-                f"{path} holds no known instruction file ({', '.join(KNOWN)}); name the files"
-            )
-        out.extend(discover(root, found))
-    unique: dict[Path, Path] = {}  # real file -> the path it was found by (kept lexical)
-    for p in out:
-        unique.setdefault(p.resolve(), Path(os.path.abspath(p)))
-    return list(unique.values())
+@dataclass(frozen=True)
+class Parsed:
+    """One instruction file read: its source, its sections, and which of them are now in
+    the store (imported, or the same text as a memory)."""
+
+    source: Source
+    doc: md.Document
+    covered: tuple[md.Part, ...]
 
 
-def front_matter(text: str) -> tuple[dict[str, str | list[str]], str]:
-    """Lenient `key: value` front matter (Cursor's is not always valid YAML) and the rest."""
-    m = re.match(r"\A---[ \t]*\r?\n(.*?)^---[ \t]*(?:\r?\n|\Z)", text, re.DOTALL | re.MULTILINE)
-    if not m:
-        return {}, text
-    data: dict[str, str | list[str]] = {}
-    key = ""
-    for line in m.group(1).splitlines():
-        item = re.match(r"^\s+-\s*(.*)$", line)
-        if item and key:
-            current = data.get(key)
-            items = current if isinstance(current, list) else []
-            data[key] = [*items, _unquote(item.group(1))]
-            continue
-        kv = re.match(r"^([A-Za-z_][\w-]*)\s*:\s*(.*)$", line)
-        if kv:
-            key = kv.group(1)
-            data[key] = _unquote(kv.group(2))
-    return data, text[m.end() :]
-
-
-def _unquote(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
-        return value[1:-1]
-    return value
-
-
-def _globs(value: str | list[str] | None) -> tuple[str, ...]:
-    if not value:
-        return ()
-    items = value if isinstance(value, list) else value.strip("[]").split(",")
-    out = []
-    for raw in items:
-        glob = _unquote(raw).removeprefix("./").lstrip("/")
-        if glob and glob not in _ALWAYS:
-            out.append(glob)
-    return tuple(out) if len(out) == len([i for i in items if _unquote(i)]) else ()
-
-
-def split_sections(text: str) -> list[tuple[str | None, str]]:
-    """(heading, body) per top section; a lone leading `# Title` is the document's own title."""
-    from memkit.compile.mdtext import parse
-
-    tokens = parse(text)
-    heads = [
-        (t.map[0], t.map[1], int(t.tag[1]), tokens[i + 1].content)
-        for i, t in enumerate(tokens)
-        if t.type == "heading_open" and t.map
-    ]
-    lines = text.splitlines(keepends=True)
-    if not heads:
-        return [(None, text)]
-    levels = [h[2] for h in heads]
-    top = min(levels)
-    doc_title = None
-    if levels.count(top) == 1 and levels[0] == top and len(heads) > 1:
-        doc_title = heads[0][3]
-        heads = heads[1:]
-        top = min(h[2] for h in heads)
-    cuts = [h for h in heads if h[2] <= top]
-    out: list[tuple[str | None, str]] = []
-    first = cuts[0][0]
-    intro = "".join(lines[:first])
-    if doc_title is not None:
-        intro = re.sub(r"\A\s*#\s.*\n?", "", intro, count=1)
-    out.append((doc_title, intro))
-    for n, (_, body_start, _, title) in enumerate(cuts):
-        end = cuts[n + 1][0] if n + 1 < len(cuts) else len(lines)
-        out.append((title, "".join(lines[body_start:end])))
-    return out
+@dataclass(frozen=True)
+class Plan:
+    memories: tuple[mm.Memory, ...]
+    report: Report
+    files: tuple[Parsed, ...]
+    linked: frozenset[str] = frozenset()  # files other paths lead to through links
 
 
 def guess_type(title: str) -> str:
@@ -176,50 +88,51 @@ def guess_type(title: str) -> str:
     return "convention"
 
 
-def _anchor(title: str | None) -> str:
-    return mm.slugify(title) if title else "top"
+def _name_title(src: Source) -> str:
+    name = src.path.name
+    stem = name.split(".")[0] or name.lstrip(".")
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", stem).replace("-", " ").replace("_", " ")
+    title = words.strip().capitalize() or name
+    return f"{title} for {src.folder}" if src.folder and src.kind != "cursor-rule" else title
 
 
-def file_sections(root: Path, path: Path) -> tuple[list[Section], list[Item]]:
-    """The sections of one instruction file, and what was left out of it and why."""
-    rel = _rel(root, path)
+def read_file(root: Path, src: Source) -> md.Document:
+    """An instruction file cut into sections; MemkitError when it cannot be read."""
     try:
-        text = _read(root, path).decode("utf-8").replace("\r\n", "\n")
+        raw = _read(root, src.path).decode("utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise MemkitError(f"cannot read {rel} ({e}); give a UTF-8 text file") from None
-    if _GENERATED in text:
-        return [], [Item(rel, "", "compiled by memkit from .memory/: nothing to import")]
-    meta, text = front_matter(text)
-    text = _MEMKIT_BLOCK.sub("", text)
-    paths = _globs(meta.get("globs") or meta.get("applyTo") or meta.get("paths"))
-    if str(meta.get("alwaysApply", "")).lower() == "true":
-        paths = ()
-    if not paths and path.name in ("CLAUDE.md", "AGENTS.md", "GEMINI.md") and "/" in rel:
-        folder = rel.rsplit("/", 1)[0].removesuffix("/.claude").removesuffix(".claude")
-        paths = (f"{folder}/**",) if folder else ()
-    fallback = str(meta.get("description") or "") or _name_title(path)
+        raise MemkitError(f"cannot read {src.rel} ({e}); give a UTF-8 text file") from None
+    return md.parse(raw, imports=src.imports)
+
+
+def file_sections(src: Source, doc: md.Document) -> tuple[list[Section], list[Item]]:
+    """The sections of one instruction file, and what was left out of it and why."""
+    scope = scope_of(src, doc.meta)
+    fallback = scope.description if len(doc.parts) <= 2 and scope.description else None
+    fallback = fallback or _name_title(src)
     sections: list[Section] = []
     skipped: list[Item] = []
-    parts = split_sections(text)
-    for title, body in parts:
-        source = f"{rel}#{_anchor(title)}"
-        kept = [ln for ln in body.splitlines() if not _IMPORT_LINE.match(ln.strip())]
-        for ln in body.splitlines():
-            if _IMPORT_LINE.match(ln.strip()):
-                skipped.append(Item(source, "", f"{ln.strip()} imports a file: import it itself"))
-        body = "\n".join(kept).strip("\n")
-        if not _COMMENT.sub("", body).strip():
+    anchors: dict[str, int] = {}
+    for part in doc.parts:
+        body = part.body(doc.visible)
+        if part.title is None:  # text before the first section: the document's own
+            title = doc.title[2] if doc.title else fallback
+        else:
+            title = part.title or fallback  # an empty heading
+        named = part.title or (doc.title[2] if doc.title and part.title is None else "")
+        anchor = mm.slugify(named) if named.strip() else "top"
+        anchors[anchor] = anchors.get(anchor, 0) + 1
+        if anchors[anchor] > 1:
+            anchor = f"{anchor}-{anchors[anchor]}"
+        source = f"{src.rel}#{anchor}"
+        for n in part.imports:
+            line = doc.lines[n].strip()
+            skipped.append(Item(source, "", f"{line} imports a file: it stays where it is"))
+        if not md.has_text(body):
             continue
-        if title is None or (len(parts) == 1 and meta.get("description")):
-            title = fallback
-        sections.append(Section(source, title.strip(), body + "\n", paths))
+        one_line = " ".join(title.split())
+        sections.append(Section(source, one_line, body + "\n", scope, src.rel, part))
     return sections, skipped
-
-
-def _name_title(path: Path) -> str:
-    stem = path.name.split(".")[0] or path.name.lstrip(".")
-    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", stem).replace("-", " ").replace("_", " ")
-    return words.strip().capitalize() or path.name
 
 
 def _read(root: Path, path: Path) -> bytes:
@@ -232,59 +145,109 @@ def _read(root: Path, path: Path) -> bytes:
     return read_regular(path.resolve(), limit=MAX_FILE_BYTES, what=str(path))
 
 
-def _rel(root: Path, path: Path) -> str:
-    """The path as found (links not resolved), relative to the root when inside it."""
-    lexical = Path(os.path.abspath(path))
-    try:
-        return lexical.relative_to(root).as_posix()
-    except ValueError:
-        return path.name
+def _ignored(root: Path) -> Callable[[str], bool]:
+    from memkit.git.repo import find_repo
 
+    repo = find_repo(root)
+    if repo is None or repo.workdir is None:
+        return lambda rel: False
+    top = Path(repo.workdir).resolve()
 
-def plan(store: Store, given: list[Path], *, today: dt.date) -> tuple[list[mm.Memory], Report]:
-    """The memories an import would create (validated, not written) and the report."""
-    current = store.memories()
-    existing = {(m.source, m.title) for m in current}
-    seen = {_key(m.body): m.source or m.id for m in current}
-    memories: list[mm.Memory] = []
-    created: list[Item] = []
-    skipped: list[Item] = []
-    for path in discover(store.root, given):
-        sections, left_out = file_sections(store.root, path)
-        skipped.extend(left_out)
-        for s in sections:
-            key = _key(s.body)
-            if (s.source, s.title) in existing:
-                skipped.append(Item(s.source, "", "already imported"))
-                continue
-            if key in seen:
-                skipped.append(Item(s.source, "", f"same text as {seen[key]}"))
-                continue
-            seen[key] = s.source
-            mem = _memory(s, today)
-            memories.append(mem)
-            created.append(Item(s.source, mem.id, s.title))
-    return memories, Report(tuple(created), tuple(skipped))
+    def ignored(rel: str) -> bool:
+        full = (root / rel).resolve()
+        try:
+            inside = full.relative_to(top).as_posix() + ("/" if rel.endswith("/") else "")
+        except ValueError:
+            return False
+        return bool(repo.path_is_ignored(inside))
+
+    return ignored
 
 
 def _key(body: str) -> str:
     return re.sub(r"\s+", " ", body).strip()
 
 
-def _memory(s: Section, today: dt.date) -> mm.Memory:
+def plan(store: Store, given: list[Path], *, today: dt.date, allow_secret: bool = False) -> Plan:
+    """The memories an import would create (validated, not written), the report, the files."""
+    sources, left = discover(store.root, given, _ignored(store.root))
+    skipped = [Item(s.rel, "", s.why) for s in left]
+    current = store.memories()
+    existing = {(m.source, m.title): m for m in current}
+    by_text = {(_key(m.body), m.activation, m.description): m for m in current}
+    groups: dict[tuple[str, str | None, str | None], list[Section]] = {}
+    docs: list[tuple[Source, md.Document, list[Section]]] = []
+    for src in sources:
+        try:
+            doc = read_file(store.root, src)
+        except MemkitError as e:
+            skipped.append(Item(src.rel, "", str(e)))
+            continue
+        if any(ln.startswith(_GENERATED) for ln in doc.lines):
+            skipped.append(Item(src.rel, "", "compiled by memkit from .memory/: nothing to import"))
+            continue
+        sections, left_out = file_sections(src, doc)
+        skipped.extend(left_out)
+        docs.append((src, doc, sections))
+        for s in sections:
+            groups.setdefault((_key(s.body), s.scope.activation, s.scope.description), []).append(s)
+    memories: list[mm.Memory] = []
+    created: list[Item] = []
+    stored: set[str] = set()  # sources whose text is in the store
+    for key, group in groups.items():
+        first = group[0]
+        old = existing.get((first.source, first.title)) or by_text.get(key)
+        if old is not None:
+            for s in group:
+                skipped.append(Item(s.source, "", f"already imported as {old.id}"))
+                stored.add(s.source)
+            continue
+        try:
+            mem = _memory(first, _merged(group), today, allow_secret)
+        except SecretError as e:
+            skipped += [Item(s.source, "", f"not imported: {e}") for s in group]
+            continue
+        memories.append(mem)
+        created.append(Item(first.source, mem.id, first.title))
+        stored.update(s.source for s in group)
+        skipped += [
+            Item(s.source, "", f"same text as {first.source}: one memory") for s in group[1:]
+        ]
+    files = tuple(
+        Parsed(src, doc, tuple(s.part for s in sections if s.source in stored))
+        for src, doc, sections in docs
+    )
+    linked = frozenset(s.same_as for s in left if s.same_as)
+    return Plan(tuple(memories), Report(tuple(created), tuple(skipped)), files, linked)
+
+
+def _merged(group: list[Section]) -> tuple[str, ...]:
+    """The scope of text found in several files: everywhere if one applies everywhere."""
+    if any(not s.paths for s in group):
+        return ()
+    return tuple(dict.fromkeys(p for s in group for p in s.paths))
+
+
+def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bool) -> mm.Memory:
     try:
-        return mm.new(
-            s.title.splitlines()[0],
+        mem = mm.new(
+            s.title,
             s.body,
             mid=mm.slugify(s.title),
             today=today,
             type=guess_type(s.title),
             tags=["imported"],
-            paths=list(s.paths) or None,
+            paths=list(paths) or None,
+            description=s.scope.description,
+            activation=s.scope.activation,
             source=s.source,
         )
+    except SecretError:
+        raise
     except MemkitError as e:
         raise MemkitError(f"{s.source}: cannot become a memory: {e}") from None
+    check_secrets(mm.dumps(mem), s.source, allow_secret, mem=mem)
+    return mem
 
 
 def import_files(
@@ -294,17 +257,57 @@ def import_files(
     today: dt.date,
     allow_secret: bool = False,
     dry_run: bool = False,
-) -> Report:
-    """Create one memory per meaningful section of the given files; all or nothing on secrets."""
+) -> tuple[Report, Plan]:
+    """Create one memory per meaningful section of the given files (secrets skipped)."""
     store.require()
-    memories, report = plan(store, given, today=today)
-    for mem, item in zip(memories, report.created, strict=True):
-        check_secrets(mm.dumps(mem), item.source, allow_secret, mem=mem)
+    p = plan(store, given, today=today, allow_secret=allow_secret)
     if dry_run:
-        return report
+        return p.report, p
     created = []
     with store.lock():
-        for mem, item in zip(memories, report.created, strict=True):
-            saved = store.add(mem, allow_secret=allow_secret)
+        taken = {f.stem.casefold() for f in store.files()}
+        for mem, item in zip(p.memories, p.report.created, strict=True):
+            saved = store.add(mem, allow_secret=allow_secret, taken=taken)
             created.append(Item(item.source, saved.id, item.note))
-    return Report(tuple(created), report.skipped)
+    return Report(tuple(created), p.report.skipped), p
+
+
+@dataclass(frozen=True)
+class Adoption:
+    changes: tuple[adopt.Change, ...]
+    kept: tuple[tuple[str, str], ...]  # (file, why it was left alone)
+    backup_dir: Path | None  # where files not in git's HEAD were copied first
+    backups: tuple[str, ...]
+
+
+def adopt_files(store: Store, p: Plan, *, dry_run: bool = False) -> Adoption:
+    """Take the imported text out of the files it came from (see importing/adopt.py)."""
+    from memkit.compile.targets import settings
+
+    conf = settings(store.config.section("compile"), store.config.path or "config.toml")
+    used = [(f.source, f.doc, f.covered) for f in p.files]
+    changes, kept = adopt.plan(used, conf.targets, p.linked)
+    if dry_run or not changes:
+        return Adoption(tuple(changes), tuple(kept), None, ())
+    stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    backup_dir = store.private_dir() / "import-backups" / stamp
+    backups = adopt.apply(store.root, changes, backup_dir, _at_head(store.root, changes))
+    return Adoption(tuple(changes), tuple(kept), backup_dir if backups else None, tuple(backups))
+
+
+def _at_head(root: Path, changes: list[adopt.Change]) -> dict[str, bytes]:
+    """The bytes git's HEAD has for each changed file (missing outside git or untracked)."""
+    from memkit.git.blobs import read_at
+    from memkit.git.repo import find_repo, head_commit
+
+    repo = find_repo(root)
+    if repo is None or repo.workdir is None or head_commit(repo) is None:
+        return {}
+    top = Path(repo.workdir).resolve()
+    out = {}
+    for c in changes:
+        rel = (root / c.rel).resolve().relative_to(top).as_posix()
+        blob = read_at(repo, "HEAD", rel)
+        if blob is not None:
+            out[c.rel] = blob
+    return out

@@ -15,6 +15,7 @@ from memkit.commands._common import commit_option, commit_written, get_store, ta
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
+    from memkit.agents.importer import Adoption
     from memkit.agents.proposals import Approved
     from memkit.memory import Memory
     from memkit.store import Store
@@ -37,23 +38,31 @@ def mcp(ctx: click.Context) -> None:
 
 
 @click.command("import")
-@click.argument(
-    "paths", metavar="PATH...", nargs=-1, required=True, type=click.Path(path_type=Path)
+@click.argument("paths", metavar="[PATH]...", nargs=-1, type=click.Path(path_type=Path))
+@click.option("--dry-run", "-n", is_flag=True, help="Show what would be done; write nothing.")
+@click.option(
+    "--adopt",
+    is_flag=True,
+    help="Then take the imported text out of the files, for `memkit compile` to write once.",
 )
-@click.option("--dry-run", "-n", is_flag=True, help="Show what would be created; write nothing.")
 @click.option("--allow-secret", is_flag=True, help="Import even text that looks like a secret.")
 @click.pass_context
-def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_secret: bool) -> None:
-    """Turn agent instruction files into memories, one per section (originals untouched).
+def import_(
+    ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, adopt: bool, allow_secret: bool
+) -> None:
+    """Turn agent instruction files into memories, one per section.
 
     PATH is a file (CLAUDE.md, AGENTS.md, *.mdc, .cursorrules, copilot-instructions.md,
-    *.instructions.md, .clinerules, any markdown) or a folder (`.` finds the known files).
+    *.instructions.md, .clinerules, any markdown) or a folder searched for every file an
+    agent loads, nested ones too (default: `.`). Without --adopt the files are untouched;
+    with it the imported text leaves them (a dry run shows the diff first).
     """
-    from memkit.agents.importer import import_files
+    from memkit.agents.importer import adopt_files, import_files
 
     store = get_store(ctx)
-    report = import_files(
-        store, list(paths), today=today(), allow_secret=allow_secret, dry_run=dry_run
+    given = list(paths) or [Path(".")]
+    report, plan = import_files(
+        store, given, today=today(), allow_secret=allow_secret, dry_run=dry_run
     )
     verb = "would create" if dry_run else "created"
     for item in report.created:
@@ -67,6 +76,25 @@ def import_(ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, allow_se
         click.echo(f"skipped {item.source}: {item.note}")
     done = "would be created" if dry_run else "created"
     click.echo(f"{len(report.created)} memories {done}, {len(report.skipped)} skipped")
+    if adopt:
+        _show_adoption(adopt_files(store, plan, dry_run=dry_run), dry_run)
+
+
+def _show_adoption(a: Adoption, dry_run: bool) -> None:
+    for rel, why in a.kept:
+        click.echo(f"kept {rel}: {why}")
+    for c in a.changes:
+        click.echo(
+            c.diff()
+            if dry_run
+            else f"{'deleted' if c.new is None else 'adopted'} {c.rel}: {c.note}"
+        )
+    if a.backup_dir is not None:
+        click.echo(
+            f"copies of {', '.join(a.backups)} (not as git's HEAD has them) are in {a.backup_dir}"
+        )
+    if a.changes and not dry_run:
+        click.echo("now run `memkit compile`: the memories take the place of the text")
 
 
 def _claude_hook(event: str) -> None:

@@ -51,6 +51,8 @@ class Memory:
     tags: tuple[str, ...] = ()
     paths: tuple[str, ...] = ()
     links: tuple[str, ...] = ()
+    description: str | None = None
+    activation: str | None = None  # None means always (see memkit.fields.ACTIVATIONS)
     source: str | None = None
     confidence: str | None = None
     created: dt.date | None = None

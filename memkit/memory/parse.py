@@ -119,6 +119,12 @@ def _check_fields(
             "a proposed revision (`revises`) is never active: set `status: draft`, and "
             "apply it with `memkit approve ID`",
         )
+    if values.get("activation") == "agent" and not (values.get("description") or "").strip():
+        bad(
+            "activation",
+            "`activation: agent` lets the agent decide from the description: add "
+            "`description: <when the memory is useful>`, or remove `activation`",
+        )
     return values
 
 

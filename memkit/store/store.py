@@ -264,8 +264,19 @@ class Store:
 
     # ---------------------------------------------------------------- writing
 
-    def add(self, mem: Memory, *, allow_secret: bool = False, exact_id: bool = False) -> Memory:
-        """Write a new memory under a free id (mem.id, or mem.id-2, -3, ...)."""
+    def add(
+        self,
+        mem: Memory,
+        *,
+        allow_secret: bool = False,
+        exact_id: bool = False,
+        taken: set[str] | None = None,
+    ) -> Memory:
+        """Write a new memory under a free id (mem.id, or mem.id-2, -3, ...).
+
+        `taken`: the case-folded ids already in the store, kept up to date by a caller
+        adding many memories (saves listing the store for each one); the new id is added.
+        """
         self.require()
         if allow_secret:  # the file records it, so later checks do not flag it again
             mem = record_allowance(mem, f"{MEMORY_DIR}/{mem.id}.md")
@@ -273,7 +284,7 @@ class Store:
         parsed = mm.parse(text, mid=mem.id, path=f"{MEMORY_DIR}/{mem.id}.md")  # validate first
         check_secrets(text, f"{MEMORY_DIR}/{mem.id}.md", allow_secret, mem=parsed)
         # Case-folded: "foo" and "Foo.md" would be one file on macOS and Windows.
-        existing = {p.stem.casefold() for p in self.files()}
+        existing = taken if taken is not None else {p.stem.casefold() for p in self.files()}
         for n in range(1, 10_000):
             mid = mem.id if n == 1 else f"{mem.id[: mm.MAX_ID - len(str(n)) - 1]}-{n}"
             if mid in existing:
@@ -282,6 +293,7 @@ class Store:
                 continue
             path = self.dir / f"{mid}.md"
             if create_new(path, text.encode("utf-8")):
+                existing.add(mid.casefold())
                 return mm.parse(text, mid=mid, path=self.rel(path))
             if exact_id:
                 break

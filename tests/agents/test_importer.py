@@ -137,15 +137,15 @@ def test_import_everything(run: Invoke, store: Store) -> None:
         "created code-style  <- CLAUDE.md#code-style\n"
         "created gotchas  <- CLAUDE.md#gotchas\n"
         "created pull-requests  <- AGENTS.md#pull-requests\n"
-        "created copilot-instructions  <- .github/copilot-instructions.md#top\n"
-        "created test-conventions  <- .github/instructions/tests.instructions.md#test-conventions\n"
         "created api-handler-conventions  <- .cursor/rules/api.mdc#top\n"
         "created english  <- .cursor/rules/english.mdc#top\n"
+        "created copilot-instructions  <- .github/copilot-instructions.md#top\n"
+        "created test-conventions  <- .github/instructions/tests.instructions.md#test-conventions\n"
         "created migrations  <- .clinerules#migrations\n"
         "created stack  <- memory-bank/techContext.md#stack\n"
         "created payments  <- services/payments/CLAUDE.md#payments\n"
-        "skipped CLAUDE.md#gotchas: @AGENTS.md imports a file: import it itself\n"
-        "skipped AGENTS.md#build-and-test: same text as CLAUDE.md#build-and-test\n"
+        "skipped CLAUDE.md#gotchas: @AGENTS.md imports a file: it stays where it is\n"
+        "skipped AGENTS.md#build-and-test: same text as CLAUDE.md#build-and-test: one memory\n"
         "12 memories created, 2 skipped\n"
     )
     assert {name: (store.root / name).read_bytes() for name in ALL} == before
@@ -177,7 +177,7 @@ def test_import_everything(run: Invoke, store: Store) -> None:
     )
     assert run("validate").stdout == "12 memories, all valid\n"
     again = run("import", ".")
-    assert again.stdout.endswith("0 memories created, 13 skipped\n")
+    assert again.stdout.endswith("0 memories created, 14 skipped\n")
 
 
 def test_dry_run_writes_nothing(run: Invoke, store: Store) -> None:
@@ -189,14 +189,22 @@ def test_dry_run_writes_nothing(run: Invoke, store: Store) -> None:
     assert store.files() == []
 
 
-def test_secrets_are_refused_before_anything_is_written(run: Invoke, store: Store) -> None:
-    write(store.root, {"AGENTS.md": "## Deploy\n\nUse `AKIAABCDEFGHIJKLMNOP` to deploy.\n",
+def test_a_secret_skips_its_section_and_the_rest_is_imported(run: Invoke, store: Store) -> None:
+    write(store.root, {"AGENTS.md": "## Deploy\n\nUse `AKIAABCDEFGHIJKLMNOP` to deploy.\n\n"
+                                    "## Salesforce\n\nNAMED_CREDENTIAL = 'callout:External_API'\n"
+                                    "Read `process.env.API_KEY!` in handlers.\n",
                        "CLAUDE.md": "## Fine\n\nNothing secret.\n"})  # fmt: skip
-    out = run("import", "CLAUDE.md", "AGENTS.md", code=2)
-    assert out.stderr.startswith(
-        "memkit: AGENTS.md#deploy:11: refusing to write what looks like a AWS access key id"
+    out = run("import", "CLAUDE.md", "AGENTS.md").stdout.splitlines()
+    assert out[:2] == [
+        "created fine  <- CLAUDE.md#fine",
+        "created salesforce  <- AGENTS.md#salesforce",
+    ]
+    assert out[2].startswith(
+        "skipped AGENTS.md#deploy: not imported: AGENTS.md#deploy:11: refusing to write what "
+        "looks like a AWS access key id"
     )
-    assert store.files() == []
+    assert "--allow-secret" in out[2]
+    assert sorted(p.name for p in store.files()) == ["fine.md", "salesforce.md"]
 
 
 @pytest.mark.parametrize(

@@ -53,6 +53,15 @@ BAD = [
     ("absolute link", "---\ntitle: A\nlinks: [/etc/passwd]\n---\n", 3, "links", "absolute"),
     ("bad symbol", "---\ntitle: A\nlinks: ['a.py::x y']\n---\n", 3, "links", "not a symbol"),
     ("glob link", "---\ntitle: A\nlinks: ['src/*.py']\n---\n", 3, "links", "is a glob"),
+    ("unknown activation", "---\ntitle: A\nactivation: auto\n---\n", 3, "activation", "unknown"),
+    (
+        "agent activation without description",
+        "---\ntitle: A\nactivation: agent\n---\n",
+        3,
+        "activation",
+        "add `description:",
+    ),
+    ("multi-line description", '---\ntitle: A\ndescription: "a\\nb"\n---\n', 3, "description", ""),
     ("nul bytes", "---\ntitle: A\n---\n\x00\x01", 1, "file", "binary"),
     (
         "glob comma in brackets",
@@ -94,6 +103,13 @@ def test_bad_input(text: str, line: int, field: str, message: str) -> None:
     assert (err.path, err.line, err.field) == (".memory/m.md", line, field), str(err)
     assert message in err.message
     assert "\n" not in str(err)
+
+
+def test_description_and_activation() -> None:
+    text = "---\ntitle: A\ndescription: When writing SQL migrations\nactivation: agent\n---\nx\n"
+    mem = mm.parse(text, mid="m", path=".memory/m.md")
+    assert (mem.description, mem.activation) == ("When writing SQL migrations", "agent")
+    assert mm.parse("---\ntitle: A\n---\n", mid="m").activation is None
 
 
 def test_bad_bytes() -> None:

@@ -307,8 +307,8 @@ def test_import_refuses_secrets(store: Store, run: Invoke) -> None:
     (store.root / "RULES.md").write_text(
         f"# Rules\n\n## Deploy\n\nUse the key {AWS} for staging.\n", encoding="utf-8"
     )
-    result = run("import", "RULES.md", code=2)
-    assert REFUSED in result.stderr
+    result = run("import", "RULES.md")  # the section is skipped, with the reason
+    assert REFUSED in result.stdout and "skipped RULES.md#deploy" in result.stdout
     assert store.files() == []
 
 

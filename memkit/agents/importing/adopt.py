@@ -1,0 +1,211 @@
+"""Adoption: imported text leaves the instruction files, so compile does not say it twice.
+
+After an import, the sections now in the store are taken out of the files they came
+from, when memkit compiles a file for the agent that reads them:
+
+- root AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md keep what
+  was not imported (a title, `@` imports, skipped sections, comments) and get an empty
+  memkit section where the first imported section was, for `memkit compile` to fill;
+- nested agent files and rule files (Cursor, Copilot, Claude Code rules) keep what was
+  not imported, and are deleted when nothing else is left (the text is in the memories);
+- the files of agents memkit compiles nothing for (Cline, Windsurf, Kiro, Roo Code,
+  memory-bank) are left alone, and so is a file whose target is not in `[compile]`.
+
+An `@path` line importing a file that gets a compiled section too is taken out: the
+text reaches the agent through the importing file's own compiled section. Nothing is
+lost: a file whose bytes differ from git's HEAD (or outside git) is copied to memkit's
+private folder before it changes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import posixpath
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from memkit.agents.importing import markdown as md
+from memkit.agents.importing.sources import Source
+
+BEGIN = "<!-- memkit:begin -->\n"
+END = "<!-- memkit:end -->\n"
+# The compile target that writes for the agent reading each kind of file.
+TARGET = {"agents": "agents", "claude": "claude", "gemini": "gemini", "copilot": "copilot",
+          "claude-rule": "claude", "cursor-rule": "cursor", "cursorrules": "cursor",
+          "copilot-rule": "copilot"}  # fmt: skip
+AGENT = {"cline": "Cline", "windsurf-rule": "Windsurf", "windsurfrules": "Windsurf",
+         "kiro": "Kiro", "roo": "Roo Code", "memory-bank": "the memory bank",
+         "markdown": "a file named outright"}  # fmt: skip
+SHARED = frozenset({"AGENTS.md", "CLAUDE.md", "GEMINI.md", ".github/copilot-instructions.md"})
+
+
+@dataclass(frozen=True)
+class Change:
+    rel: str
+    old: bytes
+    new: bytes | None  # None: delete the file
+    note: str
+
+    def diff(self) -> str:
+        old = self.old.decode("utf-8", "replace").splitlines(keepends=True)
+        new = [] if self.new is None else self.new.decode("utf-8").splitlines(keepends=True)
+        lines = difflib.unified_diff(old, new, f"a/{self.rel}", "/dev/null" if self.new is None
+                                     else f"b/{self.rel}")  # fmt: skip
+        return "".join(ln if ln.endswith("\n") else ln + "\n" for ln in lines)
+
+
+def plan(
+    files: Iterable[tuple[Source, md.Document, Collection[md.Part]]],
+    targets: Collection[str],
+    linked: Collection[str] = (),
+) -> tuple[list[Change], list[tuple[str, str]]]:
+    """The changes adoption makes, and the files it leaves alone with the reason.
+
+    `linked`: files other paths lead to through symbolic links; they are kept (maybe
+    empty) rather than deleted, so no link is left dangling.
+    """
+    files = list(files)
+    # A file whose text now comes from memories: an `@` import of it would bring the
+    # compiled text a second time (what it keeps by hand reaches the agents reading it).
+    imported = {src.rel for src, doc, covered in files if covered and src.kind in TARGET}
+    changes: list[Change] = []
+    kept: list[tuple[str, str]] = []
+    for src, doc, covered in files:
+        target = TARGET.get(src.kind)
+        if not covered and not _imports(src, doc, imported):
+            continue
+        if target is None:
+            kept.append((src.rel, f"memkit compiles no file for {AGENT[src.kind]}; left as it is"))
+            continue
+        if target not in targets:
+            kept.append((src.rel, f'the "{target}" compile target is off; left as it is'))
+            continue
+        real = _linked(src)
+        if real is not None:
+            kept.append((src.rel, f"a link to {real}, which is no agent's file; left as it is"))
+            continue
+        change = _change(src, doc, covered, imported, linked)
+        if change is not None:
+            changes.append(change)
+    return changes, kept
+
+
+def _linked(src: Source) -> str | None:
+    """Where a link leads when that is no file an agent loads (`CLAUDE.md -> README.md`):
+    its text is for people too, and stays. None for a plain file or an agent's file."""
+    from memkit.agents.importing.sources import kind_of
+
+    if not src.path.is_symlink():
+        return None
+    top = src.path.parents[len(Path(src.rel).parts) - 1]
+    real = Path(os.path.realpath(src.path))
+    rel = real.relative_to(os.path.realpath(top)).as_posix()
+    return None if kind_of(rel) is not None else rel
+
+
+def _imports(src: Source, doc: md.Document, imported: Collection[str]) -> list[int]:
+    """The `@path` lines of a file that import a file whose text was imported."""
+    here = posixpath.dirname(src.rel)
+    return [
+        n
+        for part in doc.parts
+        for n in part.imports
+        if posixpath.normpath(posixpath.join(here, doc.lines[n].strip()[1:])) in imported
+    ]
+
+
+def _change(
+    src: Source,
+    doc: md.Document,
+    covered: Collection[md.Part],
+    imported: Collection[str],
+    linked: Collection[str],
+) -> Change | None:
+    drop: set[int] = set()
+    for part in covered:
+        drop.update(range(part.start, part.end))
+    if doc.memkit:
+        drop.difference_update(range(*doc.memkit))
+    drop.update(_imports(src, doc, imported))
+    shared = src.rel in SHARED and doc.memkit is None
+    out: list[str] = []
+    seam = skip_blank = marked = False
+    for n, line in enumerate(doc.lines):
+        if n in drop:
+            seam = True
+            continue
+        if seam:
+            seam, skip_blank = False, True
+            if shared and not marked:
+                out, marked = _mark(out), True
+        if skip_blank:
+            if not line.strip():
+                continue
+            out, skip_blank = _trim(out), False
+        out.append(line)
+    if seam and shared and not marked:
+        out = _mark(out)
+    elif seam:
+        while out and not out[-1].strip():
+            out.pop()
+    text = "".join(out)
+    raw = _raw(src)
+    if not shared and not _has_text(text, doc) and src.rel not in linked:
+        return Change(src.rel, raw, None, "all of its text is in memories")
+    if b"\r\n" in raw:
+        text = text.replace("\n", "\r\n")
+    new = (md.BOM if raw.startswith(md.BOM.encode("utf-8")) else "") + text
+    if new.encode("utf-8") == raw:
+        return None
+    note = "imported text replaced by memkit's section" if shared else "imported text taken out"
+    return Change(src.rel, raw, new.encode("utf-8"), note)
+
+
+def _mark(out: list[str]) -> list[str]:
+    """`out` followed by an empty memkit section, a blank line between."""
+    return [*_trim(out), BEGIN, END]
+
+
+def _trim(kept: list[str]) -> list[str]:
+    """`kept` without blank lines at its end, then one blank line (nothing when empty)."""
+    while kept and not kept[-1].strip():
+        kept = kept[:-1]
+    if kept and not kept[-1].endswith("\n"):
+        kept = [*kept[:-1], kept[-1] + "\n"]
+    return [*kept, "\n"] if kept else kept
+
+
+def _has_text(text: str, doc: md.Document) -> bool:
+    """Whether anything is left besides front matter, headings and blank lines."""
+    body = md.text_of(text).splitlines()[doc.content_start :]
+    return any(ln.strip() and not ln.lstrip().startswith("#") for ln in body)
+
+
+def _raw(src: Source) -> bytes:
+    return src.path.read_bytes()
+
+
+def apply(
+    root: Path, changes: Iterable[Change], backup_dir: Path, at_head: dict[str, bytes]
+) -> list[str]:
+    """Write the changes; a file not as git's HEAD has it is copied to `backup_dir` first.
+
+    Returns the backups made (paths relative to `backup_dir`).
+    """
+    from memkit.fsutil import atomic_write, write_target
+
+    backups = []
+    for c in changes:
+        if at_head.get(c.rel) != c.old:
+            copy = backup_dir / c.rel
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write(copy, c.old)
+            backups.append(c.rel)
+        real = write_target(root, c.rel)
+        if c.new is None:
+            os.unlink(real)
+        else:
+            atomic_write(real, c.new)
+    return backups

@@ -1,0 +1,170 @@
+"""Instruction files cut into sections, each with the lines it came from.
+
+A section is a top-level heading and what follows it up to the next one. Line
+numbers are kept so adoption can take out exactly the imported lines. Front matter
+is only a leading `---` block of `key: value` lines: a file that starts with a `---`
+horizontal rule keeps its text. A lone top heading with sections under it is the
+document's title. `@path` lines outside code are file imports (Claude Code, Gemini
+CLI); inside fenced or indented code they are text (`@pytest.fixture`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+BOM = "\ufeff"
+_FM_LINE = re.compile(r"^(?:[A-Za-z_][\w.-]*\s*:.*|\s+\S.*|\s*-.*|\s*#.*|\s*)$")
+_FM_KEY = re.compile(r"^([A-Za-z_][\w.-]*)\s*:\s*(.*)$")
+_IMPORT = re.compile(r"^@(?!@)[\w./~-]*[\w~]\s*$")
+_MEMKIT_BEGIN = re.compile(r"^<!--\s*memkit:begin\s*-->\s*$")
+_MEMKIT_END = re.compile(r"^<!--\s*memkit:end\s*-->\s*$")
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class Part:
+    """One section: its heading (None before the first), and its lines [start, end)."""
+
+    title: str | None
+    start: int  # the heading line, or the first line of text before any heading
+    body_start: int  # the first line after the heading
+    end: int
+    imports: tuple[int, ...] = ()  # lines that import a file (`@AGENTS.md`)
+
+    def body(self, visible: list[str]) -> str:
+        """The section's text (from Document.visible), without its import lines."""
+        keep = (ln for n, ln in enumerate(visible[self.body_start : self.end], self.body_start)
+                if n not in self.imports)  # fmt: skip
+        return "".join(keep).strip("\n")
+
+
+@dataclass(frozen=True)
+class Document:
+    lines: list[str]  # with their line ends; front matter and memkit's section included
+    visible: list[str]  # the same, with front matter and memkit's section as blank lines
+    meta: dict[str, str | list[str]]
+    content_start: int  # the first line after the front matter
+    title: tuple[int, int, str] | None  # the document title's lines and text
+    parts: tuple[Part, ...]
+    memkit: tuple[int, int] | None  # memkit's compiled section, markers included
+
+
+def text_of(raw: str) -> str:
+    """Text as sections are cut from it: no byte-order mark, `\\n` line ends."""
+    return raw.removeprefix(BOM).replace("\r\n", "\n").replace("\r", "\n")
+
+
+def front_matter(lines: list[str]) -> tuple[dict[str, str | list[str]], int]:
+    """Lenient `key: value` front matter and the line after it (0 when there is none)."""
+    if not lines or lines[0].rstrip() != "---":
+        return {}, 0
+    for end in range(1, len(lines)):
+        if lines[end].rstrip() in ("---", "..."):
+            break
+        if not _FM_LINE.match(lines[end].rstrip("\n")):
+            return {}, 0  # a horizontal rule, then text
+    else:
+        return {}, 0
+    block = [ln.rstrip("\n") for ln in lines[1:end]]
+    if not any(_FM_KEY.match(ln) for ln in block):
+        return {}, 0
+    return _pairs(block), end + 1
+
+
+def _pairs(block: list[str]) -> dict[str, str | list[str]]:
+    data: dict[str, str | list[str]] = {}
+    key = ""
+    for line in block:
+        item = re.match(r"^\s*-\s*(.*)$", line)
+        if item and key:
+            current = data.get(key)
+            items = current if isinstance(current, list) else []
+            data[key] = [*items, unquote(item.group(1))]
+            continue
+        kv = _FM_KEY.match(line)
+        if kv:
+            key = kv.group(1)
+            data[key] = unquote(kv.group(2))
+    return data
+
+
+def unquote(value: str) -> str:
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value
+
+
+def _memkit_span(lines: list[str], start: int) -> tuple[int, int] | None:
+    begin = next((n for n in range(start, len(lines)) if _MEMKIT_BEGIN.match(lines[n])), None)
+    if begin is None:
+        return None
+    end = next((n for n in range(begin + 1, len(lines)) if _MEMKIT_END.match(lines[n])), None)
+    return None if end is None else (begin, end + 1)
+
+
+def parse(raw: str, *, imports: bool) -> Document:
+    """Cut a file into sections; `imports`: whether `@path` lines import files there."""
+    from memkit.compile.mdtext import parse as tokens_of
+
+    lines = text_of(raw).splitlines(keepends=True)
+    meta, start = front_matter(lines)
+    memkit = _memkit_span(lines, start)
+    visible = ["\n"] * start + lines[start:]
+    if memkit:
+        visible[memkit[0] : memkit[1]] = ["\n"] * (memkit[1] - memkit[0])
+    tokens = tokens_of("".join(visible))
+    heads: list[tuple[int, int, int, str]] = []
+    code: set[int] = set()
+    for i, t in enumerate(tokens):
+        if t.map is None:
+            continue
+        if t.type == "heading_open" and t.level == 0:
+            heads.append((t.map[0], t.map[1], int(t.tag[1]), tokens[i + 1].content.strip()))
+        elif t.type in ("fence", "code_block", "html_block"):
+            code.update(range(t.map[0], t.map[1]))
+    found = [n for n in range(start, len(lines)) if n not in code and _IMPORT.match(visible[n])]
+    title, heads = _title(heads)
+    if title is not None:  # the title is the intro's memory title, not text of its own
+        visible[title[0] : title[1]] = ["\n"] * (title[1] - title[0])
+    parts = _parts(heads, start, len(lines), tuple(found) if imports else ())
+    return Document(lines, visible, meta, start, title, tuple(parts), memkit)
+
+
+def _title(
+    heads: list[tuple[int, int, int, str]],
+) -> tuple[tuple[int, int, str] | None, list[tuple[int, int, int, str]]]:
+    """A lone top heading that comes first, with other headings under it, is the title."""
+    if len(heads) < 2:
+        return None, heads
+    top = min(h[2] for h in heads)
+    if heads[0][2] != top or [h[2] for h in heads].count(top) != 1:
+        return None, heads
+    return (heads[0][0], heads[0][1], heads[0][3]), heads[1:]
+
+
+def _parts(
+    heads: list[tuple[int, int, int, str]],
+    start: int,
+    stop: int,
+    imports: tuple[int, ...],
+) -> list[Part]:
+    top = min((h[2] for h in heads), default=0)
+    cuts = [h for h in heads if h[2] == top]
+    first = cuts[0][0] if cuts else stop
+    out = [Part(None, start, start, first)]
+    for n, (line, body_start, _, text) in enumerate(cuts):
+        end = cuts[n + 1][0] if n + 1 < len(cuts) else stop
+        out.append(Part(text, line, body_start, end))
+    return [
+        Part(
+            p.title, p.start, p.body_start, p.end, tuple(i for i in imports if p.start <= i < p.end)
+        )
+        for p in out
+    ]
+
+
+def has_text(text: str) -> bool:
+    """Whether `text` says anything once HTML comments are left out."""
+    return bool(_COMMENT.sub("", text).strip())
