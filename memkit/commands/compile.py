@@ -18,7 +18,42 @@ from memkit.commands._common import (
 if TYPE_CHECKING:
     from memkit.compile.plan import FileChange, Plan
 
-TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.compile.targets.NAMES
+TARGET_NAMES = (
+    "agents",
+    "claude",
+    "cursor",
+    "copilot",
+    "gemini",
+    "windsurf",
+    "cline",
+    "kiro",
+    "continue",
+    "amazonq",
+    "junie",
+    "zed",
+    "aider",
+    "roo",
+)  # targets.NAMES
+AGENT_NAMES = (
+    "codex",
+    "amp",
+    "opencode",
+    "claude",
+    "cursor",
+    "copilot",
+    "copilot-review",
+    "copilot-vscode",
+    "gemini",
+    "windsurf",
+    "cline",
+    "kiro",
+    "roo",
+    "continue",
+    "amazonq",
+    "junie",
+    "zed",
+    "aider",
+)  # readers.AGENTS
 
 
 @click.command()
@@ -32,12 +67,23 @@ TARGET_NAMES = ("agents", "claude", "cursor", "copilot", "gemini")  # memkit.com
     type=click.Choice(TARGET_NAMES),
     help="Compile only this target (repeatable; default: the configured targets).",
 )
+@click.option(
+    "--explain",
+    metavar="AGENT",
+    type=click.Choice(AGENT_NAMES),
+    help="Write nothing; show which memories AGENT will see, in which file, and what was cut.",
+)
 @commit_option
 @click.pass_context
 def compile_(
-    ctx: click.Context, check: bool, dry_run: bool, targets: tuple[str, ...], do_commit: bool
+    ctx: click.Context,
+    check: bool,
+    dry_run: bool,
+    targets: tuple[str, ...],
+    explain: str | None,
+    do_commit: bool,
 ) -> None:
-    """Compile active memories into AGENTS.md, CLAUDE.md, Cursor and Copilot rules.
+    """Compile active memories into every configured agent's instruction files.
 
     Text outside memkit's markers is kept byte for byte; only files whose bytes
     change are written. Exit 1 with --check when anything would change.
@@ -50,6 +96,11 @@ def compile_(
         plan = make_plan(store, today=today(), targets=targets or None)
         for note in plan.notes:
             warn(note)
+        if explain:
+            from memkit.compile.explain import explain as lines
+
+            click.echo("\n".join(lines(plan, explain)))
+            return
         if check or dry_run:
             _show(plan, diff=check)
             if check and plan.changes:
@@ -58,6 +109,9 @@ def compile_(
         done = apply(plan)
     for f in plan.changes:
         click.echo(f"{_verb(f)} {f.path}")
+    if done:
+        for fact in plan.facts:
+            click.echo(f"note: {fact}")
     if not done:
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:
