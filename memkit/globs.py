@@ -1,4 +1,4 @@
-"""Globs as memories write them: brace expansion, and the shapes every agent can read.
+"""Globs as memories write them: brace expansion, matching, and the shapes agents can read.
 
 Cursor (`globs`) and Copilot (`applyTo`) take one comma-separated list, so braces
 are expanded before globs are joined, and a comma left after expansion would cut
@@ -9,6 +9,8 @@ carry as written, with the fix in the message.
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Iterator
 
 MAX_EXPANSION = 256  # globs one brace pattern may expand to
@@ -76,3 +78,49 @@ def check(glob: str) -> None:
         )
     if "" in expanded:
         raise ValueError(f"{what} expands to an empty glob (a {{...}} group with an empty part)")
+
+
+def match(glob: str, path: str) -> bool:
+    """Whether `path` (relative, `/`-separated) matches `glob`, git-style.
+
+    `*` and `?` stay within one path segment, `**` spans segments (`**/` also matches
+    nothing), `[...]` is a character class (`[!...]` negated), `{a,b}` alternatives
+    nest (expanded by `expand_braces`, the same expansion compiled rule files use).
+    A glob without wildcards also matches everything under it (a directory).
+    """
+    if not any(c in glob for c in "*?[{"):
+        base = glob.rstrip("/")
+        return path == base or path.startswith(base + "/")
+    return any(_regex(g).fullmatch(path) is not None for g in expand_braces(glob))
+
+
+@functools.lru_cache(maxsize=1024)
+def _regex(glob: str) -> re.Pattern[str]:
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        c = glob[i]
+        end = glob.find("]", i + 2) if c == "[" else -1
+        if c == "*":
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[" and end > 0:
+            inner = glob[i + 1 : end]
+            neg = inner[:1] in ("!", "^")
+            body = re.escape(inner[1:] if neg else inner).replace(r"\-", "-")
+            out.append(f"[{'^' if neg else ''}{body}]")
+            i = end
+        else:
+            out.append(re.escape(c))
+        i += 1
+    if glob.endswith("/"):
+        out.append(".*")
+    return re.compile("".join(out))

@@ -17,8 +17,8 @@ from conftest import Invoke, write_memory
 
 from memkit.compile import readers
 from memkit.compile.plan import Plan, apply, build
+from memkit.globs import match as glob_match
 from memkit.memory import Memory
-from memkit.search.context import glob_match
 from memkit.store import Store
 from tests.compile.test_compile import check_golden, configure, outputs
 
