@@ -134,7 +134,11 @@ def source_order(root: Path, memories: Iterable[Memory]) -> dict[str, Position]:
 # --------------------------------------------------------------- the cut
 
 
-def named(ids: Sequence[str], most: int = NAMED_IN_FILE) -> str:
-    """`a`, `b` and 3 more: the ids a file names for what it left out."""
+def named(ids: Sequence[str], total: int | None = None, most: int = NAMED_IN_FILE) -> str:
+    """`a`, `b` and 3 more: the ids a file names for what it left out (`total` of them).
+
+    Only the first `most` ids are looked at, so a render costs the same at any store size.
+    """
+    total = len(ids) if total is None else total
     shown = ", ".join(f"`{i}`" for i in ids[:most])
-    return shown + (f" and {len(ids) - most} more" if len(ids) > most else "")
+    return shown + (f" and {total - most} more" if total > most else "")
