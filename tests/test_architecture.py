@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-# Removed once the redesign lands: the tests below state where the tree is going.
 ROOT = Path(__file__).resolve().parents[1] / "memkit"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("memkit.errors", "memkit.fields", "memkit.config",

@@ -134,4 +134,4 @@ def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
 
 
 def _live(m: Any, today: dt.date) -> bool:
-    return bool(m.status == "active" and not m.superseded_by and not m.expired(today))
+    return bool(m.in_force(today))

@@ -14,46 +14,11 @@ from memkit.commands._common import (
     today,
     warn,
 )
+from memkit.compile.readers import AGENTS
+from memkit.compile.targets import TARGETS
 
 if TYPE_CHECKING:
     from memkit.compile.plan import FileChange, Plan
-
-TARGET_NAMES = (
-    "agents",
-    "claude",
-    "cursor",
-    "copilot",
-    "gemini",
-    "windsurf",
-    "cline",
-    "kiro",
-    "continue",
-    "amazonq",
-    "junie",
-    "zed",
-    "aider",
-    "roo",
-)  # targets.NAMES
-AGENT_NAMES = (
-    "codex",
-    "amp",
-    "opencode",
-    "claude",
-    "cursor",
-    "copilot",
-    "copilot-review",
-    "copilot-vscode",
-    "gemini",
-    "windsurf",
-    "cline",
-    "kiro",
-    "roo",
-    "continue",
-    "amazonq",
-    "junie",
-    "zed",
-    "aider",
-)  # readers.AGENTS
 
 
 @click.command()
@@ -64,13 +29,13 @@ AGENT_NAMES = (
     "-t",
     "targets",
     multiple=True,
-    type=click.Choice(TARGET_NAMES),
+    type=click.Choice(tuple(TARGETS)),
     help="Compile only this target (repeatable; default: the configured targets).",
 )
 @click.option(
     "--explain",
     metavar="AGENT",
-    type=click.Choice(AGENT_NAMES),
+    type=click.Choice(tuple(AGENTS)),
     help="Write nothing; show which memories AGENT will see, in which file, and what was cut.",
 )
 @commit_option

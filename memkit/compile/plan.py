@@ -69,9 +69,7 @@ def select(
     memories: Iterable[Memory], today: dt.date, order: Mapping[str, Position] | None = None
 ) -> list[Memory]:
     """Active, unexpired, not superseded memories, best ranked first (budgets.rank)."""
-    chosen = [
-        m for m in memories if m.status == "active" and not m.superseded_by and not m.expired(today)
-    ]
+    chosen = [m for m in memories if m.in_force(today)]
     return sorted(chosen, key=lambda m: rank(m, order))
 
 

@@ -76,6 +76,11 @@ class Memory:
     def expired(self, today: dt.date) -> bool:
         return self.expires is not None and today > self.expires
 
+    def in_force(self, today: dt.date) -> bool:
+        """Active, not superseded and not expired: what compiled files, SessionStart and
+        context may give an agent. (Staleness is judged separately.)"""
+        return self.status == "active" and not self.superseded_by and not self.expired(today)
+
     def review_due(self, today: dt.date) -> bool:
         return self.review_after is not None and today > self.review_after
 

@@ -177,7 +177,7 @@ def _cached(source: StatusSource | None) -> Callable[[list[str]], dict[str, Memo
 
 
 def _visible(mem: Memory, today: dt.date) -> bool:
-    return mem.status == "active" and not mem.expired(today)
+    return mem.in_force(today)
 
 
 def _order(live: Mapping[str, Memory], item: ContextItem) -> tuple[Any, ...]:
