@@ -95,16 +95,18 @@ def rank(m: Memory, order: Mapping[str, Position] | None = None) -> tuple[Any, .
 
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M)
-_MARKER = re.compile(r"<!-- memkit:id=([^ >]+) -->")
 
 
 def source_order(root: Path, memories: Iterable[Memory]) -> dict[str, Position]:
     """Where each memory's `source` (`FILE#anchor`, as `memkit import` writes it) sits in FILE.
 
-    The anchor is looked for among FILE's headings; once memkit's own section has
-    replaced the hand-written text, among the memory markers it compiled there.
-    Unreadable files and other sources (URLs, sessions) give no position.
+    The anchor is looked for among FILE's hand-written headings only: memkit's own
+    section (and a file memkit owns) is left out, so compiling never changes the
+    order the next compile sees. Once the hand-written text is gone (adopted), the
+    memory has no position. Unreadable files and other sources (URLs, sessions)
+    give none either.
     """
+    from memkit.compile import markers
     from memkit.fsutil import read_inside
     from memkit.memory.ids import slugify
 
@@ -117,15 +119,18 @@ def source_order(root: Path, memories: Iterable[Memory]) -> dict[str, Position]:
     for path, group in sorted(by_file.items()):
         try:
             text = read_inside(root, path, limit=MAX_SOURCE_BYTES).decode("utf-8", "replace")
-        except (OSError, MemkitError):  # gone, a link out, too big: no order from it
+            span = markers.locate(text, path)
+        except (OSError, MemkitError):  # gone, a link out, too big, broken markers: no order
             continue
+        if markers.owns(text):
+            continue
+        if span is not None:  # blank out memkit's section, keeping offsets
+            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
         where: dict[str, int] = {}
         for h in _HEADING.finditer(text):
             where.setdefault(slugify(h.group(1)) if h.group(1).strip() else "", h.start())
-        ids = {mk.group(1): mk.start() for mk in _MARKER.finditer(text)}
         for m in group:
-            anchor = (m.source or "").partition("#")[2]
-            pos = ids.get(m.id, where.get(anchor))
+            pos = where.get((m.source or "").partition("#")[2])
             if pos is not None:
                 out[m.id] = (path, pos)
     return out

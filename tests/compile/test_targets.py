@@ -276,6 +276,9 @@ def test_budget_cut_keeps_source_order_and_names_the_rest(store: Store) -> None:
     assert all(mid in text for mid in placed.short + placed.cut)  # named in the file's index
     (note,) = plan.notes
     assert all(mid in note for mid in placed.short + placed.cut)  # and in the report
+    targets(store, "agents", "claude", more='budgets = { agents = "22 lines" }\n')
+    apply(build(store, today=TODAY))  # CLAUDE.md, the source, now holds memkit's section too
+    assert build(store, today=TODAY).changes == ()  # which does not change the order
 
 
 # ------------------------------------------------------------ explain
