@@ -156,13 +156,11 @@ def main() -> None:
             raise SystemExit(f"{tool} is not on PATH; see {PEERS / 'README.md'}")
     head = ["tool", "N", "time s", "files", "bytes", "codex AGENTS.md", "claude lines",
             "cursor twice/rules", "longest rule", "same", "no-op", "sha"]  # fmt: skip
-    rows = [head]
+    print(" | ".join(head), flush=True)
     for n in (int(x) for x in args.sizes.split(",")):
         with tempfile.TemporaryDirectory(prefix="targets-peers-") as tmp:
-            rows += measure(n, args.runs, Path(tmp))
-    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
-    for r in rows:
-        print("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+            for row in measure(n, args.runs, Path(tmp)):
+                print(" | ".join(row), flush=True)
 
 
 if __name__ == "__main__":
