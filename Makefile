@@ -1,12 +1,12 @@
 # Two commands do all the set-up on a fresh machine:
-#   make demo   creates .venv, installs memkit, runs it on this repository's own .memory/
+#   make demo   creates .venv, installs memkit, shows it at work on a scratch clone of this repo
 #   make test   creates .venv with the dev extra, runs ruff, mypy and pytest
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test fast lint typecheck pytest selfcheck bench clean
+.PHONY: demo test fast lint typecheck pytest selfcheck browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -16,12 +16,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# A scratch clone of this repository (commit first: the clone has what is committed):
+# its memories, the compiled AGENTS.md, a code change making a memory stale, check, the
+# git hook, the CI gate, search, verify. The working tree here is never touched.
 demo: $(STAMP)
-	$(BIN)/memkit validate
-	$(BIN)/memkit list
-	$(BIN)/memkit compile
-	@echo
-	@echo "Compiled this repository's .memory/ into AGENTS.md and CLAUDE.md (see .memory/config.toml)."
+	@sh scripts/demo.sh "$(abspath $(BIN)/memkit)"
 
 lint: $(STAMP)
 	$(BIN)/ruff check memkit tests benchmarks
@@ -44,7 +43,21 @@ selfcheck: $(STAMP)
 	$(BIN)/memkit compile --check
 	$(BIN)/memkit check
 
-test: lint typecheck pytest selfcheck
+# Debian's Chromium for the report's browser test (tests/report/test_report_browser.py):
+# installed where apt-get can run as root (CI does); elsewhere that test skips and says why.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+		:; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser test"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq chromium >/dev/null; } \
+		|| echo "could not install chromium: the browser test will skip"; \
+	else \
+		echo "no chromium, and not root to install it: the browser test will skip"; \
+	fi
+
+test: lint typecheck browser pytest selfcheck
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

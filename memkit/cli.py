@@ -30,18 +30,22 @@ COMMANDS: dict[str, str] = {
     "compile": "memkit.commands.compile:compile_",
     "check": "memkit.commands.staleness:check",
     "verify": "memkit.commands.staleness:verify",
+    "ci": "memkit.commands.staleness:ci",
     "search": "memkit.commands.search:search_command",
     "context": "memkit.commands.search:context",
     "index": "memkit.commands.search:index",
     "log": "memkit.commands.history:log",
     "revert": "memkit.commands.history:revert",
     "diff": "memkit.commands.history:diff",
+    "report": "memkit.commands.report:report",
     "hooks": "memkit.commands.githooks:hooks",
     "mcp": "memkit.commands.agents:mcp",
     "import": "memkit.commands.agents:import_",
     "claude-hook": "memkit.commands.agents:claude_hook",
     "hook": "memkit.commands.agents:hook",  # hidden: what settings written by 0.1 may run
     "approve": "memkit.commands.agents:approve",
+    "sync": "memkit.commands.stores:sync",
+    "stores": "memkit.commands.stores:stores",
 }
 
 
@@ -76,8 +80,14 @@ class MemkitGroup(click.Group):
     envvar="MEMKIT_ROOT",
     help="Project root holding .memory/ (default: nearest parent that has one).",
 )
+@click.option(
+    "--user",
+    is_flag=True,
+    help="Work on your personal store (created on first use) instead of the project's; "
+    "`memkit --user compile` writes your agents' user-level files.",
+)
 @click.pass_context
-def cli(ctx: click.Context, root: Path | None) -> None:
+def cli(ctx: click.Context, root: Path | None, user: bool) -> None:
     """memkit: markdown-in-git memory for coding agents.
 
     Memories are markdown files with YAML front matter under .memory/, reviewed
@@ -86,7 +96,17 @@ def cli(ctx: click.Context, root: Path | None) -> None:
     """
     from memkit.commands._common import State
 
-    ctx.obj = State(root=root)
+    if user:
+        if (
+            root is not None
+            and ctx.get_parameter_source("root") == click.core.ParameterSource.COMMANDLINE
+        ):
+            raise click.UsageError("--user and --root name two different stores; give one")
+        from memkit.stores import personal
+
+        root = personal.root()
+        personal.ensure(root)
+    ctx.obj = State(root=root, user=user)
 
 
 def main(args: list[str] | None = None, prog_name: str | None = None) -> None:

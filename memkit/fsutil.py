@@ -72,6 +72,30 @@ def atomic_write(path: Path, data: bytes, *, mode: int | None = None, fsync: boo
         _fsync_dir(path.parent)
 
 
+def atomic_write_many(files: list[tuple[Path, bytes]]) -> None:
+    """atomic_write for many files with two flushes to disk in all instead of two each.
+
+    Every temp file is written, the data flushed once (os.sync), then each is renamed
+    over its target and the renames flushed once. A crash leaves each target old or new.
+    """
+    temps: list[tuple[str, Path]] = []
+    try:
+        for path, data in files:
+            temps.append((_temp(path, data, fsync=False), path))
+        os.sync()
+        for tmp, path in temps:
+            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
+            os.chmod(tmp, mode)
+            os.replace(tmp, path)
+    except BaseException:
+        for tmp, _ in temps:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+        raise
+    if temps:
+        os.sync()
+
+
 def create_new(path: Path, data: bytes) -> bool:
     """Atomically create `path` with `data` unless it exists; False if it did."""
     tmp = _temp(path, data)

@@ -20,9 +20,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.clock")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
-    ("features", ("memkit.staleness", "memkit.validation", "memkit.compile",
+    ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",
                   "memkit.search", "memkit.history", "memkit.editing")),
-    ("integrations", ("memkit.githooks", "memkit.agents")),
+    ("integrations", ("memkit.githooks", "memkit.agents", "memkit.report")),
     ("entry points", ("memkit.commands", "memkit.cli", "memkit.__main__",
                       "memkit.hookrun", "memkit.agent_hooks")),
 )  # fmt: skip

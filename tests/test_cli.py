@@ -168,11 +168,18 @@ def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store:
     assert out.stdout.splitlines()[1].endswith("memkit: add committed: Committed")
     assert git(repo, "log", "-1", "--format=%an %s") == "Ada Lovelace memkit: add committed: " \
         "Committed\n"  # fmt: skip
-    assert git(repo, "show", "--name-only", "--format=", "HEAD") == ".memory/committed.md\n"
+    # the compiled files come along, as the git hook would have had them
+    assert git(repo, "show", "--name-only", "--format=", "HEAD") == (
+        ".github/copilot-instructions.md\n.memory/committed.md\nAGENTS.md\nCLAUDE.md\n"
+    )
     assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
+    run("compile", "--check")
     run("rm", "committed", "--commit")
-    assert git(repo, "show", "--name-status", "--format=", "HEAD") == "D\t.memory/committed.md\n"
+    assert git(repo, "show", "--name-status", "--format=", "HEAD") == (
+        "D\t.github/copilot-instructions.md\nD\t.memory/committed.md\nD\tAGENTS.md\nD\tCLAUDE.md\n"
+    )
     assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
+    run("compile", "--check")
 
 
 def test_import_cost() -> None:

@@ -13,7 +13,7 @@ from memkit.fields import BY_NAME, CONFIDENCES, NAMES, REGISTRY, STATUSES, TYPES
 
 ROOT = Path(__file__).resolve().parents[1]
 # Memory's attributes that are not front-matter fields.
-NOT_FIELDS = ("id", "body", "path", "head")
+NOT_FIELDS = ("id", "body", "path", "head", "origin")
 # The annotation on Memory each kind of field has (`| None` when its default is None).
 ANNOTATION = {
     "text": "str",

@@ -202,7 +202,7 @@ def serve(store: Store, clock: Callable[[], dt.date]) -> None:
         import mcp.server.mcpserver  # noqa: F401
     except ImportError:
         raise MemkitError(
-            "`memkit mcp` needs the MCP SDK 2.x: install it with `pip install 'memkit[mcp]'`"
+            "`memkit mcp` needs the MCP SDK 2.x: install it with `pip install 'agent-memkit[mcp]'`"
         ) from None
     import anyio
 

@@ -29,6 +29,7 @@ GIT_HOOK = "memkit.git_hook"
 @dataclass
 class State:
     root: Path | None = None
+    user: bool = False  # the personal store (memkit --user)
 
     def store(self) -> Store:
         from memkit.store import Store, find_root
@@ -85,7 +86,11 @@ def _can_commit(ctx: click.Context, param: Any, value: bool) -> bool:
 
 
 def commit_written(store: Store, paths: list[str], message: str) -> None:
+    """Commit `paths` as the git hook would have let them through: the compiled files
+    regenerated first (memkit.githooks.checks.recompile) and committed with them."""
     from memkit.git import commit_paths
+    from memkit.githooks.checks import recompile
 
-    sha = commit_paths(store.root, paths, message)
+    compiled = [p for p in recompile(store, today=today()) if p not in paths]
+    sha = commit_paths(store.root, [*paths, *compiled], message)
     click.echo(printable(f"committed {sha[:12]} {message.splitlines()[0]}"))

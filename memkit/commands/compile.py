@@ -8,6 +8,7 @@ import click
 
 from memkit.commands._common import (
     EXIT_FOUND,
+    State,
     commit_option,
     commit_written,
     get_store,
@@ -19,6 +20,7 @@ from memkit.compile.targets import TARGETS
 
 if TYPE_CHECKING:
     from memkit.compile.plan import FileChange, Plan
+    from memkit.store import Store
 
 
 @click.command()
@@ -57,6 +59,9 @@ def compile_(
     from memkit.compile.plan import plan as make_plan
 
     store = get_store(ctx)
+    state = ctx.find_object(State)
+    if state is not None and state.user:
+        ctx.exit(_compile_user(store, check=check, dry_run=dry_run))
     with store.lock():
         plan = make_plan(store, today=today(), targets=targets or None)
         for note in plan.notes:
@@ -81,6 +86,32 @@ def compile_(
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:
         commit_written(store, done, "memkit: compile")
+
+
+def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:
+    """`memkit --user compile`: the personal store into the agents' user-level files."""
+    from pathlib import Path
+
+    from memkit.stores import personal
+
+    with store.lock():
+        section = personal.section(store, today())
+    files = personal.plan_user_files(section, Path.home())
+    if not files:
+        warn("no agent's user folder found (~/.claude, ~/.codex, ~/.gemini, "
+             "~/.config/opencode); nothing to write")  # fmt: skip
+    changed = [f for f in files if f.changed]
+    if check or dry_run:
+        for f in changed:
+            click.echo(f"would update {f.path}")
+        if not changed:
+            click.echo(f"up to date ({len(files)} file(s))")
+        return EXIT_FOUND if check and changed else 0
+    for path in personal.apply(files):
+        click.echo(f"updated {path}")
+    if not changed:
+        click.echo(f"up to date ({len(files)} file(s))")
+    return 0
 
 
 def _verb(f: FileChange) -> str:

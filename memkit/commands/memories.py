@@ -20,7 +20,7 @@ from memkit.commands._common import (
     today,
     warn,
 )
-from memkit.errors import MemkitError
+from memkit.errors import MemkitError, MemoryNotFoundError
 from memkit.fields import CONFIDENCES, REGISTRY, STATUSES, TYPES
 
 
@@ -188,28 +188,56 @@ def _edit_new(mem: Any) -> Any:
 @click.option("--type", "-t", "type_", type=click.Choice(TYPES), help="Only this type.")
 @click.option("--tag", help="Only memories with this tag.")
 @click.option("--status", "-s", type=click.Choice(STATUSES), help="Only this status.")
+@click.option(
+    "--scope",
+    metavar="PATH",
+    help="Only memories that apply to PATH (a file or folder): those without `paths` "
+    "and those whose paths cover it.",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON array (schema: docs/format.md).")
 @click.pass_context
 def list_(
-    ctx: click.Context, type_: str | None, tag: str | None, status: str | None, as_json: bool
+    ctx: click.Context,
+    type_: str | None,
+    tag: str | None,
+    status: str | None,
+    scope: str | None,
+    as_json: bool,
 ) -> None:
-    """List memories (id, type, status, title)."""
+    """List memories (id, type, status, title), shared stores' included (FROM column)."""
+    from memkit.stores import in_scope, load_all, scope_path
+
     store = get_store(ctx)
-    loaded = store.load()
-    if loaded.problems:
-        warn(f"skipped {len(loaded.problems)} invalid memory file(s); run `memkit validate`")
+    own = store.load()
+    if own.problems:
+        warn(f"skipped {len(own.problems)} invalid memory file(s); run `memkit validate`")
+    loaded = load_all(store, own)
+    where = scope_path(store.root, scope) if scope is not None else None
     mems = [
         m
         for m in sorted(loaded.memories, key=lambda m: m.id)
         if (type_ is None or m.type == type_)
         and (tag is None or tag in m.tags)
         and (status is None or m.status == status)
+        and (where is None or in_scope(m, where))
     ]
     if as_json:
-        echo_json([{k: v for k, v in m.to_record().items() if k != "body"} for m in mems])
+        echo_json([_listed(m) for m in mems])
     elif mems:
-        rows: list[tuple[str, ...]] = [(m.id, m.type, m.status, printable(m.title)) for m in mems]
-        click.echo(table(rows, ("ID", "TYPE", "STATUS", "TITLE")))
+        shared = any(m.origin for m in mems)
+        rows: list[tuple[str, ...]] = [
+            (m.id, m.type, m.status, *((m.origin or "-",) if shared else ()), printable(m.title))
+            for m in mems
+        ]
+        head = ("ID", "TYPE", "STATUS", *(("FROM",) if shared else ()), "TITLE")
+        click.echo(table(rows, head))
+
+
+def _listed(m: Any) -> dict[str, Any]:
+    rec = {k: v for k, v in m.to_record().items() if k != "body"}
+    if m.origin:
+        rec["origin"] = m.origin
+    return rec
 
 
 # `show`'s field lines: the title is its heading; fields memkit writes are left out
@@ -224,10 +252,17 @@ SHOWN = ("id", "path", *(f.name for f in REGISTRY if f.name != "title" and not f
 @click.pass_context
 def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
     """Show one memory: its fields, where it comes from in git history, and its text."""
+    from memkit import stores
     from memkit.history.provenance import memory_at, provenance
 
     store = get_store(ctx)
-    mem = memory_at(store, mid, rev) if rev else store.get(mid)
+    try:
+        mem = memory_at(store, mid, rev) if rev else store.get(mid)
+    except MemoryNotFoundError:
+        shared = stores.shared_memory(store, mid)
+        if shared is None or rev:
+            raise
+        mem = shared
     if as_json:
         echo_json(mem.to_record())
         return
@@ -248,7 +283,9 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
     if mem.verified:
         v = mem.verified
         click.echo(f"{'verified:':<14}{v.date or '?'} at {(v.commit or 'no commit')[:12]}")
-    prov = provenance(store, mem, rev)
+    if mem.origin:
+        click.echo(printable(f"{'from:':<14}shared store {mem.origin} (see `memkit stores`)"))
+    prov = None if mem.origin else provenance(store, mem, rev)
     for label, text in prov.lines() if prov else ():
         click.echo(printable(f"{label + ':':<14}{text}"))
     if mem.text:
@@ -267,12 +304,14 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
     An edit that does not validate is kept in memkit's cache folder (edit/ID.md) and
     reopened by the next `memkit edit ID`, so nothing you typed is lost.
     """
+    from memkit import stores
     from memkit.editing import discard_edit, edit_memory
 
     store = get_store(ctx)
     if discard:
         click.echo(printable(discard_edit(store, mid)))
         return
+    stores.own(store, mid)  # a shared memory is changed in its own store
     result = edit_memory(store, mid, editor=_run_editor, today=today(), allow_secret=allow_secret)
     click.echo(printable(result))
     if do_commit and result.startswith("saved"):
@@ -290,11 +329,13 @@ def _run_editor(path: Path) -> None:
 @click.pass_context
 def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
     """Delete memories (git history keeps them; see `memkit log`)."""
+    from memkit import stores
+
     store = get_store(ctx)
     mids = tuple(dict.fromkeys(mids))  # `rm a a` removes a once
     with store.lock():  # an MCP update racing `rm` must not bring the memory back
         for mid in mids:
-            store.path_of(mid)  # all must exist before any is removed
+            stores.own(store, mid)  # all must exist before any is removed
         removed = [store.delete(mid) for mid in mids]
     for rel in removed:
         click.echo(printable(f"removed {rel}"))

@@ -25,33 +25,43 @@ if TYPE_CHECKING:
 @click.option("--json", "as_json", is_flag=True, help="JSON array (schema: docs/staleness.md).")
 @click.pass_context
 def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
-    """Tell which memories the code changed under (exit 1 if any is stale, expired or unverified).
+    """Tell which memories the code changed under (exit 1 if an active one is stale or unverified).
 
     Each link is unchanged, docs, body, signature, moved or removed (files:
     unchanged, changed, moved or removed); each memory fresh, stale, expired,
-    review-due or unverified.
+    review-due or unverified. Expired and review-due memories, drafts and
+    proposed revisions are reported without failing (`[check] fail_on` makes
+    it stricter). For a pull request, `memkit ci --base REF` fails only for
+    what the change caused.
     """
     from memkit.staleness import check_store
+    from memkit.staleness.verdict import fail_on, fails
 
-    statuses = check_store(get_store(ctx), today=today(), ids=ids or None)
+    store = get_store(ctx)
+    statuses = check_store(store, today=today(), ids=ids or None)
+    failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
     if as_json:
         echo_json([s.to_record() for s in statuses])
     else:
         click.echo(report(statuses))
-    if any(s.failing for s in statuses):
+    if any(fails(s, failing) for s in statuses):
         ctx.exit(EXIT_FOUND)
 
 
 def report(statuses: list[MemoryStatus]) -> str:
-    """Each memory that needs attention with its links, then a summary line."""
+    """Each memory that needs attention with its links, then a summary line.
+
+    A draft (or proposed revision, or archived memory) is marked as such: it never fails.
+    """
+    from memkit.staleness.verdict import MEMORY_STATES
+
     lines: list[str] = []
     for status in statuses:
         if status.state == "fresh":
             continue
-        lines.append(f"{status.id}: {status.state}")
+        note = "" if status.active else " (draft: does not fail the check)"
+        lines.append(f"{status.id}: {status.state}{note}")
         lines.extend(f"  {_link_line(link)}" for link in status.links if link.state != "unchanged")
-    from memkit.staleness.verdict import MEMORY_STATES
-
     counts = {s: sum(1 for x in statuses if x.state == s) for s in MEMORY_STATES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
@@ -59,7 +69,7 @@ def report(statuses: list[MemoryStatus]) -> str:
 
 
 def _link_line(link: LinkStatus) -> str:
-    how = f"moved to {link.moved_to}" if link.moved_to else link.state
+    how = link.how()
     if link.state == "unverified":
         return f"{link.link}: never fingerprinted (run `memkit verify`)"
     since = f" since {link.since[:12]}" if link.since else ""
@@ -75,16 +85,53 @@ def _link_line(link: LinkStatus) -> str:
 def verify(
     ctx: click.Context, ids: tuple[str, ...], all_: bool, follow: bool, do_commit: bool
 ) -> None:
-    """Record fresh fingerprints of memories' links after checking that they still hold."""
-    from memkit.staleness import verify as run
+    """Record fresh fingerprints of memories' links after checking that they still hold.
+
+    Every memory that can be verified is; each one that cannot is reported as
+    FILE:LINE: problem and fix (exit 1 if any).
+    """
+    from memkit.staleness import verify_store
 
     if bool(ids) == all_:
         raise MemkitError("name the memories to verify (memkit verify ID...) or pass --all")
     store = get_store(ctx)
-    saved = run(store, None if all_ else ids, today=today(), follow=follow)
-    for mem in saved:
+    done = verify_store(store, None if all_ else ids, today=today(), follow=follow)
+    for mem in done.saved:
         commit = mem.verified.commit if mem.verified and mem.verified.commit else None
         click.echo(f"verified {mem.id}" + (f" at {commit[:12]}" if commit else ""))
-    if do_commit and saved:
-        names = " ".join(m.id for m in saved)
-        commit_written(store, [m.path for m in saved], f"memkit: verify {names}")
+    for mem in () if all_ else done.unchanged:
+        click.echo(f"{mem.id}: fingerprints unchanged, file left as it is")
+    if do_commit and done.saved:
+        names = " ".join(m.id for m in done.saved)
+        commit_written(store, [m.path for m in done.saved], f"memkit: verify {names}")
+    for problem in done.problems:
+        click.echo(f"memkit: {problem}", err=True)
+    if done.problems:
+        click.echo(f"memkit: {len(done.problems)} link(s) could not be verified", err=True)
+        ctx.exit(EXIT_FOUND)
+
+
+@click.command()
+@click.option(
+    "--base",
+    required=True,
+    metavar="REF",
+    help="The branch the change goes into (e.g. origin/main); compared from its merge base.",
+)
+@click.pass_context
+def ci(ctx: click.Context, base: str) -> None:
+    """The pull-request gate: fail (exit 1) only for what this change caused; summarise the rest.
+
+    Fails for memory files the change made invalid (secrets included), memories
+    whose linked code it changed without re-verifying them, memories it touched that
+    need a person, and compiled files it left out of date. Expired, review-due and
+    draft memories, and problems already on the base branch, are notes. See
+    docs/github-actions.md.
+    """
+    from memkit.githooks.gate import format_verdict, gate
+
+    verdict = gate(get_store(ctx), base, today=today())
+    for line in format_verdict(verdict, base):
+        click.echo(line)
+    if not verdict.ok:
+        ctx.exit(EXIT_FOUND)

@@ -87,11 +87,11 @@ def framer(existing: str | None, path: str) -> Callable[[str | None], str | None
         sep = "\n" * max(0, 2 - len(existing) + len(existing.rstrip("\n"))) if existing else ""
         return lambda section: existing if section is None else existing + sep + wrap(section)
     head, tail = existing[: span[0]], existing[span[1] :]
-    owned = existing == created(_inner(existing, span))
+    owned = existing == created(inner(existing, span))
     return lambda section: None if section is None and owned else head + wrap(section or "") + tail
 
 
-def _inner(text: str, span: tuple[int, int]) -> str:
+def inner(text: str, span: tuple[int, int]) -> str:
     start, end = span
     inner = text[start + len(BEGIN) + 1 : end]
     return inner[: inner.rfind(END)]

@@ -8,7 +8,8 @@ comment, or one of the raw-HTML blocks markdown runs to a closing token
 the body does not close it. Control characters become visible escapes (`\x1b`).
 Plain bodies (no headings, fences, setext underlines or raw-HTML openers) take a
 fast path that never loads markdown-it. This is the one module that imports
-markdown-it: `parse` gives others (memkit import) the tokens of a markdown text.
+markdown-it: `parse` gives others (memkit import) the tokens of a markdown text, and
+`to_html` renders memory text for the HTML report (raw HTML escaped, no images).
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ _HTML_OPENER = re.compile(r"^[ \t>*+\d.)-]*<(?:[?!]|(?:script|pre|style|textarea
                           re.I | re.M)  # fmt: skip
 _BLOCK_START = re.compile(r"^(\s*)<(?=[A-Za-z/?!])")
 _PARSER: Any = None
+_HTML_RENDERER: Any = None
 
 
 def escape_markers(text: str) -> str:
@@ -149,3 +151,25 @@ def _restructure(text: str, level: int) -> str:
             if not (last.startswith(mark) and set(last) == {mark[0]}):
                 close = "\n" + mark
     return "\n".join(lines) + close
+
+
+def to_html(text: str) -> str:
+    """Memory text as HTML for a page: untrusted input, so nothing in it runs or loads.
+
+    Raw HTML is escaped (`html` off), links keep only markdown-it's safe schemes (no
+    javascript:, vbscript:, file: or data:), and an image becomes its alt text in
+    brackets, so opening the page fetches nothing.
+    """
+    global _HTML_RENDERER
+    if _HTML_RENDERER is None:
+        from markdown_it import MarkdownIt
+
+        md = MarkdownIt("commonmark", {"html": False})
+
+        def image(renderer: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+            alt = renderer.renderInline(tokens[idx].children or [], options, env)
+            return f'<span class="image">[image: {alt}]</span>'
+
+        md.add_render_rule("image", image)
+        _HTML_RENDERER = md
+    return str(_HTML_RENDERER.render(escape_controls(text)))

@@ -132,8 +132,9 @@ def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) 
 
     from memkit.errors import GitError
     from memkit.staleness import check_store
+    from memkit.stores import load_all
 
-    loaded = store.load()
+    loaded = load_all(store)
     statuses = None
     note: tuple[str, ...] = ()
     if any(m.links and m.verified and m.status == "active" for m in loaded.memories):

@@ -207,12 +207,17 @@ def _environment(root: Path, cache: Path | None) -> Any:
 
     loader = jinja2.ChoiceLoader([Overrides(), jinja2.FileSystemLoader(templates_dir())])
     env = jinja2.sandbox.SandboxedEnvironment(
-        loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        loader=loader, autoescape=_html, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
         bytecode_cache=_bytecode_cache(cache) if cache else None,
     )  # fmt: skip
     env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
     return env
+
+
+def _html(name: str | None) -> bool:
+    """Autoescape HTML templates (the report); markdown outputs are made safe by mdtext."""
+    return name is not None and name.endswith(".html.j2")
 
 
 def _bounded_render(template: Any, context: Mapping[str, Any]) -> str:

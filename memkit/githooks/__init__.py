@@ -6,4 +6,4 @@ They call the core, never the command line.
 
 # What `memkit hooks run HOOK` runs: the installed hook's checks, or one of them alone
 # (the pre-commit framework's hooks). Here, not in checks: the command line lists them.
-HOOKS = ("pre-commit", "validate", "compile", "stale")
+HOOKS = ("pre-commit", "pre-merge-commit", "validate", "compile", "stale")

@@ -92,6 +92,8 @@ def run_hook(
     from memkit.validation import validate
 
     store.require()
+    if hook == "pre-merge-commit":
+        return merge_commit(store, staged, today=today, stamps=stamps)
     if stamps is None and hook in ("pre-commit", "stale"):
         stamps = memory_stamps(str(store.root))
     if hook in ("pre-commit", "validate"):
@@ -103,7 +105,7 @@ def run_hook(
             files = len({p.path for p in problems})
             summary = f"memkit: {len(problems)} problem(s) in {files} file(s)"
             return Outcome(tuple(str(p) for p in problems), (summary,), stop=True)
-    if hook == "compile" or (hook == "pre-commit" and compile_needed(store, staged, stamps)):
+    if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps):
         changed = recompile(store, today=today)
         if changed:
             return Outcome(err=(_regenerated(changed),), stop=True)
@@ -115,6 +117,32 @@ def run_hook(
             return Outcome(report, (stopped,), stop=True)
         return Outcome(report)
     return Outcome()
+
+
+def merge_commit(
+    store: Store, staged: list[str], *, today: dt.date, stamps: Stamps | None = None
+) -> Outcome:
+    """What pre-merge-commit does on a merge git completes by itself: the merged memories
+    must be valid, and the compiled files current. When they are not, they are
+    regenerated and staged, and the merge stops before committing (git computed the
+    merge commit's tree before this hook ran): `git commit` completes it, current."""
+    from memkit.githooks.install import run_git
+
+    if stamps is None:
+        stamps = memory_stamps(str(store.root))
+    problems = invalid_memories(store, staged, stamps)
+    if problems:
+        stop = "memkit: the merged memories are invalid: fix them, `git add` and `git commit`"
+        return Outcome(tuple(str(p) for p in problems), (stop,), stop=True)
+    if not compile_needed(store, staged, stamps):
+        return Outcome()
+    changed = recompile(store, today=today)
+    if not changed:
+        return Outcome()
+    run_git(store.root, "add", "--", *changed)
+    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
+    done = f"memkit: regenerated {shown} for this merge and staged it; `git commit` completes it"
+    return Outcome(err=(done,), stop=True)
 
 
 def invalid_memories(
@@ -144,12 +172,14 @@ def invalid_memories(
 
 
 def compile_needed(store: Store, names: list[str], stamps: Stamps | None = None) -> bool:
-    """Whether the commit changes memories, memkit's config or templates, or a compiled file."""
+    """Whether the commit changes memories, memkit's config or templates, a compiled file,
+    or a file a memory links to (the compiled files mark a memory whose code changed as
+    possibly out of date, so `memkit compile --check` after the commit agrees)."""
     if any(n.startswith(MEMORY_DIR + "/") for n in names):
         return True
     root = str(store.root)
-    outputs = read_index(root, memory_stamps(root) if stamps is None else stamps)[1]
-    return any(is_output(n, outputs) for n in names)
+    links, outputs = read_index(root, memory_stamps(root) if stamps is None else stamps)[:2]
+    return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:

@@ -19,7 +19,10 @@ from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
 from memkit.githooks.index import Stamps, memory_stamps, read_index, relevant
 from memkit.walk import MEMORY_DIR
 
-USAGE = "usage: python -m memkit.githooks.fastpath pre-commit [--root DIR] [--strict]"
+USAGE = (
+    "usage: python -m memkit.githooks.fastpath pre-commit|pre-merge-commit [--root DIR] [--strict]"
+)
+ENTRIES = ("pre-commit", "pre-merge-commit")
 _DIFF = ("diff", "--cached", "--name-only", "-z", "--no-renames", "--relative")
 
 
@@ -97,38 +100,41 @@ def has_work(root: str) -> bool:
 
 
 def main(argv: list[str]) -> int:
-    """`pre-commit [--root DIR] [--strict]`: what the installed hook runs; the exit code."""
+    """`pre-commit|pre-merge-commit [--root DIR] [--strict]`: what the installed hooks run."""
     args = list(argv)
     root = "."
     if "--root" in args:
         i = args.index("--root")
         root = args[i + 1] if i + 1 < len(args) else "."
         del args[i : i + 2]
-    if not args or args[0] != "pre-commit" or any(a != "--strict" for a in args[1:]):
+    if not args or args[0] not in ENTRIES or any(a != "--strict" for a in args[1:]):
         print(USAGE, file=sys.stderr)
         return EXIT_USER
+    hook = args[0]
     try:
         work = staged_work(root)
     except (Exception, KeyboardInterrupt) as e:  # never a traceback in someone's commit
-        return report(e, hook="pre-commit", started=False)
+        return report(e, hook=hook, started=False)
     if work is None:
         return EXIT_OK
     try:
-        return _check(root, *work, strict="--strict" in args)
+        return _check(root, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
-        return report(e, hook="pre-commit")
+        return report(e, hook=hook)
 
 
-def _check(root: str, names: list[str], stamps: Stamps, *, strict: bool) -> int:
-    """Run the checks on the store at `root`; print what they found."""
+def _check(
+    root: str, names: list[str], stamps: Stamps, *, strict: bool, hook: str = "pre-commit"
+) -> int:
+    """Run the hook's checks on the store at `root`; print what they found."""
     from pathlib import Path
 
     from memkit.clock import today
-    from memkit.githooks.checks import run_precommit
+    from memkit.githooks.checks import run_hook
     from memkit.store import Store
 
-    outcome = run_precommit(
-        Store(Path(root).resolve()), names, stamps=stamps, today=today(), strict=strict
+    outcome = run_hook(
+        Store(Path(root).resolve()), hook, names, stamps=stamps, today=today(), strict=strict
     )
     for line in outcome.out:
         print(line, flush=True)

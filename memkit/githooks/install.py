@@ -1,10 +1,12 @@
-"""Install and remove memkit's git pre-commit hook (the merge driver: githooks.mergedriver).
+"""Install and remove memkit's git hooks (the merge driver: githooks.mergedriver).
 
-`install(root)` writes a pre-commit hook into the repository's hooks directory (as
-git finds it: core.hooksPath, linked worktrees). A hook that is not memkit's is never
-overwritten: it is renamed to `pre-commit.before-memkit` and memkit's hook runs it
-first. memkit's hook carries a marker line, so `uninstall(root)` removes only its own
-and puts the chained hook back. Both are idempotent. Each returns one line per change.
+`install(root)` writes the pre-commit and pre-merge-commit hooks into the repository's
+hooks directory (as git finds it: core.hooksPath, linked worktrees). pre-merge-commit
+runs on a merge git completes by itself, so a clean merge of two branches that each
+changed memories regenerates the compiled files too. A hook that is not memkit's is
+never overwritten: it is renamed to `<hook>.before-memkit` and memkit's hook runs it
+first. memkit's hooks carry a marker line, so `uninstall(root)` removes only its own
+and puts the chained hooks back. Both are idempotent. Each returns one line per change.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from memkit.fsutil import atomic_write
 
 HOOK = "pre-commit"
 CHAINED = "pre-commit.before-memkit"
+# The hooks memkit installs; each chains a hook of the user's named `<hook>.before-memkit`.
+INSTALLED = ("pre-commit", "pre-merge-commit")
 MARKER = "# memkit-managed hook"
 
 _SCRIPT = """\
@@ -32,11 +36,11 @@ if [ -x "$chained" ]; then
 fi
 python={python}
 if [ -x "$python" ]; then
-    exec "$python" -c '{code}' pre-commit --root {root}
+    exec "$python" -c '{code}' {hook} --root {root}
 elif command -v memkit >/dev/null 2>&1; then
-    exec memkit --root {root} hooks run pre-commit
+    exec memkit --root {root} hooks run {hook}
 fi
-echo "memkit: pre-commit hook skipped: memkit is not installed ($python is gone);" \\
+echo "memkit: {hook} hook skipped: memkit is not installed ($python is gone);" \\
     "reinstall it and run \\`memkit hooks install\\`, or \\`memkit hooks uninstall\\`" >&2
 exit 0
 """
@@ -47,7 +51,7 @@ _CODE = """import sys
 try:
     from memkit.githooks.fastpath import main
 except ImportError:
-    print("memkit: pre-commit hook skipped: memkit is not installed for", sys.executable,
+    print("memkit: hook skipped: memkit is not installed for", sys.executable,
           file=sys.stderr)
     sys.exit(0)
 sys.exit(main(sys.argv[1:]))"""
@@ -92,12 +96,13 @@ def is_memkit_hook(path: Path) -> bool:
         return False
 
 
-def hook_script(root: Path, python: str | None = None) -> str:
-    """The pre-commit hook text for a store at `root` (its path kept relative to the top)."""
+def hook_script(root: Path, python: str | None = None, hook: str = HOOK) -> str:
+    """The text of `hook` for a store at `root` (its path kept relative to the top)."""
     rel = os.path.relpath(root.resolve(), toplevel(root))
     return _SCRIPT.format(
         marker=MARKER,
-        chained=CHAINED,
+        hook=hook,
+        chained=f"{hook}.before-memkit",
         code=_CODE,
         python=shlex.quote(python or sys.executable),
         root=shlex.quote(rel.replace(os.sep, "/")),
@@ -105,17 +110,26 @@ def hook_script(root: Path, python: str | None = None) -> str:
 
 
 def install(root: Path, *, python: str | None = None) -> list[str]:
-    """Install the pre-commit hook, chaining any hook already there. Idempotent."""
+    """Install memkit's hooks (INSTALLED), chaining any hook already there. Idempotent."""
     hdir = hooks_dir(root)
-    hook, chained = hdir / HOOK, hdir / CHAINED
-    text = hook_script(root, python)
-    changes: list[str] = []
-    if hook.exists() and not is_memkit_hook(hook):
-        if chained.exists():
+    for name in INSTALLED:  # refuse before changing anything
+        hook, chained = hdir / name, hdir / f"{name}.before-memkit"
+        if hook.exists() and not is_memkit_hook(hook) and chained.exists():
             raise MemkitError(
                 f"{hook} is not memkit's and {chained} already exists; move one of them "
                 "aside, then run `memkit hooks install` again"
             )
+    changes: list[str] = []
+    for name in INSTALLED:
+        changes += _install_one(root, hdir, name, python)
+    return changes
+
+
+def _install_one(root: Path, hdir: Path, name: str, python: str | None) -> list[str]:
+    hook, chained = hdir / name, hdir / f"{name}.before-memkit"
+    text = hook_script(root, python, name)
+    changes: list[str] = []
+    if hook.exists() and not is_memkit_hook(hook):
         os.replace(hook, chained)
         changes.append(f"kept your hook: {hook} -> {chained} (runs first)")
     try:
@@ -129,16 +143,17 @@ def install(root: Path, *, python: str | None = None) -> list[str]:
 
 
 def uninstall(root: Path) -> list[str]:
-    """Remove memkit's hook and restore the chained one; leave other hooks alone."""
+    """Remove memkit's hooks and restore the chained ones; leave other hooks alone."""
     hdir = hooks_dir(root)
-    hook, chained = hdir / HOOK, hdir / CHAINED
     changes: list[str] = []
-    if hook.exists() and is_memkit_hook(hook):
-        hook.unlink()
-        changes.append(f"removed {hook}")
-        if chained.exists():
-            os.replace(chained, hook)
-            changes.append(f"restored your hook: {chained} -> {hook}")
-    elif hook.exists():
-        changes.append(f"left {hook} alone: it is not memkit's")
+    for name in INSTALLED:
+        hook, chained = hdir / name, hdir / f"{name}.before-memkit"
+        if hook.exists() and is_memkit_hook(hook):
+            hook.unlink()
+            changes.append(f"removed {hook}")
+            if chained.exists():
+                os.replace(chained, hook)
+                changes.append(f"restored your hook: {chained} -> {hook}")
+        elif hook.exists() and name == HOOK:
+            changes.append(f"left {hook} alone: it is not memkit's")
     return changes

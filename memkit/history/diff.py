@@ -54,6 +54,7 @@ class MemoryChange:
     body_diff: str = ""  # unified diff of the text, without file headers
     flags: tuple[str, ...] = ()
     invalid: bool = False  # the file does not parse at head
+    owners: tuple[str, ...] = ()  # who reviews it, from CODEOWNERS (memkit.history.codeowners)
 
     def to_record(self) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class MemoryChange:
             "body_diff": self.body_diff,
             "flags": list(self.flags),
             "invalid": self.invalid,
+            "owners": list(self.owners),
         }
 
 
@@ -116,7 +118,7 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     head_id = _resolve(repo, head) if head else None
     old = _snapshot_at(repo, folder, base_id)
     new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
-    changes = _compare(old, new)
+    changes = _with_owners(store, _compare(old, new), new)
     stale = _stale(store, base_id, head_id)
     notes = []
     if git.is_shallow(repo):
@@ -271,3 +273,23 @@ def _flags(old: Memory | None, new: Memory) -> tuple[str, ...]:
     if agent_written(new):
         flags.append("agent-written")
     return tuple(flags)
+
+
+def _with_owners(
+    store: Store, changes: list[MemoryChange], new: dict[str, tuple[str, bytes]]
+) -> list[MemoryChange]:
+    """Each change with its reviewers from CODEOWNERS (none when there is no CODEOWNERS)."""
+    import dataclasses
+
+    from memkit.history import codeowners
+
+    rules = codeowners.load(store.root)
+    if not rules.rules:
+        return changes
+    out = []
+    for c in changes:
+        mem = _load(c.id, *new[c.id]) if c.id in new else None
+        links, globs = (mem.links, mem.paths) if mem else ((), ())
+        owners = rules.for_memory(str(c.path or c.old_path), links, globs)
+        out.append(dataclasses.replace(c, owners=owners))
+    return out

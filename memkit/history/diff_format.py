@@ -46,6 +46,8 @@ def text(review: Review) -> str:
         out.append(f"\n{c.kind:<8} {c.id}  {c.title}{flags}\n  {_where(c)}")
         if c.invalid:
             out.append("  does not parse: run `memkit validate`")
+        if c.owners:
+            out.append(f"  review: {' '.join(c.owners)}")
         if c.kind != "added":
             out.extend(f"  {_field(f)}" for f in c.fields)
         if c.body_diff and c.kind != "added":
@@ -88,6 +90,8 @@ def _md_change(c: MemoryChange) -> list[str]:
     lines = [f"- **`{c.id}`** {_md(c.title)} ({where})"]
     if c.invalid:
         lines.append("  - does not parse: run `memkit validate`")
+    if c.owners:
+        lines.append(f"  - review: {_md(' '.join(c.owners))}")
     if c.kind == "added":
         lines += [f"  - `{f.name}`: {_md(f.new or '')}" for f in c.fields if f.name != "title"]
     else:

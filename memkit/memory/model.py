@@ -67,6 +67,8 @@ class Memory:
     path: str = ""
     # The exact original head (opening delimiter through closing delimiter line).
     head: str = ""
+    # The shared store it comes from ("" = this project's own .memory/); see memkit.stores.
+    origin: str = ""
 
     @property
     def text(self) -> str:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memkit.globs import match as glob_match
 from memkit.staleness.verdict import MemoryStatus
 
 if TYPE_CHECKING:
@@ -124,7 +125,9 @@ def build_context(
     `statuses` is the staleness verdict, or a function computing it for given ids.
     """
     rels = tuple(sorted({_relative(store.root, f) for f in files}))
-    live = {m.id: m for m in store.memories() if _visible(m, today)}
+    from memkit.stores import load_all
+
+    live = {m.id: m for m in load_all(store).memories if _visible(m, today)}
     if exclude_always_on:
         live = {k: m for k, m in live.items() if m.paths}
     exact = {mid: fs for mid, m in live.items() if (fs := _matches(m, rels))}
@@ -235,53 +238,3 @@ def _links_into(link: str, file: str) -> bool:
     """Whether `link` names `file`, or a file under it when it is a directory."""
     target = link.partition("::")[0]
     return target == file or target.startswith(file.rstrip("/") + "/")
-
-
-def glob_match(glob: str, path: str) -> bool:
-    """Git-style glob: `*` within a segment, `**` across segments, `?`, `[...]`, `{a,b}`.
-
-    A glob without wildcards also matches everything under it (a directory).
-    """
-    if not any(c in glob for c in "*?[{"):
-        return path == glob.rstrip("/") or path.startswith(glob.rstrip("/") + "/")
-    return _glob_re(glob).fullmatch(path) is not None
-
-
-@functools.lru_cache(maxsize=1024)
-def _glob_re(glob: str) -> re.Pattern[str]:
-    out, i = [], 0
-    while i < len(glob):
-        c = glob[i]
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            end = glob.find("]", i + 1)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                out.append("[" + glob[i + 1 : end].replace("!", "^", 1) + "]")
-                i = end
-        elif c == "{":
-            end = glob.find("}", i)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                alts = glob[i + 1 : end].split(",")
-                out.append("(?:" + "|".join(_glob_re(a).pattern for a in alts) + ")")
-                i = end
-        else:
-            out.append(re.escape(c))
-        i += 1
-    if glob.endswith("/"):
-        out.append(".*")
-    return re.compile("".join(out))

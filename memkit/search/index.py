@@ -68,6 +68,9 @@ class Index:
             mtime = st.st_mtime_ns
             window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
             out[rel] = [st.st_size, -1 if now - mtime < window else mtime]
+        shared = _shared_stamp(self.store)
+        if shared is not None:
+            out[SHARED] = [shared, 0]
         return out
 
     def _manifest_id(self) -> tuple[int, ...]:
@@ -106,6 +109,8 @@ class Index:
             changed, gone = _changes(known, now)
             if not (changed or gone):
                 return "current"
+            if SHARED in changed or SHARED in gone:  # a shared store moved: read them all
+                return f"built {self._build(now)}"
             try:
                 self._update(known, now, changed, gone)
             except Exception:  # an unreadable index is derived data: rebuild it
@@ -131,7 +136,9 @@ class Index:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         ix = FileStorage(str(tmp)).create_index(schema())
-        memories = self.store.load().memories
+        from memkit.stores import load_all
+
+        memories = load_all(self.store).memories
         procs = min(PROCS, os.cpu_count() or 1) if len(memories) >= MP_MIN else 1
         if procs > 1:  # each process writes a segment of its own; they are not merged
             writer = mp_writer(
@@ -267,3 +274,25 @@ def _changes(
     changed = sorted(rel for rel, st in now.items() if st[1] < 0 or known.get(rel) != st)
     gone = sorted(set(known) - set(now))
     return changed, gone
+
+
+# The manifest's entry for the shared stores (no memory file is named like it).
+SHARED = "@shared-stores"
+
+
+def _shared_stamp(store: Any) -> int | None:
+    """A number that changes when the shared stores' pins, config or mirrors do."""
+    if "stores" not in store.config.data:
+        return None
+    import zlib
+
+    from memkit.stores import team
+
+    try:
+        lock = (store.root / team.LOCK).read_bytes()
+    except OSError:
+        lock = b""
+    names = sorted(store.config.data["stores"])
+    fetched = [(team.mirror_of(store.private_dir(), n) / "HEAD").exists() for n in names]
+    key = json.dumps([str(store.config.data["stores"]), fetched], sort_keys=True).encode()
+    return zlib.crc32(lock + key)

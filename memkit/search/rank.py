@@ -57,9 +57,16 @@ def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:
     """check_store's verdict for just the ids asked about (Store.get_many reads only those)."""
 
     def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
+        from memkit.errors import MemoryNotFoundError
         from memkit.staleness import check_store
 
-        return {s.id: s for s in check_store(store, today=today, ids=ids)} if ids else {}
+        if not ids:
+            return {}
+        try:
+            return {s.id: s for s in check_store(store, today=today, ids=ids)}
+        except MemoryNotFoundError:  # a shared store's memory: it has no verdict here
+            own = [i for i in ids if store.exists(i)]
+            return {s.id: s for s in check_store(store, today=today, ids=own)} if own else {}
 
     return of
 

@@ -4,7 +4,8 @@ Public API (import-light: everything heavy loads inside the functions):
 
 - check_store(store, *, today, ids=None) -> list[MemoryStatus], sorted by id
 - fingerprint(root, links, *, today=None) -> Verification
-- verify(store, ids, *, today, follow=False) -> list[Memory]
+- verify_store(store, ids, *, today, follow=False) -> Verified(saved, problems)
+- verify(store, ids, *, today, follow=False) -> list[Memory] (MemkitError if any problem)
 - check_staged(store) -> list[(memory id, LinkStatus)]: what the staged changes do
 - check_range(store, base, head) -> list[MemoryStatus]: stale because of base..head
 
@@ -20,10 +21,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from memkit.memory import Memory, Verification
+    from memkit.staleness.record import Verified
     from memkit.staleness.verdict import LinkStatus, MemoryStatus
     from memkit.store import Store
 
-__all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify"]
+__all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify", "verify_store"]
 
 
 def check_store(
@@ -42,10 +44,19 @@ def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = Non
     return run(root, links, today=today)
 
 
+def verify_store(
+    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
+) -> Verified:
+    """Re-fingerprint every memory it can under the store lock; report the others."""
+    from memkit.staleness.record import verify_store as run
+
+    return run(store, ids, today=today, follow=follow)
+
+
 def verify(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> list[Memory]:
-    """Re-fingerprint memories under the store lock; `follow` rewrites moved links first."""
+    """Like verify_store, then MemkitError naming every problem (the good ones are saved)."""
     from memkit.staleness.record import verify as run
 
     return run(store, ids, today=today, follow=follow)

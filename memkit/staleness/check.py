@@ -53,7 +53,8 @@ def check_store(
             evaluators[commit] = Evaluator(snap, _changes_since(repo, commit, local))
         recorded = dict(v.fingerprints) if v is not None else None
         links = link_states(evaluators[commit], mem.links, recorded, commit)
-        out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links))
+        active = mem.status == "active" and mem.revises is None
+        out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links, active))
     return out
 
 
@@ -64,11 +65,11 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     repo = _repo(store)
     if repo is None or repo.head_is_unborn:
         return []
-    changes = staged_changes(repo)
+    compare = Comparison(store, repo, staged_changes(repo), "HEAD", INDEX)
     out: list[tuple[str, LinkStatus]] = []
     for mem in store.memories():
         since = mem.verified.commit if mem.verified else None
-        for status in _compare(store, repo, changes, "HEAD", INDEX, mem.links, since):
+        for status in compare(mem.links, since):
             if status.state != "unchanged":
                 out.append((mem.id, status))
     return out
@@ -85,8 +86,8 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
     repo = _repo(store)
     if repo is None:
         return []
-    changes = range_changes(repo, base, head)
-    newer = Snapshot(store.root, repo, head)
+    compare = Comparison(store, repo, range_changes(repo, base, head), base, head)
+    newer = compare.evaluator.snap
     out = []
     for mem in store.memories():
         since = mem.verified.commit if mem.verified else None
@@ -95,31 +96,30 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
             status
             if not status.stale or recorded.get(status.link) != current_print(newer, status.link)
             else LinkStatus(status.link, "unchanged", None, since)
-            for status in _compare(store, repo, changes, base, head, mem.links, since)
+            for status in compare(mem.links, since)
         )
         if any(link.stale for link in links):
             out.append(MemoryStatus(mem.id, "stale", links))
     return out
 
 
-def _compare(
-    store: Store,
-    repo: Any,
-    changes: TreeChanges,
-    old_rev: str,
-    new_rev: str | None,
-    links: Iterable[str],
-    since: str | None,
-) -> list[LinkStatus]:
-    """States of the touched links between two revisions."""
-    old = Snapshot(store.root, repo, old_rev)
-    evaluator = Evaluator(Snapshot(store.root, repo, new_rev), changes)
-    out = []
-    for text in touched(changes, old, links):
-        before = current_print(old, text)
-        if before is not None:
-            out.append(evaluator.state(text, before, since))
-    return out
+class Comparison:
+    """States of the touched links between two revisions; each file read and parsed once."""
+
+    def __init__(
+        self, store: Store, repo: Any, changes: TreeChanges, old_rev: str, new_rev: str | None
+    ) -> None:
+        self.changes = changes
+        self.old = Snapshot(store.root, repo, old_rev)
+        self.evaluator = Evaluator(Snapshot(store.root, repo, new_rev), changes)
+
+    def __call__(self, links: Iterable[str], since: str | None) -> list[LinkStatus]:
+        out = []
+        for text in touched(self.changes, self.old, links):
+            before = current_print(self.old, text)
+            if before is not None:
+                out.append(self.evaluator.state(text, before, since))
+        return out
 
 
 def _repo(store: Store) -> Any | None:

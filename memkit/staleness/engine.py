@@ -9,7 +9,7 @@ and in every file that changed (which includes where moved code went).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memkit.staleness.fingerprints import (
     SymbolPrint,
@@ -40,12 +40,25 @@ TRIVIAL_BODIES = frozenset(
 )
 
 
+class Found(NamedTuple):
+    """What the engine found for one link (the fields of a LinkStatus but link and since)."""
+
+    state: str
+    moved_to: str | None = None
+    candidates: tuple[str, ...] = ()
+    change: str | None = None
+
+
+REMOVED = Found("removed")
+
+
 class Evaluator:
     """Link states against one snapshot, given what changed to reach it (None: unknown)."""
 
     def __init__(self, snap: Snapshot, changes: TreeChanges | None) -> None:
         self.snap = snap
         self.changes = changes
+        self._old: dict[str, Snapshot] = {}
 
     def state(self, text: str, recorded: str | None, since: str | None) -> LinkStatus:
         if recorded is None:
@@ -54,56 +67,104 @@ class Evaluator:
         gpath = self.snap.git_path(link.path)
         if self.changes is not None and not self.changes.touches(gpath):
             return LinkStatus(text, "unchanged", None, since)
-        state, moved = self._evaluate(link, recorded)
-        return LinkStatus(text, state, moved, since)
+        found = self._evaluate(link, recorded, since)
+        return LinkStatus(text, found.state, found.moved_to, since, found.candidates, found.change)
 
-    def _evaluate(self, link: Link, recorded: str) -> tuple[str, str | None]:
+    def _evaluate(self, link: Link, recorded: str, since: str | None) -> Found:
         renamed = self.changes.renamed.get(self.snap.git_path(link.path)) if self.changes else None
         if renamed is not None:
             new = link.at(self.snap.local_path(renamed))
             if link.symbol is None:
-                return "moved", str(new)
-            return self._find_moved(link, recorded, first=new.path)
+                return Found("moved", str(new))
+            return self._find_moved(link, recorded, since, first=new.path)
         try:
             parsed = self.snap.parsed(link.path)
         except Unparsable:
-            return ("body" if link.symbol else "changed"), None
+            return Found("body" if link.symbol else "changed")
         if parsed is None:
             if link.symbol is None:
-                return "removed", None
-            return self._find_moved(link, recorded)
+                return REMOVED
+            return self._find_moved(link, recorded, since)
         if link.symbol is None or language_of(link.path) is None:
-            return compare_file(recorded, parsed.file), None
+            return Found(compare_file(recorded, parsed.file))
         now = parsed.symbols.get(link.symbol)
         if now is None:
-            return self._find_moved(link, recorded)
-        return compare_symbol(recorded, now), None
+            return self._find_moved(link, recorded, since)
+        return Found(compare_symbol(recorded, now))
 
     def _find_moved(
-        self, link: Link, recorded: str, first: str | None = None
-    ) -> tuple[str, str | None]:
-        """Where the symbol's code went: same name in a renamed file, else a body match."""
+        self, link: Link, recorded: str, since: str | None, first: str | None = None
+    ) -> Found:
+        """Where the symbol's code went: same name in a renamed file, the same body
+        elsewhere, else very similar new code (nearmove)."""
         before = parse_print(recorded)
         if before is None:
-            return "removed", None
+            return REMOVED
         if first is not None:
-            parsed = self.snap.try_parsed(first)
-            if parsed is not None and link.symbol in parsed.symbols:
-                return "moved", str(Link(first, link.symbol))
-        best: tuple[int, str, str] | None = None
-        for path in self._search_paths(link.path, first):
+            found = self._at(first, str(link.symbol), recorded)
+            if found is not None:
+                return found
+        paths = self._search_paths(link.path, first)
+        exact: list[tuple[int, str, str]] = []
+        for path in paths:
             parsed = self.snap.try_parsed(path)
             if parsed is None:
                 continue
             for name in parsed.find_body(before.body):
-                if (path, name) == (link.path, link.symbol):
-                    continue
-                score = _score(before, parsed.symbols[name], name == _last(link.symbol))
-                if score is not None and (best is None or score < best[0]):
-                    best = (score, path, name)
-        if best is None:
-            return "removed", None
-        return "moved", str(Link(best[1], best[2]))
+                same = _last(name) == _last(link.symbol)
+                score = _score(before, parsed.symbols[name], same)
+                if (path, name) != (link.path, link.symbol) and score is not None:
+                    exact.append((score, path, name))
+        if exact:
+            low = min(score for score, _, _ in exact)
+            top = sorted(f"{p}::{n}" for score, p, n in exact if score == low)
+            if len(top) > 1:
+                return Found("moved", None, tuple(top))
+            path, _, name = top[0].partition("::")
+            return self._at(path, name, recorded) or REMOVED
+        return self._near(link, since, paths, recorded)
+
+    def _at(self, path: str, name: str, recorded: str) -> Found | None:
+        parsed = self.snap.try_parsed(path)
+        if parsed is None or name not in parsed.symbols:
+            return None
+        return Found(
+            "moved", f"{path}::{name}", change=compare_symbol(recorded, parsed.symbols[name])
+        )
+
+    def _near(self, link: Link, since: str | None, paths: list[str], recorded: str) -> Found:
+        """The new symbol most like the missing one, by tokens (see nearmove)."""
+        from memkit.staleness import nearmove
+
+        old = self._old_snapshot(since)
+        was = old.try_parsed(link.path) if old is not None else None
+        tokens = was.tokens(str(link.symbol)) if was is not None else ()
+        if old is None or len(tokens) < nearmove.MIN_TOKENS:
+            return REMOVED
+        found = []
+        for path in paths:
+            parsed = self.snap.try_parsed(path)
+            if parsed is None:
+                continue
+            before = old.try_parsed(path)
+            for name in parsed.symbols:
+                if before is not None and name in before.symbols:
+                    continue  # it was there already: not where the code went
+                score = nearmove.similarity(tokens, parsed.tokens(name))
+                if score >= nearmove.NEAR:
+                    found.append(nearmove.Candidate(path, name, score))
+        best, ties = nearmove.best(found, str(link.symbol))
+        if best is not None:
+            return self._at(best.path, best.name, recorded) or REMOVED
+        return Found("moved", None, ties) if ties else REMOVED
+
+    def _old_snapshot(self, since: str | None) -> Snapshot | None:
+        """The code as it was when the link was verified (None: unknown)."""
+        if since is None or self.snap.repo is None:
+            return None
+        if since not in self._old:
+            self._old[since] = Snapshot(self.snap.root, self.snap.repo, since)
+        return self._old[since]
 
     def _search_paths(self, origin: str, first: str | None) -> list[str]:
         paths = [p for p in (first, origin) if p is not None]

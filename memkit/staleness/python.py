@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import ast
 import copy
+import re
 from collections.abc import Iterator
 
 from memkit.staleness.fingerprints import SymbolPrint, file_print
-from memkit.staleness.parsed import Parsed, Unparsable
+from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -22,12 +23,67 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
         tree = ast.parse(source, filename=path, type_comments=False)
     except (SyntaxError, ValueError) as e:
         raise Unparsable(f"{path} does not parse as Python ({e})") from None
-    symbols: dict[str, SymbolPrint] = {}
+    defs: dict[str, Def] = {}
     for name, node in _walk(tree.body, ""):
-        symbols.setdefault(name, symbol_print(node))
+        if name not in defs or (_is_overload(defs[name]) and not _is_overload(node)):
+            defs[name] = node
+    nodes: dict[str, ast.stmt] = dict(defs)
     for name, assign in _assignments(tree.body, ""):
-        symbols.setdefault(name, assignment_print(assign))
-    return Parsed(lambda: file_print(ast.dump(tree)), symbols)
+        nodes.setdefault(name, assign)
+    return Parsed(
+        lambda: file_print(ast.dump(tree)),
+        LazyPrints(nodes, _print),
+        lambda n: _code_tokens(nodes[n]),
+    )
+
+
+def _print(node: ast.stmt) -> SymbolPrint:
+    return symbol_print(node) if isinstance(node, _DEFS) else assignment_print(node)
+
+
+_TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|\S")
+
+
+def _code_tokens(node: ast.stmt) -> tuple[str, ...]:
+    """The definition as source tokens: docstrings out, its own name replaced by `_`."""
+    if isinstance(node, _DEFS):
+        node = copy.copy(node)
+        node.name = "_"
+        node.body = _strip_docs(node.body, [])
+    elif isinstance(node, ast.Assign | ast.AnnAssign):
+        node = copy.copy(node)
+        if isinstance(node, ast.Assign):
+            node.targets = [ast.Name("_")]
+        else:
+            node.target = ast.Name("_")
+    return tuple(_TOKEN.findall(ast.unparse(node)))
+
+
+def blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:
+    """The statement lists nested in a compound statement that is not a definition.
+
+    `if`/`elif`/`else`, `try`/`except`/`else`/`finally` (and `except*`), `with`, `match`
+    cases, `for` and `while` (with their `else`): a definition inside any of them, at
+    module or class level, is a symbol of that module or class.
+    """
+    if isinstance(stmt, ast.If | ast.For | ast.AsyncFor | ast.While):
+        return [stmt.body, stmt.orelse]
+    if isinstance(stmt, ast.Try | ast.TryStar):
+        return [stmt.body, *(h.body for h in stmt.handlers), stmt.orelse, stmt.finalbody]
+    if isinstance(stmt, ast.With | ast.AsyncWith):
+        return [stmt.body]
+    if isinstance(stmt, ast.Match):
+        return [case.body for case in stmt.cases]
+    return []
+
+
+def _is_overload(node: Def) -> bool:
+    """`@overload` / `@typing.overload`: a stub that yields to the implementation."""
+    for deco in node.decorator_list:
+        name = deco.attr if isinstance(deco, ast.Attribute) else getattr(deco, "id", "")
+        if name == "overload":
+            return True
+    return False
 
 
 def _assignments(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.stmt]]:
@@ -41,6 +97,9 @@ def _assignments(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.s
                     yield prefix + target.id, stmt
         elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
             yield prefix + stmt.target.id, stmt
+        else:
+            for block in blocks(stmt):
+                yield from _assignments(block, prefix)
 
 
 def assignment_print(stmt: ast.stmt) -> SymbolPrint:
@@ -51,17 +110,16 @@ def assignment_print(stmt: ast.stmt) -> SymbolPrint:
 
 
 def _walk(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, Def]]:
-    """Module-level and class-level definitions, also inside top-level if/try blocks."""
+    """Module-level and class-level definitions, in source order, also inside blocks()."""
     for stmt in body:
         if isinstance(stmt, _DEFS):
             name = prefix + stmt.name
             yield name, stmt
             if isinstance(stmt, ast.ClassDef):
                 yield from _walk(stmt.body, name + ".")
-        elif isinstance(stmt, ast.If):
-            yield from _walk(stmt.body + stmt.orelse, prefix)
-        elif isinstance(stmt, ast.Try | ast.TryStar):
-            yield from _walk(stmt.body + stmt.orelse + stmt.finalbody, prefix)
+        else:
+            for block in blocks(stmt):
+                yield from _walk(block, prefix)
 
 
 def symbol_print(node: Def) -> SymbolPrint:

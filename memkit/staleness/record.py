@@ -1,10 +1,17 @@
-"""Recording fingerprints: `memkit add --link` and `memkit verify`."""
+"""Recording fingerprints: `memkit add --link` and `memkit verify`.
+
+One Fingerprinter reads one state of the work tree: the repository is opened once and
+each linked file parsed once, however many memories link into it. `verify_store`
+verifies every memory it can: a bad link costs only its own memory, reported as a
+Problem naming the memory file's line, and the good ones are written under one lock.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -16,53 +23,78 @@ from memkit.staleness.snapshot import WORKTREE, Snapshot
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
+    from memkit.staleness.verdict import LinkStatus
     from memkit.store import Store
+
+
+class Fingerprinter:
+    """Fingerprints of links in the work tree at `root`, recorded at HEAD."""
+
+    def __init__(self, root: Path) -> None:
+        from memkit.git import find_repo, head_commit
+
+        repo = find_repo(root)
+        self.snap = Snapshot(Path(root).resolve(), repo, WORKTREE)
+        self.commit = head_commit(repo) if repo is not None else None
+
+    def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
+        """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
+        prints, bad = self.prints(links)
+        if bad:
+            raise LinkError("\n".join(message for _, message in bad))
+        return Verification(self.commit, today, prints)
+
+    def prints(self, links: Sequence[str]) -> tuple[dict[str, str], list[tuple[str, str]]]:
+        """The fingerprints of the good links, and (link, message) for each bad one."""
+        prints: dict[str, str] = {}
+        bad: list[tuple[str, str]] = []
+        for text in links:
+            try:
+                prints[text] = self.print(text)
+            except LinkError as e:
+                bad.append((text, str(e)))
+        return prints, bad
+
+    def print(self, text: str) -> str:
+        """The fingerprint of one link; LinkError saying what is wrong and how to fix it."""
+        snap = self.snap
+        link = Link.parse(text)
+        if link.symbol is not None and language_of(link.path) is None:
+            raise LinkError(
+                f"link {text!r}: symbol links work in {SUPPORTED} files only; "
+                f"link the whole file instead (`--link {link.path}`)"
+            )
+        try:
+            parsed = snap.parsed(link.path)
+        except Unparsable as e:
+            raise LinkError(f"link {text!r}: {e}; fix the file or link it differently") from None
+        if parsed is None and snap.outside(link.path):
+            raise LinkError(
+                f"link {text!r}: {link.path} is a symbolic link to "
+                f"{(snap.root / link.path).resolve()}, outside {snap.root}; memkit reads only "
+                "inside the repository: link the real file instead"
+            )
+        if parsed is None:
+            raise LinkError(
+                f"link {text!r}: no file {link.path} in {snap.root}; "
+                "write the path relative to the repository root"
+            )
+        if link.symbol is None:
+            return parsed.file
+        found = parsed.symbols.get(link.symbol)
+        if found is None:
+            near = _near(link.symbol, parsed.symbols)
+            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            raise LinkError(
+                f"link {text!r}: {link.path} defines no symbol {link.symbol!r}{hint}; "
+                "name a function or class as `path::name`, a method as `path::Class.method`"
+            )
+        return str(found)
 
 
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
     """Fingerprints of `links` in the work tree at `root`, at HEAD (None without commits)."""
-    from memkit.git import find_repo, head_commit
-
-    repo = find_repo(root)
-    snap = Snapshot(Path(root).resolve(), repo, WORKTREE)
-    prints = {text: _print(snap, text) for text in links}
-    commit = head_commit(repo) if repo is not None else None
-    return Verification(commit, today, prints)
-
-
-def _print(snap: Snapshot, text: str) -> str:
-    link = Link.parse(text)
-    if link.symbol is not None and language_of(link.path) is None:
-        raise LinkError(
-            f"link {text!r}: symbol links work in {SUPPORTED} files only; "
-            f"link the whole file instead (`--link {link.path}`)"
-        )
-    try:
-        parsed = snap.parsed(link.path)
-    except Unparsable as e:
-        raise LinkError(f"link {text!r}: {e}; fix the file or link it differently") from None
-    if parsed is None and snap.outside(link.path):
-        raise LinkError(
-            f"link {text!r}: {link.path} is a symbolic link to "
-            f"{(snap.root / link.path).resolve()}, outside {snap.root}; memkit reads only "
-            "inside the repository: link the real file instead"
-        )
-    if parsed is None:
-        raise LinkError(
-            f"link {text!r}: no file {link.path} in {snap.root}; "
-            "write the path relative to the repository root"
-        )
-    if link.symbol is None:
-        return parsed.file
-    found = parsed.symbols.get(link.symbol)
-    if found is None:
-        near = _near(link.symbol, parsed.symbols)
-        hint = f" (did you mean {', '.join(near)}?)" if near else ""
-        raise LinkError(
-            f"link {text!r}: {link.path} defines no symbol {link.symbol!r}{hint}; "
-            "name a function or class as `path::name`, a method as `path::Class.method`"
-        )
-    return str(found)
+    return Fingerprinter(root).verification(links, today)
 
 
 def _near(symbol: str, names: Iterable[str]) -> list[str]:
@@ -71,34 +103,138 @@ def _near(symbol: str, names: Iterable[str]) -> list[str]:
     return difflib.get_close_matches(symbol, sorted(names), n=3)
 
 
-def verify(
-    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
-) -> list[Memory]:
-    """Re-fingerprint memories (all with links when `ids` is None); return those saved.
+@dataclass(frozen=True)
+class Problem:
+    """A memory `verify` could not record: where (file:line), which link, how to fix it."""
 
-    With `follow`, links to moved code are first rewritten to where it went.
+    id: str
+    where: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}" if self.where else self.message
+
+
+@dataclass(frozen=True)
+class Verified:
+    """What `verify_store` did: the memories written, the problems, and the memories
+    whose links, paths and fingerprints were already as recorded (left untouched)."""
+
+    saved: tuple[Memory, ...]
+    problems: tuple[Problem, ...]
+    unchanged: tuple[Memory, ...] = ()
+
+
+def verify_store(
+    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
+) -> Verified:
+    """Re-fingerprint every memory it can (all with links when `ids` is None).
+
+    With `follow`, links to moved code are first rewritten to where it went. A memory
+    with a bad link is left as it was and reported; the others are written.
     """
-    from memkit.staleness.check import check_store, select
+    from memkit.staleness.check import select
 
     with store.lock():
         mems = select(store, ids)
         if ids is None:
             mems = [m for m in mems if m.links]
-        moved: dict[str, dict[str, str]] = {}
-        if follow:
-            for status in check_store(store, today=today, ids=[m.id for m in mems]):
-                moved[status.id] = {x.link: x.moved_to for x in status.links if x.moved_to}
-        saved = []
+        moved = _moves(store, mems, today) if follow else {}
+        printer = Fingerprinter(store.root)
+        saved: list[Memory] = []
+        changed: list[Memory] = []
+        unchanged: list[Memory] = []
+        bad: list[tuple[Memory, str, str]] = []
         for mem in mems:
-            links = tuple(dict.fromkeys(moved.get(mem.id, {}).get(x, x) for x in mem.links))
-            try:
-                verified = fingerprint(store.root, links, today=today)
-            except LinkError as e:
-                raise MemkitError(
-                    f"{mem.path}: {e} (edit the memory's links with `memkit edit {mem.id}`"
-                    + ("" if follow else ", or rewrite moved links with `--follow`")
-                    + ")"
-                ) from None
-            new = dataclasses.replace(mem, links=links, verified=verified)
-            saved.append(store.put(new) if new != mem else mem)
-        return saved
+            targets = {k: v.moved_to for k, v in moved.get(mem.id, {}).items() if v.moved_to}
+            links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
+            paths = _moved_paths(mem.paths, targets)
+            prints, wrong = printer.prints(links)
+            if wrong:
+                bad += [(mem, link, message) for link, message in wrong]
+                continue
+            verified = Verification(printer.commit, today, prints)
+            if _same(mem, links, paths, verified):
+                unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
+                continue
+            changed.append(dataclasses.replace(mem, links=links, paths=paths, verified=verified))
+        written, refused = store.put_many(changed)
+        order = {m.id: i for i, m in enumerate(mems)}
+        saved = sorted(saved + written, key=lambda m: order[m.id])
+        if bad and not follow:
+            moved = _moves(store, list({m.id: m for m, _, _ in bad}.values()), today)
+        problems = tuple(
+            Problem(mem.id, _where(mem, link), _fix(mem, msg, moved.get(mem.id, {}).get(link)))
+            for mem, link, msg in bad
+        ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
+        return Verified(tuple(saved), problems, tuple(unchanged))
+
+
+def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:
+    """Links, paths and fingerprints as recorded: re-stamping would change only the date."""
+    v = mem.verified
+    return (
+        v is not None
+        and links == mem.links
+        and paths == mem.paths
+        and dict(v.fingerprints) == dict(now.fingerprints)
+    )
+
+
+def _moved_paths(paths: tuple[str, ...], moved: dict[str, str]) -> tuple[str, ...]:
+    """`paths` with each entry that named a moved link's file renamed to where it went."""
+    renamed: dict[str, str] = {}
+    for before, after in sorted(moved.items()):
+        a, b = Link.parse(before).path, Link.parse(after).path
+        if a != b:
+            renamed.setdefault(a, b)
+    return tuple(dict.fromkeys(renamed.get(p, p) for p in paths))
+
+
+def _moves(store: Store, mems: list[Memory], today: dt.date) -> dict[str, dict[str, LinkStatus]]:
+    """Memory id -> link -> its status, for the links whose code moved."""
+    from memkit.staleness.check import check_store
+
+    return {
+        status.id: {x.link: x for x in status.links if x.state == "moved"}
+        for status in check_store(store, today=today, ids=[m.id for m in mems])
+    }
+
+
+def verify(
+    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
+) -> list[Memory]:
+    """verify_store, for callers that want all or an error: the good memories are still
+    written; MemkitError then names every problem, one a line."""
+    done = verify_store(store, ids, today=today, follow=follow)
+    if done.problems:
+        raise MemkitError("\n".join(str(p) for p in done.problems))
+    return list(done.saved)
+
+
+def _fix(mem: Memory, message: str, moved: LinkStatus | None) -> str:
+    edit = f"edit the memory's links with `memkit edit {mem.id}`"
+    if moved is not None and moved.moved_to:
+        return f"{message}; its code moved to {moved.moved_to}: pass --follow, or {edit}"
+    if moved is not None and moved.candidates:
+        return (
+            f"{message}; its code went to one of {', '.join(moved.candidates)}, "
+            f"equally alike: {edit} to name the right one"
+        )
+    return f"{message} ({edit})"
+
+
+def _where(mem: Memory, link: str) -> str:
+    return f"{mem.path or mem.id}:{_line_of(mem, link)}"
+
+
+def _line_of(mem: Memory, link: str) -> int:
+    """The file line of `link` in the memory's `links:` field (that field's line if absent)."""
+    lines = mem.head.splitlines()
+    start = next((i for i, x in enumerate(lines) if x.startswith("links:")), None)
+    if start is None:
+        return 1
+    for i in range(start, len(lines)):
+        if link in lines[i] and (i == start or lines[i][:1] in " \t-"):
+            return i + 1
+    return start + 1

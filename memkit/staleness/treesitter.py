@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memkit.staleness.fingerprints import SymbolPrint, file_print
-from memkit.staleness.parsed import Parsed, Unparsable
+from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _SEP = "\x1f"
@@ -30,6 +30,9 @@ class Grammar:
     transparent: frozenset[str]
     # tokens dropped as formatting (JS/TS semicolons)
     dropped: frozenset[str] = frozenset()
+    # statement blocks (if/else, try/catch/finally, bare blocks) whose declarations belong
+    # to the enclosing module or namespace; unlike `transparent`, docs are read inside them
+    blocks: frozenset[str] = frozenset()
 
 
 _JS = Grammar(
@@ -62,6 +65,16 @@ _JS = Grammar(
         }
     ),
     dropped=frozenset({";"}),
+    blocks=frozenset(
+        {
+            "if_statement",
+            "else_clause",
+            "try_statement",
+            "catch_clause",
+            "finally_clause",
+            "statement_block",
+        }
+    ),
 )
 GRAMMARS = {
     "typescript": _JS,
@@ -93,6 +106,7 @@ GRAMMARS = {
         },
         containers=frozenset({"trait_item", "mod_item", "impl_item"}),
         transparent=frozenset(),
+        blocks=frozenset({"foreign_mod_item", "declaration_list"}),
     ),
     "java": Grammar(
         decls={
@@ -126,7 +140,7 @@ def _parser(language: str) -> Any:
     except ImportError:
         raise Unparsable(
             f"symbol links in {language} need tree-sitter: install memkit with the "
-            "`treesitter` extra (pip install 'memkit[treesitter]'), or link the file instead"
+            "`treesitter` extra (pip install 'agent-memkit[treesitter]'), or link the file instead"
         ) from None
     try:
         if language in ("typescript", "tsx"):
@@ -140,7 +154,7 @@ def _parser(language: str) -> Any:
     except ImportError:
         raise Unparsable(
             f"the tree-sitter grammar for {language} is not installed: install memkit with "
-            "the `treesitter` extra (pip install 'memkit[treesitter]')"
+            "the `treesitter` extra (pip install 'agent-memkit[treesitter]')"
         ) from None
     return tree_sitter.Parser(tree_sitter.Language(raw))
 
@@ -148,10 +162,20 @@ def _parser(language: str) -> Any:
 def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
-    symbols: dict[str, SymbolPrint] = {}
+    nodes: dict[str, tuple[Any, Any]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        symbols.setdefault(name, _symbol_print(node, anchor, grammar))
-    return Parsed(lambda: file_print(_SEP.join(_tokens(root, grammar, ()))), symbols)
+        nodes.setdefault(name, (node, anchor))
+    return Parsed(
+        lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
+        LazyPrints(nodes, lambda found: _symbol_print(found[0], found[1], grammar)),
+        lambda name: _code_tokens(nodes[name][0], grammar),
+    )
+
+
+def _code_tokens(node: Any, g: Grammar) -> tuple[str, ...]:
+    """A declaration's tokens without comments and its own name (near-move detection)."""
+    name = node.child_by_field_name("name")
+    return (node.type, *_tokens(node, g, () if name is None else (name,)))
 
 
 def _walk(
@@ -162,6 +186,9 @@ def _walk(
         here = anchor if anchor is not None else node
         if kind in g.transparent:
             yield from _walk(node, prefix, g, here)
+            continue
+        if kind in g.blocks:
+            yield from _walk(node, prefix, g)
             continue
         if kind == "impl_item":  # Rust: methods qualified by the implementing type
             owner = _type_name(node.child_by_field_name("type"))

@@ -7,6 +7,8 @@ validation. The scanner itself is memkit.secrets.
 
 from __future__ import annotations
 
+import re
+
 from memkit import memory as mm
 from memkit.errors import SecretError
 from memkit.memory import Memory
@@ -47,7 +49,7 @@ def secret_findings(
     """(line, kind) of every likely secret in a memory file's text and decoded fields."""
     from memkit.secrets import scan, scan_values
 
-    found = {(f.line, f.kind) for f in scan(text, honour_pragma=honour_pragma)}
+    found = {(f.line, f.kind) for f in scan(machine_data_masked(text), honour_pragma=honour_pragma)}
     if mem is not None:
         front = mm.split(mem.head, mem.path)[1] if mem.head else ""
         values = [("title", mem.title), ("source", mem.source or "")]
@@ -57,3 +59,31 @@ def secret_findings(
             if f.kind not in kinds:  # not already seen in the raw text
                 found.add((mm.field_line(front, field) if front else 1, f.kind))
     return sorted(found)
+
+
+# What memkit itself writes in a memory's `verified:` block: a commit id, and for each
+# link a fingerprint (`sig:… body:… doc:…` or `file:…`). Digests are random-looking by
+# design, so a link named like `test_bad_credentials` would read as a credential.
+_VERIFIED = re.compile(r"^verified[ \t]*:[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
+_MACHINE_VALUE = re.compile(
+    r"""(?<=:)[ \t]+(?:
+        sig:[0-9a-f]{8}[ \t]body:[0-9a-f]{8}[ \t]doc:[0-9a-f]{8}
+        |file:[0-9a-f]{12}
+        |['"]?[0-9a-f]{40}['"]?
+    )[ \t]*$""",
+    re.MULTILINE | re.VERBOSE,
+)
+
+
+def machine_data_masked(text: str) -> str:
+    """`text` with the values memkit wrote into the `verified:` block blanked out.
+
+    Only values of exactly memkit's shape are blanked, only inside that block, and the
+    keys (the link names) stay: a secret written there by hand is still found.
+    """
+    head_end = text.find("\n---", 3)
+    m = _VERIFIED.search(text, 0, head_end if head_end > 0 else len(text))
+    if m is None:
+        return text
+    block = _MACHINE_VALUE.sub("", m.group(1))
+    return text[: m.start(1)] + block + text[m.end(1) :]

@@ -26,7 +26,7 @@ from memkit.errors import (
     MemoryNotFoundError,
     StoreNotFoundError,
 )
-from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
+from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
 from memkit.memory import Memory
 from memkit.store.parse_cache import ParseCache
 from memkit.store.secrets_guard import check_secrets
@@ -280,6 +280,28 @@ class Store:
         check_secrets(text, rel, allow_secret, mem=saved)
         atomic_write(path, text.encode("utf-8"))
         return saved
+
+    def put_many(self, mems: list[Memory]) -> tuple[list[Memory], list[tuple[str, MemkitError]]]:
+        """put() for many memories (the caller holds the lock), flushed to disk once.
+
+        Each is validated and checked for secrets first; one that fails is left
+        untouched and returned with its error, the others are written.
+        """
+        staged = []
+        refused: list[tuple[str, MemkitError]] = []
+        for mem in mems:
+            try:
+                path = self.root / mem.path if mem.path else self.path_of(mem.id)
+                rel = self.rel(path)
+                text = mm.dumps(mem)
+                saved = mm.parse(text, mid=mem.id, path=rel)
+                check_secrets(text, rel, False, mem=saved)
+            except MemkitError as e:
+                refused.append((mem.id, e))
+                continue
+            staged.append((path, text.encode("utf-8"), saved))
+        atomic_write_many([(path, data) for path, data, _ in staged])
+        return [saved for _, _, saved in staged], refused
 
     def update(
         self, mid: str, *, today: dt.date, allow_secret: bool = False, **changes: Any

@@ -109,6 +109,7 @@ def test_commit_only_written_files(run: Invoke, store: Store, repo: Path) -> Non
     out = run("compile", "-t", "agents", "-t", "claude", "--commit").stdout
     assert out.splitlines()[-1].endswith(" memkit: compile")
     assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == [
+        ".github/instructions/memkit.instructions.md",  # the configured copilot target, recompiled
         "AGENTS.md",
         "CLAUDE.md",
     ]

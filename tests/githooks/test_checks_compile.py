@@ -114,6 +114,7 @@ def test_a_crash_in_hooks_run_names_the_hook(project: Path, store: Store, run: I
     """`memkit hooks run` reports a crash as its hook's, through the command line's handler."""
     (store.cache_dir / "store.lock").mkdir(parents=True)
     memory(store, "use-spaces", "Use spaces")
+    git(project, "add", ".memory/use-spaces.md")
     out = run("hooks", "run", "compile", code=3)
     assert out.stderr.startswith("memkit: the compile hook crashed (IsADirectoryError: ")
     assert "Traceback" not in out.stderr

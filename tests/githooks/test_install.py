@@ -46,14 +46,17 @@ def test_outside_a_repository(tmp_path: Path) -> None:
 
 def test_install_is_idempotent_and_executable(repo: Path, store: Store) -> None:
     hook = repo / ".git" / "hooks" / "pre-commit"
-    assert hooks.install(repo, python="/opt/py/bin/python") == [f"installed {hook}"]
+    merge = repo / ".git" / "hooks" / "pre-merge-commit"
+    both = [f"installed {hook}", f"installed {merge}"]
+    assert hooks.install(repo, python="/opt/py/bin/python") == both
     assert hooks.install(repo, python="/opt/py/bin/python") == []
-    assert os.stat(hook).st_mode & stat.S_IXUSR
+    assert os.stat(hook).st_mode & stat.S_IXUSR and os.stat(merge).st_mode & stat.S_IXUSR
     text = hook.read_text("utf-8")
     assert text.startswith("#!/bin/sh\n# memkit-managed hook: installed by")
     assert "python=/opt/py/bin/python\n" in text
     assert "\nsys.exit(main(sys.argv[1:]))' pre-commit --root .\n" in text
-    assert hooks.install(repo, python="/other/python") == [f"updated {hook}"]
+    assert "' pre-merge-commit --root .\n" in merge.read_text("utf-8")
+    assert hooks.install(repo, python="/other/python") == [f"updated {hook}", f"updated {merge}"]
 
 
 def test_store_in_a_subdirectory_is_found_from_the_top(repo: Path) -> None:
@@ -71,12 +74,14 @@ def test_existing_hook_is_chained_and_restored(repo: Path, store: Store) -> None
         f"kept your hook: {hdir / 'pre-commit'} -> {hdir / 'pre-commit.before-memkit'} "
         "(runs first)",
         f"installed {hdir / 'pre-commit'}",
+        f"installed {hdir / 'pre-merge-commit'}",
     ]
     assert (hdir / "pre-commit.before-memkit").read_text("utf-8") == USER_HOOK
     assert hooks.install(repo) == []
     assert hooks.uninstall(repo) == [
         f"removed {hdir / 'pre-commit'}",
         f"restored your hook: {hdir / 'pre-commit.before-memkit'} -> {hdir / 'pre-commit'}",
+        f"removed {hdir / 'pre-merge-commit'}",
     ]
     assert (hdir / "pre-commit").read_text("utf-8") == USER_HOOK
     assert not (hdir / "pre-commit.before-memkit").exists()
@@ -101,7 +106,8 @@ def test_install_into_hookspath(repo: Path, store: Store) -> None:
 
 def test_cli_install_uninstall(run: Invoke, repo: Path, store: Store) -> None:
     hook = repo / ".git" / "hooks" / "pre-commit"
-    assert run("hooks", "install").stdout == f"installed {hook}\n"
+    merge = repo / ".git" / "hooks" / "pre-merge-commit"
+    assert run("hooks", "install").stdout == f"installed {hook}\ninstalled {merge}\n"
     assert run("hooks", "install").stdout == "memkit hooks already installed\n"
-    assert run("hooks", "uninstall").stdout == f"removed {hook}\n"
+    assert run("hooks", "uninstall").stdout == f"removed {hook}\nremoved {merge}\n"
     assert run("hooks", "uninstall").stdout == "no memkit hooks installed\n"

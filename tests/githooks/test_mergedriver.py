@@ -83,6 +83,7 @@ def test_merge_driver_settles_compiled_sections(project: Path, store: Store, run
     assert "Their rule" in (project / "AGENTS.md").read_text("utf-8")
     assert run("hooks", "uninstall").stdout == (
         f"removed {project / '.git' / 'hooks' / 'pre-commit'}\n"
+        f"removed {project / '.git' / 'hooks' / 'pre-merge-commit'}\n"
         "removed git config merge.memkit\n"
         "updated .gitattributes\n"
     )

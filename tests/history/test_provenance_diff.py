@@ -141,7 +141,7 @@ def test_json_output(run: Invoke, branch: dict[str, str]) -> None:
     scoped = next(c for c in data["changes"] if c["id"] == "scoped")
     assert scoped == {
         "id": "scoped", "kind": "added", "title": "Scoped", "path": ".memory/scoped.md",
-        "old_path": None, "flags": ["agent-written"], "invalid": False,
+        "old_path": None, "flags": ["agent-written"], "invalid": False, "owners": [],
         "fields": [
             {"name": "title", "old": None, "new": "Scoped"},
             {"name": "type", "old": None, "new": "note"},

@@ -1,0 +1,415 @@
+"""memkit's staleness benchmark: link verdicts scored on real histories of Python and Go projects.
+
+    python benchmarks/staleness_accuracy.py MIRRORS [--repos owner+name ...] [--pairs 6]
+        [--gap 40] [--links 120] [--seed 0] [-v]
+
+MIRRORS is a folder of git mirrors named owner+name/repo (bare or not). For each
+repository, pairs of first-parent commits GAP apart are taken across its history; at the
+older commit a memory is linked to each sampled symbol (every sampled symbol of a file the
+range changed, plus as many from files it did not) and `verify --all` records the
+fingerprints through memkit's own path (verify_store). At the newer commit `check` gives
+each link a verdict, scored against a ground truth computed here, independently of memkit's
+parsers:
+
+- Python: the standard library's ast; signature, body (docstrings out) and docs by
+  ast.unparse. Go: tree-sitter leaves, comments out; docs are the comment lines right
+  above a declaration. The same symbols memkit names: every block kind, first definition
+  of a name wins (`@overload` stubs yield).
+- A symbol still at its place is unchanged/docs/body/signature by which part differs.
+- A missing one moved where its body is, unchanged and not trivial (preferring the same
+  signature, then the same name); else to the new code most like it: Python's tokenize /
+  tree-sitter tokens of the whole definition with its name left out, difflib ratio >= 0.9,
+  among symbols absent at the older commit, ignoring definitions under 24 tokens. Several
+  equally good targets make an ambiguous move (right only when memkit lists the same ones).
+  A file deleted with most of its names showing up in one new file moved there.
+- Otherwise removed.
+
+A link memkit could not verify, or that got no verdict, counts as wrong. Prints per
+repository and overall: per-class precision and recall, stale precision and recall,
+accuracy, the rate of links not verified, and moved targets right. Stores nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import copy
+import dataclasses
+import datetime as dt
+import io
+import random
+import subprocess
+import tempfile
+import tokenize
+from collections import Counter
+from pathlib import Path
+
+CLASSES = ("unchanged", "docs", "body", "signature", "moved", "removed", "not verified")
+STALE = {"body", "signature", "moved", "removed"}
+TODAY = dt.date(2026, 1, 1)
+NEAR, MIN_TOKENS, TIE = 0.9, 24, 0.005
+DEFAULT_REPOS = ("psf+requests", "pallets+click", "spf13+cobra", "gin-gonic+gin")
+VERBOSE = False
+
+
+def git(root: Path, *args: str) -> str:
+    out = subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+    return out.stdout.decode("utf-8", "replace")
+
+
+@dataclasses.dataclass(frozen=True)
+class Shape:
+    sig: str
+    body: str
+    doc: str
+    tokens: tuple[str, ...]
+    trivial: bool
+
+
+# ------------------------------------------------------------------ Python truth
+
+
+def py_shapes(source: str) -> dict[str, Shape]:
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return {}
+    found: dict[str, ast.AST] = {}
+
+    def overload(n: ast.AST) -> bool:
+        decos = getattr(n, "decorator_list", [])
+        return any(getattr(d, "id", getattr(d, "attr", "")) == "overload" for d in decos)
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                name = prefix + node.name
+                if name not in found or (overload(found[name]) and not overload(node)):
+                    found[name] = node
+                if isinstance(node, ast.ClassDef):
+                    visit(node.body, name + ".")
+                continue
+            for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+                for child in getattr(node, field, []):
+                    if isinstance(child, ast.stmt):
+                        visit([child], prefix)
+                    elif hasattr(child, "body"):  # except handlers, match cases
+                        visit(child.body, prefix)
+
+    visit(tree.body, "")
+    return {name: py_shape(node) for name, node in found.items()}  # type: ignore[arg-type]
+
+
+def py_shape(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Shape:
+    node = copy.deepcopy(node)
+    has_doc = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+    docs = [ast.get_docstring(n, clean=True) or "" for n in ast.walk(node) if isinstance(n, has_doc)]
+    for n in ast.walk(node):
+        if isinstance(n, has_doc) and ast.get_docstring(n, clean=False) is not None:
+            n.body = n.body[1:]
+    body = "\n".join(ast.unparse(s) for s in node.body)
+    trivial = body.strip() in ("", "pass", "...")
+    node.name = "_"
+    whole = ast.unparse(node) if node.body else ast.unparse(node) + " pass"
+    node.body = []
+    sig = ast.unparse(node)
+    try:
+        toks = tuple(
+            t.string
+            for t in tokenize.generate_tokens(io.StringIO(whole).readline)
+            if t.type not in (tokenize.NEWLINE, tokenize.NL, tokenize.INDENT, tokenize.DEDENT)
+            and t.string
+        )
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        toks = tuple(whole.split())
+    return Shape(sig, body, "\n".join(docs), toks, trivial)
+
+
+# ---------------------------------------------------------------------- Go truth
+
+
+def _go_parser():  # type: ignore[no-untyped-def]
+    import tree_sitter
+    import tree_sitter_go
+
+    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_go.language()))
+
+
+def go_shapes(source: bytes) -> dict[str, Shape]:
+    root = _go_parser().parse(source).root_node
+    out: dict[str, Shape] = {}
+    for node in root.named_children:
+        if node.type == "function_declaration":
+            name = node.child_by_field_name("name").text.decode()
+            out.setdefault(name, go_shape(node, node, "body"))
+        elif node.type == "method_declaration":
+            recv = node.child_by_field_name("receiver")
+            owner = _go_type_name(recv)
+            name = f"{owner}.{node.child_by_field_name('name').text.decode()}"
+            out.setdefault(name, go_shape(node, node, "body"))
+        elif node.type == "type_declaration":
+            for spec in node.named_children:
+                if spec.type in ("type_spec", "type_alias"):
+                    name = spec.child_by_field_name("name").text.decode()
+                    out.setdefault(name, go_shape(spec, node, "type"))
+    return out
+
+
+def _go_type_name(node) -> str:  # type: ignore[no-untyped-def]
+    stack = [node]
+    while stack:
+        n = stack.pop(0)
+        if n.type == "type_identifier":
+            return n.text.decode()
+        stack.extend(n.named_children)
+    return ""
+
+
+def _leaves(node, skip=()) -> list[str]:  # type: ignore[no-untyped-def]
+    out: list[str] = []
+
+    def walk(n) -> None:  # type: ignore[no-untyped-def]
+        if n.type == "comment" or any(n == s for s in skip):
+            return
+        if n.child_count == 0:
+            text = n.text.decode("utf-8", "replace").strip()
+            if text and text != "\n" and text != ";":
+                out.append(text)
+            return
+        for c in n.children:
+            walk(c)
+
+    walk(node)
+    # a trailing comma before a closing bracket is formatting
+    return [t for i, t in enumerate(out) if not (t == "," and out[i + 1 : i + 2] in ([")"], ["]"], ["}"]))]
+
+
+def go_shape(node, anchor, body_field: str) -> Shape:  # type: ignore[no-untyped-def]
+    body = node.child_by_field_name(body_field)
+    name = node.child_by_field_name("name")
+    skip = tuple(n for n in (body, name) if n is not None)
+    sig = " ".join([node.type, *_leaves(node, skip)])
+    body_toks = _leaves(body) if body is not None else []
+    doc_lines = []
+    prev, row = anchor.prev_sibling, anchor.start_point[0]
+    while prev is not None and prev.type == "comment" and prev.end_point[0] >= row - 1:
+        before = prev.prev_sibling
+        if before is not None and before.type != "comment" and before.end_point[0] == prev.start_point[0]:
+            break
+        doc_lines.append(" ".join(prev.text.decode("utf-8", "replace").split()))
+        row = prev.start_point[0]
+        prev = before
+    toks = tuple([node.type, *_leaves(node, (name,) if name is not None else ())])
+    return Shape(sig, " ".join(body_toks), "\n".join(reversed(doc_lines)), toks, body_toks in ([], ["{", "}"]))
+
+
+# ------------------------------------------------------------------- the truth
+
+
+def shapes_at(root: Path, rev: str, lang: str) -> dict[str, dict[str, Shape]]:
+    suffix = ".py" if lang == "python" else ".go"
+    out = {}
+    for name in git(root, "ls-tree", "-r", "--name-only", rev).splitlines():
+        if name.endswith(suffix):
+            raw = subprocess.run(
+                ["git", "show", f"{rev}:{name}"], cwd=root, capture_output=True, check=True
+            ).stdout
+            out[name] = py_shapes(raw.decode("utf-8", "replace")) if lang == "python" else go_shapes(raw)
+    return out
+
+
+def ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
+    import difflib
+
+    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio()
+
+
+def truth(
+    name: str, path: str, old_files: dict, new_files: dict, changed: set[str]
+) -> tuple[str, str | None, tuple[str, ...]]:
+    """(class, target, ambiguous targets) for one symbol."""
+    old = old_files[path][name]
+    here = new_files.get(path, {})
+    if name in here:
+        now = here[name]
+        for cls, a, b in (("signature", old.sig, now.sig), ("body", old.body, now.body), ("docs", old.doc, now.doc)):
+            if a != b:
+                return cls, None, ()
+        return "unchanged", None, ()
+    last = name.rsplit(".", 1)[-1]
+    hits = []
+    for f, syms in new_files.items():
+        for n, s in syms.items():
+            if s.body != old.body or (f, n) == (path, name):
+                continue
+            same_name = n.rsplit(".", 1)[-1] == last
+            if old.trivial and not (same_name and s.sig == old.sig):
+                continue
+            hits.append(((0 if s.sig == old.sig else 2) + (0 if same_name else 1), f"{f}::{n}"))
+    if hits:
+        low = min(h[0] for h in hits)
+        top = sorted(t for k, t in hits if k == low)
+        return ("moved", top[0], ()) if len(top) == 1 else ("moved", None, tuple(top))
+    if len(old.tokens) >= MIN_TOKENS:
+        near = []
+        for f in sorted(changed):
+            for n, s in new_files.get(f, {}).items():
+                if n in old_files.get(f, {}) or (f, n) == (path, name):
+                    continue
+                r = ratio(old.tokens, s.tokens)
+                if r >= NEAR:
+                    near.append((r, f, n))
+        if near:
+            top_r = max(r for r, _, _ in near)
+            top = sorted((f, n) for r, f, n in near if r >= top_r - TIE)
+            same = [(f, n) for f, n in top if n.rsplit(".", 1)[-1] == last]
+            if len(top) == 1 or len(same) == 1:
+                f, n = top[0] if len(top) == 1 else same[0]
+                return "moved", f"{f}::{n}", ()
+            return "moved", None, tuple(f"{f}::{n}" for f, n in top)
+    if path not in new_files:  # the file went away: did a file with most of its names take over?
+        names = set(old_files[path])
+        takers = [
+            f
+            for f, syms in new_files.items()
+            if name in syms
+            and name not in old_files.get(f, {})
+            and len(names & set(syms)) >= 0.5 * len(names | set(syms))
+        ]
+        if len(takers) == 1:
+            return "moved", f"{takers[0]}::{name}", ()
+    return "removed", None, ()
+
+
+# ----------------------------------------------------------------- evaluation
+
+
+def evaluate_pair(repo: Path, lang: str, old: str, new: str, links: int, rng: random.Random) -> list[tuple]:
+    from memkit import memory as mm
+    from memkit.staleness import check_store, verify_store
+    from memkit.store import Store, init
+
+    old_files, new_files = shapes_at(repo, old, lang), shapes_at(repo, new, lang)
+    changed = set(git(repo, "diff", "--name-only", old, new).splitlines())
+    pool_changed = [(f, n) for f in sorted(old_files) if f in changed for n in old_files[f]]
+    pool_same = [(f, n) for f in sorted(old_files) if f not in changed for n in old_files[f]]
+    picked = rng.sample(pool_changed, min(len(pool_changed), links // 2))
+    picked += rng.sample(pool_same, min(len(pool_same), links - len(picked)))
+    with tempfile.TemporaryDirectory(prefix="memkit-accuracy-") as tmp:
+        clone = Path(tmp) / "clone"
+        subprocess.run(["git", "clone", "-q", "--no-checkout", str(repo), str(clone)], check=True)
+        git(clone, "checkout", "-q", "-f", old)
+        init(clone)
+        store = Store(clone)
+        ids = {}
+        for i, (f, n) in enumerate(picked):
+            mem = mm.new("x", "y", mid=f"acc-{i:05d}", today=TODAY, links=[f"{f}::{n}"])
+            store.add(mem, exact_id=True)
+            ids[mem.id] = (f, n)
+        done = verify_store(store, None, today=TODAY)
+        failed = {p.id: str(p) for p in done.problems}
+        git(clone, "checkout", "-q", "-f", new)
+        statuses = {s.id: s.links[0] for s in check_store(store, today=TODAY) if s.links}
+    rows = []
+    for mid, (f, n) in ids.items():
+        want, target, ties = truth(n, f, old_files, new_files, changed)
+        got = statuses.get(mid)
+        if mid in failed or got is None or got.state == "unverified":
+            rows.append((want, "not verified", target, None, ties, ()))
+            if VERBOSE:
+                print(f"  {old[:8]}..{new[:8]} {f}::{n}: not verified: {failed.get(mid)}")
+            continue
+        rows.append((want, got.state, target, got.moved_to, ties, got.candidates))
+        if VERBOSE and (want, target, ties) != (got.state, got.moved_to, got.candidates):
+            print(
+                f"  {old[:8]}..{new[:8]} {f}::{n}: truth {want} {target or ''} {ties or ''}, "
+                f"memkit {got.state} {got.moved_to or ''} {got.candidates or ''}"
+            )
+    return rows
+
+
+def pairs(repo: Path, count: int, gap: int) -> list[tuple[str, str]]:
+    commits = git(repo, "rev-list", "--first-parent", "--reverse", "HEAD").split()
+    if len(commits) < 2:
+        return []
+    gap = min(gap, len(commits) - 1)
+    starts = list(range(0, len(commits) - gap))
+    step = max(1, len(starts) // count)
+    return [(commits[i], commits[i + gap]) for i in starts[::step][:count]]
+
+
+def right(row: tuple) -> bool:
+    want, got, target, moved_to, ties, candidates = row
+    if want != got:
+        return False
+    if want == "moved":
+        return (target, ties) == (moved_to, tuple(candidates))
+    return True
+
+
+def report(title: str, rows: list[tuple]) -> dict[str, float]:
+    confusion = Counter((r[0], r[1]) for r in rows)
+    print(f"{title}: {len(rows)} links")
+    print(f"  {'class':<13} {'truth':>6} {'memkit':>6} {'precision':>9} {'recall':>7}")
+    for cls in CLASSES:
+        tp = sum(1 for r in rows if r[0] == cls and right(r))
+        truth_n = sum(v for (w, _), v in confusion.items() if w == cls)
+        pred_n = sum(v for (_, g), v in confusion.items() if g == cls)
+        if truth_n or pred_n:
+            p = f"{tp / pred_n:.3f}" if pred_n else "-"
+            r = f"{tp / truth_n:.3f}" if truth_n else "-"
+            print(f"  {cls:<13} {truth_n:>6} {pred_n:>6} {p:>9} {r:>7}")
+    tp = sum(1 for r in rows if r[0] in STALE and r[1] in STALE)
+    pred_n = sum(1 for r in rows if r[1] in STALE)
+    truth_n = sum(1 for r in rows if r[0] in STALE)
+    figures = {
+        "accuracy": sum(map(right, rows)) / max(len(rows), 1),
+        "stale_precision": tp / max(pred_n, 1),
+        "stale_recall": tp / max(truth_n, 1),
+        "not_verified": sum(1 for r in rows if r[1] == "not verified") / max(len(rows), 1),
+    }
+    moved = [r for r in rows if r[0] == r[1] == "moved"]
+    print(
+        f"  stale: {truth_n} true, {pred_n} said; precision {figures['stale_precision']:.3f}, "
+        f"recall {figures['stale_recall']:.3f}; accuracy {figures['accuracy']:.3f}; "
+        f"not verified {figures['not_verified']:.3f}; "
+        f"moved targets right {sum(map(right, moved))}/{len(moved)}"
+    )
+    wrong = Counter((r[0], r[1]) for r in rows if not right(r))
+    if wrong:
+        print("  wrong (truth -> memkit): " + ", ".join(f"{w}->{g} x{n}" for (w, g), n in sorted(wrong.items())))
+    return figures
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("mirrors", type=Path, help="folder of owner+name/repo git mirrors")
+    ap.add_argument("--repos", nargs="+", default=list(DEFAULT_REPOS))
+    ap.add_argument("--pairs", type=int, default=6)
+    ap.add_argument("--gap", type=int, default=40)
+    ap.add_argument("--links", type=int, default=120)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("-v", "--verbose", action="store_true", help="print each disagreement")
+    args = ap.parse_args()
+    global VERBOSE
+    VERBOSE = args.verbose
+    everything: list[tuple] = []
+    for name in args.repos:
+        repo = (args.mirrors / name / "repo").resolve()
+        if not repo.exists():
+            repo = (args.mirrors / name).resolve()
+        head = git(repo, "rev-parse", "HEAD").strip()
+        files = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+        lang = "go" if sum(f.endswith(".go") for f in files) > sum(f.endswith(".py") for f in files) else "python"
+        rng = random.Random(args.seed)
+        rows: list[tuple] = []
+        chosen = pairs(repo, args.pairs, args.gap)
+        for old, new in chosen:
+            rows += evaluate_pair(repo, lang, old, new, args.links, rng)
+        report(f"{name} ({lang}, HEAD {head[:12]}, {len(chosen)} pairs {args.gap} commits apart)", rows)
+        everything += rows
+    report("all repositories", everything)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""`memkit sync` and `memkit stores`: shared team stores named in .memory/config.toml."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from memkit.commands._common import EXIT_FOUND, echo_json, get_store, table, warn
+
+
+@click.command()
+@click.argument("names", nargs=-1)
+@click.option("--update", is_flag=True, help="Move each pin to what its ref names now.")
+@click.pass_context
+def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
+    """Fetch the shared stores at the commits pinned in .memory/stores.lock.
+
+    A store not pinned yet is pinned at what its `ref` names now; --update moves
+    every pin (or those NAMES) forward. Commit .memory/stores.lock: the pins are a
+    reviewed change, like a lock file. A store whose history was rewritten is refused.
+    """
+    from memkit.stores import team
+
+    store = get_store(ctx)
+    store.require()
+    if not team.sources(store.config):
+        click.echo("no shared stores configured: add a [stores.NAME] table with url and ref "
+                   "to .memory/config.toml (see docs/stores.md)")  # fmt: skip
+        return
+    with store.lock():
+        results = team.sync(store.root, store.config, store.private_dir(), update=update,
+                            names=names)  # fmt: skip
+    failed = False
+    for r in results:
+        if r.action == "error":
+            failed = True
+            click.echo(f"memkit: {r.message}", err=True)
+            continue
+        moved = f" (was {r.old[:12]})" if r.action == "updated" else ""
+        click.echo(f"{r.name}: {r.action} at {r.commit[:12]}{moved}, {r.count} memories")
+    shared = team.load(store.root, store.config, store.private_dir())
+    for p in shared.problems:
+        warn(p)
+    for note in team.merge(store.load().memories, shared)[1]:
+        warn(note)
+    if failed:
+        ctx.exit(EXIT_FOUND)
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.pass_context
+def stores(ctx: click.Context, as_json: bool) -> None:
+    """List the shared stores: where they come from, their pin and what they add.
+
+    Reads nothing from the network. Exit 1 when a store is not synced or one of its
+    memories is left out.
+    """
+    from memkit.stores import team
+
+    store = get_store(ctx)
+    store.require()
+    pins = team.read_lock(store.root)
+    shared = team.load(store.root, store.config, store.private_dir())
+    _, notes = team.merge(store.load().memories, shared)
+    rows: list[dict[str, Any]] = []
+    for src in team.sources(store.config):
+        pin = pins.get(src.name)
+        count = sum(1 for m in shared.memories if m.origin == src.name)
+        rows.append({"name": src.name, "url": src.url, "ref": src.ref,
+                     "commit": pin.commit if pin else None, "memories": count})  # fmt: skip
+    if as_json:
+        echo_json({"stores": rows, "problems": list(shared.problems), "notes": notes})
+    else:
+        if rows:
+            click.echo(table([(r["name"], r["url"], r["ref"], (r["commit"] or "-")[:12],
+                               str(r["memories"])) for r in rows],
+                             ("NAME", "URL", "REF", "PINNED", "MEMORIES")))  # fmt: skip
+        else:
+            click.echo("no shared stores configured (see docs/stores.md)")
+        for line in (*shared.problems, *notes):
+            warn(line)
+    if shared.problems:
+        ctx.exit(EXIT_FOUND)

@@ -1,0 +1,244 @@
+"""The CI gate, `memkit ci --base REF`: fail for what a change caused, summarise the rest.
+
+`gate(store, base, today=...)` compares the work tree (in CI: the pull request's
+checkout) with the merge base of `base` and HEAD, and returns a Verdict:
+
+- failures (exit 1), one line each with the command that fixes it: memory files the
+  change touched that are invalid or hold a likely secret; memories the change made
+  stale (it changed their linked code without re-verifying or editing them) or
+  touched while they fail the policy; compiled files out of date because of the
+  change;
+- notes (never failing): everything else that needs a person some day, such as
+  expired and review-due memories, drafts, memories already stale before the
+  change, invalid files it did not touch, compiled files the base branch had left
+  out of date.
+
+What fails is decided by memkit.staleness.verdict (FAILING_STATES, `[check] fail_on`).
+A compiled file that differs from what `memkit compile` gives is the change's fault
+unless the same difference was already there on the base: the base is compiled in a
+temporary worktree and its drift (base as committed -> base as compiled today) is
+replayed onto the change's file with `git merge-file`; if that gives exactly what
+compiling the change gives, the drift came from the base (an expiry date passing, code
+changed without memkit's hook), and it is a note.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memkit.errors import MemkitError
+from memkit.githooks.install import run_git, toplevel
+from memkit.walk import MEMORY_DIR
+
+if TYPE_CHECKING:
+    from memkit.staleness.verdict import MemoryStatus
+    from memkit.store import Store
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What the gate found: `failures` fail the job (exit 1), `notes` only report."""
+
+    base: str  # the merge base compared with
+    failures: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def gate(store: Store, base: str, *, today: dt.date) -> Verdict:
+    """Judge the change from the merge base of `base` and HEAD to the work tree."""
+    from memkit.staleness.verdict import fail_on
+
+    store.require()
+    mbase = merge_base(store.root, base)
+    changed = changed_paths(store.root, mbase)
+    failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
+    failures: list[str] = []
+    notes: list[str] = []
+    _invalid(store, changed, failures, notes)
+    _staleness(store, mbase, changed, failing, today, failures, notes)
+    _compiled(store, mbase, today, failures, notes)
+    return Verdict(mbase, tuple(failures), tuple(notes))
+
+
+def merge_base(root: Path, base: str) -> str:
+    """The commit where HEAD's branch left `base`; a clear error when git cannot tell."""
+    try:
+        run_git(root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
+    except MemkitError:
+        raise MemkitError(
+            f"--base {base!r} names no commit here; fetch it first (in GitHub Actions: "
+            "actions/checkout with fetch-depth: 0, and --base origin/$GITHUB_BASE_REF)"
+        ) from None
+    try:
+        return run_git(root, "merge-base", base, "HEAD")
+    except MemkitError:
+        raise MemkitError(
+            f"{base} and HEAD share no history (a shallow clone?); fetch the whole history "
+            "(fetch-depth: 0) and run `memkit ci` again"
+        ) from None
+
+
+def changed_paths(root: Path, commit: str) -> frozenset[str]:
+    """Paths (relative to `root`) that differ between `commit` and the work tree."""
+    out = run_git(root, "diff", "--name-only", "-z", "--no-renames", "--relative", commit)
+    untracked = run_git(root, "ls-files", "--others", "--exclude-standard", "-z")
+    return frozenset(n for n in (out + "\0" + untracked).split("\0") if n)
+
+
+def _invalid(store: Store, changed: frozenset[str], failures: list[str], notes: list[str]) -> None:
+    from memkit.validation import validate
+
+    problems = validate(store)
+    mine = [p for p in problems if p.path in changed]
+    failures.extend(f"{p} (this change)" for p in mine)
+    others = sorted({p.path for p in problems if p.path not in changed})
+    if others:
+        notes.append(
+            f"{len(others)} invalid memory file(s) this change did not touch: "
+            f"{_few(others)} (`memkit validate` shows why)"
+        )
+
+
+def _staleness(
+    store: Store,
+    mbase: str,
+    changed: frozenset[str],
+    failing: frozenset[str],
+    today: dt.date,
+    failures: list[str],
+    notes: list[str],
+) -> None:
+    from memkit.staleness import check_range, check_store
+    from memkit.staleness.verdict import fails
+
+    statuses = {s.id: s for s in check_store(store, today=today)}
+    paths = {m.id: m.path for m in store.memories()}
+    caused = {s.id for s in check_range(store, mbase, None) if s.id in statuses}
+    for mid in sorted(caused):
+        status = statuses[mid]
+        if status.active and status.state == "stale":
+            failures.append(
+                f"{paths[mid]}: {mid} is stale: this change altered "
+                f"{_links(status)}; check the memory, then `memkit verify {mid}` "
+                f"(or `memkit edit {mid}`) and commit"
+            )
+    rest: dict[str, list[str]] = {}
+    for mid, status in sorted(statuses.items()):
+        if mid in caused and status.active and status.state == "stale":
+            continue
+        if paths.get(mid) in changed and fails(status, failing):
+            fix = "memkit verify" if status.state in ("stale", "unverified") else "memkit edit"
+            failures.append(
+                f"{paths[mid]}: {mid} is {status.state} and this change touches it; "
+                f"`{fix} {mid}` and commit"
+            )
+        elif status.state != "fresh":
+            key = status.state if status.active else f"{status.state} (draft)"
+            rest.setdefault(key, []).append(mid)
+    for key, ids in sorted(rest.items()):
+        notes.append(f"{len(ids)} {key}: {_few(ids)} (not caused by this change)")
+
+
+def _links(status: MemoryStatus) -> str:
+    return status.describe() or "its linked code"
+
+
+def _compiled(
+    store: Store, mbase: str, today: dt.date, failures: list[str], notes: list[str]
+) -> None:
+    from memkit.compile.plan import plan
+
+    changes = plan(store, today=today).changes
+    if not changes:
+        return
+    expected_base = _base_outputs(store, mbase, today, [c.path for c in changes])
+    mine, drifted = [], []
+    for c in changes:
+        committed = _show(store.root, mbase, c.path)
+        compiled = expected_base.get(c.path, committed)
+        if committed != compiled and _replay(committed, c.old, compiled) == c.new:
+            drifted.append(c.path)
+        else:
+            mine.append(c.path)
+    if mine:
+        failures.append(
+            f"compiled files out of date for this change: {_few(mine)}; run `memkit compile` "
+            "and commit the result (or install the hook: `memkit hooks install`)"
+        )
+    if drifted:
+        notes.append(
+            f"compiled files already out of date on the base branch: {_few(drifted)}; "
+            "run `memkit compile` on the default branch and commit"
+        )
+
+
+def _base_outputs(
+    store: Store, mbase: str, today: dt.date, paths: list[str]
+) -> Mapping[str, bytes | None]:
+    """What `memkit compile` gives today for the merge base, compiled in a temporary worktree."""
+    from memkit.compile.plan import plan
+    from memkit.store import Store as StoreClass
+
+    top = toplevel(store.root)
+    sub = os.path.relpath(store.root.resolve(), top)
+    with tempfile.TemporaryDirectory(prefix="memkit-ci-") as tmp:
+        tree = Path(tmp) / "base"
+        run_git(top, "worktree", "add", "--detach", "--quiet", str(tree), mbase)
+        try:
+            root = tree / sub if sub != "." else tree
+            if not (root / MEMORY_DIR).is_dir():
+                return {p: None for p in paths}
+            files = {f.path: f.new for f in plan(StoreClass(root), today=today).files}
+            return {p: files.get(p, _show(store.root, mbase, p)) for p in paths}
+        finally:
+            run_git(top, "worktree", "remove", "--force", str(tree))
+
+
+def _show(root: Path, commit: str, path: str) -> bytes | None:
+    """The bytes of `path` (relative to `root`) at `commit`; None when it has none."""
+    done = subprocess.run(
+        ["git", "show", f"{commit}:./{path}"], cwd=root, capture_output=True, check=False
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def _replay(base: bytes | None, ours: bytes | None, theirs: bytes | None) -> bytes | None:
+    """`ours` with the change base -> theirs applied (git merge-file); None on a conflict."""
+    if base is None or ours is None or theirs is None:
+        return None
+    with tempfile.TemporaryDirectory(prefix="memkit-ci-") as tmp:
+        names = []
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            (Path(tmp) / name).write_bytes(data)
+            names.append(str(Path(tmp) / name))
+        done = subprocess.run(["git", "merge-file", "-p", *names], capture_output=True)
+    return done.stdout if done.returncode == 0 else None
+
+
+def _few(items: list[str], n: int = 5) -> str:
+    shown = ", ".join(items[:n])
+    return shown + (f" and {len(items) - n} more" if len(items) > n else "")
+
+
+def format_verdict(v: Verdict, base: str) -> list[str]:
+    """The gate's report: failures, then the summary, then the one-line verdict."""
+    lines = [f"memkit ci: FAIL {f}" for f in v.failures]
+    lines += [f"memkit ci: note: {n}" for n in v.notes]
+    if v.ok:
+        lines.append(f"memkit ci: ok: nothing this change made (since {base}, {v.base[:12]})")
+    else:
+        n = len(v.failures)
+        since = f"since {base}, {v.base[:12]}"
+        lines.append(f"memkit ci: {n} problem(s) caused by this change ({since})")
+    return lines

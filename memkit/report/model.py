@@ -1,0 +1,204 @@
+"""What the report shows, gathered from the core: memories, verdicts, history, reach, review.
+
+`collect` reads the store once, asks the staleness engine for every memory's verdict,
+walks the store's git history once (not once per memory), plans the compiled files to
+tell which agents' files each memory reaches, and, given a base, runs the pull-request
+review. Everything here is plain frozen data; memkit.report.page turns it into HTML.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from memkit.errors import MemkitError
+from memkit.history.diff import Review
+from memkit.history.provenance import LogEntry
+from memkit.memory import STATUSES, TYPES, Memory
+from memkit.report.codediff import CodeChange
+from memkit.report.codemap import Node
+from memkit.staleness.verdict import MEMORY_STATES, MemoryStatus
+from memkit.store import Loaded, Store
+
+HISTORY_COMMITS = 2000  # commits that touched memories, walked once for every memory's history
+REACH_FULL, REACH_SHORT, REACH_CUT = "full", "shortened", "cut"
+
+
+@dataclass(frozen=True)
+class Reach:
+    """How one compiled file carries a memory: in full, shortened to a line, or cut."""
+
+    path: str
+    target: str
+    how: str
+
+
+@dataclass(frozen=True)
+class Entry:
+    memory: Memory
+    status: MemoryStatus
+    history: tuple[LogEntry, ...] = ()
+    reach: tuple[Reach, ...] = ()
+    changes: tuple[CodeChange, ...] = ()  # the code changes behind stale links
+
+    @property
+    def freshness(self) -> str:
+        """The verdict, with drafts told apart: a draft waits for review whatever its links."""
+        return "draft" if self.memory.status == "draft" else self.status.state
+
+    @property
+    def age(self) -> dt.date:
+        m = self.memory
+        return m.updated or m.created or dt.date.min
+
+
+@dataclass(frozen=True)
+class Report:
+    root_name: str
+    today: dt.date
+    head: str | None  # the commit the report describes (None: not in git)
+    entries: tuple[Entry, ...]  # sorted by id
+    codemap: tuple[Node, ...]
+    recent: tuple[LogEntry, ...]  # the latest memory changes, newest first
+    review: Review | None = None  # what a pull request does to memory (--base)
+    problems: tuple[str, ...] = ()  # files that did not parse, and other notes
+
+    def counts(self, attr: str) -> list[tuple[str, int]]:
+        """(value, count) for `type`, `status` or `freshness`, in the vocabulary's order."""
+        order: Sequence[str] = {"type": TYPES, "status": STATUSES}.get(
+            attr, ("fresh", *MEMORY_STATES[1:], "draft")
+        )
+        got = Counter(
+            e.freshness if attr == "freshness" else getattr(e.memory, attr) for e in self.entries
+        )
+        return [(k, got[k]) for k in order if got[k]]
+
+    def stale_by_kind(self) -> list[tuple[str, int]]:
+        """How the stale links changed: body, signature, moved, removed, changed."""
+        got = Counter(link.state for e in self.entries for link in e.status.stale_links())
+        return sorted(got.items())
+
+    def queue(self) -> list[Entry]:
+        """Drafts and memories needing attention, oldest first."""
+        waiting = [e for e in self.entries if e.freshness != "fresh"]
+        return sorted(waiting, key=lambda e: (e.age, e.memory.id))
+
+    def tags(self) -> list[tuple[str, int]]:
+        return sorted(Counter(t for e in self.entries for t in e.memory.tags).items())
+
+
+def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
+    """Everything the report shows, for the store as it is on disk."""
+    from memkit.report.codediff import code_changes
+    from memkit.report.codemap import build_map
+    from memkit.staleness import check_store
+
+    store.require()
+    loaded = store.load()
+    statuses = {s.id: s for s in check_store(store, today=today)}
+    memories = sorted(loaded.memories, key=lambda m: m.id)
+    repo, head = _repo(store)
+    prefix = _prefix(store, repo)
+    history, recent = _history(store) if head else ({}, ())
+    reach = _reach(store, today, statuses, loaded)
+    entries = tuple(
+        Entry(
+            m,
+            statuses[m.id],
+            history.get(m.id, ()),
+            reach.get(m.id, ()),
+            code_changes(repo, prefix, statuses[m.id]) if repo is not None else (),
+        )
+        for m in memories
+    )
+    review = None
+    if base is not None:
+        from memkit.history.diff import diff_range
+
+        review = diff_range(store, base)
+    problems = tuple(str(p) for p in loaded.problems)
+    codemap = build_map(entries_by_path(entries))
+    return Report(store.root.name, today, head, entries, codemap, recent, review, problems)
+
+
+def entries_by_path(entries: Sequence[Entry]) -> dict[str, list[tuple[str, str]]]:
+    """path or glob -> [(memory id, freshness)], from links (files) and scopes (globs)."""
+    from memkit.staleness.links import Link
+
+    out: dict[str, list[tuple[str, str]]] = {}
+    for e in entries:
+        where = {Link.parse(text).path for text in e.memory.links} | set(e.memory.paths)
+        for path in sorted(where):
+            out.setdefault(path, []).append((e.memory.id, e.freshness))
+    return out
+
+
+def _repo(store: Store) -> tuple[object | None, str | None]:
+    from memkit import git
+
+    repo = git.find_repo(store.root)
+    return (repo, git.head_commit(repo)) if repo is not None else (None, None)
+
+
+def _prefix(store: Store, repo: object | None) -> str:
+    """The store's root as a path inside the repository ("" at its top)."""
+    from memkit import git
+
+    if repo is None:
+        return ""
+    rel = store.root.resolve().relative_to(git.workdir(repo).resolve()).as_posix()
+    return "" if rel == "." else rel
+
+
+def _history(store: Store) -> tuple[dict[str, tuple[LogEntry, ...]], tuple[LogEntry, ...]]:
+    """Each memory's commits (newest first) from one walk of the store's history."""
+    from memkit.history.provenance import store_log
+
+    log = store_log(store, HISTORY_COMMITS)
+    out: dict[str, list[LogEntry]] = {}
+    for entry in log.entries:
+        out.setdefault(entry.id, []).append(entry)
+    return {k: tuple(v) for k, v in out.items()}, log.entries[:50]
+
+
+def _reach(
+    store: Store, today: dt.date, statuses: Mapping[str, MemoryStatus], loaded: Loaded
+) -> dict[str, tuple[Reach, ...]]:
+    """For each memory, the compiled files meant to carry it and how they do.
+
+    The targets say which memories each output holds; what `memkit compile` would
+    write says whether one is there in full (its id marker), shortened to a line
+    (`memkit show ID`) or cut to fit the file's budget.
+    """
+    from memkit.compile.plan import build, select
+    from memkit.compile.targets import TARGETS, settings
+
+    try:
+        conf = settings(store.config.section("compile"), store.config.path or "config.toml")
+        plan = build(store, today=today, statuses=statuses, loaded=loaded)
+    except MemkitError:
+        return {}  # a bad compile config or template: `memkit compile` says what
+    held = {f.path: _held(f.new.decode("utf-8", "replace")) for f in plan.files if f.new}
+    chosen = select(loaded.memories, today)
+    out: dict[str, list[Reach]] = {}
+    for name in conf.targets:
+        for output in TARGETS[name].outputs(chosen, conf):
+            if "import" in output.context:
+                continue  # CLAUDE.md importing AGENTS.md: the memories are AGENTS.md's
+            full, short = held.get(output.path, (frozenset(), frozenset()))
+            for m in output.memories:
+                how = REACH_FULL if m.id in full else REACH_SHORT if m.id in short else REACH_CUT
+                out.setdefault(m.id, []).append(Reach(output.path, name, how))
+    return {k: tuple(sorted(v, key=lambda r: r.path)) for k, v in out.items()}
+
+
+_FULL = re.compile(r"<!-- memkit:id=([a-z0-9-]+) -->")
+_SHORT = re.compile(r"`memkit show ([a-z0-9-]+)`")
+
+
+def _held(text: str) -> tuple[frozenset[str], frozenset[str]]:
+    """Ids of the memories a compiled file holds in full (id marker) and shortened."""
+    return frozenset(_FULL.findall(text)), frozenset(_SHORT.findall(text))

@@ -1,0 +1,92 @@
+"""`memkit verify`: every memory it can, one line per problem, and memkit's own records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from memkit.staleness import fingerprint, verify, verify_store
+from memkit.staleness.parsed import LinkError
+from memkit.store import Store
+from memkit.store.secrets_guard import machine_data_masked, secret_findings
+from tests.conftest import Invoke, git
+from tests.staleness.test_staleness_languages import TODAY, commit_all, remember, write
+
+CODE = "def good(x):\n    return x + 1\n\n\ndef other(y):\n    return y * 2\n"
+
+
+def test_one_bad_link_costs_only_its_memory(run: Invoke, repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::good"], mid="first")
+    remember(repo, store, ["a.py::good", "a.py::other"], mid="second")
+    remember(repo, store, ["a.py::other"], mid="third")
+    write(repo, "a.py", CODE.replace("def other", "def gone").replace("y * 2", "y * 3"))
+    commit_all(repo, "change")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    before = store.get("first").verified.commit  # type: ignore[union-attr]
+    done = run("verify", "--all", code=1)
+    assert done.stdout == ""  # `first` still fingerprints as recorded: its file is left alone
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith(
+        "memkit: .memory/second.md:5: link 'a.py::other': a.py defines no symbol 'other'"
+    )
+    assert lines[0].endswith("(edit the memory's links with `memkit edit second`)")
+    assert lines[1].startswith("memkit: .memory/third.md:4: link 'a.py::other'")
+    assert lines[2] == "memkit: 2 link(s) could not be verified"
+    assert store.get("first").verified.commit == before != head  # type: ignore[union-attr]
+    assert store.get("second").verified.commit != head  # type: ignore[union-attr]
+
+
+def test_verify_store_reports_and_verify_raises_after_saving(repo: Path, store: Store) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::good"], mid="ok")
+    remember(repo, store, ["a.py::other"], mid="bad")
+    write(repo, "a.py", CODE.replace("def other", "def gone").replace("y * 2", "y * 3"))
+    commit_all(repo, "change")
+    done = verify_store(store, None, today=TODAY)
+    assert [m.id for m in done.saved] == [] and [m.id for m in done.unchanged] == ["ok"]
+    assert [(p.id, p.where) for p in done.problems] == [("bad", ".memory/bad.md:4")]
+    with pytest.raises(Exception, match=r"\.memory/bad\.md:4: link 'a\.py::other'"):
+        verify(store, ["bad", "ok"], today=TODAY)
+
+
+def test_fingerprint_names_every_bad_link(repo: Path) -> None:
+    write(repo, "a.py", CODE)
+    with pytest.raises(LinkError) as e:
+        fingerprint(repo, ["a.py::nope", "a.py::good", "b.py"], today=TODAY)
+    lines = str(e.value).splitlines()
+    assert len(lines) == 2
+    assert "defines no symbol 'nope'" in lines[0] and "no file b.py" in lines[1]
+
+
+def test_fingerprints_never_read_as_credentials(run: Invoke, repo: Path, store: Store) -> None:
+    test_name = "TestRequests.test_digest_auth_incorrect_credentials"
+    source = f"class TestRequests:\n    def {test_name.split('.')[1]}(self):\n        pass\n"
+    write(repo, "tests/test_requests.py", source)
+    for name in ("config/credentials", "deploy/api_token", "secret_key"):
+        write(repo, name, f"{name} 7f3a9c\n")
+    commit_all(repo, "code")
+    links = [f"tests/test_requests.py::{test_name}", "config/credentials", "deploy/api_token"]
+    remember(repo, store, [*links, "secret_key"], mid="auth-tests")
+    write(repo, "config/credentials", "changed 9b2e77\n")
+    commit_all(repo, "change")
+    run("verify", "auth-tests")
+    text = (store.dir / "auth-tests.md").read_text(encoding="utf-8")
+    assert f"{test_name}: sig:" in text
+    assert secret_findings(text, None) == []
+
+
+def test_masking_keeps_hand_written_secrets_in_the_verified_block() -> None:
+    token = "ghp_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5"
+    text = (
+        "---\ntitle: x\nverified:\n  commit: 3e8271e2acb9c0f1d2e3a4b5c6d7e8f9a0b1c2d3\n"
+        "  links:\n    a.py::test_bad_credentials: sig:b1628d3f body:af30ee27 doc:bd35ae48\n"
+        f"    api_token: {token}\n---\nbody\n"
+    )
+    masked = machine_data_masked(text)
+    assert "sig:" not in masked and "3e8271e2" not in masked and token in masked
+    assert masked.count("\n") == text.count("\n")
+    assert [line for line, _ in secret_findings(text, None)] == [7]
