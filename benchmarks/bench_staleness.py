@@ -87,7 +87,12 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> float:
 
 
 def compare(
-    label: str, cmd: list[str], floor: list[str], root: Path, env: dict[str, str], runs: int,
+    label: str,
+    cmd: list[str],
+    floor: list[str],
+    root: Path,
+    env: dict[str, str],
+    runs: int,
     before: list[str] | None = None,
 ) -> None:
     mine, base = [], []
@@ -125,7 +130,9 @@ def main() -> None:
         reset = ["git", "checkout", "-q", "--", "."]
         git(root, "add", ".memory")
         git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "store")
-        compare("verify --all", [memkit, "verify", "--all"], parse_once, root, env, args.runs, reset)
+        compare(
+            "verify --all", [memkit, "verify", "--all"], parse_once, root, env, args.runs, reset
+        )
         subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
         subprocess.run([memkit, "check"], cwd=root, env=env, capture_output=True)  # warm caches
         noop = [sys.executable, "-c", "pass"]

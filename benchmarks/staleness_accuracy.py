@@ -103,7 +103,9 @@ def py_shapes(source: str) -> dict[str, Shape]:
 def py_shape(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Shape:
     node = copy.deepcopy(node)
     has_doc = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    docs = [ast.get_docstring(n, clean=True) or "" for n in ast.walk(node) if isinstance(n, has_doc)]
+    docs = [
+        ast.get_docstring(n, clean=True) or "" for n in ast.walk(node) if isinstance(n, has_doc)
+    ]
     for n in ast.walk(node):
         if isinstance(n, has_doc) and ast.get_docstring(n, clean=False) is not None:
             n.body = n.body[1:]
@@ -181,7 +183,11 @@ def _leaves(node, skip=()) -> list[str]:  # type: ignore[no-untyped-def]
 
     walk(node)
     # a trailing comma before a closing bracket is formatting
-    return [t for i, t in enumerate(out) if not (t == "," and out[i + 1 : i + 2] in ([")"], ["]"], ["}"]))]
+    return [
+        t
+        for i, t in enumerate(out)
+        if not (t == "," and out[i + 1 : i + 2] in ([")"], ["]"], ["}"]))
+    ]
 
 
 def go_shape(node, anchor, body_field: str) -> Shape:  # type: ignore[no-untyped-def]
@@ -194,13 +200,23 @@ def go_shape(node, anchor, body_field: str) -> Shape:  # type: ignore[no-untyped
     prev, row = anchor.prev_sibling, anchor.start_point[0]
     while prev is not None and prev.type == "comment" and prev.end_point[0] >= row - 1:
         before = prev.prev_sibling
-        if before is not None and before.type != "comment" and before.end_point[0] == prev.start_point[0]:
+        if (
+            before is not None
+            and before.type != "comment"
+            and before.end_point[0] == prev.start_point[0]
+        ):
             break
         doc_lines.append(" ".join(prev.text.decode("utf-8", "replace").split()))
         row = prev.start_point[0]
         prev = before
     toks = tuple([node.type, *_leaves(node, (name,) if name is not None else ())])
-    return Shape(sig, " ".join(body_toks), "\n".join(reversed(doc_lines)), toks, body_toks in ([], ["{", "}"]))
+    return Shape(
+        sig,
+        " ".join(body_toks),
+        "\n".join(reversed(doc_lines)),
+        toks,
+        body_toks in ([], ["{", "}"]),
+    )
 
 
 # ------------------------------------------------------------------- the truth
@@ -214,7 +230,9 @@ def shapes_at(root: Path, rev: str, lang: str) -> dict[str, dict[str, Shape]]:
             raw = subprocess.run(
                 ["git", "show", f"{rev}:{name}"], cwd=root, capture_output=True, check=True
             ).stdout
-            out[name] = py_shapes(raw.decode("utf-8", "replace")) if lang == "python" else go_shapes(raw)
+            out[name] = (
+                py_shapes(raw.decode("utf-8", "replace")) if lang == "python" else go_shapes(raw)
+            )
     return out
 
 
@@ -232,7 +250,11 @@ def truth(
     here = new_files.get(path, {})
     if name in here:
         now = here[name]
-        for cls, a, b in (("signature", old.sig, now.sig), ("body", old.body, now.body), ("docs", old.doc, now.doc)):
+        for cls, a, b in (
+            ("signature", old.sig, now.sig),
+            ("body", old.body, now.body),
+            ("docs", old.doc, now.doc),
+        ):
             if a != b:
                 return cls, None, ()
         return "unchanged", None, ()
@@ -284,7 +306,9 @@ def truth(
 # ----------------------------------------------------------------- evaluation
 
 
-def evaluate_pair(repo: Path, lang: str, old: str, new: str, links: int, rng: random.Random) -> list[tuple]:
+def evaluate_pair(
+    repo: Path, lang: str, old: str, new: str, links: int, rng: random.Random
+) -> list[tuple]:
     from memkit import memory as mm
     from memkit.staleness import check_store, verify_store
     from memkit.store import Store, init
@@ -377,7 +401,10 @@ def report(title: str, rows: list[tuple]) -> dict[str, float]:
     )
     wrong = Counter((r[0], r[1]) for r in rows if not right(r))
     if wrong:
-        print("  wrong (truth -> memkit): " + ", ".join(f"{w}->{g} x{n}" for (w, g), n in sorted(wrong.items())))
+        print(
+            "  wrong (truth -> memkit): "
+            + ", ".join(f"{w}->{g} x{n}" for (w, g), n in sorted(wrong.items()))
+        )
     return figures
 
 
@@ -400,13 +427,19 @@ def main() -> None:
             repo = (args.mirrors / name).resolve()
         head = git(repo, "rev-parse", "HEAD").strip()
         files = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-        lang = "go" if sum(f.endswith(".go") for f in files) > sum(f.endswith(".py") for f in files) else "python"
+        lang = (
+            "go"
+            if sum(f.endswith(".go") for f in files) > sum(f.endswith(".py") for f in files)
+            else "python"
+        )
         rng = random.Random(args.seed)
         rows: list[tuple] = []
         chosen = pairs(repo, args.pairs, args.gap)
         for old, new in chosen:
             rows += evaluate_pair(repo, lang, old, new, args.links, rng)
-        report(f"{name} ({lang}, HEAD {head[:12]}, {len(chosen)} pairs {args.gap} commits apart)", rows)
+        report(
+            f"{name} ({lang}, HEAD {head[:12]}, {len(chosen)} pairs {args.gap} commits apart)", rows
+        )
         everything += rows
     report("all repositories", everything)
 
