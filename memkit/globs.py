@@ -1,4 +1,4 @@
-"""Globs as memories write them: brace expansion, and the shapes every agent can read.
+"""Globs as memories write them: brace expansion, matching, and the shapes agents can read.
 
 Cursor (`globs`) and Copilot (`applyTo`) take one comma-separated list, so braces
 are expanded before globs are joined, and a comma left after expansion would cut
@@ -81,20 +81,23 @@ def check(glob: str) -> None:
 
 
 def match(glob: str, path: str) -> bool:
-    """Git-style glob: `*` within a segment, `**` across segments, `?`, `[...]`, `{a,b}`.
+    """Whether `path` (relative, `/`-separated) matches `glob`, git-style.
 
+    `*` and `?` stay within one path segment, `**` spans segments (`**/` also matches
+    nothing), `[...]` is a character class (`[!...]` negated), `{a,b}` alternatives
+    nest (expanded by `expand_braces`, the same expansion compiled rule files use).
     A glob without wildcards also matches everything under it (a directory).
     """
     if not any(c in glob for c in "*?[{"):
-        return path == glob.rstrip("/") or path.startswith(glob.rstrip("/") + "/")
-    return glob_re(glob).fullmatch(path) is not None
+        base = glob.rstrip("/")
+        return path == base or path.startswith(base + "/")
+    return any(_regex(g).fullmatch(path) is not None for g in expand_braces(glob))
 
 
 @functools.lru_cache(maxsize=1024)
-def glob_re(glob: str) -> re.Pattern[str]:
+def _regex(glob: str) -> re.Pattern[str]:
     out, i = [], 0
     while i < len(glob):
-        c = glob[i]
         if glob.startswith("**/", i):
             out.append("(?:.*/)?")
             i += 3
@@ -103,28 +106,28 @@ def glob_re(glob: str) -> re.Pattern[str]:
             out.append(".*")
             i += 2
             continue
+        c = glob[i]
+        end = glob.find("]", i + 2) if c == "[" else -1
         if c == "*":
             out.append("[^/]*")
         elif c == "?":
             out.append("[^/]")
-        elif c == "[":
-            end = glob.find("]", i + 1)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                out.append("[" + glob[i + 1 : end].replace("!", "^", 1) + "]")
-                i = end
-        elif c == "{":
-            end = glob.find("}", i)
-            if end < 0:
-                out.append(re.escape(c))
-            else:
-                alts = glob[i + 1 : end].split(",")
-                out.append("(?:" + "|".join(glob_re(a).pattern for a in alts) + ")")
-                i = end
+        elif c == "[" and end > 0:
+            inner = glob[i + 1 : end]
+            neg = inner[:1] in ("!", "^")
+            body = re.escape(inner[1:] if neg else inner).replace(r"\-", "-")
+            out.append(f"[{'^' if neg else ''}{body}]")
+            i = end
         else:
             out.append(re.escape(c))
         i += 1
     if glob.endswith("/"):
         out.append(".*")
     return re.compile("".join(out))
+
+
+@functools.lru_cache(maxsize=1024)
+def glob_re(glob: str) -> re.Pattern[str]:
+    """One regular expression for `glob` (braces expanded), matching as `match` does for
+    globs with wildcards: for callers that store or combine patterns."""
+    return re.compile("|".join(f"(?:{_regex(g).pattern})" for g in expand_braces(glob)))

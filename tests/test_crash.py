@@ -262,7 +262,7 @@ def test_kill_during_compile(base: Store, tmp_path: Path) -> None:
             f"---\ntitle: Rule {i}\ntype: convention\n---\nDo thing {i}.\n", encoding="utf-8"
         )
     (store.root / "AGENTS.md").write_text("# Mine\n\nKeep this.\n", encoding="utf-8")
-    outputs = ("AGENTS.md", "CLAUDE.md", ".github/copilot-instructions.md")
+    outputs = ("AGENTS.md", "CLAUDE.md", ".github/instructions/memkit.instructions.md")
     expected: dict[str, bytes] = {}
 
     def reset() -> None:

@@ -15,6 +15,7 @@ from memkit.commands._common import (
     today,
     warn,
 )
+from memkit.compile.readers import AGENTS
 from memkit.compile.targets import TARGETS
 
 if TYPE_CHECKING:
@@ -33,12 +34,23 @@ if TYPE_CHECKING:
     type=click.Choice(tuple(TARGETS)),
     help="Compile only this target (repeatable; default: the configured targets).",
 )
+@click.option(
+    "--explain",
+    metavar="AGENT",
+    type=click.Choice(tuple(AGENTS)),
+    help="Write nothing; show which memories AGENT will see, in which file, and what was cut.",
+)
 @commit_option
 @click.pass_context
 def compile_(
-    ctx: click.Context, check: bool, dry_run: bool, targets: tuple[str, ...], do_commit: bool
+    ctx: click.Context,
+    check: bool,
+    dry_run: bool,
+    targets: tuple[str, ...],
+    explain: str | None,
+    do_commit: bool,
 ) -> None:
-    """Compile active memories into AGENTS.md, CLAUDE.md, Cursor and Copilot rules.
+    """Compile active memories into every configured agent's instruction files.
 
     Text outside memkit's markers is kept byte for byte; only files whose bytes
     change are written. Exit 1 with --check when anything would change.
@@ -54,6 +66,11 @@ def compile_(
         plan = make_plan(store, today=today(), targets=targets or None)
         for note in plan.notes:
             warn(note)
+        if explain:
+            from memkit.compile.explain import explain as lines
+
+            click.echo("\n".join(lines(plan, explain)))
+            return
         if check or dry_run:
             _show(plan, diff=check)
             if check and plan.changes:
@@ -62,6 +79,9 @@ def compile_(
         done = apply(plan)
     for f in plan.changes:
         click.echo(f"{_verb(f)} {f.path}")
+    if done:
+        for fact in plan.facts:
+            click.echo(f"note: {fact}")
     if not done:
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit.compile import markers as sections
+from memkit.compile.budgets import Position, limits, rank, source_order
+from memkit.compile.chains import Placed, Run
 from memkit.compile.render import Fitted, Renderer
 from memkit.compile.targets import (
     NAMES,
@@ -27,7 +29,7 @@ from memkit.compile.targets import (
 )
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.memory import TYPES, Memory
+from memkit.memory import Memory
 from memkit.staleness.verdict import MemoryStatus
 from memkit.store import Loaded, Store
 
@@ -53,21 +55,22 @@ class Plan:
     root: Path
     files: tuple[FileChange, ...]  # every output considered, sorted by path
     notes: tuple[str, ...]  # what was shortened or left out, and why
+    placed: tuple[Placed, ...] = ()  # every output with memories, in compile order
+    selected: tuple[Memory, ...] = ()  # the memories compiled, best ranked first
+    targets: tuple[str, ...] = ()  # the targets whose files agents will find
+    facts: tuple[str, ...] = ()  # memories an agent's own precedence makes it read twice
 
     @property
     def changes(self) -> tuple[FileChange, ...]:
         return tuple(f for f in self.files if f.action != "unchanged")
 
 
-def rank(m: Memory) -> tuple[int, int, int, str]:
-    """Pinned first, then higher priority, then type order, then id."""
-    return (0 if m.pin else 1, -m.priority, TYPES.index(m.type), m.id)
-
-
-def select(memories: Iterable[Memory], today: dt.date) -> list[Memory]:
-    """Active, unexpired, not superseded memories, best ranked first."""
+def select(
+    memories: Iterable[Memory], today: dt.date, order: Mapping[str, Position] | None = None
+) -> list[Memory]:
+    """Active, unexpired, not superseded memories, best ranked first (budgets.rank)."""
     chosen = [m for m in memories if m.in_force(today)]
-    return sorted(chosen, key=rank)
+    return sorted(chosen, key=lambda m: rank(m, order))
 
 
 def build(
@@ -82,7 +85,9 @@ def build(
 
     `targets` limits the run to those targets; by default the configured ones are
     compiled and the others only cleaned up (their owned files deleted). `loaded`
-    is the store's content when the caller has already read it.
+    is the store's content when the caller has already read it. AGENTS.md is fitted
+    first, within every budget of the agents that load it, and the targets whose
+    agent reads AGENTS.md get only what it does not already carry in full.
     """
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     for name in targets or ():
@@ -93,22 +98,26 @@ def build(
     if loaded.problems:
         bad = len({p.path for p in loaded.problems})
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
-    memories = select(loaded.memories, today)
+    memories = select(loaded.memories, today, source_order(store.root, loaded.memories))
     renderer = Renderer(store.root, statuses or {}, store.private_dir() / "templates")
-    files: dict[str, FileChange] = {}
+    run = Run(store.root, renderer, conf, set(targets or conf.targets), notes, _compose)
     with renderer.bounds():
+        run.compose_all(memories, list(targets or NAMES), bool(targets))
         for name in targets or NAMES:
-            wanted = memories if targets or name in conf.targets else []
-            for out in TARGETS[name].outputs(wanted, conf):
-                files[out.path] = _compose(store.root, out, renderer, notes)
-            for path in _leftovers(store.root, name, loaded.memories, files):
-                files[path] = _compose(store.root, _empty(name, path, conf), renderer, notes)
+            for path in _leftovers(store.root, name, loaded.memories, run.files):
+                run.add(_empty(name, path, conf), keep=True)
     stale = sum(1 for m in memories if renderer.stale(m))
     if stale:
         notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
-    _drop_linked_outputs(store.root, files, notes)
-    ordered = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
-    return Plan(store.root, ordered, tuple(notes))
+    _drop_linked_outputs(store.root, run.files, notes)
+    ordered = tuple(sorted((f for f in run.files.values() if f.old or f.new), key=lambda f: f.path))
+    from memkit.compile.readers import report
+
+    on = tuple(sorted(run.active | set(conf.targets)))
+    avoidable, facts = report(run.placed, on, store.root)
+    notes.extend(avoidable)
+    return Plan(store.root, ordered, tuple(notes), tuple(run.placed), tuple(memories), on,
+                tuple(facts))  # fmt: skip
 
 
 def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) -> Plan:
@@ -138,7 +147,8 @@ def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) 
 
 
 def _empty(target: str, path: str, conf: Settings) -> Output:
-    return Output(path, target, "", (), conf.budget(target), whole=not path.endswith("AGENTS.md"))
+    whole = path not in TARGETS[target].shared and not path.endswith("AGENTS.md")
+    return Output(path, target, "", (), limits(conf.budget(target)), whole=whole)
 
 
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # an existing output file memkit reads back
@@ -156,13 +166,15 @@ def _read(root: Path, rel: str) -> bytes | None:
         return None
 
 
-def _compose(root: Path, out: Output, renderer: Renderer, notes: list[str]) -> FileChange:
+def _compose(
+    root: Path, out: Output, renderer: Renderer, notes: list[str]
+) -> tuple[FileChange, Fitted | None]:
     old = _read(root, out.path)
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
     if out.whole:
         if old_text is not None and not sections.owns(old_text):
             notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
-            return FileChange(out.path, out.target, old, old)
+            return FileChange(out.path, out.target, old, old), None
         fitted = renderer.fit(out, None) if out.memories else None
         text = None if fitted is None else fitted.text
     else:
@@ -171,7 +183,7 @@ def _compose(root: Path, out: Output, renderer: Renderer, notes: list[str]) -> F
     if fitted is not None:
         _note(out, fitted, notes)
     new = None if text is None else text.encode("utf-8", "surrogateescape")
-    return FileChange(out.path, out.target, old, new)
+    return FileChange(out.path, out.target, old, new), fitted
 
 
 def _note(out: Output, f: Fitted, notes: list[str]) -> None:
@@ -179,11 +191,10 @@ def _note(out: Output, f: Fitted, notes: list[str]) -> None:
         notes.append(f"{out.path}: over its budget of {out.budget} even without memories")
     if not f.index and not f.left_out:
         return
-    ids = [m.id for m in f.index[:10]]
-    more = f" and {len(f.index) - 10} more" if len(f.index) > 10 else ""
-    parts = [f"{len(f.index)} shortened to one line ({', '.join(ids)}{more})"] if f.index else []
+    parts = [f"{len(f.index)} shortened to one line ({', '.join(m.id for m in f.index)})"]
+    parts = parts if f.index else []
     if f.left_out:
-        parts.append(f"{f.left_out} left out (counted only)")
+        parts.append(f"{f.left_out} left out ({', '.join(m.id for m in f.cut)})")
     notes.append(
         f"{out.path}: over its budget of {out.budget}: lowest-ranked memories "
         + " and ".join(parts)

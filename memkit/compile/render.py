@@ -18,6 +18,7 @@ from typing import Any
 
 from memkit.compile import markers as sections
 from memkit.compile import mdtext
+from memkit.compile.budgets import NAMED_IN_FILE, named
 from memkit.compile.targets import Output
 from memkit.compile.yamltext import yaml_plain, yaml_str
 from memkit.errors import MemkitError
@@ -35,8 +36,10 @@ class Fitted:
 
     text: str | None
     index: tuple[Memory, ...] = ()  # shortened to one line
-    left_out: int = 0  # only counted
+    left_out: int = 0  # left out, named in the file's index by id
     over: bool = False  # over budget even with no memory in full
+    full: tuple[Memory, ...] = ()  # in full
+    cut: tuple[Memory, ...] = ()  # the ones left out
 
 
 class Renderer:
@@ -72,19 +75,21 @@ class Renderer:
         status = self.statuses.get(m.id)
         return mdtext.inline(status.describe()) if status is not None and status.stale else ""
 
-    def render(self, name: str, **context: Any) -> str:
+    def render(self, template_name: str, /, **context: Any) -> str:
         import jinja2
         import jinja2.sandbox
 
         if self._env is None:
             self._env = _environment(self.root, self.cache)
         try:
-            return _bounded_render(self._env.get_template(name), context)
+            return _bounded_render(self._env.get_template(template_name), context)
         except jinja2.TemplateNotFound:
-            raise MemkitError(f"template {name} is missing from memkit's templates/") from None
+            raise MemkitError(
+                f"template {template_name} is missing from memkit's templates/"
+            ) from None
         except jinja2.TemplateError as e:
             line = getattr(e, "lineno", None)
-            where = f"{name}:{line}" if line else name
+            where = f"{template_name}:{line}" if line else template_name
             raise MemkitError(
                 f"template {where} (in .memory/templates/ or memkit's own) failed: {e}; "
                 "fix the template or delete the override"
@@ -108,12 +113,13 @@ class Renderer:
         return self._lines[m.id]
 
     def section(self, out: Output, full: Sequence[Memory], index: Sequence[Memory],
-                left_out: int) -> str:  # fmt: skip
+                left: Sequence[Memory]) -> str:  # fmt: skip
         groups: dict[str, list[str]] = {}  # in the order of each type's best-ranked memory
         for m in full:
             groups.setdefault(m.type, []).append(self.entry(m, out.scoped))
         text = self.render(
-            "section.md.j2", budget=str(out.budget), left_out=left_out,
+            "section.md.j2", budget=str(out.budget), left_out=len(left),
+            left_ids=named([m.id for m in left[:NAMED_IN_FILE]], len(left)),
             groups=[{"title": GROUP_TITLES[t], "entries": e} for t, e in groups.items()],
             index=[self.line(m) for m in index],
         )  # fmt: skip
@@ -144,20 +150,24 @@ class Renderer:
             return Fitted(frame(self.render("claude_import.md.j2", **out.context)))
 
         def text(k: int, j: int) -> str:
-            got = frame(self.section(out, ms[:k], ms[k : k + j], len(ms) - k - j))
+            got = frame(self.section(out, ms[:k], ms[k : k + j], ms[k + j :]))
             assert got is not None
             return got
 
+        def fitted(k: int, j: int, over: bool = False) -> Fitted:
+            return Fitted(text(k, j), tuple(ms[k : k + j]), len(ms) - k - j, over,
+                          tuple(ms[:k]), tuple(ms[k + j :]))  # fmt: skip
+
         if len(ms) <= 64 and out.budget.fits(text(len(ms), 0)):  # most scoped files: one render
-            return Fitted(text(len(ms), 0))
+            return fitted(len(ms), 0)
         if not out.budget.fits(text(0, 0)):
-            return Fitted(text(0, 0), left_out=len(ms), over=True)
+            return fitted(0, 0, over=True)
         # Room for at least one one-liner, so what does not fit in full is still named.
         k = _largest(lambda k: out.budget.fits(text(k, min(1, len(ms) - k))), len(ms))
         if k == len(ms):
-            return Fitted(text(k, 0))
+            return fitted(k, 0)
         j = _largest(lambda j: out.budget.fits(text(k, j)), len(ms) - k)
-        return Fitted(text(k, j), tuple(ms[k : k + j]), len(ms) - k - j)
+        return fitted(k, j)
 
 
 OVERRIDES = ".memory/templates"

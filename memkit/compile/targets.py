@@ -2,68 +2,61 @@
 
 A target turns the selected, ranked memories into `Output`s: a file path, the
 memories it holds, the template that renders it and the size budget it must
-keep. Nothing here reads or writes files.
+keep. Nothing here reads or writes files. What each agent loads together (and so
+which memories it already has from AGENTS.md) is memkit.compile.readers.
 """
 
 from __future__ import annotations
 
-import itertools
-import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from memkit.errors import ConfigError, MemkitError
+from memkit.compile.budgets import Budget, Limits, limits, parse_budget
+from memkit.compile.scopes import (
+    RULE_PREFIX,
+    always,
+    by_scope,
+    cursor_globs,
+    description,
+    expanded,
+    literal_dir,
+    on_demand,
+    plain_globs,
+    scope_names,
+)
+from memkit.errors import ConfigError
 from memkit.globs import expand_braces
 from memkit.memory import Memory
 
-NAMES = ("agents", "claude", "cursor", "copilot", "gemini")
+__all__ = [
+    "RULE_PREFIX", "Budget", "cursor_globs", "expand_braces", "expanded", "literal_dir",
+    "parse_budget", "scope_names",
+]  # fmt: skip
+
+NAMES = ("agents", "claude", "cursor", "copilot", "gemini", "windsurf", "cline", "kiro",
+         "continue", "amazonq", "junie", "zed", "aider", "roo")  # fmt: skip
 DEFAULT_TARGETS = ("agents", "claude", "cursor", "copilot")
 CLAUDE_MODES = ("full", "import")
-UNITS = ("lines", "bytes", "chars")
-# Defaults from the agents' documented limits (see docs/compile.md).
+# Defaults from the agents' documented limits; "32768 bytes" where a maker documents
+# none (memkit's own default, Codex's cap). docs/compile.md cites each one.
 DEFAULT_BUDGETS = {
-    "agents": "32768 bytes",  # Codex reads at most 32 KiB of project docs
-    "claude": "200 lines",  # Claude Code: keep each file under about 200 lines
+    "agents": "32768 bytes",  # Codex: project_doc_max_bytes, the whole AGENTS.md chain
+    "claude": "200 lines",  # Claude Code: keep each CLAUDE.md under about 200 lines
     "cursor": "500 lines",  # Cursor: keep a rule under about 500 lines
-    "copilot": "4000 chars",  # Copilot code review reads the first 4,000 characters
-    "gemini": "32768 bytes",
+    "copilot": "32768 bytes",  # none documented any more
+    "gemini": "32768 bytes",  # none documented
+    "windsurf": "12000 chars",  # Windsurf: rule files are limited to 12,000 characters
+    "cline": "32768 bytes",  # none documented
+    "kiro": "32768 bytes",  # none documented
+    "continue": "32768 bytes",  # none documented
+    "amazonq": "32768 bytes",  # none documented
+    "junie": "32768 bytes",  # none documented
+    "zed": "32768 bytes",  # none documented
+    "aider": "32768 bytes",  # none documented
+    "roo": "32768 bytes",  # none documented
 }
-RULE_PREFIX = "memkit"
 NEVER_NESTED = frozenset({".git", ".memory"})
-
-
-@dataclass(frozen=True)
-class Budget:
-    limit: int
-    unit: str
-
-    def measure(self, text: str) -> int:
-        if self.unit == "lines":
-            return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-        if self.unit == "bytes":
-            return len(text.encode("utf-8"))
-        return len(text)
-
-    def fits(self, text: str) -> bool:
-        return self.measure(text) <= self.limit
-
-    def __str__(self) -> str:
-        return f"{self.limit:,} {self.unit}"
-
-
-def parse_budget(value: Any, where: str) -> Budget:
-    """A budget from config: "200 lines", "32 KiB", "4000 chars" or "12000 bytes"."""
-    m = re.fullmatch(r"\s*(\d+)\s*(lines?|bytes?|chars?|KiB)\s*", str(value))
-    if isinstance(value, bool) or not m or int(m.group(1)) <= 0:
-        raise ConfigError(
-            f'{where}: budget {value!r} is not a size; write it like "200 lines", '
-            '"32 KiB", "12000 bytes" or "4000 chars"'
-        )
-    n, unit = int(m.group(1)), m.group(2)
-    if unit == "KiB":
-        return Budget(n * 1024, "bytes")
-    return Budget(n, unit if unit.endswith("s") else unit + "s")
 
 
 @dataclass(frozen=True)
@@ -112,86 +105,22 @@ class Output:
     target: str
     template: str
     memories: tuple[Memory, ...]
-    budget: Budget
+    budget: Limits
     whole: bool = False
     scoped: bool = False  # the agent loads it only for `globs`: no per-memory scope lines
     context: Mapping[str, Any] = field(default_factory=dict)
 
 
-# ------------------------------------------------------------------ globs
+@dataclass(frozen=True)
+class Context:
+    """What a target needs besides the memories: settings, and what AGENTS.md already holds."""
 
-
-def expanded(globs: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(x for g in globs for x in expand_braces(g)))
-
-
-def cursor_globs(globs: Sequence[str], own: str) -> str:
-    """`globs` as Cursor reads them: one unquoted, comma-separated line that is plain YAML too.
-
-    Cursor takes the rest of the `globs:` line as it is (quotes would become part of
-    the pattern), and YAML cannot start an unquoted value with `*`, `!`, `[`, `{`
-    and the like. So a glob that can lead goes first; when none can, the rule
-    file's own path does (it matches no file an agent works on). docs/compile.md,
-    "Cursor globs", has the sources.
-    """
-    from memkit.compile.yamltext import plain_ok
-
-    lead = [g for g in globs if plain_ok(g)][:1]
-    for order in (globs, [*lead, *(g for g in globs if g not in lead)], [own, *globs]):
-        value = ",".join(order)
-        if plain_ok(value):
-            return value
-    raise MemkitError(
-        f"{own}: cannot write the globs {', '.join(globs)} so that both Cursor and YAML read "
-        "them; change them (see docs/compile.md, Cursor globs)"
-    )
-
-
-def literal_dir(globs: Sequence[str]) -> str:
-    """The deepest directory every glob lies under ("" when they share none)."""
-    common: list[str] | None = None
-    for g in globs:
-        parts = g.split("/")[:-1]
-        lit = list(itertools.takewhile(lambda p: not any(c in p for c in "*?[{"), parts))
-        if common is None:
-            common = lit
-        else:
-            n = 0
-            while n < min(len(common), len(lit)) and common[n] == lit[n]:
-                n += 1
-            common = common[:n]
-    return "/".join(common or [])
-
-
-def scope_names(scopes: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], str]:
-    """A stable file name for each distinct set of globs: `memkit-src-py`, `memkit-src-py-2`."""
-    out: dict[tuple[str, ...], str] = {}
-    used: set[str] = set()
-    for scope in sorted(set(scopes)):
-        slug = re.sub(r"[^a-z0-9]+", "-", " ".join(scope).lower()).strip("-")[:48].strip("-")
-        base = f"{RULE_PREFIX}-{slug or 'all'}"
-        name, n = base, 1
-        while name in used:
-            n += 1
-            name = f"{base}-{n}"
-        used.add(name)
-        out[scope] = name
-    return out
-
-
-def by_scope(memories: Iterable[Memory]) -> dict[tuple[str, ...], list[Memory]]:
-    groups: dict[tuple[str, ...], list[Memory]] = {}
-    for m in memories:
-        if m.paths:
-            groups.setdefault(tuple(sorted(set(m.paths))), []).append(m)
-    return groups
+    settings: Settings
+    in_agents: frozenset[str] = frozenset()  # ids AGENTS.md files carry in full
+    agents_on: bool = False  # the agents target is configured (its readers get AGENTS.md)
 
 
 # ---------------------------------------------------------------- targets
-
-
-def _always(memories: Iterable[Memory]) -> tuple[Memory, ...]:
-    return tuple(m for m in memories if not m.paths)
 
 
 class Target:
@@ -200,9 +129,19 @@ class Target:
     name: ClassVar[str]
     shared: ClassVar[tuple[str, ...]] = ()
     rule_dirs: ClassVar[tuple[tuple[str, str], ...]] = ()  # (directory, file suffix)
+    reads_agents: ClassVar[bool] = False  # the agent also loads AGENTS.md by itself
 
-    def outputs(self, memories: Sequence[Memory], s: Settings) -> list[Output]:
+    def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         raise NotImplementedError
+
+    def budget(self, ctx: Context) -> Limits:
+        return limits(ctx.settings.budget(self.name))
+
+    def wanted(self, memories: Sequence[Memory], ctx: Context) -> list[Memory]:
+        """What this agent still needs: AGENTS.md's readers get its memories from it."""
+        if self.reads_agents and ctx.agents_on:
+            return [m for m in memories if m.id not in ctx.in_agents]
+        return list(memories)
 
 
 class Agents(Target):
@@ -211,27 +150,57 @@ class Agents(Target):
     name = "agents"
     shared = ("AGENTS.md",)
 
-    def outputs(self, memories: Sequence[Memory], s: Settings) -> list[Output]:
+    def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         where: dict[str, list[Memory]] = {"": []}
-        for m in memories:
-            d = literal_dir(m.paths) if s.nested_agents and m.paths else ""
+        for m in (m for m in memories if _on(m)):
+            d = literal_dir(m.paths) if ctx.settings.nested_agents and m.paths else ""
             if d.split("/")[0] in NEVER_NESTED:
                 d = ""  # git's files and the store itself get no AGENTS.md
             where.setdefault(d, []).append(m)
         return [
             Output(
-                f"{d}/AGENTS.md" if d else "AGENTS.md", self.name, "", tuple(ms), s.budget("agents")
+                f"{d}/AGENTS.md" if d else "AGENTS.md", self.name, "", tuple(ms), self.budget(ctx)
             )
             for d, ms in sorted(where.items())
         ]
 
 
-class Gemini(Target):
+class Shared(Target):
+    """One marked section in a shared file holding every always-on memory (scoped ones say so)."""
+
+    only_without_agents: ClassVar[bool] = False  # written only when AGENTS.md is not
+
+    def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
+        if self.only_without_agents and ctx.agents_on:
+            return []
+        ms = tuple(m for m in self.wanted(memories, ctx) if _on(m))
+        return [Output(self.shared[0], self.name, "", ms, self.budget(ctx))]
+
+
+class Gemini(Shared):
     name = "gemini"
     shared = ("GEMINI.md",)
 
-    def outputs(self, memories: Sequence[Memory], s: Settings) -> list[Output]:
-        return [Output("GEMINI.md", self.name, "", tuple(memories), s.budget("gemini"))]
+
+class Junie(Shared):
+    name = "junie"
+    shared = (".junie/guidelines.md",)
+
+
+class Zed(Shared):
+    """`.rules`, the first file Zed looks for; only when AGENTS.md (later on its list) is off."""
+
+    name = "zed"
+    shared = (".rules",)
+    only_without_agents = True
+
+
+class Aider(Shared):
+    """CONVENTIONS.md, loaded with `read:` in .aider.conf.yml; AGENTS.md serves when it is on."""
+
+    name = "aider"
+    shared = ("CONVENTIONS.md",)
+    only_without_agents = True
 
 
 class Claude(Target):
@@ -241,12 +210,12 @@ class Claude(Target):
     shared = ("CLAUDE.md",)
     rule_dirs = ((".claude/rules", ".md"),)
 
-    def outputs(self, memories: Sequence[Memory], s: Settings) -> list[Output]:
-        budget = s.budget("claude")
-        if s.claude_mode == "import" and "agents" in s.targets:
+    def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
+        budget = self.budget(ctx)
+        if ctx.settings.claude_mode == "import" and ctx.agents_on:
             imp = {"import": "AGENTS.md"}
             return [Output("CLAUDE.md", self.name, "", tuple(memories), budget, context=imp)]
-        out = [Output("CLAUDE.md", self.name, "", _always(memories), budget)]
+        out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
         groups = by_scope(memories)
         for scope, name in scope_names(groups).items():
             out.append(Output(f".claude/rules/{name}.md", self.name, "claude_rule.md.j2",
@@ -255,49 +224,140 @@ class Claude(Target):
         return out
 
 
-class Cursor(Target):
-    """`.cursor/rules/*.mdc`: scoped rules with `globs`; always-on ones when AGENTS.md is off."""
+class Rules(Target):
+    """A directory of whole rule files: one always-on, one per scope, one per on-demand memory.
 
-    name = "cursor"
-    rule_dirs = ((".cursor/rules", ".mdc"),)
+    `template` renders the front matter from `kind` (always, scoped, agent, manual),
+    `paths`, `globs` (braces expanded, as `plain_globs` writes them), `description`
+    and `name`. `kinds` says which of them the agent has; scoped memories of an agent
+    without scoping go to the always-on file with an `Applies to` line.
+    """
 
-    def outputs(self, memories: Sequence[Memory], s: Settings) -> list[Output]:
-        budget = s.budget("cursor")
+    directory: ClassVar[str]
+    suffix: ClassVar[str] = ".md"
+    template: ClassVar[str]
+    kinds: ClassVar[tuple[str, ...]] = ("always", "scoped")
+
+    def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
+        ms = self.wanted(memories, ctx)
         out = []
-        always = _always(memories)
-        if always and "agents" not in s.targets:  # Cursor reads AGENTS.md itself
-            out.append(Output(f".cursor/rules/{RULE_PREFIX}.mdc", self.name, "cursor_rule.mdc.j2",
-                              always, budget, whole=True,
-                              context={"globs": "", "description": "Project memory"}))  # fmt: skip
-        groups = by_scope(memories)
-        for scope, name in scope_names(groups).items():
-            path = f".cursor/rules/{name}.mdc"
-            desc = f"Project memory for {', '.join(scope)}"
-            ctx = {"globs": cursor_globs(expanded(scope), path), "description": desc}
-            out.append(Output(path, self.name, "cursor_rule.mdc.j2", tuple(groups[scope]),
-                              budget, whole=True, scoped=True, context=ctx))  # fmt: skip
+        base = always(ms) if "scoped" in self.kinds else tuple(m for m in ms if _on(m))
+        if base:
+            out.append(self._file(RULE_PREFIX, "always", base, (), ctx, scoped=False))
+        if "scoped" in self.kinds:
+            groups = by_scope(ms)
+            for scope, name in scope_names(groups).items():
+                out.append(self._file(name, "scoped", tuple(groups[scope]), scope, ctx))
+        for kind in ("agent", "manual"):
+            if kind in self.kinds:
+                for m in on_demand(ms, kind):
+                    desc = description(m) if kind == "agent" else ""
+                    name = f"{RULE_PREFIX}-{m.id}"
+                    out.append(self._file(name, kind, (m,), m.paths, ctx, desc=desc))
         return out
 
+    def _file(self, name: str, kind: str, ms: tuple[Memory, ...], scope: Sequence[str],
+              ctx: Context, *, scoped: bool = True, desc: str = "") -> Output:  # fmt: skip
+        path = f"{self.directory}/{name}{self.suffix}"
+        globs = expanded(scope)
+        context = {
+            "kind": kind, "paths": list(scope), "expanded": globs, "description": desc,
+            "name": name, "globs": plain_globs(globs, path) if globs else "",
+            "exclude_agent": "coding-agent" if ctx.agents_on else "",
+        }  # fmt: skip
+        return Output(path, self.name, self.template, ms, self.budget(ctx), whole=True,
+                      scoped=scoped and kind == "scoped", context=context)  # fmt: skip
 
-class Copilot(Target):
-    """`.github/copilot-instructions.md` and `.github/instructions/*.instructions.md`."""
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        cls.rule_dirs = ((cls.directory, cls.suffix),)
+
+
+class Cursor(Rules):
+    name = "cursor"
+    directory, suffix, template = ".cursor/rules", ".mdc", "cursor_rule.mdc.j2"
+    kinds = ("always", "scoped", "agent", "manual")
+    reads_agents = True
+
+
+class Copilot(Rules):
+    """`.github/instructions/*.instructions.md` (`applyTo`), read by code review too.
+
+    `.github/copilot-instructions.md` is no longer written: Zed reads it instead of
+    AGENTS.md. With AGENTS.md on, the files say `excludeAgent: "coding-agent"`: the
+    coding agent reads AGENTS.md.
+    """
 
     name = "copilot"
     shared = (".github/copilot-instructions.md",)
-    rule_dirs = ((".github/instructions", ".instructions.md"),)
+    directory, suffix = ".github/instructions", ".instructions.md"
+    template = "copilot_rule.instructions.md.j2"
 
-    def outputs(self, memories: Sequence[Memory], s: Settings) -> list[Output]:
-        budget = s.budget("copilot")
-        out = [Output(self.shared[0], self.name, "", _always(memories), budget)]
-        groups = by_scope(memories)
-        for scope, name in scope_names(groups).items():
-            out.append(Output(f".github/instructions/{name}.instructions.md", self.name,
-                              "copilot_rule.instructions.md.j2", tuple(groups[scope]), budget,
-                              whole=True, scoped=True,
-                              context={"apply_to": ",".join(expanded(scope))}))  # fmt: skip
-        return out
+    def wanted(self, memories: Sequence[Memory], ctx: Context) -> list[Memory]:
+        return list(memories)  # code review never reads AGENTS.md
+
+
+class Windsurf(Rules):
+    name = "windsurf"
+    directory, template = ".windsurf/rules", "windsurf_rule.md.j2"
+    kinds = ("always", "scoped", "agent", "manual")
+    reads_agents = True
+
+
+class Cline(Rules):
+    name = "cline"
+    directory, template = ".clinerules", "cline_rule.md.j2"
+    reads_agents = True
+
+
+class Kiro(Rules):
+    name = "kiro"
+    directory, template = ".kiro/steering", "kiro_steering.md.j2"
+    kinds = ("always", "scoped", "agent", "manual")
+    reads_agents = True
+
+
+class Continue(Rules):
+    name = "continue"
+    directory, template = ".continue/rules", "continue_rule.md.j2"
+    kinds = ("always", "scoped", "agent")
+
+
+class AmazonQ(Rules):
+    name = "amazonq"
+    directory, template = ".amazonq/rules", "plain_rule.md.j2"
+    kinds = ("always",)
+
+
+class Roo(Rules):
+    name = "roo"
+    directory, template = ".roo/rules", "plain_rule.md.j2"
+    kinds = ("always",)
+    reads_agents = True
+
+
+def _on(m: Memory) -> bool:
+    from memkit.compile.scopes import activation
+
+    return activation(m) == "always"
 
 
 TARGETS: dict[str, Target] = {
-    t.name: t for t in (Agents(), Claude(), Cursor(), Copilot(), Gemini())
+    t.name: t
+    for t in (
+        Agents(),
+        Claude(),
+        Cursor(),
+        Copilot(),
+        Gemini(),
+        Windsurf(),
+        Cline(),
+        Kiro(),
+        Continue(),
+        AmazonQ(),
+        Junie(),
+        Zed(),
+        Aider(),
+        Roo(),
+    )
 }

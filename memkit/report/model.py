@@ -173,25 +173,20 @@ def _reach(
     write says whether one is there in full (its id marker), shortened to a line
     (`memkit show ID`) or cut to fit the file's budget.
     """
-    from memkit.compile.plan import build, select
-    from memkit.compile.targets import TARGETS, settings
+    from memkit.compile.plan import build
 
     try:
-        conf = settings(store.config.section("compile"), store.config.path or "config.toml")
         plan = build(store, today=today, statuses=statuses, loaded=loaded)
     except MemkitError:
         return {}  # a bad compile config or template: `memkit compile` says what
-    held = {f.path: _held(f.new.decode("utf-8", "replace")) for f in plan.files if f.new}
-    chosen = select(loaded.memories, today)
     out: dict[str, list[Reach]] = {}
-    for name in conf.targets:
-        for output in TARGETS[name].outputs(chosen, conf):
-            if "import" in output.context:
-                continue  # CLAUDE.md importing AGENTS.md: the memories are AGENTS.md's
-            full, short = held.get(output.path, (frozenset(), frozenset()))
-            for m in output.memories:
-                how = REACH_FULL if m.id in full else REACH_SHORT if m.id in short else REACH_CUT
-                out.setdefault(m.id, []).append(Reach(output.path, name, how))
+    for placed in plan.placed:  # every output, with what it holds in full, short or cut
+        if "import" in placed.context:
+            continue  # CLAUDE.md importing AGENTS.md: the memories are AGENTS.md's
+        for ids, how in ((placed.full, REACH_FULL), (placed.short, REACH_SHORT),
+                         (placed.cut, REACH_CUT)):  # fmt: skip
+            for mid in ids:
+                out.setdefault(mid, []).append(Reach(placed.path, placed.target, how))
     return {k: tuple(sorted(v, key=lambda r: r.path)) for k, v in out.items()}
 
 

@@ -251,7 +251,7 @@ def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Stor
         "skipped .claude/rules/memkit-conftest-py-tests-py.md: "
         "compiled by memkit from .memory/: nothing to import"
     )
-    assert again[-1] == "0 memories created, 9 skipped"
+    assert again[-1] == "0 memories created, 7 skipped"
     run("compile", "--check")
 
 

@@ -152,7 +152,7 @@ def test_hand_written_text_kept_through_removal(store: Store) -> None:
 def test_owned_files_deleted_when_empty(store: Store) -> None:
     fill(store, ["pinned-note", "tabs-banned"])
     created = compile_(store)
-    assert "AGENTS.md" in created and ".cursor/rules/memkit-src-ts-tsx.mdc" in created
+    assert "AGENTS.md" in created and ".claude/rules/memkit-src-ts-tsx.md" in created
     store.delete("pinned-note")
     store.delete("tabs-banned")
     plan = build(store, today=TODAY)
@@ -163,6 +163,7 @@ def test_owned_files_deleted_when_empty(store: Store) -> None:
 
 def test_foreign_rule_file_left_alone(store: Store) -> None:
     fill(store, ["tabs-banned"])
+    configure(store, '[compile]\ntargets = ["cursor"]\n')  # AGENTS.md off: Cursor needs its rule
     foreign = store.root / ".cursor/rules/memkit-src-ts-tsx.mdc"
     foreign.parent.mkdir(parents=True)
     foreign.write_text("mine\n")
@@ -184,7 +185,7 @@ def test_budget_shortens_then_counts(store: Store) -> None:
     plan = build(store, today=TODAY)
     assert plan.notes == (
         "AGENTS.md: over its budget of 44 lines: lowest-ranked memories 4 shortened to one "
-        "line (m04, m05, m06, m07) and 4 left out (counted only)",
+        "line (m04, m05, m06, m07) and 4 left out (m08, m09, m10, m11)",
     )
     apply(plan)
     check_golden("budget", outputs(store.root))
@@ -198,7 +199,7 @@ def test_budget_over_even_when_empty(store: Store) -> None:
     assert plan.notes[0] == "AGENTS.md: over its budget of 10 lines even without memories"
     assert plan.files[0].new is not None and plan.files[0].new.endswith(
         b"1 more memory is left out to keep this file within its budget (10 lines): "
-        b"run `memkit list` to see them all.\n<!-- memkit:end -->\n"
+        b"`pinned-note`. Read one with `memkit show ID`.\n<!-- memkit:end -->\n"
     )
 
 

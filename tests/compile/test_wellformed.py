@@ -9,6 +9,7 @@ must still see every memory and the hand-written text.
 
 from __future__ import annotations
 
+import collections
 import datetime as dt
 import re
 from typing import Any
@@ -236,10 +237,17 @@ def _front(text: str) -> tuple[dict[str, Any], str]:
     return yaml.safe_load(head), head
 
 
+RULE_TARGETS = ["claude", "cursor", "copilot", "windsurf", "cline", "kiro", "continue"]
+
+
 def test_rule_front_matter_round_trips_every_glob_shape(store: Store, run: Invoke) -> None:
+    """Every scoped rule file of every target parses with a YAML parser into exactly its globs."""
     from memkit.compile.targets import expanded
 
     assert len(SHAPES) >= 24
+    (store.dir / "config.toml").write_text(
+        f"[compile]\ntargets = {RULE_TARGETS!r}\n".replace("'", '"')
+    )
     scopes = {f"s{i}": (g,) for i, g in enumerate(SHAPES)}
     scopes.update({f"g{i}": g for i, g in enumerate(GROUPS)})
     for mid, globs in scopes.items():
@@ -247,30 +255,40 @@ def test_rule_front_matter_round_trips_every_glob_shape(store: Store, run: Invok
         write_memory(store, mid, f"---\ntitle: T {mid}\npaths: [{listed}]\n---\nBody.\n")
     run("validate")
     run("compile")
-    seen = 0
-    for rule in sorted((store.root / ".cursor").rglob("*.mdc")) + sorted(
-        (store.root / ".claude").rglob("*.md")
-    ) + sorted((store.root / ".github").rglob("*.instructions.md")):  # fmt: skip
-        text = rule.read_text("utf-8")
-        (mid,) = re.findall(r"<!-- memkit:id=(\w+) -->", text)
-        scope = sorted(set(scopes[mid]))
-        front, head = _front(text)
-        if rule.suffix == ".mdc":
-            own = rule.relative_to(store.root).as_posix()
-            assert set(front) == {"description", "globs", "alwaysApply"}
-            assert front["alwaysApply"] is False
-            assert front["description"] == f"Project memory for {', '.join(scope)}"
-            # Cursor reads the rest of the line as it is and splits it on commas.
-            (line,) = [x for x in head.splitlines() if x.startswith("globs: ")]
-            assert line.removeprefix("globs: ") == front["globs"]
-            got = [g for g in front["globs"].split(",") if g != own]
-            assert sorted(got) == sorted(expanded(scope))
-        elif rule.name.endswith(".instructions.md"):
-            assert front == {"applyTo": ",".join(expanded(scope))}
-        else:
-            assert front == {"paths": scope}
-        seen += 1
-    assert seen == 3 * len(scopes)
+    seen = collections.Counter()
+    for top in (".cursor", ".claude", ".github", ".windsurf", ".clinerules", ".kiro", ".continue"):
+        for rule in sorted((store.root / top).rglob("memkit*")):
+            text = rule.read_text("utf-8")
+            (mid,) = re.findall(r"<!-- memkit:id=(\w+) -->", text)
+            scope = sorted(set(scopes[mid]))
+            front, head = _front(text)
+            seen[top] += 1
+            if top in (".cursor", ".windsurf"):
+                own = rule.relative_to(store.root).as_posix()
+                # Cursor and Windsurf read the rest of the line as it is and split it on commas.
+                (line,) = [x for x in head.splitlines() if x.startswith("globs: ")]
+                assert line.removeprefix("globs: ") == front["globs"]
+                got = [g for g in front["globs"].split(",") if g != own]
+                assert sorted(got) == sorted(expanded(scope))
+                if top == ".cursor":
+                    assert set(front) == {"description", "globs", "alwaysApply"}
+                    assert front["alwaysApply"] is False
+                    assert front["description"] == f"Project memory for {', '.join(scope)}"
+                else:
+                    assert set(front) == {"trigger", "globs"} and front["trigger"] == "glob"
+            elif top == ".github":
+                assert front == {"applyTo": ",".join(expanded(scope))}
+            elif top == ".kiro":
+                pattern = front["fileMatchPattern"]
+                got = [pattern] if isinstance(pattern, str) else pattern
+                assert front["inclusion"] == "fileMatch" and sorted(got) == sorted(expanded(scope))
+            elif top == ".continue":
+                assert front["alwaysApply"] is False and sorted(front["globs"]) == sorted(
+                    expanded(scope)
+                )
+            else:  # .claude/rules and .clinerules: `paths`, a YAML list of the globs as written
+                assert front == {"paths": scope}
+    assert seen == {top: len(scopes) for top in seen} and len(seen) == 7
 
 
 @pytest.mark.parametrize(

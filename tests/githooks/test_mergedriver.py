@@ -110,12 +110,21 @@ def test_merge_driver_leaves_conflicts_in_hand_written_text(tmp_path: Path) -> N
 
 def test_patterns_cover_every_target() -> None:
     assert mergedriver.generated_patterns(Store("/nonexistent")) == [
+        ".rules",
+        "/.amazonq/rules/memkit*.md",
         "/.claude/rules/memkit*.md",
+        "/.clinerules/memkit*.md",
+        "/.continue/rules/memkit*.md",
         "/.cursor/rules/memkit*.mdc",
         "/.github/copilot-instructions.md",
         "/.github/instructions/memkit*.instructions.md",
+        "/.junie/guidelines.md",
+        "/.kiro/steering/memkit*.md",
+        "/.roo/rules/memkit*.md",
+        "/.windsurf/rules/memkit*.md",
         "AGENTS.md",
         "CLAUDE.md",
+        "CONVENTIONS.md",
         "GEMINI.md",
     ]
 

@@ -1,0 +1,149 @@
+"""Size budgets, the order memories are kept in when a budget cuts, and naming what was cut.
+
+A file's `Limits` is every budget it must keep at once: its own target's (AGENTS.md:
+32 KiB for Codex) and those of the other agents that load it together with their
+own files (Claude Code in import mode reads AGENTS.md within its 200 lines;
+Windsurf reads it within 12,000 characters). `rank` orders memories: pinned,
+priority, type, then the order of their source file, so a cut keeps what an
+imported file said first instead of what sorts first by id.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from memkit.errors import ConfigError, MemkitError
+from memkit.memory import TYPES, Memory
+
+UNITS = ("lines", "bytes", "chars")
+MAX_SOURCE_BYTES = 4 * 1024 * 1024  # a source file read to learn its sections' order
+NAMED_IN_FILE = 40  # ids a compiled file names when memories are left out of it
+
+
+@dataclass(frozen=True)
+class Budget:
+    limit: int
+    unit: str
+
+    def measure(self, text: str) -> int:
+        if self.unit == "lines":
+            return text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        if self.unit == "bytes":
+            return len(text.encode("utf-8"))
+        return len(text)
+
+    def fits(self, text: str) -> bool:
+        return self.measure(text) <= self.limit
+
+    def __str__(self) -> str:
+        return f"{self.limit:,} {self.unit}"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Several budgets a file keeps at once; the first is its own target's."""
+
+    parts: tuple[Budget, ...]
+
+    def fits(self, text: str) -> bool:
+        return all(b.fits(text) for b in self.parts)
+
+    def __str__(self) -> str:
+        return " and ".join(str(b) for b in self.parts)
+
+
+def limits(*budgets: Budget | None) -> Limits:
+    """Limits from budgets, dropping None and any looser one of the same unit."""
+    best: dict[str, Budget] = {}
+    for b in budgets:
+        if b is not None and (b.unit not in best or b.limit < best[b.unit].limit):
+            best[b.unit] = b
+    return Limits(tuple(best.values()))
+
+
+def parse_budget(value: Any, where: str) -> Budget:
+    """A budget from config: "200 lines", "32 KiB", "4000 chars" or "12000 bytes"."""
+    m = re.fullmatch(r"\s*(\d+)\s*(lines?|bytes?|chars?|KiB)\s*", str(value))
+    if isinstance(value, bool) or not m or int(m.group(1)) <= 0:
+        raise ConfigError(
+            f'{where}: budget {value!r} is not a size; write it like "200 lines", '
+            '"32 KiB", "12000 bytes" or "4000 chars"'
+        )
+    n, unit = int(m.group(1)), m.group(2)
+    if unit == "KiB":
+        return Budget(n * 1024, "bytes")
+    return Budget(n, unit if unit.endswith("s") else unit + "s")
+
+
+# ------------------------------------------------------------------ order
+
+Position = tuple[str, int]
+
+
+def rank(m: Memory, order: Mapping[str, Position] | None = None) -> tuple[Any, ...]:
+    """Pinned first, then higher priority, then type order, then source order, then id.
+
+    Source order: memories imported from one file keep that file's order (`order`,
+    from `source_order`); memories with no readable source come after, by id.
+    """
+    pos = (order or {}).get(m.id, ("\uffff", 0))
+    return (0 if m.pin else 1, -m.priority, TYPES.index(m.type), pos, m.id)
+
+
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M)
+
+
+def source_order(root: Path, memories: Iterable[Memory]) -> dict[str, Position]:
+    """Where each memory's `source` (`FILE#anchor`, as `memkit import` writes it) sits in FILE.
+
+    The anchor is looked for among FILE's hand-written headings only: memkit's own
+    section (and a file memkit owns) is left out, so compiling never changes the
+    order the next compile sees. Once the hand-written text is gone (adopted), the
+    memory has no position. Unreadable files and other sources (URLs, sessions)
+    give none either.
+    """
+    from memkit.compile import markers
+    from memkit.fsutil import read_inside
+    from memkit.memory.ids import slugify
+
+    by_file: dict[str, list[Memory]] = {}
+    for m in memories:
+        path, sep, _ = (m.source or "").partition("#")
+        if sep and path and "://" not in path and not path.startswith("/"):
+            by_file.setdefault(path, []).append(m)
+    out: dict[str, Position] = {}
+    for path, group in sorted(by_file.items()):
+        try:
+            text = read_inside(root, path, limit=MAX_SOURCE_BYTES).decode("utf-8", "replace")
+            span = markers.locate(text, path)
+        except (OSError, MemkitError):  # gone, a link out, too big, broken markers: no order
+            continue
+        if markers.owns(text):
+            continue
+        if span is not None:  # blank out memkit's section, keeping offsets
+            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+        where: dict[str, int] = {}
+        for h in _HEADING.finditer(text):
+            where.setdefault(slugify(h.group(1)) if h.group(1).strip() else "", h.start())
+        for m in group:
+            pos = where.get((m.source or "").partition("#")[2])
+            if pos is not None:
+                out[m.id] = (path, pos)
+    return out
+
+
+# --------------------------------------------------------------- the cut
+
+
+def named(ids: Sequence[str], total: int | None = None, most: int = NAMED_IN_FILE) -> str:
+    """`a`, `b` and 3 more: the ids a file names for what it left out (`total` of them).
+
+    Only the first `most` ids are looked at, so a render costs the same at any store size.
+    """
+    total = len(ids) if total is None else total
+    shown = ", ".join(f"`{i}`" for i in ids[:most])
+    return shown + (f" and {total - most} more" if total > most else "")

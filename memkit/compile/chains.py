@@ -1,0 +1,130 @@
+"""One compile run: outputs composed in the order their budgets depend on each other.
+
+Agents load several files together, so a budget is kept on the whole, not per file:
+
+- Codex concatenates AGENTS.md files from the root down to the working folder and
+  stops at 32 KiB: nested AGENTS.md files are fitted first and the root one gets what
+  the longest chain leaves.
+- Claude Code in import mode reads AGENTS.md through CLAUDE.md's `@AGENTS.md`:
+  CLAUDE.md is composed first and AGENTS.md keeps Claude's budget minus it.
+- Windsurf reads AGENTS.md as a rule, within its per-rule limit.
+
+Then every other target gets the memories AGENTS.md does not carry in full, when
+its agent reads AGENTS.md itself (targets.Target.reads_agents).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from memkit.compile.budgets import Budget, limits
+from memkit.compile.targets import TARGETS, Context, Output, Settings
+
+if TYPE_CHECKING:
+    from memkit.compile.render import Fitted, Renderer
+    from memkit.memory import Memory
+
+
+@dataclass(frozen=True)
+class Placed:
+    """What one output holds: memories in full, shortened to a line, left out; its budget."""
+
+    path: str
+    target: str
+    full: tuple[str, ...]
+    short: tuple[str, ...]
+    cut: tuple[str, ...]
+    budget: str
+    context: Mapping[str, object]
+
+
+CHAIN_JOIN = 2  # bytes Codex puts between two files of the chain ("\n\n")
+
+
+class Run:
+    def __init__(
+        self,
+        root: Path,
+        renderer: Renderer,
+        conf: Settings,
+        active: set[str],
+        notes: list[str],
+        compose: Callable[..., tuple[Any, Fitted | None]],
+    ) -> None:
+        self.root, self.renderer, self.conf, self.active = root, renderer, conf, active
+        self.notes, self.compose = notes, compose
+        self.files: dict[str, Any] = {}
+        self.placed: list[Placed] = []
+
+    def add(self, out: Output, *, keep: bool) -> tuple[Any, Fitted | None]:
+        change, fitted = self.compose(self.root, out, self.renderer, self.notes if keep else [])
+        if keep:
+            self.files[out.path] = change
+        if fitted is not None and out.memories and (keep or out.target == "agents"):
+            self.placed.append(Placed(
+                out.path, out.target, tuple(m.id for m in fitted.full),
+                tuple(m.id for m in fitted.index), tuple(m.id for m in fitted.cut),
+                str(out.budget), dict(out.context),
+            ))  # fmt: skip
+        return change, fitted
+
+    def compose_all(self, memories: Sequence[Memory], names: list[str], explicit: bool) -> None:
+        conf = self.conf
+        agents_on = "agents" in self.active or "agents" in conf.targets
+        ctx = Context(conf, frozenset(), agents_on)
+        extra: list[Budget] = []
+        done: set[str] = set()
+        claude_import = conf.claude_mode == "import" and agents_on and "claude" in self.active
+        if claude_import:  # CLAUDE.md first: Claude reads AGENTS.md through it
+            for out in TARGETS["claude"].outputs(memories, ctx):
+                change, _ = self.add(out, keep="claude" in names)
+                own = conf.budget("claude")
+                used = own.measure((change.new or b"").decode("utf-8", "replace"))
+                extra.append(Budget(max(1, own.limit - used), own.unit))
+            done.add("claude")
+        if "windsurf" in self.active and agents_on:
+            extra.append(conf.budget("windsurf"))
+        in_agents: set[str] = set()
+        if agents_on:
+            outs = TARGETS["agents"].outputs(memories, ctx)
+            in_agents = self._agents(outs, extra, keep="agents" in names)
+            done.add("agents")
+        ctx = Context(conf, frozenset(in_agents), agents_on)
+        for name in names:
+            if name in done:
+                continue
+            wanted = memories if explicit or name in conf.targets else []
+            for out in TARGETS[name].outputs(wanted, ctx):
+                self.add(out, keep=True)
+
+    def _agents(self, outs: list[Output], extra: list[Budget], *, keep: bool) -> set[str]:
+        """Nested AGENTS.md first, then the root one within what the longest chain leaves."""
+        from dataclasses import replace
+
+        own = self.conf.budget("agents")
+        sizes: dict[str, int] = {}
+        full: set[str] = set()
+        for out in sorted(outs, key=lambda o: (-o.path.count("/"), o.path)):
+            budget = limits(own, *extra)
+            if out.path == "AGENTS.md" and sizes and own.unit == "bytes":
+                chain = max(_chain(d, sizes) for d in sizes)
+                budget = limits(Budget(max(1, own.limit - chain), "bytes"), *extra)
+                if chain and keep:
+                    self.notes.append(
+                        f"AGENTS.md: kept within {budget} so that Codex, which stops at "
+                        f"{own} for the whole chain, still reads the nested AGENTS.md files"
+                    )
+            change, fitted = self.add(replace(out, budget=budget), keep=keep)
+            if out.path != "AGENTS.md":
+                sizes[out.path.rpartition("/")[0]] = len(change.new or b"") + CHAIN_JOIN
+            if fitted is not None:
+                full |= {m.id for m in fitted.full}
+        return full
+
+
+def _chain(directory: str, sizes: dict[str, int]) -> int:
+    """Bytes of the nested AGENTS.md files Codex loads working in `directory`."""
+    return sum(n for d, n in sizes.items() if directory == d or directory.startswith(d + "/"))
