@@ -176,13 +176,13 @@ def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store:
         "Committed\n"  # fmt: skip
     # the compiled files come along, as the git hook would have had them
     assert git(repo, "show", "--name-only", "--format=", "HEAD") == (
-        ".github/copilot-instructions.md\n.memory/committed.md\nAGENTS.md\nCLAUDE.md\n"
+        ".github/instructions/memkit.instructions.md\n.memory/committed.md\nAGENTS.md\nCLAUDE.md\n"
     )
     assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
     run("compile", "--check")
     run("rm", "committed", "--commit")
     assert git(repo, "show", "--name-status", "--format=", "HEAD") == (
-        "D\t.github/copilot-instructions.md\nD\t.memory/committed.md\nD\tAGENTS.md\nD\tCLAUDE.md\n"
+        "D\t.github/instructions/memkit.instructions.md\nD\t.memory/committed.md\nD\tAGENTS.md\nD\tCLAUDE.md\n"
     )
     assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
     run("compile", "--check")

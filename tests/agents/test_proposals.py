@@ -151,7 +151,7 @@ def test_approve_commit_commits_exactly_what_it_wrote(run: Invoke, money: Store)
     changed = git(repo, "show", "--name-status", "--format=%s", "HEAD")
     assert changed == (
         "memkit: approve money-revision: Money is cents\n\n"  # with the compiled files
-        "A\t.github/copilot-instructions.md\nD\t.memory/money-revision.md\n"
+        "A\t.github/instructions/memkit.instructions.md\nD\t.memory/money-revision.md\n"
         "M\t.memory/money.md\nA\tAGENTS.md\nA\tCLAUDE.md\n"
     )
     assert git(repo, "diff", "--cached", "--name-only") == "notes.txt\n"

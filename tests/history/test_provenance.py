@@ -224,7 +224,7 @@ def test_revert_commit_leaves_staged_work_alone(run: Invoke, repo: Path,
     assert named(out, history).splitlines()[1].endswith("memkit: revert alpha to <edit>")
     assert git(repo, "show", "--name-only", "--format=%an|%s", "HEAD") == (
         f"Ada Lovelace|memkit: revert alpha to {history['edit'][:12]}\n\n"
-        ".github/copilot-instructions.md\n.memory/git/alpha.md\nAGENTS.md\nCLAUDE.md\n"
+        ".github/instructions/memkit.instructions.md\n.memory/git/alpha.md\nAGENTS.md\nCLAUDE.md\n"
     )  # the compiled files come along, as the git hook would have had them
     assert git(repo, "diff", "--cached", "--name-only") == "other.txt\n"
     assert git(repo, "diff", "--name-only") == "app.py\n"
