@@ -9,7 +9,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["MemkitError", "Memory", "Store", "__version__"]
 
