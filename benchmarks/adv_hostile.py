@@ -265,7 +265,7 @@ class Hostile:
             # The 60 s limit is shown by `compile` (and the hook) in a full run; the other
             # compiles, and all in a quick run, stop after 5 s.
             code = (
-                "import sys\nfrom memkit import render\nrender.RENDER_SECONDS = 5\n"
+                "import sys\nfrom memkit.compile import render\nrender.RENDER_SECONDS = 5\n"
                 "from memkit.cli import main\nmain(sys.argv[1:])\n"
             )
             return run(
@@ -412,7 +412,8 @@ def run_section(
     section.count("commands run", sum(r.commands for r in results))
     section.details.append(
         "the looping template: `compile --check` and `--dry-run` (in a quick run `compile` "
-        "too) run with a 5 s render limit (memkit.render.RENDER_SECONDS set by a launcher); "
+        "too) run with a 5 s render limit (memkit.compile.render.RENDER_SECONDS set by "
+        "a launcher); "
         "`compile` and the pre-commit hook show memkit's own 60 s limit"
     )
     slow = sorted(((s, c) for r in results for c, s in r.slowest.items()), reverse=True)[:4]

@@ -159,7 +159,7 @@ class Secrets:
             stdin=json.dumps(payload),
             timeout=60,
         )
-        if r.hung or r.traceback or r.code != 0 or r.out:
+        if r.hung or r.traceback or r.code != 0 or (r.out and not _hook_json(r.out)):
             self.unclean.append(r.show(300))
             return "failed (hang, traceback or not exit 0)"
         return "accepted"
@@ -371,3 +371,11 @@ def summary(section: Section) -> str:
         f"{f['secret formats'].value} formats, {f['attempts'].value} attempts, reached "
         f"{f['secrets that reached .memory/ or a journal'].value}, by a person {person}"
     )
+
+
+def _hook_json(out: str) -> bool:
+    """Claude Code's hook contract: stdout may be one JSON object (e.g. a systemMessage)."""
+    try:
+        return isinstance(json.loads(out), dict)
+    except ValueError:
+        return False
