@@ -108,8 +108,8 @@ def test_commit_only_written_files(run: Invoke, store: Store, repo: Path) -> Non
     git(repo, "add", "other.txt")
     out = run("compile", "-t", "agents", "-t", "claude", "--commit").stdout
     assert out.splitlines()[-1].endswith(" memkit: compile")
+    # exactly what this run wrote: the targets it was asked for, nothing recompiled besides
     assert git(repo, "show", "--name-only", "--format=", "HEAD").split() == [
-        ".github/instructions/memkit.instructions.md",  # the configured copilot target, recompiled
         "AGENTS.md",
         "CLAUDE.md",
     ]

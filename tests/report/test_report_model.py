@@ -91,7 +91,7 @@ def test_store_below_the_repository_top(repo: Path, run: Invoke) -> None:
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "code")
     run("--root", str(sub), "init")
-    run("--root", str(sub), "add", "F returns one", "--link", "mod.py::f")
+    run("--root", str(sub), "add", "F returns one", "--link", "mod.py::f", "-b", "It does.")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "svc")
     (sub / "mod.py").write_text("def f():\n    return 2\n", encoding="utf-8")

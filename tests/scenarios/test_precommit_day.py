@@ -40,7 +40,10 @@ def test_code_change_fails_once_then_passes(tmp_path: Path) -> None:
     first = sh(ada, "git", "commit", "-q", "-m", "no rounding", code=1, PATH=path)
     assert "memkit compile" in first.stderr and "Failed" in first.stderr
     assert "files were modified by this hook" in first.stderr
-    assert "memkit: regenerated .github/copilot-instructions.md, AGENTS.md" in first.stderr
+    assert (
+        "memkit: regenerated .github/instructions/memkit.instructions.md, AGENTS.md"
+        in first.stderr
+    )
     git(ada, "add", "-A")
     second = sh(ada, "git", "commit", "-q", "-m", "no rounding", PATH=path)
     assert "totals-are-rounded-once" in second.stderr  # memkit-stale names the memory
