@@ -41,8 +41,7 @@ def test_code_change_fails_once_then_passes(tmp_path: Path) -> None:
     assert "memkit compile" in first.stderr and "Failed" in first.stderr
     assert "files were modified by this hook" in first.stderr
     assert (
-        "memkit: regenerated .github/instructions/memkit.instructions.md, AGENTS.md"
-        in first.stderr
+        "memkit: regenerated .github/instructions/memkit.instructions.md, AGENTS.md" in first.stderr
     )
     git(ada, "add", "-A")
     second = sh(ada, "git", "commit", "-q", "-m", "no rounding", PATH=path)
