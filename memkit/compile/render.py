@@ -18,7 +18,7 @@ from typing import Any
 
 from memkit.compile import markers as sections
 from memkit.compile import mdtext
-from memkit.compile.budgets import NAMED_IN_FILE, named
+from memkit.compile.budgets import NAMED_IN_FILE
 from memkit.compile.targets import Output
 from memkit.compile.yamltext import yaml_plain, yaml_str
 from memkit.errors import MemkitError
@@ -119,7 +119,8 @@ class Renderer:
             groups.setdefault(m.type, []).append(self.entry(m, out.scoped))
         text = self.render(
             "section.md.j2", budget=str(out.budget), left_out=len(left),
-            left_ids=named([m.id for m in left[:NAMED_IN_FILE]], len(left)),
+            left_ids=[m.id for m in left[:NAMED_IN_FILE]],
+            left_more=max(0, len(left) - NAMED_IN_FILE),
             groups=[{"title": GROUP_TITLES[t], "entries": e} for t, e in groups.items()],
             index=[self.line(m) for m in index],
         )  # fmt: skip

@@ -264,7 +264,7 @@ def test_budget_cut_keeps_source_order_and_names_the_rest(store: Store) -> None:
         slug = t.lower().replace(" ", "-")
         write_memory(store, slug, f"---\ntitle: {t}\nsource: CLAUDE.md#{slug}\n---\n\n"
                      + "Line.\n" * 4)  # fmt: skip
-    targets(store, "agents", more='budgets = { agents = "22 lines" }\n')
+    targets(store, "agents", more='budgets = { agents = "26 lines" }\n')
     plan = build(store, today=TODAY)
     assert [m.id for m in plan.selected] == ["zebra-crossing", "apple-pie", "mango-season",
                                              "banana-split"]  # fmt: skip
@@ -276,7 +276,7 @@ def test_budget_cut_keeps_source_order_and_names_the_rest(store: Store) -> None:
     assert all(mid in text for mid in placed.short + placed.cut)  # named in the file's index
     (note,) = plan.notes
     assert all(mid in note for mid in placed.short + placed.cut)  # and in the report
-    targets(store, "agents", "claude", more='budgets = { agents = "22 lines" }\n')
+    targets(store, "agents", "claude", more='budgets = { agents = "26 lines" }\n')
     apply(build(store, today=TODAY))  # CLAUDE.md, the source, now holds memkit's section too
     assert build(store, today=TODAY).changes == ()  # which does not change the order
 
@@ -292,7 +292,8 @@ def test_explain_names_file_and_fate(store: Store, run: Invoke) -> None:
     assert "  AGENTS.md (always; budget 40 lines" in out
     assert re.search(r"use-pnpm +in full in AGENTS.md\n", out)
     assert re.search(r"m11 +.*in full in \.cursor/rules/memkit\.mdc", out)
-    assert re.search(r"m11 +.*left out by the budget of AGENTS\.md", out)
+    # a left-out id costs a line like a title: over a line budget, m11 is shortened or cut
+    assert re.search(r"m11 +.*(left out by the budget of|title only in) AGENTS\.md", out)
     assert not (store.root / "AGENTS.md").exists()  # --explain writes nothing
 
 
