@@ -398,14 +398,20 @@ def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) ->
             "this is not json", "", "{'single': 'quotes'}", '{"jsonrpc": "2.0", "id": 7, '
             '"method": 3}', "[1, 2]", json.dumps(init), expect=5,
         )  # fmt: skip
-        assert first[:4] == [parse, parse, {**invalid, "id": 7}, invalid]
-        assert first[4]["id"] == 1 and first[4]["result"]["serverInfo"]["name"] == "memkit"
+        # memkit answers bad lines itself, the SDK the good ones: the two may interleave
+        errors, (result,) = [r for r in first if "error" in r], [r for r in first if "result" in r]
+        assert errors == [parse, parse, {**invalid, "id": 7}, invalid]
+        assert result["id"] == 1 and result["result"]["serverInfo"]["name"] == "memkit"
         initialized = json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"})
         listed = json.dumps({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         second = send(initialized, "{truncated", listed, expect=2)
-        assert second[0] == parse
-        assert second[1]["id"] == 2
-        assert "save_memory" in {t["name"] for t in second[1]["result"]["tools"]}
+        (error,), (tools,) = (
+            [r for r in second if "error" in r],
+            [r for r in second if "result" in r],
+        )
+        assert error == parse
+        assert tools["id"] == 2
+        assert "save_memory" in {t["name"] for t in tools["result"]["tools"]}
         odd = [{"a": 1}, 1.5, None, True, 2.0]  # the SDK read these as notifications: no reply
         third = send(*(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/list"})
                        for i in odd), expect=len(odd))  # fmt: skip
