@@ -126,6 +126,11 @@ def _regex(glob: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
+def fixed_prefix(glob: str) -> str:
+    """The folder part of `glob` before its first wildcard or brace (`src/api/**` -> `src/api`)."""
+    return glob.split("*", 1)[0].split("?", 1)[0].split("[", 1)[0].split("{", 1)[0].rstrip("/")
+
+
 @functools.lru_cache(maxsize=1024)
 def glob_re(glob: str) -> re.Pattern[str]:
     """One regular expression for `glob` (braces expanded), matching as `match` does for

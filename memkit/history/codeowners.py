@@ -12,6 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from memkit.errors import MemkitError
+from memkit.globs import fixed_prefix, match
+
 LOCATIONS = (".github/CODEOWNERS", "CODEOWNERS", "docs/CODEOWNERS")
 
 
@@ -21,19 +24,17 @@ class Rules:
 
     def owners(self, path: str) -> tuple[str, ...]:
         """The owners of one file or folder path (the last matching rule wins)."""
-        from memkit.globs import match as glob_match
-
         found: tuple[str, ...] = ()
         for glob, owners in self.rules:
             last = glob.rsplit("/", 1)[-1]
             tree = not any(c in last for c in "*?[{")  # names a folder: all below it too
-            if glob_match(glob, path) or (tree and glob_match(f"{glob}/**", path)):
+            if match(glob, path) or (tree and match(f"{glob}/**", path)):
                 found = owners
         return found
 
     def for_memory(self, path: str, links: Iterable[str], globs: Iterable[str]) -> tuple[str, ...]:
         targets = [link.partition("::")[0] for link in links]
-        targets += [g.split("*", 1)[0].split("{", 1)[0].rstrip("/") for g in globs]
+        targets += [fixed_prefix(g) for g in globs]
         out: dict[str, None] = {}
         for t in (t for t in targets if t):
             out.update(dict.fromkeys(self.owners(t)))
@@ -56,9 +57,7 @@ def load(root: Path) -> Rules:
     for rel in LOCATIONS:
         try:
             text = read_inside(root, rel, limit=3 << 20).decode("utf-8", "replace")
-        except (FileNotFoundError, OSError):
-            continue
-        except Exception:  # a link out, a device: not a file to trust
+        except (OSError, MemkitError):  # absent, or a link out, a device: not to trust
             continue
         return parse(text)
     return Rules(())

@@ -73,12 +73,12 @@ def scope_path(root: Path, scope: str) -> str:
 def in_scope(mem: Memory, where: str) -> bool:
     """Whether `mem` applies to the file or folder `where`: it has no `paths`, one of
     them matches `where`, or one names something inside that folder."""
-    from memkit.globs import match as glob_match
+    from memkit.globs import fixed_prefix, match
 
     if not mem.paths or not where:
         return True
     for glob in mem.paths:
-        fixed = glob.split("*", 1)[0].split("{", 1)[0].rstrip("/")
-        if glob_match(glob, where) or fixed == where or fixed.startswith(where + "/"):
+        fixed = fixed_prefix(glob)
+        if match(glob, where) or fixed == where or fixed.startswith(where + "/"):
             return True
     return False

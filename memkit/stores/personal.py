@@ -12,8 +12,14 @@ import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from memkit.store import Store
 
 # Agents' documented user-level instruction files, relative to the home folder.
 USER_FILES: dict[str, str] = {
@@ -101,12 +107,12 @@ def apply(files: list[UserFile]) -> list[str]:
     return done
 
 
-def section(store: object, today: object) -> str | None:
+def section(store: Store, today: dt.date) -> str | None:
     """memkit's section of the personal store's memories, as compiled for AGENTS.md."""
     from memkit.compile.markers import inner, locate
     from memkit.compile.plan import plan
 
-    built = plan(store, today=today, targets=("agents",))  # type: ignore[arg-type]
+    built = plan(store, today=today, targets=("agents",))
     change = next((f for f in built.files if f.path == "AGENTS.md"), None)
     if change is None or change.new is None:
         return None

@@ -173,6 +173,7 @@ def sync(
 
     wanted = set(names or ())
     pins = read_lock(root)
+    locked = dict(pins)
     configured = sources(config)
     unknown = wanted - {s.name for s in configured}
     if unknown:
@@ -211,7 +212,7 @@ def sync(
             results.append(Synced(src.name, "error", message=str(e)))
     for name in [n for n in pins if n not in {s.name for s in configured}]:
         del pins[name]  # a store removed from the config loses its pin
-    if pins != read_lock(root):
+    if pins != locked:
         write_lock(root, pins)
     return results
 
