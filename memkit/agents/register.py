@@ -100,11 +100,16 @@ def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
     return data
 
 
-def _save_json(path: Path, root: Path, data: dict[str, Any] | None, existed: bool) -> str:
+def _save_json(
+    path: Path, root: Path, data: dict[str, Any] | None, existed: bool, dry_run: bool = False
+) -> str:
     from memkit.fsutil import atomic_write, write_target
 
     rel = path.relative_to(root).as_posix()
     target = write_target(root, rel, forbidden=(".git", ".memory"))
+    if dry_run:
+        verb = "remove" if data is None else "update" if existed else "create"
+        return f"would {verb} {rel}"
     if data is None:
         target.unlink()
         return f"removed {rel}"
@@ -121,7 +126,7 @@ def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:
     return value
 
 
-def install_mcp(root: Path) -> list[str]:
+def install_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor).
 
     An entry earlier versions wrote (a bare `memkit mcp`) becomes the launcher; one a
@@ -137,7 +142,7 @@ def install_mcp(root: Path) -> list[str]:
         if MCP_NAME in servers and servers[MCP_NAME] not in _OLD_MCP_ENTRIES:
             continue  # ours already, or adjusted by a person: keep it
         servers[MCP_NAME] = dict(MCP_ENTRY)
-        changed.append(_save_json(path, root, data, existed))
+        changed.append(_save_json(path, root, data, existed, dry_run))
     return changed
 
 
@@ -165,7 +170,7 @@ def _current(hook: Any, arg: str) -> bool:
     return _ours(hook) and hook.get("command") == launcher("memkit-hook", arg)
 
 
-def install_claude(root: Path) -> list[str]:
+def install_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are.
 
     Entries earlier versions wrote (`memkit-hook EVENT`, which fails for a teammate
@@ -195,7 +200,7 @@ def install_claude(root: Path) -> list[str]:
         groups.append(group)
     if existed and json.dumps(data) == before:
         return []
-    return [_save_json(path, root, data, existed)]
+    return [_save_json(path, root, data, existed, dry_run)]
 
 
 def _drop_ours(groups: list[Any]) -> None:
