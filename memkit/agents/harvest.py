@@ -149,26 +149,29 @@ def _first_line(body: str) -> str:
 
 
 def _topic_file(place: Place, text: str) -> Candidate:
-    """A Claude Code topic file: front matter `name`, `description`, `type`; one memory."""
-    doc = md.parse(text, imports=False)
-    meta = doc.meta
-    body_lines = doc.visible[doc.content_start :]
-    title = _meta(meta, "name") or _meta(meta, "description")
-    if doc.title is not None and not title:
-        title = doc.title[2]
-    if doc.title is not None:
-        first, last = doc.title[0], doc.title[1]
-        body_lines = [ln for n, ln in enumerate(doc.visible) if n >= doc.content_start
-                      and not first <= n < last]  # fmt: skip
-    stem = place.path.stem.replace("_", " ").replace("-", " ").strip()
-    title = title or stem.capitalize() or place.path.name
+    """A Claude Code topic file: front matter `name`, `description`, `type` (also under
+    `metadata:`), then the text, which may repeat the name as a `# heading`; one memory."""
     from memkit.agents.importer import guess_type
 
-    kind = _CLAUDE_TYPES.get((_meta(meta, "type") or "").lower()) or guess_type(title)
-    body = "".join(body_lines).strip("\n") + "\n"
-    desc = _meta(meta, "description")
+    doc = md.parse(text, imports=False)
+    front = "".join(doc.lines[: doc.content_start])
+    nested = re.search(r"(?m)^\s+type:\s*['\"]?(\w+)", front)
+    kind = _meta(doc.meta, "type") or (nested.group(1) if nested else "")
+    lines = doc.visible[doc.content_start :]
+    while lines and not lines[0].strip():
+        lines = lines[1:]
+    heading = None
+    if lines and (m := re.match(r"^#\s+(.+?)\s*#*\s*$", lines[0])):
+        heading, lines = m.group(1), lines[1:]
+    name, desc = _meta(doc.meta, "name"), _meta(doc.meta, "description")
+    if name and heading and " " not in name:  # a file-like name: the heading reads better
+        name = heading
+    stem = place.path.stem.replace("_", " ").replace("-", " ").strip()
+    title = name or heading or desc or stem.capitalize() or place.path.name
+    body = "".join(lines).strip("\n") + "\n"
     if desc and desc != title and desc not in body:
         body = f"{desc}\n\n{body}"
+    kind = _CLAUDE_TYPES.get(kind.lower()) or guess_type(title)
     return Candidate(place.label, place.source, place.agent, _one_line(title), body, kind)
 
 

@@ -252,3 +252,28 @@ def test_cli_with_nothing_to_harvest(store: Store, run: Invoke) -> None:
     assert run("import", "--harvest").output == (
         "found no memories agents kept for this project (see docs/agents.md, Harvest)\n"
     )
+
+
+def test_topic_files_as_claude_code_writes_them(store: Store) -> None:
+    """Shapes seen in public repositories: the name repeated as a heading, `type` nested
+    under `metadata:`, extra keys (`originSessionId`, `related`) and sections."""
+    folder = claude_dir(store.root)
+    (folder / "guard.md").write_text(
+        "---\nname: destructive-action-guard\ndescription: Check before any deletion.\n"
+        "metadata:\n  type: project\n---\n\n# Destructive Action Guard\n\nList what goes first.\n",
+        "utf-8",
+    )
+    (folder / "web.md").write_text(
+        "---\nname: Web serving preferences\ndescription: JSON and YAML side by side\n"
+        "type: user\noriginSessionId: 22e240a2\nrelated: [guard.md]\n---\n"
+        "## Parallel endpoints\n\nServe both.\n\n## Inline CSS\n\nAvoid /static.\n",
+        "utf-8",
+    )
+    done = harvest(store, today=TODAY, env=os.environ)
+    assert [o.id for o in done.drafted] == ["destructive-action-guard", "web-serving-preferences"]
+    guard = store.get("destructive-action-guard")
+    assert (guard.title, guard.type) == ("Destructive Action Guard", "note")
+    assert guard.body.strip() == "Check before any deletion.\n\nList what goes first."
+    web = store.get("web-serving-preferences")
+    assert web.type == "preference"
+    assert "## Parallel endpoints" in web.body and "originSessionId" not in web.body
