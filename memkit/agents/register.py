@@ -146,7 +146,7 @@ def install_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     return changed
 
 
-def uninstall_mcp(root: Path) -> list[str]:
+def uninstall_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     """Remove the memkit server from both files; a file left empty is removed."""
     changed = []
     for name in MCP_FILES:
@@ -158,7 +158,7 @@ def uninstall_mcp(root: Path) -> list[str]:
         del servers[MCP_NAME]
         if not servers:
             del data["mcpServers"]
-        changed.append(_save_json(path, root, data or None, True))
+        changed.append(_save_json(path, root, data or None, True, dry_run))
     return changed
 
 
@@ -211,7 +211,7 @@ def _drop_ours(groups: list[Any]) -> None:
     groups[:] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
 
 
-def uninstall_claude(root: Path) -> list[str]:
+def uninstall_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Remove memkit's hook entries; groups and events left empty go too."""
     path = root / SETTINGS
     data = _load_json(path, root)
@@ -230,4 +230,4 @@ def uninstall_claude(root: Path) -> list[str]:
         del data["hooks"]
     if json.dumps(data) == before:
         return []
-    return [_save_json(path, root, data or None, True)]
+    return [_save_json(path, root, data or None, True, dry_run)]

@@ -42,9 +42,11 @@ def _agent_files(
         from memkit.agents import register
 
         if mcp:
-            lines += register.install_mcp(root, dry_run=dry_run)
+            job_mcp = register.install_mcp if install else register.uninstall_mcp
+            lines += job_mcp(root, dry_run=dry_run)
         if claude:
-            lines += register.install_claude(root, dry_run=dry_run)
+            job_claude = register.install_claude if install else register.uninstall_claude
+            lines += job_claude(root, dry_run=dry_run)
     job = installers.install if install else installers.uninstall
     return lines + (job(root, names, dry_run=dry_run) if names else [])
 
@@ -81,15 +83,7 @@ def install(
     lines = core.install(store.root)
     if merge_driver:
         lines += install_merge_driver(store)
-    if mcp:
-        from memkit.agents.register import install_mcp
-
-        lines += install_mcp(store.root)
-    if claude:
-        from memkit.agents.register import install_claude
-
-        lines += install_claude(store.root)
-    lines += _agent_files(store.root, False, False, agents, True, False)
+    lines += _agent_files(store.root, mcp, claude, agents, True, False)
     _report(lines, "memkit hooks already installed")
 
 
@@ -97,23 +91,26 @@ def install(
 @click.option("--mcp", is_flag=True, help="Also unregister memkit's MCP server.")
 @click.option("--claude", is_flag=True, help="Also remove memkit's Claude Code session hooks.")
 @_AGENT
+@click.option(
+    "--dry-run",
+    "-n",
+    is_flag=True,
+    help="With --mcp, --claude or --agent: show which agent files would change, write "
+    "nothing (git hooks left out).",
+)
 @click.pass_context
-def uninstall(ctx: click.Context, mcp: bool, claude: bool, agents: tuple[str, ...]) -> None:
+def uninstall(
+    ctx: click.Context, mcp: bool, claude: bool, agents: tuple[str, ...], dry_run: bool
+) -> None:
     """Remove memkit's hook and merge driver; a chained hook of yours is put back."""
     from memkit.githooks import install as core
     from memkit.githooks.mergedriver import uninstall_merge_driver
 
     store = get_store(ctx)
+    if dry_run:
+        return _report(_agent_files(store.root, mcp, claude, agents, False, True), "no change")
     lines = core.uninstall(store.root) + uninstall_merge_driver(store)
-    if mcp:
-        from memkit.agents.register import uninstall_mcp
-
-        lines += uninstall_mcp(store.root)
-    if claude:
-        from memkit.agents.register import uninstall_claude
-
-        lines += uninstall_claude(store.root)
-    lines += _agent_files(store.root, False, False, agents, False, False)
+    lines += _agent_files(store.root, mcp, claude, agents, False, False)
     _report(lines, "no memkit hooks installed")
 
 

@@ -170,3 +170,15 @@ def test_cli(store: Store, run: Invoke) -> None:
     assert out.splitlines()[2:] == [f"created {AGENTS[n].file}" for n in NAMES]
     out = run("hooks", "uninstall", "--agent", "vscode").output
     assert out.splitlines()[-1] == "removed .vscode/mcp.json"
+
+
+def test_uninstall_dry_run(store: Store, run: Invoke) -> None:
+    run("hooks", "install", "--mcp", "--agent", "zed")
+    out = run("hooks", "uninstall", "--mcp", "--agent", "zed", "--dry-run").output
+    assert out.splitlines() == [
+        "would remove .mcp.json",
+        "would remove .cursor/mcp.json",
+        "would remove .zed/settings.json",
+    ]
+    assert (store.root / ".zed" / "settings.json").exists()
+    assert (store.root / ".mcp.json").exists()
