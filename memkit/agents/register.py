@@ -3,8 +3,9 @@ the Claude Code hooks in .claude/settings.json.
 
 Each function merges into the existing JSON (other servers, hooks and settings are
 kept as they are), is idempotent, writes atomically, and returns one line per file
-it changed. An entry a person adjusted (the `memkit` server) is left alone. Files are
-read with fsutil.read_inside and written through fsutil.write_target: a settings file
+it changed (with `dry_run`, what it would change, writing nothing). An entry a person
+adjusted (the `memkit` server) is left alone. Other agents' files: memkit.agents.installers.
+Files are read with fsutil.read_inside and written through fsutil.write_target: a settings file
 that is a link out of the repository (or into .git/) is refused, never written through.
 
 The commands written are launchers (`launcher`): a committed settings file runs on
