@@ -214,40 +214,65 @@ def _key(text: str) -> str:
 
 
 class _Known:
-    """The store's memories (and this run's drafts) as the texts a candidate is compared to."""
+    """The store's memories (and this run's drafts) as the texts a candidate is compared to:
+    exact text by dict, containment by one search of all texts joined, near sameness only
+    against texts of a close number of distinct words (Jaccard >= NEAR needs that)."""
 
     def __init__(self, memories: list[mm.Memory], ledger: set[str]) -> None:
-        self.texts: list[tuple[str, str, frozenset[str]]] = []  # id, normal text, words
         self.ledger = ledger
+        self.exact: dict[str, str] = {}
+        self.by_size: dict[int, list[tuple[str, frozenset[str]]]] = {}
+        self.ids: list[str] = []
+        self.texts: list[str] = []
+        self._joined: tuple[str, list[int]] | None = None
         for m in memories:
-            self.add(m.id, m.body, m.title)
+            self.add(m.id, m.body)
 
-    def add(self, mid: str, body: str, title: str = "") -> None:
+    def add(self, mid: str, body: str) -> None:
         text = normal(body)
-        self.texts.append((mid, text, frozenset(text.split())))
+        words = frozenset(text.split())
+        self.exact.setdefault(text, mid)
+        self.by_size.setdefault(len(words), []).append((mid, words))
+        self.ids.append(mid)
+        self.texts.append(f" {text} ")
+        if self._joined is not None:  # extend it (a rebuild per draft costs seconds at 10k)
+            hay, starts = self._joined
+            starts.append(len(hay) + 1)
+            self._joined = (f"{hay}\n {text} ", starts)
+
+    def _haystack(self) -> tuple[str, list[int]]:
+        if self._joined is None:
+            starts, at = [], 0
+            for t in self.texts:
+                starts.append(at)
+                at += len(t) + 1
+            self._joined = ("\n".join(self.texts), starts)
+        return self._joined
 
     def why_known(self, c: Candidate) -> str | None:
+        import bisect
+        import math
+
         text = normal(c.body)
         if not text:
             return "no text"
+        if text in self.exact:
+            return f"same text as {self.exact[text]}"
         words = frozenset(text.split())
-        for mid, other, other_words in self.texts:
-            if text == other:
-                return f"same text as {mid}"
-            if len(words) >= 4 and f" {text} " in f" {other} ":
-                return f"already in {mid}"
-            if len(words) >= 3 and _jaccard(words, other_words) >= NEAR:
-                return f"nearly the same text as {mid}"
+        if len(words) >= 4:
+            hay, starts = self._haystack()
+            at = hay.find(f" {text} ")  # no newline in a text: a match stays in one
+            if at >= 0:
+                return f"already in {self.ids[bisect.bisect_right(starts, at) - 1]}"
+        if len(words) >= 3:
+            n = len(words)
+            for size in range(math.ceil(n * NEAR), math.floor(n / NEAR) + 1):
+                for mid, other in self.by_size.get(size, ()):
+                    if len(words & other) >= NEAR * len(words | other):
+                        return f"nearly the same text as {mid}"
         if _key(c.body) in self.ledger:
             return "harvested before (`memkit approve` has the draft, or it was rejected)"
         return None
-
-
-def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
-    small, big = sorted((len(a), len(b)))
-    if not big or small / big < NEAR:
-        return 0.0
-    return len(a & b) / len(a | b)
 
 
 def _ledger_path(store: Store) -> Path:
@@ -327,7 +352,7 @@ def harvest(
             except MemkitError as e:
                 skipped.append(Outcome(c.where, "", str(e)))
                 continue
-            known.add(saved.id, c.body, c.title)
+            known.add(saved.id, c.body)
             new_keys.add(_key(c.body))
             drafted.append(Outcome(c.where, saved.id, c.title))
     if new_keys and not dry_run:
