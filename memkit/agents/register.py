@@ -3,8 +3,9 @@ the Claude Code hooks in .claude/settings.json.
 
 Each function merges into the existing JSON (other servers, hooks and settings are
 kept as they are), is idempotent, writes atomically, and returns one line per file
-it changed. An entry a person adjusted (the `memkit` server) is left alone. Files are
-read with fsutil.read_inside and written through fsutil.write_target: a settings file
+it changed (with `dry_run`, what it would change, writing nothing). An entry a person
+adjusted (the `memkit` server) is left alone. Other agents' files: memkit.agents.installers.
+Files are read with fsutil.read_inside and written through fsutil.write_target: a settings file
 that is a link out of the repository (or into .git/) is refused, never written through.
 
 The commands written are launchers (`launcher`): a committed settings file runs on
@@ -100,11 +101,16 @@ def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
     return data
 
 
-def _save_json(path: Path, root: Path, data: dict[str, Any] | None, existed: bool) -> str:
+def _save_json(
+    path: Path, root: Path, data: dict[str, Any] | None, existed: bool, dry_run: bool = False
+) -> str:
     from memkit.fsutil import atomic_write, write_target
 
     rel = path.relative_to(root).as_posix()
     target = write_target(root, rel, forbidden=(".git", ".memory"))
+    if dry_run:
+        verb = "remove" if data is None else "update" if existed else "create"
+        return f"would {verb} {rel}"
     if data is None:
         target.unlink()
         return f"removed {rel}"
@@ -121,7 +127,7 @@ def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:
     return value
 
 
-def install_mcp(root: Path) -> list[str]:
+def install_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor).
 
     An entry earlier versions wrote (a bare `memkit mcp`) becomes the launcher; one a
@@ -137,11 +143,11 @@ def install_mcp(root: Path) -> list[str]:
         if MCP_NAME in servers and servers[MCP_NAME] not in _OLD_MCP_ENTRIES:
             continue  # ours already, or adjusted by a person: keep it
         servers[MCP_NAME] = dict(MCP_ENTRY)
-        changed.append(_save_json(path, root, data, existed))
+        changed.append(_save_json(path, root, data, existed, dry_run))
     return changed
 
 
-def uninstall_mcp(root: Path) -> list[str]:
+def uninstall_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     """Remove the memkit server from both files; a file left empty is removed."""
     changed = []
     for name in MCP_FILES:
@@ -153,7 +159,7 @@ def uninstall_mcp(root: Path) -> list[str]:
         del servers[MCP_NAME]
         if not servers:
             del data["mcpServers"]
-        changed.append(_save_json(path, root, data or None, True))
+        changed.append(_save_json(path, root, data or None, True, dry_run))
     return changed
 
 
@@ -165,7 +171,7 @@ def _current(hook: Any, arg: str) -> bool:
     return _ours(hook) and hook.get("command") == launcher("memkit-hook", arg)
 
 
-def install_claude(root: Path) -> list[str]:
+def install_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are.
 
     Entries earlier versions wrote (`memkit-hook EVENT`, which fails for a teammate
@@ -195,7 +201,7 @@ def install_claude(root: Path) -> list[str]:
         groups.append(group)
     if existed and json.dumps(data) == before:
         return []
-    return [_save_json(path, root, data, existed)]
+    return [_save_json(path, root, data, existed, dry_run)]
 
 
 def _drop_ours(groups: list[Any]) -> None:
@@ -206,7 +212,7 @@ def _drop_ours(groups: list[Any]) -> None:
     groups[:] = [g for g in groups if not (isinstance(g, dict) and g.get("hooks") == [])]
 
 
-def uninstall_claude(root: Path) -> list[str]:
+def uninstall_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Remove memkit's hook entries; groups and events left empty go too."""
     path = root / SETTINGS
     data = _load_json(path, root)
@@ -225,4 +231,4 @@ def uninstall_claude(root: Path) -> list[str]:
         del data["hooks"]
     if json.dumps(data) == before:
         return []
-    return [_save_json(path, root, data or None, True)]
+    return [_save_json(path, root, data or None, True, dry_run)]

@@ -46,9 +46,20 @@ def mcp(ctx: click.Context) -> None:
     help="Then take the imported text out of the files, for `memkit compile` to write once.",
 )
 @click.option("--allow-secret", is_flag=True, help="Import even text that looks like a secret.")
+@click.option(
+    "--harvest",
+    is_flag=True,
+    help="Instead: turn what agents remembered on their own (Claude Code's auto memory, "
+    "CLAUDE.local.md, Gemini CLI, memory-bank/) into drafts for review.",
+)
 @click.pass_context
 def import_(
-    ctx: click.Context, paths: tuple[Path, ...], dry_run: bool, adopt: bool, allow_secret: bool
+    ctx: click.Context,
+    paths: tuple[Path, ...],
+    dry_run: bool,
+    adopt: bool,
+    allow_secret: bool,
+    harvest: bool,
 ) -> None:
     """Turn agent instruction files into memories, one per section.
 
@@ -60,6 +71,12 @@ def import_(
     from memkit.agents.importer import adopt_files, import_files
 
     store = get_store(ctx)
+    if harvest:
+        if paths or adopt or allow_secret:
+            raise click.UsageError(
+                "--harvest finds its files itself: give no PATH, --adopt or --allow-secret"
+            )
+        return _harvest(store, dry_run)
     given = list(paths) or [Path(".")]
     report, plan = import_files(
         store, given, today=today(), allow_secret=allow_secret, dry_run=dry_run
@@ -78,6 +95,24 @@ def import_(
     click.echo(f"{len(report.created)} memories {done}, {len(report.skipped)} skipped")
     if adopt:
         _show_adoption(adopt_files(store, plan, dry_run=dry_run), dry_run)
+
+
+def _harvest(store: Store, dry_run: bool) -> None:
+    import os
+
+    from memkit.agents.harvest import harvest
+
+    done = harvest(store, today=today(), env=os.environ, dry_run=dry_run)
+    verb = "would draft" if dry_run else "drafted"
+    for o in done.drafted:
+        click.echo(f"{verb} {o.id}  <- {o.where}")
+    for o in done.skipped:
+        click.echo(f"skipped {o.where}: {o.note}")
+    if not done.places:
+        click.echo("found no memories agents kept for this project (see docs/agents.md, Harvest)")
+        return
+    what = "would be drafted" if dry_run else "drafted for review (`memkit approve`)"
+    click.echo(f"{len(done.drafted)} memories {what}, {len(done.skipped)} skipped")
 
 
 def _show_adoption(a: Adoption, dry_run: bool) -> None:

@@ -18,51 +18,99 @@ def hooks() -> None:
     """
 
 
+_AGENT_NAMES = ("vscode", "gemini", "codex", "kiro", "amazonq", "roo", "zed", "opencode")
+_AGENT = click.option(
+    "--agent",
+    "agents",
+    multiple=True,
+    type=click.Choice((*_AGENT_NAMES, "all")),
+    help="Also register memkit's MCP server in this agent's project file (repeatable).",
+)
+
+
+def _agent_files(
+    root: Path, mcp: bool, claude: bool, agents: tuple[str, ...], install: bool, dry_run: bool
+) -> list[str]:
+    """Lines for the agent files `--mcp`, `--claude` and `--agent` change (or would)."""
+    from memkit.agents import installers
+
+    names = list(installers.NAMES) if "all" in agents else list(agents)
+    if dry_run and not (mcp or claude or names):
+        raise click.UsageError("--dry-run shows agent files: add --mcp, --claude or --agent")
+    lines: list[str] = []
+    if mcp or claude:
+        from memkit.agents import register
+
+        if mcp:
+            job_mcp = register.install_mcp if install else register.uninstall_mcp
+            lines += job_mcp(root, dry_run=dry_run)
+        if claude:
+            job_claude = register.install_claude if install else register.uninstall_claude
+            lines += job_claude(root, dry_run=dry_run)
+    job = installers.install if install else installers.uninstall
+    return lines + (job(root, names, dry_run=dry_run) if names else [])
+
+
 @hooks.command()
 @click.option("--merge-driver", is_flag=True, help="Also resolve conflicts in compiled files.")
 @click.option("--mcp", is_flag=True, help="Also register memkit's MCP server for agents.")
 @click.option("--claude", is_flag=True, help="Also install Claude Code session hooks.")
+@_AGENT
+@click.option(
+    "--dry-run",
+    "-n",
+    is_flag=True,
+    help="With --mcp, --claude or --agent: show which agent files would change, write "
+    "nothing (git hooks left out).",
+)
 @click.pass_context
-def install(ctx: click.Context, merge_driver: bool, mcp: bool, claude: bool) -> None:
+def install(
+    ctx: click.Context,
+    merge_driver: bool,
+    mcp: bool,
+    claude: bool,
+    agents: tuple[str, ...],
+    dry_run: bool,
+) -> None:
     """Install the pre-commit hook (keeping and chaining any hook already there). Idempotent."""
     from memkit.githooks import install as core
     from memkit.githooks.mergedriver import install_merge_driver
 
     store = get_store(ctx)
     store.require()
+    if dry_run:
+        return _report(_agent_files(store.root, mcp, claude, agents, True, True), "no change")
     lines = core.install(store.root)
     if merge_driver:
         lines += install_merge_driver(store)
-    if mcp:
-        from memkit.agents.register import install_mcp
-
-        lines += install_mcp(store.root)
-    if claude:
-        from memkit.agents.register import install_claude
-
-        lines += install_claude(store.root)
+    lines += _agent_files(store.root, mcp, claude, agents, True, False)
     _report(lines, "memkit hooks already installed")
 
 
 @hooks.command()
 @click.option("--mcp", is_flag=True, help="Also unregister memkit's MCP server.")
 @click.option("--claude", is_flag=True, help="Also remove memkit's Claude Code session hooks.")
+@_AGENT
+@click.option(
+    "--dry-run",
+    "-n",
+    is_flag=True,
+    help="With --mcp, --claude or --agent: show which agent files would change, write "
+    "nothing (git hooks left out).",
+)
 @click.pass_context
-def uninstall(ctx: click.Context, mcp: bool, claude: bool) -> None:
+def uninstall(
+    ctx: click.Context, mcp: bool, claude: bool, agents: tuple[str, ...], dry_run: bool
+) -> None:
     """Remove memkit's hook and merge driver; a chained hook of yours is put back."""
     from memkit.githooks import install as core
     from memkit.githooks.mergedriver import uninstall_merge_driver
 
     store = get_store(ctx)
+    if dry_run:
+        return _report(_agent_files(store.root, mcp, claude, agents, False, True), "no change")
     lines = core.uninstall(store.root) + uninstall_merge_driver(store)
-    if mcp:
-        from memkit.agents.register import uninstall_mcp
-
-        lines += uninstall_mcp(store.root)
-    if claude:
-        from memkit.agents.register import uninstall_claude
-
-        lines += uninstall_claude(store.root)
+    lines += _agent_files(store.root, mcp, claude, agents, False, False)
     _report(lines, "no memkit hooks installed")
 
 

@@ -1,0 +1,197 @@
+"""Where agents keep what they remembered on their own, for one project (`memkit import --harvest`).
+
+Each place is documented by the agent's maker (sources in docs/agents.md):
+
+- Claude Code's auto memory: `<config>/projects/<project>/memory/` (`MEMORY.md`, an
+  index, and topic files), `<config>` being `$CLAUDE_CONFIG_DIR` or `~/.claude`, and
+  `<project>` the main work tree's path with every character that is not a letter or
+  a digit turned into `-` (a name over 200 characters is cut there and given a hash
+  suffix, matched here by prefix). `autoMemoryDirectory` in the user's or the local
+  settings (never the committed project settings) moves it.
+- `CLAUDE.local.md`: personal, git-ignored notes at the root or in any folder.
+- Gemini CLI: the `## Gemini Added Memories` section `save_memory` appends to the
+  global `~/.gemini/GEMINI.md` (or `memory.md`), and the per-project memory folder
+  `~/.gemini/tmp/<id>/memory/`, `<id>` being the short name `~/.gemini/projects.json`
+  gives the project (or the older SHA-256 of its path).
+- Cline's and Roo Code's memory bank: `memory-bank/*.md` in the repository.
+
+Nothing is written anywhere: this module only lists files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_SETTINGS = 1024 * 1024
+_CLAUDE_NAME_MAX = 200  # Claude Code cuts a longer project name and adds a hash
+_SKIP = frozenset({".git", ".memory", "node_modules", ".venv", "venv", "__pycache__",
+                   ".tox", ".mypy_cache", ".pytest_cache", "site-packages"})  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Place:
+    """One file an agent wrote its memories into."""
+
+    agent: str  # claude-auto-memory | claude-local | gemini | gemini-project | memory-bank
+    path: Path  # absolute, as found
+    label: str  # shown to a person: relative to the repository, or `~/...`
+    source: str  # the provenance recorded in a draft (no home folder in it)
+    inside: bool  # in the repository (read through the safe-path layer)
+
+
+def claude_project_name(path: str) -> str:
+    """The folder name Claude Code gives a project under `<config>/projects/`."""
+    return re.sub(r"[^a-zA-Z0-9]", "-", path)
+
+
+def _home(env: Mapping[str, str]) -> Path:
+    return Path(env.get("HOME") or os.path.expanduser("~"))
+
+
+def _label(path: Path, home: Path) -> str:
+    try:
+        return "~/" + path.relative_to(home).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _settings_dir(path: Path, base: Path) -> Path | None:
+    """`autoMemoryDirectory` from one Claude Code settings file, if it names one."""
+    from memkit.fsutil import read_regular
+
+    try:
+        data = json.loads(read_regular(path, limit=MAX_SETTINGS, what=str(path)))
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None  # no file, or unreadable: Claude Code ignores it too
+    value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
+    if not isinstance(value, str) or not value.strip():
+        return None
+    found = Path(os.path.expanduser(value.strip())) if value.startswith("~") else Path(value)
+    return found if found.is_absolute() else base / found
+
+
+def claude_memory_dirs(main_root: Path, root: Path, env: Mapping[str, str]) -> list[Path]:
+    """Claude Code's auto-memory folders for the project (the first that exists wins)."""
+    home = _home(env)
+    config = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
+    if env.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"):
+        return [Path(env["CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"])]
+    for settings in (root / ".claude" / "settings.local.json", config / "settings.json"):
+        chosen = _settings_dir(settings, root)
+        if chosen is not None:
+            return [chosen]
+    projects = config / "projects"
+    dirs = []
+    for top in dict.fromkeys((str(main_root), str(root))):
+        name = claude_project_name(top)
+        if len(name) <= _CLAUDE_NAME_MAX:
+            dirs.append(projects / name / "memory")
+            continue
+        try:
+            long = sorted(p for p in projects.iterdir() if p.name.startswith(name[:200] + "-"))
+        except OSError:
+            long = []
+        dirs += [p / "memory" for p in long]
+    return dirs
+
+
+def gemini_memory_dirs(root: Path, env: Mapping[str, str]) -> list[Path]:
+    """Gemini CLI's per-project memory folders for `root` (registry name, or old hash)."""
+    from memkit.fsutil import read_regular
+
+    gemini = _home(env) / ".gemini"
+    ids: list[str] = []
+    try:
+        reg = json.loads(read_regular(gemini / "projects.json", limit=MAX_SETTINGS, what="x"))
+        slug = reg.get("projects", {}).get(str(root)) if isinstance(reg, dict) else None
+        if isinstance(slug, str) and "/" not in slug and slug not in (".", ".."):
+            ids.append(slug)
+    except (OSError, ValueError, UnicodeDecodeError, AttributeError):
+        pass
+    ids.append(hashlib.sha256(str(root).encode("utf-8")).hexdigest())
+    return [gemini / "tmp" / i / "memory" for i in dict.fromkeys(ids)]
+
+
+def _markdown_in(folder: Path, limit: int = 500) -> list[Path]:
+    """The markdown files of an agent's memory folder (and its subfolders), sorted."""
+    found: list[Path] = []
+    for dirpath, dirnames, filenames in os.walk(folder):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        found += [Path(dirpath) / f for f in sorted(filenames) if f.endswith(".md")]
+        if len(found) >= limit:
+            break
+    return found[:limit]
+
+
+def _local_files(root: Path) -> list[Path]:
+    """Every CLAUDE.local.md in the repository (git-ignored ones included: they are)."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+        if "CLAUDE.local.md" in filenames:
+            found.append(Path(dirpath) / "CLAUDE.local.md")
+    return sorted(found)
+
+
+def git_roots(root: Path) -> tuple[Path, Path]:
+    """The work tree holding `root`, and the main work tree (Claude Code keys auto memory
+    on it, so linked worktrees share one memory); `root` twice outside git."""
+    top = root.resolve()
+    for folder in (top, *top.parents):
+        dotgit = folder / ".git"
+        if dotgit.is_dir():
+            return folder, folder
+        if dotgit.is_file():
+            try:
+                text = dotgit.read_text("utf-8", errors="replace")[:4096]
+                gitdir = Path(text.split("gitdir:", 1)[1].strip())
+                gitdir = gitdir if gitdir.is_absolute() else folder / gitdir
+                common = (gitdir / "commondir").read_text("utf-8").strip()
+                main = (gitdir / common).resolve()
+            except (OSError, IndexError):
+                return folder, folder
+            return folder, main.parent if main.name == ".git" else folder
+    return top, top
+
+
+def locate(root: Path, main_root: Path, env: Mapping[str, str]) -> list[Place]:
+    """Every file, in a stable order, where an agent kept memories for this project."""
+    home = _home(env)
+    places: list[Place] = []
+    for folder in claude_memory_dirs(main_root, root, env):
+        if folder.is_dir():
+            for f in _markdown_in(folder):
+                rel = f.relative_to(folder).as_posix()
+                places.append(
+                    Place(
+                        "claude-auto-memory", f, _label(f, home), f"claude-auto-memory:{rel}", False
+                    )
+                )
+            break
+    for f in _local_files(root):
+        rel = f.relative_to(root).as_posix()
+        places.append(Place("claude-local", f, rel, rel, True))
+    for name in ("GEMINI.md", "memory.md"):
+        f = home / ".gemini" / name
+        if f.is_file():
+            places.append(Place("gemini", f, _label(f, home), f"gemini:{name}", False))
+    for folder in gemini_memory_dirs(root, env):
+        if folder.is_dir():
+            for f in _markdown_in(folder):
+                rel = f.relative_to(folder).as_posix()
+                places.append(
+                    Place("gemini-project", f, _label(f, home), f"gemini-project:{rel}", False)
+                )
+            break
+    bank = root / "memory-bank"
+    if bank.is_dir() and not bank.is_symlink():
+        for f in _markdown_in(bank):
+            rel = f.relative_to(root).as_posix()
+            places.append(Place("memory-bank", f, rel, rel, True))
+    return places
