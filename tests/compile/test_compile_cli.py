@@ -145,6 +145,8 @@ def test_changed_code_is_annotated(run: Invoke, store: Store, repo: Path) -> Non
     result = run("compile", "--check", "-t", "agents", code=1)
     assert result.stderr == (
         "memkit: warning: 1 memory(ies) marked possibly out of date (code changed)\n"
+        "memkit: compiled files are out of date; run `memkit compile` and commit them "
+        "(it also settles a merge conflict in them)\n"
     )
     run("compile", "-t", "agents")
     assert (
