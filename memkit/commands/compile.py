@@ -74,6 +74,11 @@ def compile_(
         if check or dry_run:
             _show(plan, diff=check)
             if check and plan.changes:
+                click.echo(
+                    "memkit: compiled files are out of date; run `memkit compile` and commit "
+                    "them (it also settles a merge conflict in them)",
+                    err=True,
+                )
                 ctx.exit(EXIT_FOUND)
             return
         done = apply(plan)

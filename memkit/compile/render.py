@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +27,9 @@ from memkit.memory import TYPES, Memory
 from memkit.staleness.verdict import MemoryStatus
 
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
+# A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7):
+# when a body's last paragraph has one, a blank line keeps the id line a block of its own.
+_HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
 GROUP_TITLES = dict(zip(TYPES, ("Decisions", "Conventions", "Gotchas", "Procedures",
                                 "Episodes", "Preferences", "Notes"), strict=True))  # fmt: skip
 
@@ -99,9 +103,11 @@ class Renderer:
         key = (m.id, scoped)
         if key not in self._entries:
             applies = "" if scoped else ", ".join(mdtext.code_span(g) for g in m.paths)
+            body = mdtext.embed(m.body, ENTRY_LEVEL + 1)
             self._entries[key] = self.render(
                 "memory.md.j2", memory=m, title=mdtext.inline(m.title), hashes="#" * ENTRY_LEVEL,
-                applies=applies, stale=self.stale(m), body=mdtext.embed(m.body, ENTRY_LEVEL + 1),
+                applies=applies, stale=self.stale(m), body=body,
+                html_end=bool(_HTML_LINE.search(body[body.rfind("\n\n") + 1 :])),
             ).strip("\n") + "\n"  # fmt: skip
         return self._entries[key]
 

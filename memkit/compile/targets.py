@@ -42,7 +42,10 @@ CLAUDE_MODES = ("full", "import")
 # none (memkit's own default, Codex's cap). docs/compile.md cites each one.
 DEFAULT_BUDGETS = {
     "agents": "32768 bytes",  # Codex: project_doc_max_bytes, the whole AGENTS.md chain
-    "claude": "200 lines",  # Claude Code: keep each CLAUDE.md under about 200 lines
+    # Claude Code: "target under 200 lines per CLAUDE.md file" is advice (files up to
+    # 4 MiB load); a 200-line cut binds at about 25 memories and then moves with every
+    # memory added, so every memory pull request conflicts. Codex's size instead.
+    "claude": "32768 bytes",
     "cursor": "500 lines",  # Cursor: keep a rule under about 500 lines
     "copilot": "32768 bytes",  # none documented any more
     "gemini": "32768 bytes",  # none documented

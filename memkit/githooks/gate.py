@@ -174,7 +174,8 @@ def _compiled(
     if mine:
         failures.append(
             f"compiled files out of date for this change: {_few(mine)}; run `memkit compile` "
-            "and commit the result (or install the hook: `memkit hooks install`)"
+            "and commit the result (after merging the base branch too: it settles conflicts "
+            "in compiled files); `memkit hooks install` does it at every commit"
         )
     if drifted:
         notes.append(

@@ -199,7 +199,7 @@ def test_budget_over_even_when_empty(store: Store) -> None:
     plan = build(store, today=TODAY, targets=["agents"])
     assert plan.notes[0] == "AGENTS.md: over its budget of 10 lines even without memories"
     assert plan.files[0].new is not None and plan.files[0].new.endswith(
-        b"Left out to keep this file within its budget (10 lines); read one with "
+        b"Left out to keep this file within its budget; read one with "
         b"`memkit show ID`:\n\n- `pinned-note`\n<!-- memkit:end -->\n"
     )
 

@@ -47,10 +47,11 @@ def test_check_exit_codes_and_diff(run: Invoke, store: Store, repo: Path) -> Non
     text = (repo / "AGENTS.md").read_text()
     (repo / "AGENTS.md").write_text(text.replace("release steps", "steps"))
     assert run("compile", "--check", "-t", "agents", code=1).stdout == (
-        "would update AGENTS.md\n--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -6,5 +6,5 @@\n"
-        " ### Read CONTRIBUTING first\n <!-- memkit:id=read-contributing -->\n \n"
+        "would update AGENTS.md\n--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -5,6 +5,6 @@\n"
+        " \n ### Read CONTRIBUTING first\n \n"
         "-It lists the steps.\n"
-        "+It lists the release steps.\n <!-- memkit:end -->\n"
+        "+It lists the release steps.\n <!-- memkit:id=read-contributing -->\n"
+        " <!-- memkit:end -->\n"
     )
     run("compile", "-t", "agents")
     store.delete("read-contributing")
@@ -67,7 +68,7 @@ def test_dry_run_shows_files(run: Invoke, store: Store, repo: Path) -> None:
         "<!-- Created by memkit. The text between the memkit:begin and memkit:end markers is "
         "compiled from .memory/ by `memkit compile`; write your own text outside them. -->\n\n"
         "<!-- memkit:begin -->\n## Notes\n\n### Read CONTRIBUTING first\n"
-        "<!-- memkit:id=read-contributing -->\n\nIt lists the release steps.\n"
+        "\nIt lists the release steps.\n<!-- memkit:id=read-contributing -->\n"
         "<!-- memkit:end -->\n"
     )
     assert not (repo / "CLAUDE.md").exists()
@@ -144,6 +145,8 @@ def test_changed_code_is_annotated(run: Invoke, store: Store, repo: Path) -> Non
     result = run("compile", "--check", "-t", "agents", code=1)
     assert result.stderr == (
         "memkit: warning: 1 memory(ies) marked possibly out of date (code changed)\n"
+        "memkit: compiled files are out of date; run `memkit compile` and commit them "
+        "(it also settles a merge conflict in them)\n"
     )
     run("compile", "-t", "agents")
     assert (

@@ -72,11 +72,13 @@ def check(text: str, entries: dict[str, str]) -> None:
     from markdown_it import MarkdownIt
 
     tokens = MarkdownIt("commonmark").parse(text)
-    # Each memory: a heading, then its id marker as an HTML block of its own.
+    # Each memory: a heading, its body, then its id marker as an HTML block of its own.
     heads = [i for i, t in enumerate(tokens) if t.type == "heading_open" and t.tag == "h3"]
     found = {}
-    for i in heads:
-        marker = tokens[i + 3]
+    for i, end in zip(heads, [*heads[1:], len(tokens)], strict=True):
+        ids = [t for t in tokens[i:end] if "memkit:id=" in t.content]
+        assert len(ids) == 1, tokens[i:end]
+        marker = ids[0]
         m = re.fullmatch(r"<!-- memkit:id=([a-z0-9-]+) -->\n", marker.content)
         assert marker.type == "html_block" and marker.level == 0 and m, marker
         found[m.group(1)] = tokens[i + 1].content
