@@ -99,7 +99,8 @@ def _entry(root: str, m: Memory, compiled: bool) -> list[Any] | None:
     rank = [0 if m.pin else 1, -m.priority, -recency.toordinal() if recency else 0]
     about = ", ".join([*m.links, *m.paths])
     offset = len(m.head.encode("utf-8", "surrogateescape"))
-    verified = 1 if m.verified and m.links else 0
+    linked = {link.partition("::")[0].rstrip("/") for link in m.links}
+    verified = sorted(linked) if m.verified and m.links else []  # staleness keyed on these
     return [m.path, st[0], st[1], offset, m.title, m.type, about, int(compiled), rank, verified]
 
 

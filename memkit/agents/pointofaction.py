@@ -75,6 +75,64 @@ def body(root: str, entry: list[Any]) -> tuple[str, bytes] | None:
     return data[entry[3] :].decode("utf-8", "replace").strip("\n"), data
 
 
+VERDICTS = "agents-verdicts.json"
+MAX_VERDICTS = 4096
+
+
+def marks(root: str, chosen: list[tuple[str, list[Any]]], today: str) -> dict[str, str]:
+    """{id: how its linked code changed} for the stale ones among `chosen` ((id, entry)
+    with verified links). A verdict is kept (agents-verdicts.json in the private folder)
+    with what it was made from: the memory file's and its linked files' stamps and
+    HEAD; the engine is asked only when one of them changed."""
+    if not chosen:
+        return {}
+    import json
+
+    from memkit.cachedir import cache_dir
+
+    path = os.path.join(cache_dir(root), VERDICTS)
+    try:
+        with open(path, "rb") as f:
+            cache = json.loads(f.read(16 * 1024 * 1024))
+    except (OSError, ValueError, RecursionError):
+        cache = {}
+    cache = cache if isinstance(cache, dict) else {}
+    head = ledger.head_commit(root)
+    keys = {
+        mid: [e[1], e[2], [recall.stamp(os.path.join(root, p)) for p in e[9]], head]
+        for mid, e in chosen
+    }
+    out: dict[str, str] = {}
+    missing = []
+    for mid, key in keys.items():
+        got = cache.get(mid)
+        if isinstance(got, list) and len(got) == 2 and got[0] == key and isinstance(got[1], str):
+            if got[1]:
+                out[mid] = got[1]
+        else:
+            missing.append(mid)
+    if missing:
+        found = _staleness(root, missing, today)
+        out.update(found)
+        for mid in missing:
+            cache.pop(mid, None)
+            cache[mid] = [keys[mid], found.get(mid, "")]
+        while len(cache) > MAX_VERDICTS:
+            cache.pop(next(iter(cache)))
+        _save(path, json.dumps(cache, separators=(",", ":")).encode("ascii"))
+    return out
+
+
+def _save(path: str, data: bytes) -> None:
+    import contextlib
+    from pathlib import Path
+
+    from memkit.fsutil import atomic_write
+
+    with contextlib.suppress(OSError):
+        atomic_write(Path(path), data, fsync=False)
+
+
 def _staleness(root: str, ids: list[str], today: str) -> dict[str, str]:
     """{id: how its linked code changed} for the stale ones among `ids` (the engine)."""
     if not ids:
@@ -122,12 +180,12 @@ def give(
             return None
         chosen.append((mid, e, why, got))
         used += len(_block(mid, e, got[0], ""))
-    marks = _staleness(root, [mid for mid, e, _, _ in chosen if e[9]], today)
+    stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[9]], today)
     blocks: list[str] = []
     given: list[dict[str, object]] = []
     size, at, commit = len(head), _now(), ledger.head_commit(root)
     for mid, e, why, (text, data) in chosen:
-        stale = marks.get(mid, "")
+        stale = stale_of.get(mid, "")
         b = _block(mid, e, text, stale)
         if size + len(b) <= room:
             blocks.append(b)
@@ -222,7 +280,7 @@ def on_start(index: recall.Index, sid: str, source: str, *, today: str) -> str |
         size += len(plain[mid])
 
     def marked(fits: list[str]) -> dict[str, str]:
-        got = _staleness(index.root, [m for m in fits if entries[m][9]], today)
+        got = marks(index.root, [(m, entries[m]) for m in fits if entries[m][9]], today)
         return {m: startup.block(entries[m][4], entries[m][5], m, s, texts[m][0])
                 for m, s in got.items()}  # fmt: skip
 

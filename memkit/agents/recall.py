@@ -12,7 +12,7 @@ bucket starts. The rest is JSON buckets, each a few kilobytes, hashed by key:
   keys (the glob's fixed folder and extension) -> ids, with the entries they name;
 - `w`: words (title, tags, links) -> ids, for prompts;
 - `e`: id -> entry: [path, size, mtime_ns, body offset, title, type, about, compiled,
-  rank, verified];
+  rank, the linked files when its links have fingerprints];
 - `s`: the SessionStart candidates in order, with their entries and block sizes.
 
 A hook reads the header, stats the few sources, and reads the buckets its keys fall
@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 NAME = "agents-poa.idx"
-VERSION = 4
+VERSION = 5
 MAX_HEADER = 8 * 1024 * 1024
 MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")
@@ -142,7 +142,7 @@ class Index:
 
 
 def _entry_ok(e: Any) -> bool:
-    """[path, size, mtime_ns, offset, title, type, about, compiled, rank, verified]."""
+    """[path, size, mtime_ns, offset, title, type, about, compiled, rank, linked files]."""
     return (
         isinstance(e, list)
         and len(e) == 10
@@ -151,6 +151,8 @@ def _entry_ok(e: Any) -> bool:
         and ".." not in e[0].split("/")
         and all(isinstance(x, int) for x in e[1:4])
         and all(isinstance(x, str) for x in e[4:7])
+        and isinstance(e[9], list)
+        and all(isinstance(x, str) and ".." not in x.split("/") for x in e[9])
     )
 
 
