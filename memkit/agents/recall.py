@@ -247,6 +247,39 @@ def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, 
     return [(mid, entries[mid], found[mid]) for mid in sorted(found, key=found.__getitem__)]
 
 
+def for_context(index: Index, rel: str) -> dict[str, str]:
+    """{id: memory file} of the memories `memkit context --file rel` takes for a file
+    (not a folder): linked to it, or with a `paths` entry matching it."""
+    import re
+
+    parts = rel.split("/")
+    base = parts[-1]
+    ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
+    out: dict[str, str] = {}
+
+    def take(chunk: dict[str, Any], mid: Any) -> None:
+        e = chunk.get("m", {}).get(mid)
+        if isinstance(mid, str) and _entry_ok(e):
+            out[mid] = e[0]
+
+    for i in range(len(parts), 0, -1):
+        key = "/".join(parts[:i])
+        chunk = index.bucket("f", "k:" + key)
+        for mid, linked, _ in chunk.get("k", {}).get(key, ()):
+            if i == len(parts) or not linked:  # a link names the file; a path may hold it
+                take(chunk, mid)
+    for i in range(len(parts) - 1, -1, -1):
+        folder = "/".join(parts[:i])
+        for tail in (ext, "") if ext else ("",):
+            key = f"g:{folder}\x00{tail}"
+            chunk = index.bucket("f", key)
+            for pattern, ids in chunk.get("g", {}).get(key, {}).items():
+                if re.fullmatch(pattern, rel):
+                    for mid, _ in ids:
+                        take(chunk, mid)
+    return out
+
+
 STOP = frozenset(
     (
         "the",

@@ -156,3 +156,28 @@ def test_the_index_lives_in_the_private_folder_only(project: Path) -> None:
     run(project, "pre-tool-use", edit(project, "src/billing.py"))
     assert sorted(p.name for p in (project / ".memory").rglob("*")) == before
     assert not [p for p in (project / ".memory").rglob("*") if "poa" in p.name]
+
+
+def test_context_for_a_file_reads_the_index_and_gives_what_the_store_would(
+    project: Path, run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime
+
+    from memkit.search.context import build_context
+
+    store = Store(project)
+    add(store, "Totals are plain sums", links=["src/billing.py::total"])
+    add(store, "The src folder", links=["src"])  # a link to a folder is not about a file in it
+    add(store, "Billing only", paths=["src/billing.py"], pin=True)
+    add(store, "Docs", paths=["docs/**"])
+    full = build_context(store, files=["src/billing.py"], today=datetime.date(2026, 11, 22))
+    monkeypatch.setenv("MEMKIT_TODAY", DAY)
+    loads: list[int] = []
+    real = Store.load
+    monkeypatch.setattr(Store, "load", lambda self: loads.append(1) or real(self))
+    run("context", "--file", "src/billing.py")  # builds the index (one load)
+    loads.clear()
+    out = run("context", "--file", "src/billing.py").stdout
+    assert out == full.to_markdown()
+    assert loads == []  # the index named the memories; the store was not read
+    assert "The src folder" not in out and "Billing only" in out and "Docs" not in out
