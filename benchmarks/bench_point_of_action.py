@@ -2,6 +2,7 @@
 """Whole-process latency of the Claude Code hooks that give memories, as Claude Code runs them.
 
     python benchmarks/bench_point_of_action.py [--sizes 1000 10000] [--runs 15] [--work DIR]
+                                               [--before REPO]
 
 For each size a store is generated (benchmarks/gen_store.py), the memories linked to
 one source file verified (`memkit verify`) and that file then changed (so giving them
@@ -24,6 +25,9 @@ of the installed `memkit-hook EVENT` console script (what the launcher in
   full handler: one store read);
 - pre-tool-use, index rebuilt: an Edit right after a memory file was touched (the
   index no longer holds: one store load and a rebuild).
+
+With --before REPO, the same calls of the memkit at REPO's HEAD (an earlier version)
+are timed in the same rounds (rows `before: ...`).
 
 Prints wall-clock p50 / p95 / max and CPU-time p50 (user + system of the process, less
 sensitive to a busy machine) in milliseconds. Never run in CI.
@@ -55,9 +59,13 @@ def cpu() -> float:
 
 
 def timed(args: list[str], data: str, cwd: Path) -> tuple[float, float]:
-    """(wall ms, CPU ms) of one process."""
+    """(wall ms, CPU ms) of one process (`PYTHONPATH=DIR` first: another memkit's copy)."""
+    env = ENV
+    if args[0].startswith("PYTHONPATH="):
+        env = {**ENV, "PYTHONPATH": args[0].split("=", 1)[1]}
+        args = args[1:]
     c, start = cpu(), time.perf_counter()
-    done = subprocess.run(args, input=data, capture_output=True, text=True, cwd=cwd, env=ENV)
+    done = subprocess.run(args, input=data, capture_output=True, text=True, cwd=cwd, env=env)
     took = time.perf_counter() - start
     if done.returncode != 0 or done.stderr:
         raise SystemExit(f"{args}: {done.stderr}")
@@ -92,7 +100,25 @@ def prepare(root: Path) -> str:
     return target
 
 
-def cases(root: Path, target: str) -> dict[str, tuple[list[str], object]]:
+def baseline(repo: Path, work: Path) -> list[str]:
+    """The command running another memkit's hooks: `repo`'s HEAD copied to `work`,
+    byte-compiled, run as its `memkit-hook` script does."""
+    import compileall
+    import io
+    import tarfile
+
+    out = work / "baseline"
+    if not out.exists():
+        data = subprocess.run(["git", "-C", str(repo), "archive", "HEAD", "memkit"],
+                              check=True, capture_output=True).stdout  # fmt: skip
+        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+            tar.extractall(out, filter="data")
+        compileall.compile_dir(out / "memkit", quiet=1)
+    code = "import sys; from memkit.agents.claude import main; sys.exit(main())"
+    return [f"PYTHONPATH={out}", PY, "-c", code]
+
+
+def cases(root: Path, target: str, old: list[str] | None) -> dict[str, tuple[list[str], object]]:
     hook = [str(BIN / "memkit-hook")]
     counter = iter(range(10**9))
     touched = next((root / ".memory").glob("*.md"))
@@ -136,7 +162,15 @@ def cases(root: Path, target: str) -> dict[str, tuple[list[str], object]]:
         env=ENV,
         text=True,
     )  # fmt: skip  (the "already given" session)
-    return {
+    before = {} if old is None else {
+        "before: pre-tool-use, nothing": ([*old, "pre-tool-use"], edit("README.md")),
+        "before: post-tool-use Read": ([*old, "post-tool-use"], json.dumps(read)),
+        "before: post-tool-use Bash": ([*old, "post-tool-use"], json.dumps(bash)),
+        "before: user-prompt-submit": ([*old, "user-prompt-submit"], json.dumps(prompt)),
+        "before: session-start": ([*old, "session-start"],
+                                  json.dumps({**base("SessionStart", "old"), "source": "startup"})),
+    }  # fmt: skip
+    return before | {
         "python -c pass": ([PY, "-c", "pass"], ""),
         "pre-tool-use, nothing to give": ([*hook, "pre-tool-use"], edit("README.md")),
         "pre-tool-use, giving": ([*hook, "pre-tool-use"], giving),
@@ -161,6 +195,13 @@ def main() -> None:
     ap.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--work", type=Path, default=None)
+    ap.add_argument(
+        "--before",
+        type=Path,
+        default=None,
+        metavar="REPO",
+        help="Also time the hooks of the memkit at REPO's HEAD (rows `before:`).",
+    )
     args = ap.parse_args()
     work = args.work or Path(tempfile.mkdtemp(prefix="memkit-poa-"))
     # Byte-code compiled as pip does when it installs (PYTHONDONTWRITEBYTECODE would
@@ -168,7 +209,7 @@ def main() -> None:
     import compileall
 
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "memkit", quiet=1)
-    print(f"{'case':30} {'memories':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cpu p50':>8}")
+    print(f"{'case':34} {'memories':>8} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8} {'cpu p50':>8}")
     for n in args.sizes:
         root = work / f"store-{n}"
         if not root.exists():
@@ -178,15 +219,19 @@ def main() -> None:
         start = json.dumps({"session_id": "warm", "cwd": str(root), "source": "startup",
                             "hook_event_name": "SessionStart"})  # fmt: skip
         timed([str(BIN / "memkit-hook"), "session-start"], start, root)  # warm
-        table = cases(root, target)
+        old = baseline(args.before, work) if args.before else None
+        table = cases(root, target, old)
         times: dict[str, list[tuple[float, float]]] = {name: [] for name in table}
         for _ in range(args.runs):
             for name, (argv, data) in table.items():
                 text = data() if callable(data) else data
                 times[name].append(timed(argv, str(text), root))
+            for name in ("session-start", "before: session-start"):  # untimed: the next round
+                if name in table:  # does not pay for the rebuild case's change
+                    timed(table[name][0], str(table[name][1]), root)
         for name, got in times.items():
             xs, cs = [w for w, _ in got], [c for _, c in got]
-            print(f"{name:30} {n:>8} {pct(xs, 0.5):>8.1f} {pct(xs, 0.95):>8.1f} "
+            print(f"{name:34} {n:>8} {pct(xs, 0.5):>8.1f} {pct(xs, 0.95):>8.1f} "
                   f"{max(xs):>8.1f} {pct(cs, 0.5):>8.1f}")  # fmt: skip
 
 
