@@ -159,12 +159,14 @@ def give(
     heading: str,
     cap: int,
     today: str,
+    had: tuple[set[str], int] | None = None,
 ) -> str | None:
     """The markdown for `picks` ((id, entry, why)) not yet given this session, within
-    `cap` and the session's budget; receipts written for what it holds. "" for nothing."""
+    `cap` and the session's budget; receipts written for what it holds. "" for nothing.
+    `had`: the session's (ids given, characters spent), when already read."""
     root = index.root
     path = ledger.receipts_file(root, sid)
-    seen, spent = ledger.state(ledger.records(path))
+    seen, spent = ledger.state(ledger.records(path)) if had is None else had
     room = min(cap, index.budget("session_budget") - spent)
     wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[7]]
     if not wanted or room < 200:
@@ -235,13 +237,16 @@ def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
 
 def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | None:
     """What to give when the agent touches `rel`: memories linked to it or scoped to it."""
+    had = ledger.state(ledger.records(ledger.receipts_file(index.root, sid)))
+    if index.budget("session_budget") - had[1] < 200:
+        return ""  # the session's budget is spent: no lookup
     found = recall.about_file(index, rel)
     if not found:
         return ""
     picks = [(mid, e, rel) for mid, e, _ in found]
     cap = index.budget("file_budget")
     return give(index, sid, event="file", picks=picks, heading=f"Memories about {rel}",
-                cap=cap, today=today)  # fmt: skip
+                cap=cap, today=today, had=had)  # fmt: skip
 
 
 def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str | None:
