@@ -15,11 +15,13 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 from memkit.errors import MemkitError, UnsafePathError
+
+TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 MiB = 1024 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -28,6 +30,8 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def _temp(path: Path, data: bytes, fsync: bool = True) -> str:
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:

@@ -17,42 +17,29 @@ register these hooks are in register.py.
 from __future__ import annotations
 
 import json
-import os
-import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents import EVENTS
-from memkit.agents.journal import (
-    JOURNAL_DAYS,
-    append,
-    journal_path,
-    prune_journals,
-    read_journal,
-    redact_then_cut,
+from memkit.agents import EVENTS, fasthook
+from memkit.agents.journal import JOURNAL_DAYS, journal_path, prune_journals, read_journal
+from memkit.agents.payload import (
+    TOOLS,
+    HookInputError,
+    additional_context,
+    one_line,
+    parse_payload,
+    record,
+    session_id,
 )
+from memkit.agents.payload import find_root as _find_root
 from memkit.clock import today
 
 if TYPE_CHECKING:
     import datetime as dt
 
-# tool name -> (kind, input key holding the file or pattern)
-TOOLS: dict[str, tuple[str, str]] = {
-    "Read": ("read", "file_path"),
-    "Edit": ("edit", "file_path"),
-    "MultiEdit": ("edit", "file_path"),
-    "Write": ("write", "file_path"),
-    "NotebookEdit": ("edit", "notebook_path"),
-    "Grep": ("search", "pattern"),
-    "Glob": ("search", "pattern"),
-    "Bash": ("command", "command"),
-}
-
-
-class HookInputError(Exception):
-    """The payload is not what Claude Code sends; the handler says why and exits 0."""
+__all__ = ["TOOLS", "HookInputError", "handle", "main", "one_line", "parse_payload", "record"]
 
 
 def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[str, str]:
@@ -63,13 +50,11 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
     try:
         payload = parse_payload(raw)
         if event == "post-tool-use":
-            out, said = post_tool_use(payload, clock)
+            out, said = fasthook.post_tool_use(payload)
             if out:
                 return out, ""
-        elif event == "pre-tool-use":
-            return pre_tool_use(payload, clock), ""
-        elif event == "user-prompt-submit":
-            return user_prompt_submit(payload, clock), ""
+        elif event in fasthook.HANDLERS:
+            return fasthook.HANDLERS[event](payload), ""
         elif event == "session-start":
             return session_start(payload, today=clock()), ""
         else:
@@ -81,11 +66,6 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
     except Exception as e:
         said = str(e) or type(e).__name__
     return "", f"memkit hook {event}: {one_line(said)}" if said else ""
-
-
-def one_line(text: str) -> str:
-    """`text` with line breaks and other control characters escaped."""
-    return re.sub(r"[\x00-\x1f\x7f\x85\u2028\u2029]", lambda m: repr(m.group())[1:-1], text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -103,147 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def parse_payload(raw: bytes | str) -> dict[str, Any]:
-    if isinstance(raw, bytes):
-        try:
-            raw = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            where = f"byte at offset {e.start}"
-            raise HookInputError(f"the hook input is not UTF-8 ({where})") from None
-    try:
-        data = json.loads(raw)
-    except RecursionError:
-        raise HookInputError("the hook input is not JSON (nested too deeply)") from None
-    except ValueError as e:
-        raise HookInputError(f"the hook input is not JSON ({e})") from None
-    if not isinstance(data, dict):
-        raise HookInputError("the hook input is not a JSON object")
-    return data
-
-
 def find_root(payload: Mapping[str, Any]) -> Path | None:
     """The project holding .memory/: MEMKIT_ROOT, else the nearest parent of the payload's cwd."""
-    from memkit.walk import ROOT_ENV, find_up
-
-    cwd = payload.get("cwd")
-    if cwd is None:
-        cwd = os.getcwd()
-    if not os.environ.get(ROOT_ENV) and (
-        not isinstance(cwd, str) or not os.path.isabs(cwd) or "\x00" in cwd
-    ):
-        raise HookInputError("the hook input's cwd is not an absolute path")
-    found = find_up(cwd)
+    found = _find_root(payload)
     return Path(found) if found else None
-
-
-def session_id(payload: Mapping[str, Any]) -> str:
-    sid = payload.get("session_id")
-    if not isinstance(sid, str) or not sid:
-        raise HookInputError("the hook input has no session_id")
-    return sid
-
-
-def _relative(root: Path, value: Any) -> str | None:
-    """A path inside the project, relative and with forward slashes; None outside it."""
-    if not isinstance(value, str) or not value:
-        return None
-    rel = os.path.relpath(os.path.join(root, value), root)
-    if rel == os.curdir or rel.startswith(os.pardir):
-        return None
-    return rel.replace(os.sep, "/")
-
-
-def record(payload: Mapping[str, Any], root: Path) -> dict[str, str] | None:
-    """The journal line for one PostToolUse payload, or None for tools not worth a line."""
-    tool = payload.get("tool_name")
-    if not isinstance(tool, str) or tool not in TOOLS:
-        return None
-    kind, key = TOOLS[tool]
-    tool_input = payload.get("tool_input")
-    if not isinstance(tool_input, Mapping):
-        raise HookInputError(f"the {tool} payload has no tool_input object")
-    value = tool_input.get(key)
-    if not isinstance(value, str):
-        raise HookInputError(f"the {tool} payload's tool_input has no {key} string")
-    if kind in ("command", "search"):
-        if not value:
-            return None
-        rec = {"kind": kind, "text": redact_then_cut(value)}
-        where = _relative(root, tool_input.get("path"))
-        if where:
-            rec["path"] = where
-        return rec
-    rel = _relative(root, value)
-    if rel is None or rel.startswith(".memory/"):
-        return None
-    rec = {"kind": kind, "file": rel}
-    edits = tool_input.get("edits")
-    first = edits[0] if isinstance(edits, list) and edits and isinstance(edits[0], dict) else {}
-    snippet = (
-        tool_input.get("new_string")
-        or tool_input.get("content")
-        or tool_input.get("new_source")
-        or first.get("new_string")
-    )
-    if kind != "read" and isinstance(snippet, str) and snippet.strip():
-        rec["snippet"] = redact_then_cut(snippet)
-    return rec
-
-
-def post_tool_use(payload: Mapping[str, Any], clock: Callable[[], dt.date]) -> tuple[str, str]:
-    """Append one line to the session's journal; after a Read, the memories about the
-    file. (stdout, text for stderr)."""
-    root = find_root(payload)
-    if root is None:
-        return "", "no .memory/ directory here or above; nothing recorded (run `memkit init`)"
-    rec = record(payload, root)
-    if rec is None:
-        return "", ""
-    sid = session_id(payload)
-    append(journal_path(root, sid), rec)
-    if rec["kind"] != "read":
-        return "", ""
-    from memkit.agents.pointofaction import on_file
-
-    return additional_context("PostToolUse", on_file(root, sid, rec["file"], today=clock())), ""
-
-
-def pre_tool_use(payload: Mapping[str, Any], clock: Callable[[], dt.date]) -> str:
-    """Before an edit: the memories about the file, not yet given in this session."""
-    root = find_root(payload)
-    if root is None:
-        return ""
-    tool = payload.get("tool_name")
-    tool_input = payload.get("tool_input")
-    if tool not in TOOLS or TOOLS[tool][0] == "command" or not isinstance(tool_input, Mapping):
-        return ""
-    rel = _relative(root, tool_input.get(TOOLS[tool][1]))
-    if rel is None or rel.startswith(".memory/") or TOOLS[tool][0] == "search":
-        return ""
-    from memkit.agents.pointofaction import on_file
-
-    text = on_file(root, session_id(payload), rel, today=clock())
-    return additional_context("PreToolUse", text)
-
-
-def user_prompt_submit(payload: Mapping[str, Any], clock: Callable[[], dt.date]) -> str:
-    """The few memories the prompt calls for, not yet given in this session."""
-    root = find_root(payload)
-    prompt = payload.get("prompt")
-    if root is None or not isinstance(prompt, str) or not prompt.strip():
-        return ""
-    from memkit.agents.pointofaction import on_prompt
-
-    text = on_prompt(root, session_id(payload), prompt, today=clock())
-    return additional_context("UserPromptSubmit", text)
-
-
-def additional_context(event: str, text: str) -> str:
-    """The hook's JSON output adding `text` to the agent's context ("" for no text)."""
-    if not text:
-        return ""
-    out = {"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}
-    return json.dumps(out, ensure_ascii=False)
 
 
 def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> str:
@@ -279,7 +122,13 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
 
 
 def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
-    """The SessionStart JSON output: relevant memories, minus those already in CLAUDE.md."""
+    """The SessionStart JSON output: relevant memories, minus those already in CLAUDE.md,
+    and (resume, compact) those about the files the session touched. The index
+    answers when it can (memkit.agents.fasthook); otherwise one store read serves the
+    context and the index's rebuild."""
+    fast = fasthook.session_start(dict(payload))
+    if fast is not None:
+        return fast
     root = find_root(payload)
     if root is None:
         return ""
@@ -290,16 +139,25 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
     if sid and isinstance(sid, str) and journal.exists():  # resume / compact: what it touched
         files = sorted({r["file"] for r in read_journal(journal) if "file" in r})
     from memkit.agents import recall
+    from memkit.agents.indexer import build, digest
     from memkit.agents.pointofaction import record_start
     from memkit.agents.session_start import ReadOnce, context
     from memkit.store import Store
 
     store = ReadOnce(Store(root))
     given = context(store, files=files, today=today)
-    recall.refresh(store, today=today, full=True)  # point-of-action lookups start true
+    idx = recall.open_index(str(root))
+    holds = idx is not None and recall.fresh(idx, today.isoformat())
+    if idx is not None:
+        holds = holds and idx.header.get("digest") == digest(str(root))
+        idx.close()
+    if not holds:
+        build(store, today=today)  # point-of-action lookups start true
     if isinstance(sid, str) and sid:
         source = payload.get("source")
-        record_start(root, sid, source if isinstance(source, str) else "", given.given)
+        paths = {m.id: m.path for m in store.memories()}
+        got = [(mid, why, chars) for mid, why, chars in given.given]
+        record_start(str(root), sid, source if isinstance(source, str) else "", got, paths)
     return additional_context("SessionStart", given.text)
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import json
 import os
-import re
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # the hook's fast path appends here: not even `typing`
 if TYPE_CHECKING:
     import datetime as dt
+    from pathlib import Path
+    from typing import Any
 
 SESSIONS_DIR = "sessions"
 JOURNAL_DAYS = 14  # journals of sessions that never ended are deleted after this
@@ -29,14 +29,30 @@ SCAN_MARGIN = 512  # dropped from a longer line's window: it may end inside a se
 
 def sessions_dir(root: Path) -> Path:
     """Where session journals live: memkit's private folder (memkit.cachedir)."""
+    from pathlib import Path
+
     from memkit.cachedir import cache_dir
 
     return Path(cache_dir(str(root))) / SESSIONS_DIR
 
 
+def safe_name(sid: str) -> str:
+    """A session id as a file name: other characters become `_`, at most 100 of them."""
+    keep = "".join(c if c.isascii() and (c.isalnum() or c in "_.-") else "_" for c in sid)
+    return keep[:100].lstrip(".") or "session"
+
+
+def journal_file(root: str, sid: str) -> str:
+    """The journal of session `sid` (a string path: the hook's fast path has no pathlib)."""
+    from memkit.cachedir import cache_dir
+
+    return os.path.join(cache_dir(str(root)), SESSIONS_DIR, f"{safe_name(sid)}.jsonl")
+
+
 def journal_path(root: Path, sid: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", sid)[:100].lstrip(".") or "session"
-    return sessions_dir(root) / f"{safe}.jsonl"
+    from pathlib import Path
+
+    return Path(journal_file(str(root), sid))
 
 
 def redact(text: str) -> str:
@@ -71,13 +87,13 @@ def redact_then_cut(value: Any, limit: int = MAX_FIELD) -> str:
     return clean
 
 
-def append(path: Path, rec: dict[str, str]) -> None:
+def append(path: str | Path, rec: dict[str, str]) -> None:
     """Add one record to the journal at `path` (created, with its folder, if need be)."""
     line = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
         os.write(fd, line)  # one O_APPEND write: concurrent hooks never interleave lines
@@ -114,4 +130,7 @@ def prune_journals(root: Path, *, keep_days: int, today: dt.date) -> None:
             continue
         age = today - datetime.date.fromtimestamp(e.stat(follow_symlinks=False).st_mtime)
         if age.days > keep_days:
-            Path(e.path).unlink(missing_ok=True)
+            import contextlib
+
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(e.path)

@@ -1,41 +1,42 @@
-"""Give an agent the memories it needs when it touches a file or asks something.
+"""Give an agent the memories it needs when it starts, touches a file or asks something.
 
-`on_file` (PreToolUse before an edit, PostToolUse after a read) and `on_prompt`
-(UserPromptSubmit) pick memories with memkit.agents.recall, leave out what the session
-already has (its receipts, memkit.agents.receipts) and what Claude Code already loaded
-(memories compiled into CLAUDE.md or .claude/rules/), mark stale ones with what
-changed, and fit the rest in the event's budget and what is left of the session's.
-Everything given gets a receipt. Budgets, in characters, come from `[agents]` in
-.memory/config.toml: `session_budget`, `file_budget`, `prompt_budget`, `prompt_memories`.
+`on_file` (PreToolUse before an edit, PostToolUse after a read), `on_prompt`
+(UserPromptSubmit) and `on_start` (SessionStart) pick memories from the
+point-of-action index (memkit.agents.recall), leave out what the session already
+has (its ledger, memkit.agents.ledger) and what Claude Code already loaded (memories
+compiled into CLAUDE.md or .claude/rules/), read the few memories given fresh from
+disk, mark stale ones with what changed, and fit the rest in the event's budget and
+what is left of the session's. Everything given gets a receipt. Budgets, in
+characters, come from `[agents]` in .memory/config.toml: `session_budget`,
+`file_budget`, `prompt_budget`, `prompt_memories`.
+
+Each returns the text to add, or None when a memory it was about to give changed
+since the index was built: the caller rebuilds the index and asks again. Standard
+library only, until a memory with verified links is given (its staleness is asked of
+memkit.staleness).
 """
 
 from __future__ import annotations
 
-import datetime as _dt
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import os
+import time
 
-from memkit.agents import recall
-from memkit.agents import receipts as rc
+from memkit.agents import ledger, recall, startup
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
-    import datetime as dt
+    from pathlib import Path
+    from typing import Any
 
 CONTEXT_CHARS = 10_000  # Claude Code's cap on one additionalContext
-DEFAULTS = {"session_budget": 40_000, "file_budget": 4_000, "prompt_budget": 3_000}
-PROMPT_MEMORIES = 3
+DEFAULTS = {"session_budget": 40_000, "file_budget": 4_000, "prompt_budget": 3_000,
+            "prompt_memories": 3}  # fmt: skip
+CAPS = {"session_budget": 10**7, "file_budget": CONTEXT_CHARS, "prompt_budget": CONTEXT_CHARS,
+        "prompt_memories": 20}  # fmt: skip
+MAX_MEMORY = 1024 * 1024  # bytes of a memory file read for its body
 
 
-@dataclass(frozen=True)
-class Budget:
-    session: int
-    file: int
-    prompt: int
-    prompt_memories: int
-
-
-def budget(root: Path) -> Budget:
+def budget_values(root: Path) -> dict[str, int]:
     """The `[agents]` budgets; a value that is not a positive integer keeps the default."""
     from memkit.config import load
 
@@ -43,198 +44,262 @@ def budget(root: Path) -> Budget:
         section = load(root).section("agents")
     except Exception:
         section = {}
-
-    def value(key: str, default: int, cap: int) -> int:
+    out = {}
+    for key, default in DEFAULTS.items():
         v = section.get(key, default)
-        return min(v, cap) if isinstance(v, int) and not isinstance(v, bool) and v > 0 else default
-
-    return Budget(
-        session=value("session_budget", DEFAULTS["session_budget"], 10**7),
-        file=value("file_budget", DEFAULTS["file_budget"], CONTEXT_CHARS),
-        prompt=value("prompt_budget", DEFAULTS["prompt_budget"], CONTEXT_CHARS),
-        prompt_memories=value("prompt_memories", PROMPT_MEMORIES, 20),
-    )
+        ok = isinstance(v, int) and not isinstance(v, bool) and v > 0
+        out[key] = min(v, CAPS[key]) if ok else default
+    return out
 
 
 def _now() -> str:
-    return _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
-def _index(root: Path, today: dt.date, part: str = recall.INDEX_NAME) -> dict[str, Any]:
-    index = recall.load(root, part)
-    if index is None:
-        from memkit.store import Store
+def body(root: str, entry: list[Any]) -> tuple[str, bytes] | None:
+    """(markdown text, file bytes) of the memory `entry` names, read fresh (through
+    memkit.fsutil); None when the file changed since it was indexed."""
+    from memkit.errors import MemkitError
+    from memkit.fsutil import read_regular
 
-        index = recall.build(Store(root), today=today, part=part)
-    return index
-
-
-def give(
-    root: Path,
-    sid: str,
-    *,
-    event: str,
-    picks: list[tuple[str, str]],
-    heading: str,
-    cap: int,
-    today: dt.date,
-    index: dict[str, Any],
-    again: bool = True,
-) -> str:
-    """The markdown for `picks` ((id, why)) not yet given this session, within `cap`
-    and the session's budget; receipts written for what it holds. "" for nothing."""
-    ledger = rc.receipts_path(root, sid)
-    had = rc.read(ledger)
-    seen = rc.given(had)
-    room = min(cap, budget(root).session - rc.spent(had))
-    skip = seen | set(index["compiled"])
-    wanted = [
-        (e, why) for mid, why in picks if mid not in skip for e in recall.entries(index, [mid])
-    ]
-    if not wanted or room < 200:
-        return ""
-    bodies = {}
-    for e, _ in wanted:
-        got = recall.body(root, e)
-        if got is None and again:  # changed since indexing: rebuild once, then read again
-            from memkit.store import Store
-
-            part = recall.WORDS_NAME if "words" in index else recall.INDEX_NAME
-            fresh = recall.build(Store(root), today=today, part=part)
-            return give(
-                root,
-                sid,
-                event=event,
-                picks=picks,
-                heading=heading,
-                cap=cap,
-                today=today,
-                index=fresh,
-                again=False,
-            )
-        if got is not None:
-            bodies[e.id] = got
-    wanted = [(e, why) for e, why in wanted if e.id in bodies]
-    marks = _staleness(root, [e.id for e, _ in wanted if e.verified], today)
-    text, given, _ = _render(heading, wanted, bodies, marks, room)
-    if not given:
-        return ""
-    commit = rc.head_commit(root)
-    at = _now()
-    rc.write(
-        ledger,
-        [
-            rc.Receipt(at, event, why, e.id, chars, rc.blob_id(bodies[e.id][1]), commit, stale)
-            for e, why, chars, stale in given
-        ],
-    )
-    return text
+    path = os.path.join(root, entry[0])
+    if recall.stamp(path) != [entry[1], entry[2]]:
+        return None
+    try:
+        data = read_regular(path, limit=MAX_MEMORY, what=entry[0])
+    except (OSError, MemkitError):
+        return None
+    head = data[: entry[3]].rstrip(b" \t\r\n")
+    if len(data) != entry[1] or not head.endswith((b"---", b"...")):
+        return None
+    return data[entry[3] :].decode("utf-8", "replace").strip("\n"), data
 
 
-def _staleness(root: Path, ids: list[str], today: dt.date) -> dict[str, str]:
-    """{id: how its linked code changed} for the stale ones among `ids`."""
+VERDICTS = "agents-verdicts.json"
+MAX_VERDICTS = 4096
+
+
+def marks(root: str, chosen: list[tuple[str, list[Any]]], today: str) -> dict[str, str]:
+    """{id: how its linked code changed} for the stale ones among `chosen` ((id, entry)
+    with verified links). A verdict is kept (agents-verdicts.json in the private folder)
+    with what it was made from: the memory file's and its linked files' stamps and
+    HEAD; the engine is asked only when one of them changed."""
+    if not chosen:
+        return {}
+    import json
+
+    from memkit.cachedir import cache_dir
+
+    path = os.path.join(cache_dir(root), VERDICTS)
+    try:
+        with open(path, "rb") as f:
+            cache = json.loads(f.read(16 * 1024 * 1024))
+    except (OSError, ValueError, RecursionError):
+        cache = {}
+    cache = cache if isinstance(cache, dict) else {}
+    head = ledger.head_commit(root)
+    keys = {
+        mid: [e[1], e[2], [recall.stamp(os.path.join(root, p)) for p in e[9]], head]
+        for mid, e in chosen
+    }
+    out: dict[str, str] = {}
+    missing = []
+    for mid, key in keys.items():
+        got = cache.get(mid)
+        if isinstance(got, list) and len(got) == 2 and got[0] == key and isinstance(got[1], str):
+            if got[1]:
+                out[mid] = got[1]
+        else:
+            missing.append(mid)
+    if missing:
+        found = _staleness(root, missing, today)
+        out.update(found)
+        for mid in missing:
+            cache.pop(mid, None)
+            cache[mid] = [keys[mid], found.get(mid, "")]
+        while len(cache) > MAX_VERDICTS:
+            cache.pop(next(iter(cache)))
+        _save(path, json.dumps(cache, separators=(",", ":")).encode("ascii"))
+    return out
+
+
+def _save(path: str, data: bytes) -> None:
+    import contextlib
+    from pathlib import Path
+
+    from memkit.fsutil import atomic_write
+
+    with contextlib.suppress(OSError):
+        atomic_write(Path(path), data, fsync=False)
+
+
+def _staleness(root: str, ids: list[str], today: str) -> dict[str, str]:
+    """{id: how its linked code changed} for the stale ones among `ids` (the engine)."""
     if not ids:
         return {}
+    import datetime as dt
+    from pathlib import Path
+
     from memkit.staleness import check_store
     from memkit.store import Store
 
     try:
-        statuses = check_store(Store(root), today=today, ids=ids)
+        statuses = check_store(Store(Path(root)), today=dt.date.fromisoformat(today), ids=ids)
     except Exception:
         return {}  # outside git, or a broken repository: give the memories unmarked
     return {s.id: s.describe() or s.state for s in statuses if s.stale}
 
 
-def _render(
+def give(
+    index: recall.Index,
+    sid: str,
+    *,
+    event: str,
+    picks: list[tuple[str, list[Any], str]],
     heading: str,
-    wanted: list[tuple[recall.Entry, str]],
-    bodies: dict[str, tuple[str, bytes]],
-    marks: dict[str, str],
-    room: int,
-) -> tuple[str, list[tuple[recall.Entry, str, int, str]], list[str]]:
-    """(text, [(entry, why, chars, stale)] given, ids left out), the text within `room`."""
+    cap: int,
+    today: str,
+    had: tuple[set[str], int] | None = None,
+) -> str | None:
+    """The markdown for `picks` ((id, entry, why)) not yet given this session, within
+    `cap` and the session's budget; receipts written for what it holds. "" for nothing.
+    `had`: the session's (ids given, characters spent), when already read."""
+    root = index.root
+    path = ledger.receipts_file(root, sid)
+    seen, spent = ledger.state(ledger.records(path)) if had is None else had
+    room = min(cap, index.budget("session_budget") - spent)
+    wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[7]]
+    if not wanted or room < 200:
+        return ""
     head = f"# {heading}\n\nFrom .memory/ (memkit). `memkit show ID` prints one in full.\n"
+    used = len(head)
+    chosen: list[tuple[str, list[Any], str, tuple[str, bytes]]] = []
+    for mid, e, why in wanted:  # read only what may fit
+        if used + 60 + len(e[4]) > room:
+            continue
+        got = body(root, e)
+        if got is None:
+            return None
+        chosen.append((mid, e, why, got))
+        used += len(_block(mid, e, got[0], ""))
+    stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[9]], today)
     blocks: list[str] = []
-    given: list[tuple[recall.Entry, str, int, str]] = []
-    left: list[str] = []
-    for e, why in wanted:
-        stale = marks.get(e.id, "")
-        warn = f"\n> **Possibly out of date**: {stale}\n" if stale else ""
-        about = f", about {e.about}" if e.about else ""
-        block = f"\n## {e.title}\n\n_{e.type} `{e.id}`{about}_\n{warn}\n{bodies[e.id][0]}\n"
-        if len(head) + sum(map(len, blocks)) + len(block) + _note_len([*left, e.id]) <= room:
-            blocks.append(block)
-            given.append((e, why, len(block), stale))
-        else:
-            left.append(e.id)
+    given: list[dict[str, object]] = []
+    size, at, commit = len(head), _now(), ledger.head_commit(root)
+    for mid, e, why, (text, data) in chosen:
+        stale = stale_of.get(mid, "")
+        b = _block(mid, e, text, stale)
+        if size + len(b) <= room:
+            blocks.append(b)
+            size += len(b)
+            blob = ledger.blob_id(data)
+            given.append({"at": at, "event": event, "why": why, "id": mid, "chars": len(b),
+                          "blob": blob, "commit": commit, "stale": stale})  # fmt: skip
+    names = {str(g["id"]) for g in given}
+    left = [mid for mid, _, _ in wanted if mid not in names]
+    while blocks and size + len(startup.left_out_note(left)) > room:  # the list counts too
+        size -= len(blocks.pop())
+        left.insert(0, str(given.pop()["id"]))
     if not given:
-        return "", [], left
-    return head + "".join(blocks) + _note(left), given, left
-
-
-def _note(left: list[str]) -> str:
-    return f"\n_Left out for size: {', '.join(left)} (`memkit show ID`)._\n" if left else ""
-
-
-def _note_len(left: list[str]) -> int:
-    return len(_note(left))
+        return ""
+    ledger.append(path, given)
+    return head + "".join(blocks) + startup.left_out_note(left)
 
 
 def record_start(
-    root: Path, sid: str, source: str, given: tuple[tuple[str, str, int], ...]
+    root: str, sid: str, source: str, given: list[tuple[str, str, int]], paths: dict[str, str]
 ) -> None:
-    """Receipts for what SessionStart gave. A new session, /clear and a compaction
-    start the agent's context afresh: what it was given before counts no more."""
-    path = rc.receipts_path(root, sid)
-    at, commit = _now(), rc.head_commit(root)
-    lines = [] if source == "resume" else [rc.Receipt(at, "start", source or "startup", "", 0)]
-    index = recall.load(root, recall.WORDS_NAME) or {"memories": {}}
+    """Receipts for what SessionStart gave (the full handler's path). A new session,
+    /clear and a compaction start the agent's context afresh: what it was given before
+    counts no more."""
+    at, commit = _now(), ledger.head_commit(root)
+    recs: list[dict[str, object]] = []
+    if source != "resume":
+        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
     for mid, why, chars in given:
-        blob = _blob(root, index, mid)
-        lines.append(rc.Receipt(at, "session-start", why, mid, chars, blob, commit))
-    rc.write(path, lines)
+        blob = ""
+        if mid in paths:
+            try:
+                with open(os.path.join(root, paths[mid]), "rb") as f:
+                    blob = ledger.blob_id(f.read(MAX_MEMORY))
+            except OSError:
+                pass
+        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
+                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
+    ledger.append(ledger.receipts_file(root, sid), recs)
 
 
-def _blob(root: Path, index: dict[str, Any], mid: str) -> str:
-    entry = recall.entries(index, [mid])
-    got = recall.body(root, entry[0]) if entry else None
-    return rc.blob_id(got[1]) if got else ""
+def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
+    warn = f"\n> **Possibly out of date**: {stale}\n" if stale else ""
+    about = f", about {e[6]}" if e[6] else ""
+    return f"\n## {e[4]}\n\n_{e[5]} `{mid}`{about}_\n{warn}\n{text}\n"
 
 
-def on_file(root: Path, sid: str, rel: str, *, today: dt.date) -> str:
+def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | None:
     """What to give when the agent touches `rel`: memories linked to it or scoped to it."""
-    index = _index(root, today)
-    ids = recall.about_file(index, rel)
-    if not ids:
+    had = ledger.state(ledger.records(ledger.receipts_file(index.root, sid)))
+    if index.budget("session_budget") - had[1] < 200:
+        return ""  # the session's budget is spent: no lookup
+    found = recall.about_file(index, rel)
+    if not found:
         return ""
-    b = budget(root)
-    return give(
-        root,
-        sid,
-        event="file",
-        picks=[(mid, rel) for mid in ids],
-        heading=f"Memories about {rel}",
-        cap=b.file,
-        today=today,
-        index=index,
-    )
+    picks = [(mid, e, rel) for mid, e, _ in found]
+    cap = index.budget("file_budget")
+    return give(index, sid, event="file", picks=picks, heading=f"Memories about {rel}",
+                cap=cap, today=today, had=had)  # fmt: skip
 
 
-def on_prompt(root: Path, sid: str, prompt: str, *, today: dt.date) -> str:
+def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str | None:
     """What to give for a prompt: the few memories whose words it shares most."""
-    b = budget(root)
-    index = _index(root, today, recall.WORDS_NAME)
-    picks = recall.about_prompt(index, prompt, limit=b.prompt_memories)
+    found = recall.about_prompt(index, prompt, limit=index.budget("prompt_memories"))
+    picks = []
+    for mid, words in found:
+        e = index.entry(mid)
+        if e is not None:
+            picks.append((mid, e, f"prompt: {words}"))
     if not picks:
         return ""
-    picks = [(mid, f"prompt: {words}") for mid, words in picks]
-    return give(
-        root,
-        sid,
-        event="prompt",
-        picks=picks,
-        heading="Memories that may bear on this request",
-        cap=b.prompt,
-        today=today,
-        index=index,
-    )
+    return give(index, sid, event="prompt", picks=picks,
+                heading="Memories that may bear on this request",
+                cap=index.budget("prompt_budget"), today=today)  # fmt: skip
+
+
+def on_start(index: recall.Index, sid: str, source: str, *, today: str) -> str | None:
+    """The SessionStart text from the index's cached candidates (no files touched),
+    with receipts; None when a candidate that could be given changed."""
+    start = index.chunk_start()
+    ids, entries = start["ids"], start["m"]
+    plain: dict[str, str] = {}
+    texts: dict[str, tuple[str, bytes]] = {}
+    size = len(startup.HEAD)
+    for mid in ids:  # only those that could fit are read
+        e = entries[mid]
+        if size <= CONTEXT_CHARS:
+            got = body(index.root, e)
+            if got is None:
+                return None
+            texts[mid] = got
+            plain[mid] = startup.block(e[4], e[5], mid, "", got[0])
+        else:
+            plain[mid] = " " * (CONTEXT_CHARS + 1)  # cannot fit: never read
+        size += len(plain[mid])
+
+    def marked(fits: list[str]) -> dict[str, str]:
+        got = marks(index.root, [(m, entries[m]) for m in fits if entries[m][9]], today)
+        return {m: startup.block(entries[m][4], entries[m][5], m, s, texts[m][0])
+                for m, s in got.items()}  # fmt: skip
+
+    unnamed = max(0, int(start["n"]) - len(ids))
+    text, chosen, left = startup.assemble(ids, plain, marked, CONTEXT_CHARS, unnamed)
+    text += startup.left_out_note(left, unnamed)
+    at, commit = _now(), ledger.head_commit(index.root)
+    recs: list[dict[str, object]] = []
+    if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
+        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
+    for mid, chars in chosen:
+        blob = ledger.blob_id(texts[mid][1])
+        recs.append({"at": at, "event": "session-start", "why": "always on", "id": mid,
+                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
+    if sid:
+        ledger.append(ledger.receipts_file(index.root, sid), recs)
+    return text

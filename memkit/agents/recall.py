@@ -1,212 +1,361 @@
-"""Memory at the point of action: what to give an agent when it touches a file or asks.
+"""The point-of-action index, read side: which memories a file touch or a prompt calls for.
 
-A derived index (`agents-index.json` in memkit's private folder) maps each linked
-file and each `paths` glob (as a regular expression) to the active memories about it,
-and holds a few words (title, tags, link names) per active memory for prompt
-matching. It is rebuilt from one store load when a folder of .memory/ changed (adding,
-renaming or atomically rewriting a memory file changes its folder), when a memory it
-is about to hand out changed on disk, and at every session start (memkit.agents.claude
-calls `refresh`). The hot path (`for_file`, `for_prompt`) reads the index and the few
-memory files it hands out; it imports no store, YAML or git library unless a memory it
-gives has verified links, whose staleness is then checked with the engine.
+One derived file, `agents-poa.idx` in memkit's private folder (memkit.cachedir, never
+.memory/), written by memkit.agents.indexer. Its first line is a JSON header: what
+the index was built from (`sources`: the stamps, size and mtime, of .memory/ and each
+folder in it, of config.toml and of every file Claude Code loads that memkit compiles
+into: CLAUDE.md, its @imports, .claude/rules/), the MEMKIT_AGENTS_* variables, the
+dates it holds for, a digest of every memory file's stamp, the budgets, and where each
+bucket starts. The rest is JSON buckets, each a few kilobytes, hashed by key:
+
+- `f`: file keys (a link's file or folder, a `paths` entry without wildcards) and glob
+  keys (the glob's fixed folder and extension) -> ids, with the entries they name;
+- `w`: words (title, tags, links) -> ids, for prompts;
+- `e`: id -> entry: [path, size, mtime_ns, body offset, title, type, about, compiled,
+  rank, the linked files when its links have fingerprints];
+- `s`: the SessionStart candidates in order, with their entries and block sizes.
+
+A hook reads the header, stats the few sources, and reads the buckets its keys fall
+in: at 10,000 memories a file touch reads a few kilobytes, not the store. Standard
+library only. Everything read is checked (types, offsets); a file that fails any
+check is as good as missing, and the caller rebuilds it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import re
-from collections.abc import Iterable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # on the hook's fast path: not even `typing`
 if TYPE_CHECKING:
-    import datetime as dt
+    from typing import Any, BinaryIO
 
-    from memkit.store import Store
-
-INDEX_NAME = "agents-index.json"  # files and globs -> ids, for file touches
-WORDS_NAME = "agents-words.json"  # words -> ids and every memory, for prompts
-VERSION = 3
-MAX_MEMORY = 1024 * 1024  # bytes of a memory file read for its body
-COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
-RULES_DIR = ".claude/rules"
-_WORD = re.compile(r"[a-z0-9][a-z0-9_]{2,}")
-_STOP_WORDS = (
-    "the and for with that this from are was were has have had not but you your can "
-    "will would should could into when then than them they there what which who why how "
-    "all any some our out use used using about also just like make made get got does did "
-    "done its let lets please want need add fix run file files code"
-)
-STOP = frozenset(_STOP_WORDS.split())
+NAME = "agents-poa.idx"
+VERSION = 5
+MAX_HEADER = 8 * 1024 * 1024
+MAX_SECTION = 64 * 1024 * 1024
+SECTIONS = ("f", "w", "e")
+ENV_PREFIX = "MEMKIT_AGENTS_"
+_WILD = "*?[{"
 
 
-@dataclass(frozen=True)
-class Entry:
-    id: str
-    path: str
-    stamp: tuple[int, int]
-    title: str
-    type: str
-    verified: bool  # has verified links: staleness is worth checking
-    about: str  # the links or globs that tie it to files, for the agent to read
-
-
-def index_path(root: Path, name: str = INDEX_NAME) -> Path:
+def index_file(root: str) -> str:
     from memkit.cachedir import cache_dir
 
-    return Path(cache_dir(str(root))) / name
+    return os.path.join(cache_dir(str(root)), NAME)
 
 
-def _stamp(path: str) -> list[int] | None:
+def stamp(path: str) -> list[int] | None:
     try:
-        st = os.stat(path)
+        st = os.stat(path, follow_symlinks=False)
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns]
 
 
-def _dirs(root: Path) -> dict[str, list[int] | None]:
-    """The stamps of .memory/ and every folder in it (a changed folder means a rebuild)."""
-    out: dict[str, list[int] | None] = {}
-    stack = [os.path.join(root, ".memory")]
-    while stack:
-        d = stack.pop()
-        out[os.path.relpath(d, root)] = _stamp(d)
-        with contextlib.suppress(OSError):
-            stack += [e.path for e in os.scandir(d) if e.is_dir(follow_symlinks=False)]
-    return out
+def fnv(key: str) -> int:
+    """A stable 32-bit hash (FNV-1a) of `key`: which bucket it lives in."""
+    h = 0x811C9DC5
+    for b in key.encode("utf-8", "surrogateescape"):
+        h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+    return h
 
 
-def _compiled_files(root: Path) -> list[str]:
-    found = [f for f in COMPILED if os.path.isfile(os.path.join(root, f))]
-    with contextlib.suppress(OSError):
-        found += sorted(
-            f"{RULES_DIR}/{e.name}"
-            for e in os.scandir(os.path.join(root, RULES_DIR))
-            if e.name.endswith(".md")
-        )
-    return found
+def env() -> list[list[str]]:
+    """The MEMKIT_AGENTS_* variables (they override the budgets in config.toml)."""
+    return sorted([k, v] for k, v in os.environ.items() if k.startswith(ENV_PREFIX))
 
 
-def _sources(root: Path) -> dict[str, list[int] | None]:
-    """What the index was built from, besides the memory files: folders and compiled files."""
-    out = {f"dir:{k}": v for k, v in _dirs(root).items()}
-    out.update({f"out:{f}": _stamp(os.path.join(root, f)) for f in _compiled_files(root)})
-    return out
+def today_iso() -> str:
+    """Today as memkit.clock sees it (MEMKIT_TODAY, else the local date), as YYYY-MM-DD."""
+    pinned = os.environ.get("MEMKIT_TODAY")
+    if pinned:
+        return pinned
+    import time
+
+    return time.strftime("%Y-%m-%d")
 
 
-def build(store: Store, *, today: dt.date, part: str = INDEX_NAME) -> dict[str, Any]:
-    """Both indexes for `store` (one load), written to the private folder; returns `part`."""
-    from memkit.agents.session_start import compiled_ids
-    from memkit.fsutil import atomic_write
-    from memkit.globs import glob_re
+class Index:
+    """An open index file: its header and the buckets read so far."""
 
-    root = store.root
-    sources = _sources(root)
-    loaded = store.load()
-    files: dict[str, list[str]] = {}
-    globs: list[tuple[str, str]] = []
-    memories: dict[str, Any] = {}
-    words: dict[str, list[str]] = {}
-    for m in loaded.memories:
-        if not m.in_force(today):
-            continue
-        stamp = _stamp(os.path.join(root, m.path))
-        if stamp is None:
-            continue
-        about = [*m.links, *m.paths]
-        memories[m.id] = [m.path, stamp, m.title, m.type, bool(m.verified and m.links), about]
-        for link in m.links:
-            files.setdefault(link.partition("::")[0].rstrip("/"), []).append(m.id)
-        globs += [(glob_re(g).pattern, m.id) for g in m.paths if any(c in g for c in "*?[{")]
-        for g in m.paths:
-            if not any(c in g for c in "*?[{"):
-                files.setdefault(g.rstrip("/"), []).append(m.id)
-        text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
-        for w in set(_words(text)):
-            words.setdefault(w, []).append(m.id)
-    head = {"version": VERSION, "sources": sources}
-    compiled = sorted(compiled_ids(root) | _rule_ids(root))
-    scoped = {mid for ids in files.values() for mid in ids} | {mid for _, mid in globs}
-    index = {**head, "compiled": compiled, "files": files, "globs": globs,
-             "memories": {k: v for k, v in memories.items() if k in scoped}}  # fmt: skip
-    full = {**head, "compiled": compiled, "memories": memories, "words": words}
-    for name, data in ((INDEX_NAME, index), (WORDS_NAME, full)):
-        with contextlib.suppress(OSError):  # a read-only private folder: use it this time only
-            raw = json.dumps(data, separators=(",", ":")).encode("utf-8")
-            atomic_write(index_path(root, name), raw, fsync=False)
-    return full if part == WORDS_NAME else index
+    def __init__(self, root: str, f: BinaryIO, header: dict[str, Any], start: int) -> None:
+        self.root = root
+        self.f = f
+        self.header = header
+        self.start = start
+        self.buckets = int(header["b"])
+        self._read: dict[tuple[str, int], dict[str, Any]] = {}
+
+    def close(self) -> None:
+        self.f.close()
+
+    def chunk(self, kind: str, n: int) -> dict[str, Any]:
+        """Bucket `n` of section `kind` (ValueError when the file is not what it says)."""
+        got = self._read.get((kind, n))
+        if got is None:
+            offs = self.header["off"][kind]
+            a, b = offs[n], offs[n + 1]
+            if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
+                raise ValueError("bad offsets")
+            self.f.seek(self.start + a)
+            data = self.f.read(b - a)
+            got = json.loads(data) if data else {}
+            if len(data) != b - a or not isinstance(got, dict):
+                raise ValueError("bad bucket")
+            self._read[(kind, n)] = got
+        return got
+
+    def chunk_start(self) -> dict[str, Any]:
+        """The SessionStart candidates: {"ids": [...], "m": {id: entry}, "n": count}."""
+        a, b = self.header["off"]["s"]
+        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
+            raise ValueError("bad offsets")
+        self.f.seek(self.start + a)
+        got = json.loads(self.f.read(b - a))
+        if not isinstance(got, dict):
+            raise ValueError("bad start section")
+        ids, entries = got.get("ids"), got.get("m")
+        if not (
+            isinstance(ids, list)
+            and isinstance(entries, dict)
+            and isinstance(got.get("n"), int)
+            and all(isinstance(i, str) and _entry_ok(entries.get(i)) for i in ids)
+        ):
+            raise ValueError("bad start section")
+        return got
+
+    def bucket(self, kind: str, key: str) -> dict[str, Any]:
+        return self.chunk(kind, fnv(key) % self.buckets)
+
+    def entry(self, mid: str) -> list[Any] | None:
+        got = self.bucket("e", mid).get(mid)
+        return got if _entry_ok(got) else None
+
+    def budget(self, name: str) -> int:
+        value = self.header["budget"].get(name)
+        return value if isinstance(value, int) else 0
+
+    @property
+    def count(self) -> int:
+        return int(self.header["n"])
 
 
-def _rule_ids(root: Path) -> set[str]:
-    """Ids of memories compiled into .claude/rules/ (Claude Code loads them with the file)."""
-    from memkit.fsutil import read_inside
+def _entry_ok(e: Any) -> bool:
+    """[path, size, mtime_ns, offset, title, type, about, compiled, rank, linked files]."""
+    return (
+        isinstance(e, list)
+        and len(e) == 10
+        and isinstance(e[0], str)
+        and e[0].startswith(".memory/")
+        and ".." not in e[0].split("/")
+        and all(isinstance(x, int) for x in e[1:4])
+        and all(isinstance(x, str) for x in e[4:7])
+        and isinstance(e[9], list)
+        and all(isinstance(x, str) and ".." not in x.split("/") for x in e[9])
+    )
 
-    ids: set[str] = set()
-    for rel in _compiled_files(root):
-        if rel.startswith(RULES_DIR):
-            try:
-                text = read_inside(root, rel, limit=MAX_MEMORY).decode("utf-8", "replace")
-            except Exception:
-                continue
-            ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
-    return ids
+
+def from_bytes(root: str, data: bytes) -> Index:
+    """An index just built (written or not), read from memory."""
+    import io
+
+    got = _read_header(root, io.BytesIO(data))
+    if got is None:
+        raise ValueError("the point-of-action index just built does not read back")
+    return got
 
 
-def load(root: Path, part: str = INDEX_NAME) -> dict[str, Any] | None:
-    """Index `part` if it is still true for the folders and compiled files; None if not."""
+def open_index(root: str) -> Index | None:
+    """The index file with its header read (not yet checked against the sources)."""
     try:
-        with open(index_path(root, part), encoding="utf-8") as f:
-            index = json.load(f)
-    except (OSError, ValueError, RecursionError):
+        f = open(index_file(root), "rb")  # noqa: SIM115 (kept open for the buckets)
+    except OSError:
         return None
-    if not isinstance(index, dict) or index.get("version") != VERSION:
+    return _read_header(root, f)
+
+
+def _read_header(root: str, f: BinaryIO) -> Index | None:
+    try:
+        head = f.readline(MAX_HEADER)
+        header = json.loads(head)
+        ok = (
+            isinstance(header, dict)
+            and header.get("version") == VERSION
+            and isinstance(header.get("b"), int)
+            and header["b"] > 0
+            and isinstance(header.get("off"), dict)
+            and all(len(header["off"].get(k, ())) == header["b"] + 1 for k in SECTIONS)
+            and isinstance(header.get("sources"), dict)
+            and isinstance(header.get("budget"), dict)
+            and isinstance(header.get("n"), int)
+        )
+    except (ValueError, RecursionError, OSError):
+        ok = False
+    if not ok:
+        f.close()
         return None
-    if index.get("sources") != _sources(root):
-        return None
-    return index
+    return Index(root, f, header, len(head))
 
 
-def refresh(store: Store, *, today: dt.date, full: bool = False) -> dict[str, Any]:
-    """The index, rebuilt when stale (`full`: also when any memory file changed)."""
-    index = load(store.root, WORDS_NAME)
-    if index is not None and full:
-        for path, stamp, *_rest in index["memories"].values():
-            if _stamp(os.path.join(store.root, path)) != stamp:
-                index = None
-                break
-    return index if index is not None else build(store, today=today, part=WORDS_NAME)
+def fresh(index: Index, today: str) -> bool:
+    """Whether the index still holds: same sources, variables and a date it covers."""
+    h = index.header
+    if h.get("env") != env() or not isinstance(h.get("today"), str):
+        return False
+    until = h.get("until")
+    if today < h["today"] or (isinstance(until, str) and today > until):
+        return False
+    root = index.root
+    return all(stamp(os.path.join(root, rel)) == st for rel, st in h["sources"].items())
 
 
-def entries(index: dict[str, Any], ids: Iterable[str]) -> list[Entry]:
-    out = []
-    for mid in ids:
-        rec = index["memories"].get(mid)
-        if rec:
-            path, stamp, title, kind, verified, about = rec
-            out.append(Entry(mid, path, tuple(stamp), title, kind, verified, ", ".join(about)))
+def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, ...]]]:
+    """(id, entry, order) of the memories linked to `rel` (or a folder holding it) or
+    scoped to it by `paths`, best first (pinned, linked, priority, specific glob, recent)."""
+    import re
+
+    parts = rel.split("/")
+    base = parts[-1]
+    ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
+    found: dict[str, tuple[Any, ...]] = {}
+    entries: dict[str, list[Any]] = {}
+
+    def take(chunk: dict[str, Any], mid: Any, linked: int, literal: int) -> None:
+        e = chunk.get("m", {}).get(mid)
+        if not isinstance(mid, str) or not _entry_ok(e):
+            return
+        rank = e[8] if isinstance(e[8], list) and len(e[8]) == 3 else [1, 0, 0]
+        order = (rank[0], 1 - linked, rank[1], -literal, rank[2], mid)
+        if mid not in found or order < found[mid]:
+            found[mid], entries[mid] = order, e
+
+    for i in range(len(parts), 0, -1):
+        key = "/".join(parts[:i])
+        chunk = index.bucket("f", "k:" + key)
+        for mid, linked, literal in chunk.get("k", {}).get(key, ()):
+            take(chunk, mid, linked, literal)
+    for i in range(len(parts) - 1, -1, -1):
+        folder = "/".join(parts[:i])
+        for tail in (ext, "") if ext else ("",):
+            key = f"g:{folder}\x00{tail}"
+            chunk = index.bucket("f", key)
+            for pattern, ids in chunk.get("g", {}).get(key, {}).items():
+                if re.fullmatch(pattern, rel):
+                    for mid, literal in ids:
+                        take(chunk, mid, 0, literal)
+    return [(mid, entries[mid], found[mid]) for mid in sorted(found, key=found.__getitem__)]
+
+
+def for_context(index: Index, rel: str) -> dict[str, str]:
+    """{id: memory file} of the memories `memkit context --file rel` takes for a file
+    (not a folder): linked to it, or with a `paths` entry matching it."""
+    import re
+
+    parts = rel.split("/")
+    base = parts[-1]
+    ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
+    out: dict[str, str] = {}
+
+    def take(chunk: dict[str, Any], mid: Any) -> None:
+        e = chunk.get("m", {}).get(mid)
+        if isinstance(mid, str) and _entry_ok(e):
+            out[mid] = e[0]
+
+    for i in range(len(parts), 0, -1):
+        key = "/".join(parts[:i])
+        chunk = index.bucket("f", "k:" + key)
+        for mid, linked, _ in chunk.get("k", {}).get(key, ()):
+            if i == len(parts) or not linked:  # a link names the file; a path may hold it
+                take(chunk, mid)
+    for i in range(len(parts) - 1, -1, -1):
+        folder = "/".join(parts[:i])
+        for tail in (ext, "") if ext else ("",):
+            key = f"g:{folder}\x00{tail}"
+            chunk = index.bucket("f", key)
+            for pattern, ids in chunk.get("g", {}).get(key, {}).items():
+                if re.fullmatch(pattern, rel):
+                    for mid, _ in ids:
+                        take(chunk, mid)
     return out
 
 
-def about_file(index: dict[str, Any], rel: str) -> list[str]:
-    """Ids of the memories linked to `rel` (or a folder holding it), or scoped to it."""
-    found: dict[str, None] = {}
-    parts = rel.split("/")
-    for i in range(len(parts), 0, -1):
-        for mid in index["files"].get("/".join(parts[:i]), ()):
-            found[mid] = None
-    for pattern, mid in index["globs"]:
-        if mid not in found and re.fullmatch(pattern, rel):
-            found[mid] = None
-    return list(found)
+STOP = frozenset(
+    (
+        "the",
+        "and",
+        "for",
+        "with",
+        "that",
+        "this",
+        "from",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "not",
+        "but",
+        "you",
+        "your",
+        "can",
+        "will",
+        "would",
+        "should",
+        "could",
+        "into",
+        "when",
+        "then",
+        "than",
+        "them",
+        "they",
+        "there",
+        "what",
+        "which",
+        "who",
+        "why",
+        "how",
+        "all",
+        "any",
+        "some",
+        "our",
+        "out",
+        "use",
+        "used",
+        "using",
+        "about",
+        "also",
+        "just",
+        "like",
+        "make",
+        "made",
+        "get",
+        "got",
+        "does",
+        "did",
+        "done",
+        "its",
+        "let",
+        "lets",
+        "please",
+        "want",
+        "need",
+        "add",
+        "fix",
+        "run",
+        "file",
+        "files",
+        "code",
+    )
+)
 
 
-def _words(text: str) -> list[str]:
+def words(text: str) -> list[str]:
     """Distinctive words, crudely stemmed (`issued`, `issues`, `issuing` -> `issu`)."""
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in STOP]
+    import re
+
+    return [_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9_]{2,}", text.lower()) if w not in STOP]
 
 
 def _stem(word: str) -> str:
@@ -216,39 +365,23 @@ def _stem(word: str) -> str:
     return word
 
 
-def about_prompt(index: dict[str, Any], prompt: str, *, limit: int) -> list[tuple[str, str]]:
+def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, str]]:
     """(id, matching words) of the memories whose title, tags or links share the most
     distinctive words with `prompt`; at least two words, or one rare one in few memories."""
     import math
 
-    total = max(1, len(index["memories"]))
+    total = max(1, index.count)
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
-    for w in dict.fromkeys(_words(prompt[:4000])):
-        ids = index["words"].get(w, ())
-        if not ids or len(ids) > total // 10 + 3:
+    for w in dict.fromkeys(words(prompt[:4000])):
+        ids = index.bucket("w", w).get(w, ())
+        if not isinstance(ids, list) or not ids or len(ids) > total // 10 + 3:
             continue  # absent, or too common to tell memories apart
         idf = math.log(1 + total / len(ids))
         for mid in ids:
-            scores[mid] = scores.get(mid, 0.0) + idf
-            matched.setdefault(mid, []).append(w)
+            if isinstance(mid, str):
+                scores[mid] = scores.get(mid, 0.0) + idf
+                matched.setdefault(mid, []).append(w)
     floor = math.log(1 + total / max(2, total // 500))  # one word in 1 of 500, or more
     best = sorted(scores, key=lambda m: (-scores[m], m))
     return [(m, " ".join(matched[m])) for m in best if scores[m] >= floor][:limit]
-
-
-def body(root: Path, entry: Entry) -> tuple[str, bytes] | None:
-    """(markdown body, file bytes) of `entry`; None when the file changed since indexing."""
-    path = os.path.join(root, entry.path)
-    if os.path.islink(path) or tuple(_stamp(path) or ()) != entry.stamp:
-        return None
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_MEMORY + 1)
-    except OSError:
-        return None
-    text = data[:MAX_MEMORY].decode("utf-8", "replace")
-    if text.startswith("---"):
-        end = re.search(r"^---[ \t]*\r?$", text[3:], re.MULTILINE)
-        text = text[3 + end.end() :] if end else text
-    return text.strip(), data

@@ -6,19 +6,17 @@ the event (`session-start`, `file`, `prompt`), why (the file touched, the words 
 prompt that matched), the memory file's git blob id and the commit HEAD pointed at.
 The same file is the session's ledger: `given` says what the session already has, so
 no memory is given twice, and `spent` how much of the session's budget is used.
-Standard library only: the point-of-action hooks read it on every file touch.
+The point-of-action hooks read and write the same lines through memkit.agents.ledger.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
-RECEIPTS_DIR = "receipts"
+from memkit.agents import ledger
+from memkit.agents.ledger import RECEIPTS_DIR
 
 
 @dataclass(frozen=True)
@@ -43,33 +41,27 @@ def receipts_dir(root: Path) -> Path:
 
 
 def receipts_path(root: Path, sid: str) -> Path:
-    safe = re.sub(r"[^A-Za-z0-9_.-]", "_", sid)[:100].lstrip(".") or "session"
-    return receipts_dir(root) / f"{safe}.jsonl"
+    return Path(ledger.receipts_file(str(root), sid))
 
 
 def read(path: Path) -> list[Receipt]:
     """The receipts in `path`; missing file = none, unreadable lines skipped."""
-    try:
-        text = path.read_text("utf-8", errors="replace")
-    except OSError:
-        return []
     out = []
-    for line in text.splitlines():
+    for rec in ledger.records(str(path)):
         try:
-            rec = json.loads(line)
             out.append(
                 Receipt(
                     at=str(rec["at"]),
                     event=str(rec["event"]),
                     why=str(rec.get("why", "")),
                     id=str(rec.get("id", "")),
-                    chars=int(rec.get("chars", 0)),
+                    chars=int(rec.get("chars", 0)),  # type: ignore[call-overload]
                     blob=str(rec.get("blob", "")),
                     commit=str(rec.get("commit", "")),
                     stale=str(rec.get("stale", "")),
                 )
             )
-        except (ValueError, KeyError, TypeError, RecursionError):
+        except (ValueError, KeyError, TypeError):
             continue
     return out
 
@@ -93,58 +85,17 @@ def spent(receipts: list[Receipt]) -> int:
 
 def write(path: Path, receipts: list[Receipt]) -> None:
     """Append receipts, one O_APPEND write for all (concurrent hooks never interleave)."""
-    if not receipts:
-        return
-    data = "".join(
-        json.dumps(r.to_record(), ensure_ascii=False, sort_keys=True) + "\n" for r in receipts
-    ).encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+    ledger.append(str(path), [r.to_record() for r in receipts])
 
 
 def blob_id(data: bytes) -> str:
     """The git blob id of `data` (what `git hash-object` prints)."""
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+    return ledger.blob_id(data)
 
 
 def head_commit(root: Path) -> str:
     """The commit HEAD points at, read from git's files (no git library); "" if unknown."""
-    from memkit.cachedir import git_dir
-
-    gd = git_dir(str(root))
-    if gd is None:
-        return ""
-    try:
-        head = Path(gd, "HEAD").read_text("utf-8").strip()
-        if not head.startswith("ref: "):
-            return head
-        ref = head[5:]
-        common = _common_dir(Path(gd))
-        for base in (Path(gd), common):
-            loose = base / ref
-            if loose.is_file():
-                return loose.read_text("utf-8").strip()
-        for line in (common / "packed-refs").read_text("utf-8").splitlines():
-            if line.endswith(" " + ref):
-                return line.split(" ", 1)[0]
-    except OSError:
-        return ""
-    return ""
-
-
-def _common_dir(gd: Path) -> Path:
-    try:
-        common = (gd / "commondir").read_text("utf-8").strip()
-    except OSError:
-        return gd
-    return (gd / common).resolve()
+    return ledger.head_commit(str(root))
 
 
 @dataclass(frozen=True)

@@ -18,21 +18,22 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from memkit.agents.startup import CONTEXT_CHARS, assemble, block, left_out_note
 from memkit.store import Store
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
     from memkit.store import Loaded
 
-CONTEXT_CHARS = 10_000  # what Claude Code accepts as SessionStart additionalContext
 MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's own ids
 
 
-def compiled_ids(root: Path) -> set[str]:
+def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
     """Ids of the memories compiled in full into what Claude Code loads at startup.
 
     Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
-    .claude/CLAUDE.md), following their `@file` imports as Claude Code does.
+    .claude/CLAUDE.md), following their `@file` imports as Claude Code does. The
+    imported files read are added to `read` (relative paths) when given.
     """
     from memkit.errors import MemkitError
     from memkit.fsutil import read_inside
@@ -49,6 +50,8 @@ def compiled_ids(root: Path) -> set[str]:
             text = read_inside(root, path.relative_to(root), limit=MAX_IMPORTED).decode("utf-8")
         except (OSError, UnicodeDecodeError, MemkitError):
             continue  # missing, a link out, a FIFO or device, too big: not memkit's file
+        if read is not None:
+            read.append(path.relative_to(root).as_posix())
         ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
         for target in re.findall(r"^@([^\s]+)[ \t]*$", text, re.MULTILINE):
             todo.append((Path(os.path.normpath(path.parent / target)), depth + 1))
@@ -86,21 +89,6 @@ class StartContext:
     given: tuple[tuple[str, str, int], ...] = ()
 
 
-HEAD = (
-    "# Project memories (memkit)\n\nFrom .memory/, reviewed in git; CLAUDE.md does not "
-    "carry these. `memkit show ID` prints one in full.\n"
-)
-MAX_LISTED = 20  # ids named in the left-out line; the rest are counted
-
-
-def left_out_note(left: list[str]) -> str:
-    if not left:
-        return ""
-    named = ", ".join(left[:MAX_LISTED])
-    more = f" and {len(left) - MAX_LISTED} more (`memkit list`)" if len(left) > MAX_LISTED else ""
-    return f"\n_Left out for size: {named}{more} (`memkit show ID`)._\n"
-
-
 def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
     """The text of `context(...)`."""
     return context(store, files=files, today=today).text
@@ -124,32 +112,16 @@ def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
         (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
         key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),  # as compiled
     )
+    by_id = {m.id: m for m in always}
+
+    def marked(ids: list[str]) -> dict[str, str]:
+        got = statuses(ids)
+        return {mid: _block(by_id[mid], s.describe()) for mid, s in got.items() if s.stale}
+
     room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS
-    fits, size = [], len(HEAD)
-    for m in always:  # what could fit unmarked: only these are checked for staleness
-        size += len(_block(m, ""))
-        if size > room:
-            break
-        fits.append(m.id)
-    marks = statuses(fits) if fits else {}
-    fitting = set(fits)
-    blocks: list[str] = []
-    given: list[tuple[str, str, int]] = []
-    left: list[str] = []
-    size = len(HEAD)
-    for m in always:
-        ms = marks.get(m.id)
-        block = _block(m, ms.describe() if ms and ms.stale else "")
-        if m.id in fitting and size + len(block) <= room:
-            blocks.append(block)
-            given.append((m.id, "always on", len(block)))
-            size += len(block)
-        else:
-            left.append(m.id)
-    while blocks and size + len(left_out_note(left)) > room:  # the list counts too
-        size -= len(blocks.pop())
-        left.insert(0, given.pop()[0])
-    text = HEAD + "".join(blocks) if blocks else ""
+    plain = {m.id: _block(m, "") for m in always}
+    text, chosen, left = assemble([m.id for m in always], plain, marked, room)
+    given = [(mid, "always on", chars) for mid, chars in chosen]
     if files:
         text, more = _for_files(store, files, text, skip, statuses, today, len(left_out_note(left)))
         given += more
@@ -159,8 +131,7 @@ def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
 
 
 def _block(m: Memory, stale: str) -> str:
-    warn = f"\n> **Possibly out of date**: {stale}\n" if stale else ""
-    return f"\n## {m.title}\n\n_{m.type} `{m.id}`_\n{warn}\n{m.text}\n"
+    return block(m.title, m.type, m.id, stale, m.text)
 
 
 def _for_files(

@@ -137,9 +137,9 @@ def _claude_hook(event: str) -> None:
 
     Never blocks the agent: any problem is reported on stderr and the exit code is 0.
     """
-    from memkit.agents.claude import handle
+    from memkit.agents.hook import run
 
-    out, err = handle(event, sys.stdin.buffer.read(), today)
+    out, err = run(event, sys.stdin.buffer.read())
     if out:
         click.echo(out)
     if err:

@@ -132,15 +132,23 @@ def context(
 
     store = get_store(ctx)
     day = today()
-    got = build_context(
-        store,
-        files=files,
-        query=query,
-        budget_tokens=budget,
-        today=day,
-        exclude_always_on=exclude_always_on,
-        statuses=staleness_checker(store, today=day),
-    )
+    statuses = staleness_checker(store, today=day)
+    got = None
+    if not query:  # files only: the point-of-action index names the few memories to read
+        from memkit.agents.filecontext import context_for_files
+
+        got = context_for_files(store, files, budget_tokens=budget, today=day,
+                                exclude_always_on=exclude_always_on, statuses=statuses)  # fmt: skip
+    if got is None:
+        got = build_context(
+            store,
+            files=files,
+            query=query,
+            budget_tokens=budget,
+            today=day,
+            exclude_always_on=exclude_always_on,
+            statuses=statuses,
+        )
     if fmt == "json":
         echo_json(got.to_record())
     else:

@@ -1,0 +1,248 @@
+"""The point-of-action index, write side: built from one load of the store.
+
+`build` writes `agents-poa.idx` (the layout is in memkit.agents.recall) atomically
+into memkit's private folder: the sources' stamps are taken before the store is read,
+so a memory changed while it is built makes the next check fail and the index is
+built again. `digest` is the stamp of every memory file, which SessionStart compares
+(an edit in place changes no folder). Nothing here runs on a file touch unless the
+index is missing or no longer holds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import TYPE_CHECKING, Any
+
+from memkit.agents import recall
+from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    import datetime as dt
+
+    from memkit.memory import Memory
+    from memkit.store import Store
+
+COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
+RULES_DIR = ".claude/rules"
+MAX_RULE = 1024 * 1024
+
+
+def digest(root: str) -> str:
+    """A digest of every memory file's path, size and mtime."""
+    import hashlib
+
+    from memkit.walk import memory_entries
+
+    rows = []
+    for rel, e in memory_entries(root):
+        try:
+            st = e.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        rows.append(f"{rel}\x00{st.st_size}\x00{st.st_mtime_ns}")
+    rows.sort()
+    return hashlib.blake2b("\n".join(rows).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _dirs(root: str) -> list[str]:
+    out, stack = [], [".memory"]
+    while stack:
+        rel = stack.pop()
+        out.append(rel)
+        try:
+            stack += [f"{rel}/{e.name}" for e in os.scandir(os.path.join(root, rel))
+                      if e.is_dir(follow_symlinks=False)]  # fmt: skip
+        except OSError:
+            continue
+    return out
+
+
+def sources(root: str, loaded: list[str]) -> dict[str, Any]:
+    """The stamps the index depends on: folders of .memory/, config, what Claude loads."""
+    rels = [*_dirs(root), ".memory/config.toml", *COMPILED, ".claude", RULES_DIR, *loaded]
+    return {rel: recall.stamp(os.path.join(root, rel)) for rel in dict.fromkeys(rels)}
+
+
+def compiled(root: str) -> tuple[set[str], set[str], list[str]]:
+    """(ids compiled into CLAUDE.md and its imports, ids in .claude/rules/, files read)."""
+    from pathlib import Path
+
+    from memkit.agents.session_start import compiled_ids
+    from memkit.fsutil import read_inside
+
+    files: list[str] = []
+    claude = compiled_ids(Path(root), read=files)
+    rules: set[str] = set()
+    try:
+        names = sorted(e.name for e in os.scandir(os.path.join(root, RULES_DIR)))
+    except OSError:
+        names = []
+    for name in names:
+        if name.endswith(".md"):
+            rel = f"{RULES_DIR}/{name}"
+            files.append(rel)
+            try:
+                text = read_inside(Path(root), rel, limit=MAX_RULE).decode("utf-8", "replace")
+            except Exception:
+                continue
+            rules.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
+    return claude, rules, files
+
+
+def _entry(root: str, m: Memory, compiled: bool) -> list[Any] | None:
+    st = recall.stamp(os.path.join(root, m.path))
+    if st is None:
+        return None
+    recency = m.updated or m.created
+    rank = [0 if m.pin else 1, -m.priority, -recency.toordinal() if recency else 0]
+    about = ", ".join([*m.links, *m.paths])
+    offset = len(m.head.encode("utf-8", "surrogateescape"))
+    linked = {link.partition("::")[0].rstrip("/") for link in m.links}
+    verified = sorted(linked) if m.verified and m.links else []  # staleness keyed on these
+    return [m.path, st[0], st[1], offset, m.title, m.type, about, int(compiled), rank, verified]
+
+
+def _glob_keys(glob: str) -> list[tuple[str, str]]:
+    """(bucket key, regular expression) for each alternative of a glob with wildcards."""
+    from memkit.globs import expand_braces, glob_re
+
+    out = []
+    for alt in expand_braces(glob):
+        fixed = re.split(r"[*?\[]", alt, maxsplit=1)[0]
+        folder = fixed.rsplit("/", 1)[0] if "/" in fixed else ""
+        last = alt.rsplit("/", 1)[-1]
+        tail = re.split(r"[*?\]]", last)[-1] if not alt.endswith("/") else ""
+        ext = "." + tail.rsplit(".", 1)[1] if "." in tail else ""
+        out.append((f"g:{folder}\x00{ext}", glob_re(alt).pattern))
+    return out
+
+
+class _Buckets:
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.f: list[dict[str, Any]] = [{} for _ in range(n)]
+        self.w: list[dict[str, Any]] = [{} for _ in range(n)]
+        self.e: list[dict[str, Any]] = [{} for _ in range(n)]
+
+    def file_key(self, key: str, mid: str, entry: list[Any], linked: int, literal: int) -> None:
+        b = self.f[recall.fnv("k:" + key) % self.n]
+        b.setdefault("k", {}).setdefault(key, []).append([mid, linked, literal])
+        b.setdefault("m", {})[mid] = entry
+
+    def glob(self, key: str, pattern: str, mid: str, entry: list[Any], literal: int) -> None:
+        b = self.f[recall.fnv(key) % self.n]
+        b.setdefault("g", {}).setdefault(key, {}).setdefault(pattern, []).append([mid, literal])
+        b.setdefault("m", {})[mid] = entry
+
+    def add(self, m: Memory, entry: list[Any]) -> None:
+        self.e[recall.fnv(m.id) % self.n][m.id] = entry
+        for link in m.links:
+            self.file_key(link.partition("::")[0].rstrip("/"), m.id, entry, 1, 0)
+        for g in m.paths:
+            literal = len(re.sub(r"[*?\[\]{}]", "", g))
+            if not any(c in g for c in recall._WILD):
+                self.file_key(g.rstrip("/"), m.id, entry, 0, literal)
+                continue
+            for key, pattern in _glob_keys(g):
+                self.glob(key, pattern, m.id, entry, literal)
+        about = [*m.links, *m.paths]
+        text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
+        for w in set(recall.words(text)):
+            self.w[recall.fnv(w) % self.n].setdefault(w, []).append(m.id)
+
+
+def build_bytes(root: str, today: str) -> bytes:
+    """Build and write the index of the project at `root` (kept in memory only when the
+    private folder cannot be written); its bytes."""
+    from pathlib import Path
+
+    from memkit.clock import today as clock_today
+    from memkit.store import Store
+
+    day = clock_today() if today == recall.today_iso() else dt_date(today)
+    return build(Store(Path(root)), today=day)
+
+
+def dt_date(text: str) -> dt.date:
+    import datetime
+
+    return datetime.date.fromisoformat(text)
+
+
+def build(store: Store, *, today: dt.date) -> bytes:
+    """Write the index for `store` (one load) and return its bytes; a private folder
+    that cannot be written leaves it in memory only."""
+    import contextlib
+
+    from memkit.agents import pointofaction as poa
+    from memkit.fsutil import atomic_write
+
+    root = str(store.root)
+    claude, rules, files = compiled(root)
+    head = {"version": recall.VERSION, "sources": sources(root, files), "env": recall.env(),
+            "today": today.isoformat(), "digest": digest(root)}  # fmt: skip
+    live = [m for m in store.load().memories if m.in_force(today) and m.path]
+    expiring = [m.expires for m in live if m.expires is not None]
+    head["until"] = min(expiring).isoformat() if expiring else None
+    head["budget"] = poa.budget_values(store.root)
+    n = 16
+    while n < len(live) // 32 and n < 4096:
+        n *= 2
+    buckets = _Buckets(n)
+    entries = {}
+    for m in sorted(live, key=lambda m: m.id):
+        entry = _entry(root, m, m.id in claude or m.id in rules)
+        if entry is not None:
+            entries[m.id] = entry
+            buckets.add(m, entry)
+    head["n"], head["b"] = len(entries), n
+    start = _start(live, entries, claude)
+    chunks: list[bytes] = []
+    offsets: dict[str, list[int]] = {}
+    at = 0
+    for kind in recall.SECTIONS:
+        offsets[kind] = [at]
+        for chunk in getattr(buckets, kind):
+            data = _dumps(chunk) if chunk else b""
+            chunks.append(data)
+            at += len(data)
+            offsets[kind].append(at)
+    data = _dumps(start)
+    chunks.append(data)
+    offsets["s"] = [at, at + len(data)]
+    head["off"] = offsets
+    line = _dumps(head) + b"\n"
+    data = line + b"".join(chunks)
+    from pathlib import Path
+
+    with contextlib.suppress(OSError, MemkitError):
+        store.private_dir()
+        atomic_write(Path(recall.index_file(root)), data, fsync=False)
+    return data
+
+
+def _dumps(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode("ascii")
+
+
+def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
+    """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
+    fit, then enough more to name what is left out; the count of all of them."""
+    from memkit.agents.startup import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.memory import TYPES
+
+    always = sorted(
+        (m for m in live if not m.paths and m.id not in claude and m.id in entries),
+        key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),
+    )
+    ids, size, over = [], 0, 0
+    for m in always:
+        ids.append(m.id)
+        size += len(block(m.title, m.type, m.id, "", m.text))
+        if size > CONTEXT_CHARS:
+            over += 1
+            if over > MAX_LISTED + 1:
+                break
+    return {"ids": ids, "m": {mid: entries[mid] for mid in ids}, "n": len(always)}

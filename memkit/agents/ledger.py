@@ -1,0 +1,126 @@
+"""A session's ledger: its receipts file read and appended with the standard library only.
+
+`receipts/<session>.jsonl` in memkit's private folder holds one JSON object a line
+(memkit.agents.receipts describes the fields and reads them for `memkit sessions` and
+`memkit why`). The point-of-action hooks read it on every file touch to learn what the
+session already has (`state`: the ids given and the characters spent since its context
+last started afresh) and append what they give (`append`), so this module imports
+nothing but json and os; `blob_id` loads hashlib only when something is given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+RECEIPTS_DIR = "receipts"
+MAX_LEDGER = 16 * 1024 * 1024  # bytes of a session's receipts read back
+
+
+def receipts_file(root: str, sid: str) -> str:
+    from memkit.agents.journal import safe_name
+    from memkit.cachedir import cache_dir
+
+    return os.path.join(cache_dir(str(root)), RECEIPTS_DIR, f"{safe_name(sid)}.jsonl")
+
+
+def records(path: str) -> list[dict[str, object]]:
+    """The receipts at `path` as dicts with `at` and `event`; unreadable lines skipped."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read(MAX_LEDGER).decode("utf-8", "replace")
+    except OSError:
+        return []
+    out = []
+    for line in text.splitlines():
+        try:
+            rec = json.loads(line)
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(rec, dict) and "at" in rec and "event" in rec:
+            out.append(rec)
+    return out
+
+
+def state(recs: list[dict[str, object]]) -> tuple[set[str], int]:
+    """(ids given, characters spent) since the context last started afresh (a `start`
+    line: a new session, /clear, a compaction)."""
+    given: set[str] = set()
+    spent = 0
+    for rec in recs:
+        if rec.get("event") == "start":
+            given, spent = set(), 0
+            continue
+        mid, chars = rec.get("id"), rec.get("chars", 0)
+        if isinstance(mid, str) and mid:
+            given.add(mid)
+        if isinstance(chars, int) and not isinstance(chars, bool):
+            spent += chars
+    return given, spent
+
+
+def line(rec: dict[str, object]) -> str:
+    """One receipt as its line: empty strings left out, keys sorted."""
+    kept = {k: v for k, v in rec.items() if v != ""}
+    return json.dumps(kept, ensure_ascii=False, sort_keys=True) + "\n"
+
+
+def append(path: str, recs: list[dict[str, object]]) -> None:
+    """Append receipts, one O_APPEND write for all (concurrent hooks never interleave)."""
+    if not recs:
+        return
+    data = "".join(line(r) for r in recs).encode("utf-8")
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except FileNotFoundError:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    try:
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def blob_id(data: bytes) -> str:
+    """The git blob id of `data` (what `git hash-object` prints)."""
+    import hashlib
+
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _read(path: str) -> str:
+    with open(path, encoding="utf-8") as f:
+        return f.read(1 << 20).strip()
+
+
+def head_commit(root: str) -> str:
+    """The commit HEAD points at, read from git's files (no git library); "" if unknown."""
+    from memkit.cachedir import git_dir
+
+    gd = git_dir(str(root))
+    if gd is None:
+        return ""
+    try:
+        head = _read(os.path.join(gd, "HEAD"))
+        if not head.startswith("ref: "):
+            return head
+        ref = head[5:]
+        common = _common_dir(gd)
+        for base in (gd, common):
+            loose = os.path.join(base, ref)
+            if os.path.isfile(loose):
+                return _read(loose)
+        for row in _read(os.path.join(common, "packed-refs")).splitlines():
+            if row.endswith(" " + ref):
+                return row.split(" ", 1)[0]
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return ""
+
+
+def _common_dir(gd: str) -> str:
+    try:
+        common = _read(os.path.join(gd, "commondir"))
+    except (OSError, UnicodeDecodeError):
+        return gd
+    return os.path.realpath(os.path.join(gd, common))

@@ -1,0 +1,183 @@
+"""The hooks' fast path (memkit.agents.hook, fasthook, recall): the installed entry point
+imports nothing heavy, and the derived index never gives what is no longer true."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import git
+
+from memkit import memory as mm
+from memkit.store import Store
+
+DAY = "2026-11-22"
+HEAVY = ("click", "yaml", "jinja2", "whoosh", "pygit2", "frontmatter", "markdown_it",
+         "memkit.store", "memkit.memory", "memkit.config", "memkit.agents.claude",
+         "typing", "pathlib", "dataclasses", "datetime")  # fmt: skip
+
+
+def run(root: Path, event: str, payload: dict[str, Any], **env: str) -> str:
+    """`python -m memkit.agents.hook EVENT` (what the memkit-hook script runs); its context."""
+    done = subprocess.run([sys.executable, "-m", "memkit.agents.hook", event],
+                          input=json.dumps(payload), capture_output=True, text=True, cwd=root,
+                          env={**os.environ, "MEMKIT_TODAY": DAY, **env}, timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    if not done.stdout.strip():
+        return ""
+    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+
+
+def edit(root: Path, file: str, sid: str = "s1") -> dict[str, Any]:
+    return {"session_id": sid, "cwd": str(root), "hook_event_name": "PreToolUse",
+            "tool_name": "Edit", "tool_input": {"file_path": str(root / file)}}  # fmt: skip
+
+
+def start(root: Path, sid: str = "s1") -> dict[str, Any]:
+    return {"session_id": sid, "cwd": str(root), "hook_event_name": "SessionStart",
+            "source": "startup"}  # fmt: skip
+
+
+def add(store: Store, title: str, **extra: Any) -> Path:
+    import datetime
+
+    mem = mm.new(title, f"{title}: body.", mid=mm.slugify(title),
+                 today=datetime.date(2026, 11, 22), **extra)  # fmt: skip
+    store.add(mem)
+    return store.root / ".memory" / f"{mm.slugify(title)}.md"
+
+
+@pytest.fixture
+def project(store: Store) -> Path:
+    (store.root / "src").mkdir()
+    (store.root / "src" / "billing.py").write_text("def total(xs):\n    return sum(xs)\n")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-q", "-m", "code")
+    add(store, "Invoices are immutable", paths=["src/**/*.py"])
+    add(store, "Use UTC everywhere")
+    return store.root
+
+
+def loaded_by(project: Path, payload: dict[str, Any]) -> set[str]:
+    code = (
+        "import sys, io, json\n"
+        "from memkit.agents import hook\n"
+        f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
+        "hook.main(['pre-tool-use'])\n"
+        "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=project, env={**os.environ, "MEMKIT_TODAY": DAY})  # fmt: skip
+    assert "Invoices" in done.stdout or payload["session_id"] == "s1", done.stdout
+    return set(json.loads(done.stderr.splitlines()[-1]))
+
+
+def test_a_file_touch_imports_nothing_heavy(project: Path) -> None:
+    assert "Invoices are immutable" in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    loaded = loaded_by(project, edit(project, "src/a.py"))  # already given: nothing read
+    assert "memkit.agents.recall" in loaded
+    assert sorted(m for m in HEAVY if m in loaded) == []
+    loaded = loaded_by(project, edit(project, "src/a.py", "s2"))  # given: read via fsutil
+    assert sorted(m for m in HEAVY if m in loaded) == ["pathlib"]
+
+
+def test_a_memory_changed_in_place_is_given_as_it_is_now(project: Path) -> None:
+    run(project, "pre-tool-use", edit(project, "src/billing.py", "warm"))
+    path = project / ".memory" / "invoices-are-immutable.md"
+    stat = (project / ".memory").stat()
+    path.write_text(path.read_text().replace("body.", "corrected body."))  # in place
+    os.utime(project / ".memory", ns=(stat.st_atime_ns, stat.st_mtime_ns))  # folder unchanged
+    text = run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    assert "Invoices are immutable: corrected body." in text
+
+
+def test_a_memory_edited_in_place_to_scope_a_file_is_seen_at_session_start(
+    project: Path,
+) -> None:
+    run(project, "pre-tool-use", edit(project, "src/billing.py", "warm"))
+    path = project / ".memory" / "use-utc-everywhere.md"
+    stat = (project / ".memory").stat()
+    path.write_text(path.read_text().replace("\ncreated:", "\npaths:\n- src/**\ncreated:"))
+    os.utime(project / ".memory", ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    assert "Use UTC" not in run(project, "session-start", start(project))  # now scoped
+    assert "Use UTC everywhere" in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        b"garbage\n",
+        b'{"version": 5, "b": 1, "off": {"f": [0, 99999999], "w": [0, 0], "e": [0, 0]}}\n',
+        b"\x80\x81\n{}",
+        b'{"version": 5}\n' + b"x" * 1000,
+    ],
+    ids=["not-json", "offsets-out-of-file", "not-utf8", "header-missing-fields"],
+)
+def test_a_planted_or_broken_index_is_rebuilt(project: Path, planted: bytes) -> None:
+    """The index is data (JSON, checked); a bad one is rebuilt and nothing wrong is said."""
+    run(project, "pre-tool-use", edit(project, "src/billing.py", "warm"))
+    index = project / ".git" / "memkit" / "agents-poa.idx"
+    index.write_bytes(planted)
+    assert "Invoices are immutable" in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    assert index.read_bytes() != planted
+
+
+def test_a_new_memory_is_found_without_a_session_start(project: Path) -> None:
+    run(project, "pre-tool-use", edit(project, "src/billing.py", "warm"))
+    add(Store(project), "Totals are plain sums", links=["src/billing.py"])
+    assert "Totals are plain sums" in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+
+
+def test_many_matches_stay_within_the_cap_and_name_what_was_left_out(project: Path) -> None:
+    store = Store(project)
+    for n in range(60):
+        add(store, f"Billing rule number {n:02d} with a long enough title", paths=["src/*.py"])
+    text = run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    assert len(text) <= 4_000
+    assert "_Left out for size: " in text and "more (`memkit list`)" in text
+
+
+def test_budgets_follow_the_environment(project: Path) -> None:
+    run(project, "pre-tool-use", edit(project, "src/billing.py", "warm"))
+    budget = {"MEMKIT_AGENTS_SESSION_BUDGET": "100"}
+    assert run(project, "pre-tool-use", edit(project, "src/billing.py"), **budget) == ""
+    assert "Invoices" in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+
+
+def test_the_index_lives_in_the_private_folder_only(project: Path) -> None:
+    run(project, "session-start", start(project))
+    assert (project / ".git" / "memkit" / "agents-poa.idx").is_file()
+    before = sorted(p.name for p in (project / ".memory").rglob("*"))
+    run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    assert sorted(p.name for p in (project / ".memory").rglob("*")) == before
+    assert not [p for p in (project / ".memory").rglob("*") if "poa" in p.name]
+
+
+def test_context_for_a_file_reads_the_index_and_gives_what_the_store_would(
+    project: Path, run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime
+
+    from memkit.search.context import build_context
+
+    store = Store(project)
+    add(store, "Totals are plain sums", links=["src/billing.py::total"])
+    add(store, "The src folder", links=["src"])  # a link to a folder is not about a file in it
+    add(store, "Billing only", paths=["src/billing.py"], pin=True)
+    add(store, "Docs", paths=["docs/**"])
+    full = build_context(store, files=["src/billing.py"], today=datetime.date(2026, 11, 22))
+    monkeypatch.setenv("MEMKIT_TODAY", DAY)
+    loads: list[int] = []
+    real = Store.load
+    monkeypatch.setattr(Store, "load", lambda self: loads.append(1) or real(self))
+    run("context", "--file", "src/billing.py")  # builds the index (one load)
+    loads.clear()
+    out = run("context", "--file", "src/billing.py").stdout
+    assert out == full.to_markdown()
+    assert loads == []  # the index named the memories; the store was not read
+    assert "The src folder" not in out and "Billing only" in out and "Docs" not in out
