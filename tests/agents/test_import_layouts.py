@@ -318,3 +318,23 @@ def test_adoption_backs_up_a_file_git_does_not_have(run: Invoke, store: Store) -
     folder = Path(line.rsplit(" are in ", 1)[1])
     assert (folder / "AGENTS.md").read_text() == "## Style\n\nShort functions.\n"
     assert not folder.is_relative_to(store.root) or ".git" in folder.parts
+
+
+def test_adoption_never_leaves_a_link_dangling(run: Invoke, store: Store) -> None:
+    """Per-folder `CLAUDE.md -> AGENTS.md` links (a monorepo's usual layout): the nested
+    AGENTS.md whose text all went into memories is emptied, not deleted."""
+    write(store.root, {
+        "AGENTS.md": "## Commits\n\nConventional commit messages.\n",
+        "packages/api/AGENTS.md": "## Handlers\n\nHandlers return typed responses.\n",
+    })  # fmt: skip
+    os.symlink("AGENTS.md", store.root / "CLAUDE.md")
+    os.symlink("AGENTS.md", store.root / "packages/api/CLAUDE.md")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "instructions")
+    run("import", "--adopt")
+    nested = store.root / "packages/api/AGENTS.md"
+    assert nested.is_file() and "Handlers return" not in nested.read_text()
+    assert (store.root / "packages/api/CLAUDE.md").is_symlink()
+    assert (store.root / "packages/api/CLAUDE.md").exists()  # the link still leads somewhere
+    run("compile")
+    assert (store.root / "CLAUDE.md").is_symlink() and (store.root / "CLAUDE.md").exists()

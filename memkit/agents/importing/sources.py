@@ -155,7 +155,8 @@ def _classify(
         sources[real] = chosen = found_as[0][0]
         for other, _ in found_as[1:]:
             skipped.append(
-                Skipped(other.rel, f"the same file as {chosen.rel}: read once, from there")
+                Skipped(other.rel, f"the same file as {chosen.rel}: read once, from there",
+                        chosen.rel)  # fmt: skip
             )
     return sorted(sources.values(), key=_order), sorted(skipped, key=lambda s: s.rel)
 
