@@ -154,10 +154,8 @@ def _classify(
         found_as.sort(key=lambda f: (_depth(f[0]), _hops(f[0].path), _order(f[0])))
         sources[real] = chosen = found_as[0][0]
         for other, _ in found_as[1:]:
-            skipped.append(
-                Skipped(other.rel, f"the same file as {chosen.rel}: read once, from there",
-                        chosen.rel)  # fmt: skip
-            )
+            why = f"the same file as {chosen.rel}: read once, from there"
+            skipped.append(Skipped(other.rel, why, chosen.rel))
     return sorted(sources.values(), key=_order), sorted(skipped, key=lambda s: s.rel)
 
 
