@@ -219,12 +219,19 @@ def _corpus_counts(tree: Tree, corpus: set[str]) -> dict[str, Counter[str]]:
 
 
 def twice(
-    before: Tree, after: Tree, corpus: set[str], where: list[str]
-) -> tuple[dict[str, int], dict[str, int], list[str]]:
+    before: Tree, after: Tree, corpus: Counter[str], where: list[str]
+) -> tuple[dict[str, int], dict[str, int], dict[str, int], list[str]]:
     """Instruction lines an agent reads more than once working on some file, per agent:
-    (memkit's: more often than the original files made it, pre-existing: no more often
-    than the original files already did), and a few examples of memkit's."""
-    counts = {id(before): _corpus_counts(before, corpus), id(after): _corpus_counts(after, corpus)}
+
+    - copied: more often than the project's own files hold the line (memkit made a copy);
+    - joined: more often than any agent read it anywhere before, no more often than the
+      files hold it: the project wrote it in several files no agent loaded together,
+      and one store now gives them to every agent;
+    - pre-existing: no more often than some agent already read it (or one file holds it);
+
+    and a few examples of the first two kinds."""
+    keep = set(corpus)
+    counts = {id(before): _corpus_counts(before, keep), id(after): _corpus_counts(after, keep)}
 
     def seen(tree: Tree, agent: str, probe: str) -> Counter[str]:
         total: Counter[str] = Counter()
@@ -232,27 +239,34 @@ def twice(
             total.update(counts[id(tree)][rel])
         return total
 
-    ours: dict[str, set[str]] = {}
-    pre: dict[str, set[str]] = {}
+    most: Counter[str] = Counter()  # the most times the original files made one read a line
+    for per_file in counts[id(before)].values():
+        most |= per_file
+    for probe in where:
+        for agent in AGENTS:
+            most |= seen(before, agent, probe)
+    kinds: dict[str, dict[str, set[str]]] = {k: {} for k in ("copied", "joined", "pre")}
     samples: list[str] = []
     for agent in AGENTS:
-        ours[agent], pre[agent] = set(), set()
+        found = {k: set[str]() for k in kinds}
         for probe in where:
-            now, then = seen(after, agent, probe), seen(before, agent, probe)
-            for line, n in now.items():
+            for line, n in seen(after, agent, probe).items():
                 if n <= 1:
                     continue
-                if n > max(1, then[line]):
-                    if line not in ours[agent] and len(samples) < 6:
-                        files = [
-                            r for r in loaded(after, agent, probe) if line in counts[id(after)][r]
-                        ]
-                        samples.append(f"{agent} at {probe}: {line[:60]!r} in {files}")
-                    ours[agent].add(line)
-                else:
-                    pre[agent].add(line)
-        pre[agent] -= ours[agent]
-    return ({a: len(v) for a, v in ours.items()}, {a: len(v) for a, v in pre.items()}, samples)
+                if n <= most[line]:
+                    found["pre"].add(line)
+                    continue
+                kind = "copied" if n > corpus[line] else "joined"
+                if line not in found[kind] and len(samples) < 8:
+                    files = [r for r in loaded(after, agent, probe) if line in counts[id(after)][r]]
+                    samples.append(f"{kind}: {agent} at {probe}: {line[:60]!r} in {files}")
+                found[kind].add(line)
+        found["joined"] -= found["copied"]
+        found["pre"] -= found["copied"] | found["joined"]
+        for k in kinds:
+            kinds[k][agent] = found[k]
+    copied, joined, pre = ({a: len(v) for a, v in kinds[k].items()} for k in kinds)
+    return copied, joined, pre, samples
 
 
 def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> dict[str, object]:
@@ -276,7 +290,7 @@ def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> di
         start = time.perf_counter()
         imp = memkit(work, "import", *(["--adopt"] if adopt else []), ".")
         took = time.perf_counter() - start
-        corpus: set[str] = set()
+        corpus: Counter[str] = Counter()  # each instruction line: how often the files hold it
         for rel in dict(zip(before.real.values(), before.real, strict=True)).values():
             corpus.update(s for s in instruction_lines(originals[rel]) if len(s) >= MIN_LINE)
         mems = memories(work)
@@ -294,7 +308,10 @@ def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> di
         lost = [s for s in lines if _visible(s) not in in_mems and _visible(s) not in kept_text]
         heads = [h for rel, text in originals.items() if _markdown(rel)
                  for h in headings(text)]  # fmt: skip
-        lost_heads = [h for h in heads if h not in in_mems and h not in kept_text]
+        titles = "\n".join(str(m.get("title", "")) for m in mems.values())
+        lost_heads = [
+            h for h in heads if h not in in_mems and h not in kept_text and h not in titles
+        ]  # a document title leads its sections' titles
         scopes = _scopes(originals, mems, imp.stdout)
         comp = memkit(work, "compile")
         snap = {rel: p.read_bytes() for rel, p in files(work).items()}
@@ -304,7 +321,7 @@ def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> di
         after = Tree.read(work)
         where = probes([before, after], [tuple(m.get("paths") or ()) for m in mems.values()])  # type: ignore[call-overload]
         named, unnamed, cut_samples = cuts(after, mems, comp.stdout + comp.stderr)
-        ours, pre, twice_samples = twice(before, after, corpus, where)
+        copied, joined, pre, twice_samples = twice(before, after, corpus, where)
         result.update(
             files=len(originals),
             lines=len(lines),
@@ -330,7 +347,8 @@ def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> di
                 1 for rel in links if (work / rel).is_symlink() and not (work / rel).exists()
             ),
             probes=len(where),
-            twice=ours,
+            twice=copied,
+            twice_joined=joined,
             twice_pre=pre,
             twice_sample=twice_samples,
         )
@@ -433,6 +451,7 @@ def main() -> None:
     det = sum(1 for r in rows if r["deterministic"])
     tw = sum(sum(r["twice"].values()) for r in rows)  # type: ignore[attr-defined]
     tw_pre = sum(sum(r["twice_pre"].values()) for r in rows)  # type: ignore[attr-defined]
+    tw_join = sum(sum(r["twice_joined"].values()) for r in rows)  # type: ignore[attr-defined]
     tw_plain = sum(sum(r["twice_plain"].values()) for r in rows)  # type: ignore[attr-defined]
     print(
         f"SUMMARY {len(rows)} projects, {total['files']} files, {total['lines']} instruction "
@@ -441,7 +460,8 @@ def main() -> None:
         f"unreported cuts {total['cuts']} (reported {total['cuts_named']}); deterministic "
         f"first compile {det}/{len(rows)}; links replaced {total['links_replaced']}/"
         f"{total['links']} (broken {total['links_broken']}); lines read twice after adoption "
-        f"{tw} (pre-existing in the project's own files {tw_pre}; without --adopt {tw_plain})"
+        f"{tw} (without --adopt {tw_plain}); written in several files no agent read together "
+        f"{tw_join}; pre-existing in the project's own files {tw_pre}"
     )
 
 
