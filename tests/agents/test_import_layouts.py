@@ -379,3 +379,21 @@ def test_headings_without_text_of_their_own_are_kept(run: Invoke, store: Store) 
         "Remember: keep components small.",
     ):
         assert text in cursor
+
+
+def test_a_root_file_linked_into_a_rules_folder_is_adopted_as_that_file(
+    run: Invoke, store: Store
+) -> None:
+    """`AGENTS.md -> .clinerules/architect.md`: compile writes AGENTS.md through the
+    link, so the text is read as AGENTS.md and adoption replaces it by memkit's section."""
+    write(store.root, {".clinerules/architect.md": "# Architect\n\n## Plan\n\n"
+                       "Write the plan before delegating any edit.\n"})  # fmt: skip
+    os.symlink(".clinerules/architect.md", store.root / "AGENTS.md")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "rules")
+    out = run("import", "--adopt").stdout
+    assert "skipped .clinerules/architect.md: the same file as AGENTS.md" in out
+    run("compile")
+    assert os.path.islink(store.root / "AGENTS.md")
+    text = (store.root / "AGENTS.md").read_text()
+    assert text.count("Write the plan before delegating any edit.") == 1
