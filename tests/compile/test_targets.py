@@ -342,6 +342,7 @@ def test_claude_md_linked_to_agents_md_gets_each_memory_once(store: Store) -> No
     targets(store, "agents", "claude", more='budgets = { agents = "60 lines" }\n')
     plan = compiled(store)
     assert os.readlink(store.root / "CLAUDE.md") == "AGENTS.md"
+    assert build(store, today=TODAY).changes == ()  # the first run was the whole work
     assert readers.twice(plan.placed, "claude", store.root) == {}
     in_agents = set(ids((store.root / "AGENTS.md").read_text("utf-8")))
     rules = "".join(p.read_text("utf-8") for p in (store.root / ".claude/rules").glob("*.md"))
