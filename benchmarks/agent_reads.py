@@ -20,6 +20,11 @@ agents memkit's default compile targets write for are modelled:
 - copilot-review (code review): the same without AGENTS.md, `excludeAgent` not
   "code-review".
 
+Cline (every `.clinerules/*.md` but workflows and hooks, and the AGENTS.md chain),
+Windsurf (`.windsurf/rules/*.md` with `trigger: always_on` or none) and Roo Code
+(`.roo/rules/*.md`) are modelled too, only to tell what a project's own files already
+made an agent read twice (`BASELINE`): memkit writes no files for them by default.
+
 A file reached twice (a link and its target) is read once. `Tree` snapshots a work
 tree's text files so the same questions can be asked before and after memkit ran.
 """
@@ -34,6 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 
 AGENTS = ("claude", "codex", "cursor", "copilot", "copilot-review")
+BASELINE = (*AGENTS, "cline", "windsurf", "roo")
 FM = re.compile(
     r"\A\ufeff?---[ \t]*\n((?:(?:[A-Za-z_][\w.-]*\s*:.*|\s+\S.*|\s*-.*|\s*#.*|\s*)\n)*?)(?:---|\.\.\.)[ \t]*\n"  # noqa: E501
 )
@@ -209,7 +215,25 @@ def _copilot(agent: str) -> object:
     return loads
 
 
+def _folder_rules(folder: str, test: object = None) -> object:
+    def loads(tree: Tree, probe: str) -> list[str]:
+        out = []
+        for rel in _under(tree, "", folder):
+            on_demand = rel.startswith((".clinerules/workflows/", ".clinerules/hooks/"))
+            wanted = test is None or test(tree.meta(rel))  # type: ignore[operator]
+            if rel.endswith(".md") and not on_demand and wanted:
+                out.append(rel)
+        return out + (_agents_chain(tree, probe) if folder == ".clinerules" else [])
+
+    return loads
+
+
 LOADS = {
+    "cline": _folder_rules(".clinerules"),
+    "windsurf": _folder_rules(
+        ".windsurf/rules", lambda m: str(m.get("trigger", "always_on")) == "always_on"
+    ),
+    "roo": _folder_rules(".roo/rules"),
     "claude": _claude,
     "codex": _agents_chain,
     "cursor": _cursor,

@@ -38,7 +38,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from agent_reads import AGENTS, Tree, example, loaded, probes
+from agent_reads import AGENTS, BASELINE, Tree, example, loaded, probes
 
 HERE = Path(__file__).resolve().parent
 MEMKIT = str(Path(sys.executable).with_name("memkit"))
@@ -243,7 +243,7 @@ def twice(
     for per_file in counts[id(before)].values():
         most |= per_file
     for probe in where:
-        for agent in AGENTS:
+        for agent in BASELINE:
             most |= seen(before, agent, probe)
     kinds: dict[str, dict[str, set[str]]] = {k: {} for k in ("copied", "joined", "pre")}
     samples: list[str] = []
