@@ -37,6 +37,9 @@ import tomllib
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from agent_reads import AGENTS, BASELINE, Tree, example, loaded, probes
+
 HERE = Path(__file__).resolve().parent
 MEMKIT = str(Path(sys.executable).with_name("memkit"))
 ENV = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@example.com",
@@ -102,25 +105,54 @@ FM = re.compile(
 )
 
 
-def instruction_lines(text: str) -> list[str]:
-    """Lines that carry an instruction: not blank, headings, front matter or @-imports."""
-    text = text.replace("\r\n", "\n")
+def _blocks(text: str) -> tuple[list[str], dict[int, str], set[int]]:
+    """Lines after front matter, top-level headings (line -> text) and code lines, as
+    CommonMark reads them (a fence closes where CommonMark closes it)."""
+    from markdown_it import MarkdownIt
+
+    text = text.replace("\r\n", "\n").removeprefix("\ufeff")
+    lines = text.splitlines()
     m = FM.match(text)
     if m and re.search(r"^[A-Za-z_][\w.-]*\s*:", m.group(0), re.M):
-        text = text[m.end() :]
-    out, fence = [], ""
-    for line in text.splitlines():
+        n = m.group(0).count("\n")
+        lines = [""] * n + lines[n:]
+    heads: dict[int, str] = {}
+    code: set[int] = set()
+    tokens = MarkdownIt("commonmark").parse("\n".join(lines))
+    for i, t in enumerate(tokens):
+        if t.map is None:
+            continue
+        if t.type == "heading_open" and t.level == 0:
+            for n in range(*t.map):
+                heads[n] = tokens[i + 1].content.strip() if n == t.map[0] else ""
+        elif t.type in ("fence", "code_block"):
+            code.update(range(*t.map))
+    return lines, heads, code
+
+
+def instruction_lines(text: str) -> list[str]:
+    """Lines that carry an instruction: not blank, headings, front matter or @-imports."""
+    lines, heads, code = _blocks(text)
+    out = []
+    for n, line in enumerate(lines):
         s = line.strip()
-        if re.match(r"^(```+|~~~+)", s):
-            fence = "" if fence and s.startswith(fence) else fence or s[:3]
-            out.append(s)
+        if not s or n in heads or "memkit:" in s:
             continue
-        if not s or (not fence and (s.startswith("#") or re.fullmatch(r"@[\w./~-]+", s))):
-            continue
-        if "memkit:" in s:
+        if n not in code and re.fullmatch(r"@[\w./~-]+", s):
             continue
         out.append(s)
     return out
+
+
+def headings(text: str) -> list[str]:
+    """Each line of each top-level heading's text (what import may make a memory title)."""
+    return [ln.strip() for h in _blocks(text)[1].values() for ln in h.splitlines() if ln.strip()]
+
+
+def _markdown(rel: str) -> bool:
+    name = rel.rpartition("/")[2]
+    plain = (".cursorrules", ".windsurfrules", ".clinerules")
+    return name.endswith((".md", ".mdc")) or name in plain
 
 
 def files(root: Path) -> dict[str, Path]:
@@ -181,42 +213,60 @@ def memories(root: Path) -> dict[str, dict[str, object]]:
     return out
 
 
-AGENTS = {
-    "claude": re.compile(r"(^|.*/)CLAUDE\.md$|^\.claude/rules/.*\.md$"),
-    "codex": re.compile(r"(^|.*/)AGENTS\.md$"),
-    "cursor": re.compile(r"(^|.*/)\.cursor/rules/.*\.mdc$|(^|.*/)AGENTS\.md$|^\.cursorrules$"),
-    "copilot": re.compile(r"^\.github/copilot-instructions\.md$|^\.github/instructions/.*\.md$"),
-}
+def _corpus_counts(tree: Tree, corpus: set[str]) -> dict[str, Counter[str]]:
+    return {rel: Counter(ln.strip() for ln in t.splitlines() if ln.strip() in corpus)
+            for rel, t in tree.text.items()}  # fmt: skip
 
 
-def reads(root: Path, agent: str) -> list[str]:
-    """The text an agent reads: each real file once, Claude's @-imports followed one hop."""
-    seen: set[str] = set()
-    texts = []
-    all_files = files(root)
-    todo = [rel for rel in sorted(all_files) if AGENTS[agent].match(rel)]
-    while todo:
-        rel = todo.pop(0)
-        p = root / rel
-        if not p.is_file() or os.path.realpath(p) in seen:
-            continue
-        seen.add(os.path.realpath(p))
-        text = p.read_text("utf-8", "replace")
-        texts.append(text)
-        if agent == "claude":
-            for m in re.finditer(r"^@([\w./~-]+)\s*$", text, re.M):
-                todo.append(os.path.normpath(os.path.join(os.path.dirname(rel), m.group(1))))
-    return texts
+def twice(
+    before: Tree, after: Tree, corpus: Counter[str], where: list[str]
+) -> tuple[dict[str, int], dict[str, int], dict[str, int], list[str]]:
+    """Instruction lines an agent reads more than once working on some file, per agent:
 
+    - copied: more often than the project's own files hold the line (memkit made a copy);
+    - joined: more often than any agent read it anywhere before, no more often than the
+      files hold it: the project wrote it in several files no agent loaded together,
+      and one store now gives them to every agent;
+    - pre-existing: no more often than some agent already read it (or one file holds it);
 
-def twice(root: Path, corpus: Counter[str]) -> dict[str, int]:
-    out = {}
+    and a few examples of the first two kinds."""
+    keep = set(corpus)
+    counts = {id(before): _corpus_counts(before, keep), id(after): _corpus_counts(after, keep)}
+
+    def seen(tree: Tree, agent: str, probe: str) -> Counter[str]:
+        total: Counter[str] = Counter()
+        for rel in loaded(tree, agent, probe):
+            total.update(counts[id(tree)][rel])
+        return total
+
+    most: Counter[str] = Counter()  # the most times the original files made one read a line
+    for per_file in counts[id(before)].values():
+        most |= per_file
+    for probe in where:
+        for agent in BASELINE:
+            most |= seen(before, agent, probe)
+    kinds: dict[str, dict[str, set[str]]] = {k: {} for k in ("copied", "joined", "pre")}
+    samples: list[str] = []
     for agent in AGENTS:
-        seen: Counter[str] = Counter()
-        for text in reads(root, agent):
-            seen.update(s.strip() for s in text.splitlines() if s.strip() in corpus)
-        out[agent] = sum(1 for line, n in seen.items() if n > corpus[line])
-    return out
+        found = {k: set[str]() for k in kinds}
+        for probe in where:
+            for line, n in seen(after, agent, probe).items():
+                if n <= 1:
+                    continue
+                if n <= most[line]:
+                    found["pre"].add(line)
+                    continue
+                kind = "copied" if n > corpus[line] else "joined"
+                if line not in found[kind] and len(samples) < 8:
+                    files = [r for r in loaded(after, agent, probe) if line in counts[id(after)][r]]
+                    samples.append(f"{kind}: {agent} at {probe}: {line[:60]!r} in {files}")
+                found[kind].add(line)
+        found["joined"] -= found["copied"]
+        found["pre"] -= found["copied"] | found["joined"]
+        for k in kinds:
+            kinds[k][agent] = found[k]
+    copied, joined, pre = ({a: len(v) for a, v in kinds[k].items()} for k in kinds)
+    return copied, joined, pre, samples
 
 
 def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> dict[str, object]:
@@ -231,7 +281,8 @@ def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> di
         seen: set[str] = set()
         for path in repo["paths"]:  # type: ignore[attr-defined]
             extract(src, str(repo["commit"]), path, work, list(repo.get("into", [])), seen)  # type: ignore[attr-defined]
-        originals = {rel: p.read_text("utf-8", "replace") for rel, p in files(work).items()}
+        before = Tree.read(work)
+        originals = before.text
         links = [rel for rel in originals if (work / rel).is_symlink()]
         git(work, "add", "-A")
         git(work, "commit", "-qm", "corpus")
@@ -239,49 +290,67 @@ def run_project(mirrors: Path, repo: dict[str, object], keep: Path | None) -> di
         start = time.perf_counter()
         imp = memkit(work, "import", *(["--adopt"] if adopt else []), ".")
         took = time.perf_counter() - start
-        corpus: Counter[str] = Counter()
-        real_seen: set[str] = set()
-        for rel, text in originals.items():
-            if os.path.realpath(work / rel) in real_seen:
-                continue
-            real_seen.add(os.path.realpath(work / rel))
-            corpus.update(s for s in instruction_lines(text) if len(s) >= MIN_LINE)
+        corpus: Counter[str] = Counter()  # each instruction line: how often the files hold it
+        for rel in dict(zip(before.real.values(), before.real, strict=True)).values():
+            corpus.update(s for s in instruction_lines(originals[rel]) if len(s) >= MIN_LINE)
+        mems = memories(work)
         if not adopt:
             memkit(work, "compile")
-            result["twice_plain"] = twice(work, corpus)
+            after = Tree.read(work)
+            where = probes([before, after], [tuple(m.get("paths") or ()) for m in mems.values()])  # type: ignore[call-overload]
+            result["twice_plain"] = twice(before, after, corpus, where)[0]
             continue
-        mems = memories(work)
-        kept_text = {
-            s.strip()
-            for p in files(work).values()
-            for s in p.read_text("utf-8", "replace").splitlines()
-        }
-        in_mems = {s.strip() for m in mems.values() for s in str(m["text"]).splitlines()}
+        kept_text = {_visible(s) for p in files(work).values()
+                     for s in p.read_text("utf-8", "replace").splitlines()}  # fmt: skip
+        in_mems = {_visible(s) for m in mems.values() for s in str(m["text"]).splitlines()}
+        in_mems |= {_visible(str(m.get("title", ""))) for m in mems.values()}
         lines = [s for rel, text in originals.items() for s in instruction_lines(text)]
-        lost = [s for s in lines if s not in in_mems and s not in kept_text]
+        lost = [s for s in lines if _visible(s) not in in_mems and _visible(s) not in kept_text]
+        heads = [h for rel, text in originals.items() if _markdown(rel)
+                 for h in headings(text)]  # fmt: skip
+        titles = "\n".join(str(m.get("title", "")) for m in mems.values())
+        lost_heads = [
+            h for h in heads if h not in in_mems and h not in kept_text and h not in titles
+        ]  # a document title leads its sections' titles
         scopes = _scopes(originals, mems, imp.stdout)
         comp = memkit(work, "compile")
         snap = {rel: p.read_bytes() for rel, p in files(work).items()}
         check = memkit(work, "compile", "--check")
         memkit(work, "compile")
         again = {rel: p.read_bytes() for rel, p in files(work).items()}
+        after = Tree.read(work)
+        where = probes([before, after], [tuple(m.get("paths") or ()) for m in mems.values()])  # type: ignore[call-overload]
+        named, unnamed, cut_samples = cuts(after, mems, comp.stdout + comp.stderr)
+        copied, joined, pre, twice_samples = twice(before, after, corpus, where)
         result.update(
             files=len(originals),
             lines=len(lines),
             lost=len(lost),
             lost_sample=lost[:3],
+            headings=len(heads),
+            lost_headings=len(lost_heads),
+            lost_headings_sample=lost_heads[:3],
             memories=len(mems),
             import_rc=imp.returncode,
             import_s=round(took, 2),
             import_err=imp.stderr.strip()[:300],
             scopes=scopes,
-            cuts=_unreported_cuts(work, mems, comp.stderr),
+            cuts=unnamed,
+            cuts_named=named,
+            cut_sample=cut_samples,
             compile_rc=comp.returncode,
             compile_err=comp.stderr.strip()[:300],
             deterministic=comp.returncode == 0 and check.returncode == 0 and snap == again,
             links=len(links),
             links_replaced=sum(1 for rel in links if not (work / rel).is_symlink()),
-            twice=twice(work, corpus),
+            links_broken=sum(
+                1 for rel in links if (work / rel).is_symlink() and not (work / rel).exists()
+            ),
+            probes=len(where),
+            twice=copied,
+            twice_joined=joined,
+            twice_pre=pre,
+            twice_sample=twice_samples,
         )
     if keep is None:
         subprocess.run(["rm", "-rf", str(base)], check=True)
@@ -315,32 +384,50 @@ def _scopes(
     return kept, total
 
 
-TARGET_FILES = {
-    "agents": re.compile(r"(^|.*/)AGENTS\.md$"),
-    "claude": re.compile(r"^CLAUDE\.md$|^\.claude/rules/memkit.*\.md$"),
-    "cursor": re.compile(r"^\.cursor/rules/memkit.*\.mdc$"),
-    "copilot": re.compile(
-        r"^\.github/copilot-instructions\.md$|^\.github/instructions/memkit.*\.md$"
-    ),
-}
+def _visible(line: str) -> str:
+    """A line as compared across files: stripped, heading marks off (compile demotes headings)."""
+    return line.strip().lstrip("#").strip()
 
 
-def _unreported_cuts(root: Path, mems: dict[str, dict[str, object]], notes: str) -> int:
-    """Active memories missing from a target's files while no note names one of its files."""
-    out = files(root)
-    missing = 0
-    for target, pattern in TARGET_FILES.items():
-        names = [rel for rel in out if pattern.match(rel)]
-        text = "".join(out[rel].read_text("utf-8", "replace") for rel in names)
-        noted = any(rel in notes for rel in names)
-        for mid, m in mems.items():
-            if m.get("status", "active") != "active" or m.get("activation") not in (None, "always"):
+def _body(text: str) -> list[str]:
+    """A memory's title and text lines, as an agent must find them."""
+    _head, _, body = text[4:].partition("\n---\n")
+    lines = [_visible(ln) for ln in body.splitlines()]
+    return [ln for ln in lines if ln and not re.fullmatch(r"[=-]+", ln)]
+
+
+def cuts(tree: Tree, mems: dict[str, dict[str, object]], notes: str) -> tuple[int, int, list[str]]:
+    """Always-on memories some agent does not find in full working in their scope:
+    (named by compile's report, not named, examples of the unnamed)."""
+    lines: dict[tuple[str, str], set[str]] = {}
+
+    def reads(agent: str, probe: str) -> set[str]:
+        if (agent, probe) not in lines:
+            lines[agent, probe] = {
+                _visible(ln)
+                for rel in loaded(tree, agent, probe)
+                for ln in tree.text[rel].splitlines()
+            }
+        return lines[agent, probe]
+
+    named = unnamed = 0
+    samples: list[str] = []
+    for mid, m in sorted(mems.items()):
+        if m.get("status", "active") != "active" or m.get("activation") not in (None, "always"):
+            continue
+        want = [str(m["title"]), *_body(str(m["text"]))]
+        where = [p for g in (m.get("paths") or []) for p in example(str(g))] or ["x"]  # type: ignore[attr-defined]
+        for agent in AGENTS:
+            missing = [p for p in where if not all(w in reads(agent, p) for w in want)]
+            if not missing:
                 continue
-            if target == "cursor" and not m.get("paths"):
-                continue  # Cursor reads AGENTS.md for always-on memories
-            if f"memkit:id={mid} " not in text and not noted:
-                missing += 1
-    return missing
+            if re.search(rf"(?<![\w-]){re.escape(mid)}(?![\w-])", notes):
+                named += 1
+            else:
+                unnamed += 1
+                if len(samples) < 6:
+                    samples.append(f"{mid} for {agent} at {missing[0]}")
+    return named, unnamed, samples
 
 
 def main() -> None:
@@ -357,18 +444,24 @@ def main() -> None:
         r = run_project(args.mirrors, repo, args.keep)
         rows.append(r)
         print(r, flush=True)
-    keys = ("files", "lines", "lost", "memories", "cuts", "links", "links_replaced")
+    keys = ("files", "lines", "lost", "headings", "lost_headings", "memories", "cuts",
+            "cuts_named", "links", "links_replaced", "links_broken")  # fmt: skip
     total = {k: sum(int(r[k]) for r in rows) for k in keys}  # type: ignore[call-overload]
     scopes = (sum(r["scopes"][0] for r in rows), sum(r["scopes"][1] for r in rows))  # type: ignore[index]
     det = sum(1 for r in rows if r["deterministic"])
     tw = sum(sum(r["twice"].values()) for r in rows)  # type: ignore[attr-defined]
+    tw_pre = sum(sum(r["twice_pre"].values()) for r in rows)  # type: ignore[attr-defined]
+    tw_join = sum(sum(r["twice_joined"].values()) for r in rows)  # type: ignore[attr-defined]
     tw_plain = sum(sum(r["twice_plain"].values()) for r in rows)  # type: ignore[attr-defined]
     print(
         f"SUMMARY {len(rows)} projects, {total['files']} files, {total['lines']} instruction "
-        f"lines, {total['memories']} memories: lost {total['lost']}; scopes kept "
-        f"{scopes[0]}/{scopes[1]}; unreported cuts {total['cuts']}; deterministic first "
-        f"compile {det}/{len(rows)}; links replaced {total['links_replaced']}/{total['links']}; "
-        f"lines read twice after adoption {tw} (without --adopt {tw_plain})"
+        f"lines, {total['memories']} memories: lost {total['lost']} (headings "
+        f"{total['lost_headings']}/{total['headings']}); scopes kept {scopes[0]}/{scopes[1]}; "
+        f"unreported cuts {total['cuts']} (reported {total['cuts_named']}); deterministic "
+        f"first compile {det}/{len(rows)}; links replaced {total['links_replaced']}/"
+        f"{total['links']} (broken {total['links_broken']}); lines read twice after adoption "
+        f"{tw} (without --adopt {tw_plain}); written in several files no agent read together "
+        f"{tw_join}; pre-existing in the project's own files {tw_pre}"
     )
 
 

@@ -44,6 +44,7 @@ class Section:
     scope: Scope
     file: str  # the instruction file, relative to the root
     part: md.Part
+    name: str = ""  # the section's own heading: the memory id comes from it
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -113,12 +114,15 @@ def file_sections(src: Source, doc: md.Document) -> tuple[list[Section], list[It
     sections: list[Section] = []
     skipped: list[Item] = []
     anchors: dict[str, int] = {}
+    # A document title with no text of its own under it names every section instead.
+    lead = doc.title[2] if doc.title and not _intro_text(doc) else ""
     for part in doc.parts:
         body = part.body(doc.visible)
         if part.title is None:  # text before the first section: the document's own
             title = doc.title[2] if doc.title else fallback
         else:
-            title = part.title or fallback  # an empty heading
+            title = f"{lead}: {part.title}" if lead and part.title else part.title
+            title = title or lead or fallback  # an empty heading
         named = part.title or (doc.title[2] if doc.title and part.title is None else "")
         anchor = mm.slugify(named) if named.strip() else "top"
         anchors[anchor] = anchors.get(anchor, 0) + 1
@@ -131,8 +135,14 @@ def file_sections(src: Source, doc: md.Document) -> tuple[list[Section], list[It
         if not md.has_text(body):
             continue
         one_line = " ".join(title.split())
-        sections.append(Section(source, one_line, body + "\n", scope, src.rel, part))
+        name = " ".join((part.title or title).split())
+        sections.append(Section(source, one_line, body + "\n", scope, src.rel, part, name))
     return sections, skipped
+
+
+def _intro_text(doc: md.Document) -> bool:
+    intro = next((p for p in doc.parts if p.title is None), None)
+    return intro is not None and md.has_text(intro.body(doc.visible))
 
 
 def _read(root: Path, path: Path) -> bytes:
@@ -233,7 +243,7 @@ def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bo
         mem = mm.new(
             s.title,
             s.body,
-            mid=mm.slugify(s.title),
+            mid=mm.slugify(s.name or s.title),
             today=today,
             type=guess_type(s.title),
             tags=["imported"],

@@ -92,7 +92,14 @@ class Run:
             outs = TARGETS["agents"].outputs(memories, ctx)
             in_agents = self._agents(outs, extra, keep="agents" in names)
             done.add("agents")
-        ctx = Context(conf, frozenset(in_agents), agents_on)
+        from memkit.compile.readers import links_to_agents
+
+        linked = frozenset(
+            t.shared[0]
+            for t in TARGETS.values()
+            if t.shared and links_to_agents(self.root, t.shared[0])
+        )
+        ctx = Context(conf, frozenset(in_agents), agents_on, linked)
         for name in names:
             if name in done:
                 continue

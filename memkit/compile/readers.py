@@ -3,7 +3,8 @@
 `AGENTS` maps an agent to the compiled files it reads (in its own order and
 precedence: Zed takes only the first file of its list, Cline reads `.cursor/rules`
 and `.windsurf/rules` only when there is no `.clinerules/`, Claude Code reads
-AGENTS.md only through `@AGENTS.md`). docs/compile.md cites the makers' docs.
+AGENTS.md only through `@AGENTS.md`, or when CLAUDE.md is a link to it).
+docs/compile.md cites the makers' docs.
 """
 
 from __future__ import annotations
@@ -37,11 +38,26 @@ def _agents_md(p: Any) -> bool:
     return path == "AGENTS.md" or path.endswith("/AGENTS.md")
 
 
+def links_to_agents(root: Path, path: str) -> bool:
+    """Whether `path` is a symbolic link to the root AGENTS.md (`CLAUDE.md -> AGENTS.md`):
+    its agent then reads AGENTS.md, which memkit writes, and memkit leaves the link alone."""
+    import os
+
+    link = root / path
+    agents = root / "AGENTS.md"
+    return (
+        path != "AGENTS.md" and link.is_symlink() and agents.is_file()
+        and os.path.realpath(link) == os.path.realpath(agents)
+    )  # fmt: skip
+
+
 def _these(test: Callable[[Any], bool]) -> Callable[[Sequence[Any], Path], list[Any]]:
     return lambda placed, root: [p for p in placed if test(p)]
 
 
 def _claude(placed: Sequence[Any], root: Path) -> list[Any]:
+    if links_to_agents(root, "CLAUDE.md"):  # what memkit planned for CLAUDE.md is not written
+        return [p for p in placed if p.path == "AGENTS.md" or p.path.startswith(".claude/rules/")]
     imports = any(p.path == "CLAUDE.md" and "import" in p.context for p in placed)
     return [p for p in placed if p.path == "CLAUDE.md" or p.path.startswith(".claude/rules/")
             or (imports and p.path == "AGENTS.md")]  # fmt: skip

@@ -121,6 +121,7 @@ class Context:
     settings: Settings
     in_agents: frozenset[str] = frozenset()  # ids AGENTS.md files carry in full
     agents_on: bool = False  # the agents target is configured (its readers get AGENTS.md)
+    linked: frozenset[str] = frozenset()  # shared files that are links to AGENTS.md
 
 
 # ---------------------------------------------------------------- targets
@@ -142,7 +143,8 @@ class Target:
 
     def wanted(self, memories: Sequence[Memory], ctx: Context) -> list[Memory]:
         """What this agent still needs: AGENTS.md's readers get its memories from it."""
-        if self.reads_agents and ctx.agents_on:
+        through_link = bool(self.shared) and self.shared[0] in ctx.linked
+        if (self.reads_agents or through_link) and ctx.agents_on:
             return [m for m in memories if m.id not in ctx.in_agents]
         return list(memories)
 
@@ -218,6 +220,7 @@ class Claude(Target):
         if ctx.settings.claude_mode == "import" and ctx.agents_on:
             imp = {"import": "AGENTS.md"}
             return [Output("CLAUDE.md", self.name, "", tuple(memories), budget, context=imp)]
+        memories = self.wanted(memories, ctx)  # all of them, unless CLAUDE.md links AGENTS.md
         out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
         groups = by_scope(memories)
         for scope, name in scope_names(groups).items():

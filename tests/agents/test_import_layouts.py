@@ -202,7 +202,9 @@ def test_titles_boms_empty_headings_and_leading_rules(run: Invoke, store: Store)
     out = run("import", *TITLES).stdout
     mems = {m.source: m for m in store.memories()}
     assert mems["bom.md#service-guide"].title == "Service guide"
-    assert mems["untitled.md#top"].title == "Untitled"
+    assert mems["untitled.md#top"].title == "Handbook"  # an empty heading: the document's
+    assert mems["untitled.md#style"].title == "Handbook: Style"  # no intro: the title leads
+    assert mems["untitled.md#style"].id == "style"
     assert mems["untitled.md#top"].text == "Text under an empty heading."
     assert mems["rule.md#top"].text == "---\n\nLeading rule text stays.\n\n---"
     assert mems["marker.md#markers"].text == (
@@ -318,3 +320,80 @@ def test_adoption_backs_up_a_file_git_does_not_have(run: Invoke, store: Store) -
     folder = Path(line.rsplit(" are in ", 1)[1])
     assert (folder / "AGENTS.md").read_text() == "## Style\n\nShort functions.\n"
     assert not folder.is_relative_to(store.root) or ".git" in folder.parts
+
+
+def test_adoption_never_leaves_a_link_dangling(run: Invoke, store: Store) -> None:
+    """Per-folder `CLAUDE.md -> AGENTS.md` links (a monorepo's usual layout): the nested
+    AGENTS.md whose text all went into memories is emptied, not deleted."""
+    write(store.root, {
+        "AGENTS.md": "## Commits\n\nConventional commit messages.\n",
+        "packages/api/AGENTS.md": "## Handlers\n\nHandlers return typed responses.\n",
+    })  # fmt: skip
+    os.symlink("AGENTS.md", store.root / "CLAUDE.md")
+    os.symlink("AGENTS.md", store.root / "packages/api/CLAUDE.md")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "instructions")
+    run("import", "--adopt")
+    nested = store.root / "packages/api/AGENTS.md"
+    assert nested.is_file() and "Handlers return" not in nested.read_text()
+    assert (store.root / "packages/api/CLAUDE.md").is_symlink()
+    assert (store.root / "packages/api/CLAUDE.md").exists()  # the link still leads somewhere
+    run("compile")
+    assert (store.root / "CLAUDE.md").is_symlink() and (store.root / "CLAUDE.md").exists()
+
+
+HEADINGS = {
+    # A rule collection's file: a title, then sections, no text under the title.
+    ".cursor/rules/gitflow.mdc": "---\ndescription: Branching rules\nglobs: **/*\n---\n"
+    "# Gitflow Rules\n\n## Main branch\n\n- Never commit to main.\n\n"
+    "## Releases\n\n- Tag every merge to main.\n",
+    # Instructions written as headings, one after the other, and a trailing one.
+    ".cursor/rules/paths.mdc": "---\nalwaysApply: true\n---\n# File Path Usage\n\n"
+    "# IMPORTANT: Always use full file paths when editing files.\n"
+    "# Example: src/routes/Home.svelte\n\n# Svelte\n\n- Use runes for state.\n\n"
+    "# Remember: keep components small.\n",
+}  # fmt: skip
+
+
+def test_headings_without_text_of_their_own_are_kept(run: Invoke, store: Store) -> None:
+    """A document title names its sections; a heading with no text under it joins the
+    next section (or the last one): every heading line still reaches the agent."""
+    write(store.root, HEADINGS)
+    run("import", "--adopt")
+    mems = {m.id: m for m in store.memories()}
+    assert mems["main-branch"].title == "Gitflow Rules: Main branch"
+    assert mems["releases"].title == "Gitflow Rules: Releases"
+    paths = {m.title: m.text for m in mems.values() if m.source.startswith(".cursor/rules/paths")}
+    assert paths == {
+        "File Path Usage": "# IMPORTANT: Always use full file paths when editing files.",
+        "Example: src/routes/Home.svelte": "# Svelte\n\n- Use runes for state.\n\n"
+        "# Remember: keep components small.",
+    }
+    run("compile")
+    cursor = "".join(p.read_text() for p in (store.root / ".cursor/rules").glob("*.mdc"))
+    cursor += (store.root / "AGENTS.md").read_text()
+    for text in (
+        "Gitflow Rules: Main branch",
+        "IMPORTANT: Always use full file paths",
+        "Example: src/routes/Home.svelte",
+        "Remember: keep components small.",
+    ):
+        assert text in cursor
+
+
+def test_a_root_file_linked_into_a_rules_folder_is_adopted_as_that_file(
+    run: Invoke, store: Store
+) -> None:
+    """`AGENTS.md -> .clinerules/architect.md`: compile writes AGENTS.md through the
+    link, so the text is read as AGENTS.md and adoption replaces it by memkit's section."""
+    write(store.root, {".clinerules/architect.md": "# Architect\n\n## Plan\n\n"
+                       "Write the plan before delegating any edit.\n"})  # fmt: skip
+    os.symlink(".clinerules/architect.md", store.root / "AGENTS.md")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "rules")
+    out = run("import", "--adopt").stdout
+    assert "skipped .clinerules/architect.md: the same file as AGENTS.md" in out
+    run("compile")
+    assert os.path.islink(store.root / "AGENTS.md")
+    text = (store.root / "AGENTS.md").read_text()
+    assert text.count("Write the plan before delegating any edit.") == 1

@@ -329,3 +329,26 @@ def test_rule_files_are_owned_and_cleaned(store: Store, tmp_path: Path) -> None:
         (store.root / ".kiro/steering").iterdir()
     )
     assert not list((store.root / ".windsurf/rules").glob("*"))
+
+
+def test_claude_md_linked_to_agents_md_gets_each_memory_once(store: Store) -> None:
+    """`CLAUDE.md -> AGENTS.md` (a common layout): Claude Code reads AGENTS.md through
+    the link, so .claude/rules/ holds only what AGENTS.md does not carry in full."""
+    import os
+
+    fill(store, big(20))
+    (store.root / "AGENTS.md").write_text("# Shop\n\nHand-written intro.\n")
+    os.symlink("AGENTS.md", store.root / "CLAUDE.md")
+    targets(store, "agents", "claude", more='budgets = { agents = "60 lines" }\n')
+    plan = compiled(store)
+    assert os.readlink(store.root / "CLAUDE.md") == "AGENTS.md"
+    assert build(store, today=TODAY).changes == ()  # the first run was the whole work
+    assert readers.twice(plan.placed, "claude", store.root) == {}
+    in_agents = set(ids((store.root / "AGENTS.md").read_text("utf-8")))
+    rules = "".join(p.read_text("utf-8") for p in (store.root / ".claude/rules").glob("*.md"))
+    assert in_agents and not in_agents & set(ids(rules))
+    loaded = readers.AGENTS["claude"].loads(plan.placed, store.root)
+    full = [m for p in loaded for m in p.full]
+    assert len(full) == len(set(full))
+    shortened = {m for p in loaded for m in (*p.short, *p.cut)}
+    assert set(full) | shortened == {m.id for m in plan.selected}

@@ -129,7 +129,8 @@ def parse(raw: str, *, imports: bool) -> Document:
     if title is not None:  # the title is the intro's memory title, not text of its own
         visible[title[0] : title[1]] = ["\n"] * (title[1] - title[0])
     parts = _parts(heads, start, len(lines), tuple(found) if imports else ())
-    return Document(lines, visible, meta, start, title, tuple(parts), memkit)
+    joined = tuple(_joined(parts, visible, memkit))
+    return Document(lines, visible, meta, start, title, joined, memkit)
 
 
 def _title(
@@ -163,6 +164,32 @@ def _parts(
         )
         for p in out
     ]
+
+
+def _joined(parts: list[Part], visible: list[str], memkit: tuple[int, int] | None) -> list[Part]:
+    """Sections without text of their own joined to the next one (to the one before
+    when last): a run of headings (`# IMPORTANT: use full paths`, then `# Example: ...`)
+    says something, and a section is what becomes a memory. Sections importing a file
+    and the one holding memkit's section are left as they are (those lines stay)."""
+    out: list[Part] = []
+    pending: Part | None = None
+    for p in parts:
+        if pending is not None:
+            p = Part(pending.title, pending.start, pending.body_start, p.end, p.imports)
+            pending = None
+        held = memkit is not None and p.start <= memkit[0] < p.end
+        empty = not has_text("".join(visible[p.body_start : p.end])) and not p.imports and not held
+        if p.title is not None and empty:
+            pending = p
+            continue
+        out.append(p)
+    if pending is not None:
+        last = out[-1] if out and out[-1].title is not None and not out[-1].imports else None
+        if last is None:
+            out.append(pending)
+        else:
+            out[-1] = Part(last.title, last.start, last.body_start, pending.end, last.imports)
+    return out
 
 
 def has_text(text: str) -> bool:

@@ -36,6 +36,8 @@ _KINDS: tuple[tuple[str, str, bool], ...] = (
     ("memory-bank", r"memory-bank/.+\.md", False),
 )
 _MATCH = [(k, re.compile(p), imports) for k, p, imports in _KINDS]
+# Files memkit compiles a marked section into (the others are rule files or no target's).
+SHARED_KINDS = frozenset({"claude", "agents", "gemini", "copilot"})
 # Folders an agent would never load instructions from.
 SKIP_DIRS = frozenset({".git", ".memory", "node_modules", ".venv", "venv", "__pycache__",
                        ".tox", ".mypy_cache", ".pytest_cache", "site-packages"})  # fmt: skip
@@ -150,13 +152,15 @@ def _classify(
         same.setdefault(real, []).append((src, _through_link(root, path)))
     for real, found_as in same.items():
         # Read once, from where it applies most widely: `AGENTS.md -> .agents/AGENTS.md`
-        # applies to the whole repository; `CLAUDE.md -> AGENTS.md` is read as AGENTS.md.
-        found_as.sort(key=lambda f: (_depth(f[0]), _hops(f[0].path), _order(f[0])))
+        # applies to the whole repository; then as a file memkit writes a section into
+        # (`AGENTS.md -> .clinerules/x.md` is AGENTS.md: compile writes there, and
+        # adoption must take the text out of it); `CLAUDE.md -> AGENTS.md` is AGENTS.md.
+        found_as.sort(key=lambda f: (_depth(f[0]), f[0].kind not in SHARED_KINDS,
+                                     _hops(f[0].path), _order(f[0])))  # fmt: skip
         sources[real] = chosen = found_as[0][0]
         for other, _ in found_as[1:]:
-            skipped.append(
-                Skipped(other.rel, f"the same file as {chosen.rel}: read once, from there")
-            )
+            why = f"the same file as {chosen.rel}: read once, from there"
+            skipped.append(Skipped(other.rel, why, chosen.rel))
     return sorted(sources.values(), key=_order), sorted(skipped, key=lambda s: s.rel)
 
 
