@@ -51,6 +51,7 @@ class Candidate:
     body: str
     type: str
     paths: tuple[str, ...] = ()
+    name: str = ""  # the section's own heading, when the id should come from it (as import does)
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,7 @@ def _sections(
         title = _first_line(s.body) or s.title if generic else s.title
         out.append(Candidate(
             place.label + anchor, place.source + anchor, place.agent, title, s.body,
-            guess_type(title), s.paths,
+            guess_type(title), s.paths, "" if generic else s.name,
         ))  # fmt: skip
     return out, notes
 
@@ -303,7 +304,7 @@ def _draft(c: Candidate, today: dt.date) -> mm.Memory:
 
     try:
         mem = mm.new(
-            c.title, c.body, mid=mm.slugify(c.title), today=today, type=c.type,
+            c.title, c.body, mid=mm.slugify(c.name or c.title), today=today, type=c.type,
             status=AGENT_STATUS, tags=["harvested", c.agent], paths=list(c.paths) or None,
             source=c.source,
         )  # fmt: skip
