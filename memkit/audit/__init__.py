@@ -12,9 +12,10 @@ reference is, resolvers.py answers it against project.py's view of the project.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Flag", "Report", "audit"]
 
@@ -52,16 +53,25 @@ class Report:
     files: tuple[str, ...]
     checked: int  # references checked
     flags: tuple[Flag, ...]
+    # References seen but not checked, by reason: generated (build outputs), negated or
+    # example (the sentence makes no claim), branch, tool (an agent's own files), external
+    # (another program's variable), no claim, other repository, generic (`index.ts`).
+    skipped: tuple[tuple[str, int], ...] = ()
+    checked_by_kind: tuple[tuple[str, int], ...] = ()
 
     @property
     def resolved(self) -> int:
         return self.checked - len(self.flags)
 
     def summary(self) -> str:
-        return (
+        text = (
             f"{len(self.files)} instruction file(s), {self.checked} reference(s) checked, "
             f"{len(self.flags)} unresolved"
         )
+        if self.skipped:
+            reasons = ", ".join(f"{reason} {n}" for reason, n in self.skipped)
+            text += f"; {sum(n for _, n in self.skipped)} not checked ({reasons})"
+        return text
 
     def to_record(self) -> dict[str, object]:
         return {
@@ -69,6 +79,7 @@ class Report:
             "checked": self.checked,
             "resolved": self.resolved,
             "unresolved": [f.to_record() for f in self.flags],
+            "not_checked": dict(self.skipped),
         }
 
 
@@ -108,28 +119,77 @@ def named(root: Path, given: Sequence[Path]) -> list[str]:
 
 def audit(root: Path, files: Sequence[str] | None = None) -> Report:
     """Audit the instruction files under `root` (or `files`: relative to it, or absolute)."""
-    from memkit.audit.checks import classify
     from memkit.audit.project import Project
-    from memkit.audit.resolvers import resolve
-    from memkit.audit.sources import instruction_files, references
+    from memkit.audit.sources import instruction_files
     from memkit.git import find_repo
     from memkit.staleness.anchors.tree import project_files
 
     root = root.resolve()
-    paths = project_files(root, find_repo(root))
+    repo = find_repo(root)
+    paths = project_files(root, repo)
     chosen = list(files) if files else instruction_files(paths)
-    project = Project(root, paths, skip=frozenset(chosen))
+    project = Project(root, paths, skip=frozenset(chosen), branches=lambda: _branches(repo))
     checked = 0
     flags: list[Flag] = []
+    skipped: dict[str, int] = {}
+    kinds: dict[str, int] = {}
     for name in chosen:
-        text = _read(root, name)
-        folder = name.rpartition("/")[0]
-        seen: set[tuple[str, str]] = set()
-        for ref in references(text):
-            for kind, target in classify(ref):
-                found = resolve(project, folder, kind, target)
-                checked += 1
-                if found is not None and (kind, target) not in seen:
-                    seen.add((kind, target))
-                    flags.append(Flag(name, ref.line, kind, target, *found))
-    return Report(tuple(chosen), checked, tuple(flags))
+        for kind, found in _audit_file(project, name, _read(root, name)):
+            if isinstance(found, str):
+                skipped[found] = skipped.get(found, 0) + 1
+                continue
+            checked += 1
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if found is not None:
+                flags.append(found)
+    reasons = tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
+    return Report(tuple(chosen), checked, tuple(flags), reasons, tuple(sorted(kinds.items())))
+
+
+def _audit_file(project: Any, name: str, text: str) -> Iterator[tuple[str, Flag | str | None]]:
+    """For each reference in one file: its kind, and a Flag, None (resolved) or why it was
+    not checked."""
+    from memkit.audit.checks import classify
+    from memkit.audit.context import foreign_lines, home_paths, unclaimed
+    from memkit.audit.resolvers import resolve
+    from memkit.audit.sources import references
+
+    folder = name.rpartition("/")[0]
+    refs = list(references(text))
+    home = home_paths(refs)
+    foreign = foreign_lines(refs, project.dirs)
+    seen: set[tuple[str, str]] = set()
+    for ref in refs:
+        for kind, target in classify(ref):
+            found = resolve(project, folder, kind, target)
+            if found is None or isinstance(found, str):
+                yield kind, found
+                continue
+            why = unclaimed(ref, kind, target)  # only what would be flagged is read closer
+            if why is None and kind == "path":
+                if ref.line in foreign:
+                    why = "other repository"
+                elif target.strip("/") in home:
+                    why = "tool"
+                elif "." not in target.rsplit("/", 1)[-1] and project.is_branch(target):
+                    why = "branch"
+            if why is not None:
+                yield kind, why
+            elif (kind, target) in seen:
+                yield kind, None  # reported once per file
+            else:
+                seen.add((kind, target))
+                yield kind, Flag(name, ref.line, kind, target, *found)
+
+
+def _branches(repo: Any) -> frozenset[str]:
+    """Local and remote branch names of `repo` (`feat/x`), none outside git."""
+    if repo is None:
+        return frozenset()
+    out = set()
+    for ref in repo.references:
+        if ref.startswith("refs/heads/"):
+            out.add(ref[len("refs/heads/") :])
+        elif ref.startswith("refs/remotes/"):
+            out.add(ref.split("/", 3)[-1])
+    return frozenset(out)

@@ -33,13 +33,36 @@ _BINARY_WORDS = (
     ".dylib .dll .exe .jar .class .pyc .bin .lock .svg .webp .otf"
 )
 BINARY = frozenset(_BINARY_WORDS.split())
+# Folders builds, package managers and tools write: a missing path under one is an output.
+_OUTPUT_WORDS = (
+    "dist build out target bin obj coverage htmlcov generated gen __generated__ .next .nuxt "
+    ".svelte-kit .turbo .cache .output _build node_modules __pycache__ .venv venv .tox "
+    "storybook-static .parcel-cache .angular"
+)
+OUTPUT_DIRS = frozenset(_OUTPUT_WORDS.split())
+COMPILED = (".d.ts", ".js.map", ".js", ".mjs", ".cjs", ".pyc", ".class", ".o")
+SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".py", ".java", ".kt", ".c", ".cc", ".cpp")
+_BRANCH_WORDS = "feature feat fix bugfix hotfix release chore origin upstream dependabot renovate"
+BRANCH_FAMILIES = frozenset(_BRANCH_WORDS.split())
+TSCONFIGS = ("tsconfig.json", "tsconfig.base.json", "tsconfig.app.json", "jsconfig.json")
+_ALIAS = re.compile(r'"([^"\s]*\*)"\s*:\s*\[')  # "@app/*": [...] in compilerOptions.paths
+_REQ_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+PACKAGE_FILES = ("package.json", "pyproject.toml", "go.mod", "Cargo.toml", "setup.py")
 
 
 class Project:
     """A project at `root`, with `paths` relative to it; `skip` are files not scanned."""
 
-    def __init__(self, root: Path, paths: list[str], skip: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        root: Path,
+        paths: list[str],
+        skip: frozenset[str] = frozenset(),
+        branches: Callable[[], frozenset[str]] = frozenset,
+    ) -> None:
         self.root = root
+        self._prefix = f"{root}/"
+        self._branch_names = branches
         self.paths = paths
         self.pathset = frozenset(paths)
         self.skip = skip
@@ -75,7 +98,7 @@ class Project:
         from memkit.fsutil import read_regular
 
         try:
-            return read_regular(self.root / rel, limit=MAX_SCAN, what=rel)
+            return read_regular(f"{self._prefix}{rel}", limit=MAX_SCAN, what=rel)
         except (OSError, MemkitError):
             return None
 
@@ -87,32 +110,67 @@ class Project:
         return full.is_relative_to(self.root.resolve()) and full.exists()
 
     @functools.cached_property
-    def _ignores(self) -> list[tuple[str, str]]:
-        """(folder, pattern) of every .gitignore line in the project (negations left out)."""
+    def _ignores(self) -> list[tuple[str, str, bool]]:
+        """(folder, pattern, anchored) of every .gitignore line (negations left out)."""
         out = []
         found = self.named((".gitignore",))
         for path in [*found, *([".gitignore"] if ".gitignore" not in found else [])]:
             folder = path.rpartition("/")[0]
             data = self.read(path) or b""
             for line in data.decode("utf-8", "replace").splitlines():
-                line = line.strip()
-                if line and not line.startswith(("#", "!")):
-                    out.append((folder, line.strip("/")))
+                line = line.strip().rstrip("/")
+                if not line or line.startswith(("#", "!")):
+                    continue
+                while line.startswith("**/"):
+                    line = line[3:]
+                out.append((folder, line.lstrip("/"), "/" in line))
         return out
 
     def ignored(self, rel: str) -> bool:
         """Whether a .gitignore names `rel` or a folder above it (generated, local files)."""
-        for folder, pattern in self._ignores:
+        for folder, pattern, anchored in self._ignores:
             if folder and not rel.startswith(folder + "/"):
                 continue
             parts = rel[len(folder) + 1 :].split("/") if folder else rel.split("/")
-            if "/" in pattern:  # anchored to its folder: the path or a folder above it
+            if anchored:  # the path or a folder above it, from the .gitignore's folder
                 heads = ("/".join(parts[: i + 1]) for i in range(len(parts)))
                 if any(fnmatch(head, pattern) for head in heads):
                     return True
             elif any(fnmatch(part, pattern) for part in parts):
                 return True
         return False
+
+    def generated(self, rel: str, folder: str = "") -> bool:
+        """Whether `rel` (from the root, the instruction file's folder or a package root) is
+        what a build writes: ignored by a .gitignore, under a well-known output folder, or a
+        compiled file whose source the project has (`extension.js` next to `extension.ts`)."""
+        if any(part in OUTPUT_DIRS for part in rel.split("/")) or self.compiled(rel):
+            return True
+        bases = {"", folder, *self.package_roots}
+        return any(self.ignored(f"{base}/{rel}" if base else rel) for base in bases)
+
+    def compiled(self, rel: str) -> bool:
+        name = rel.rsplit("/", 1)[-1]
+        for suffix in COMPILED:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                stem = name[: -len(suffix)]
+                return any(stem + s in self.by_name for s in SOURCE_SUFFIXES)
+        return False
+
+    @functools.cached_property
+    def package_roots(self) -> list[str]:
+        """Folders below the root holding a package manifest (monorepo packages)."""
+        found = self.named(PACKAGE_FILES)
+        return sorted({p.rpartition("/")[0] for p in found if "/" in p})
+
+    def is_branch(self, name: str) -> bool:
+        """A branch of the repository, or a name in a common branch family (`feature/x`)."""
+        name = name.strip("/")
+        return name.split("/")[0] in BRANCH_FAMILIES or name in self._branches
+
+    @functools.cached_property
+    def _branches(self) -> frozenset[str]:
+        return self._branch_names()
 
     def named(self, names: tuple[str, ...]) -> list[str]:
         """Paths whose file name is one of `names`, outside vendored folders, root first."""
@@ -130,7 +188,28 @@ class Project:
         out: dict[str, str] = {}
         for folder in sorted({p.rpartition("/")[0] for p in self.named(DEP_FILES)}):
             out.update(declared(self._reader(folder)))
+        for path in self.named(("pyproject.toml",)):
+            out.update(dict.fromkeys(_uv_pins(self.read(path)), ""))
         return out
+
+    @functools.cached_property
+    def js_names(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """(the project's own package names, import aliases from tsconfig/jsconfig paths)."""
+        import json
+
+        names: set[str] = set()
+        for path in self.named(("package.json",)):
+            try:
+                doc = json.loads(self.read(path) or b"{}")
+            except ValueError:
+                continue
+            if isinstance(doc, dict) and isinstance(doc.get("name"), str):
+                names.add(doc["name"])
+        aliases: set[str] = set()
+        for path in self.named(TSCONFIGS):
+            text = (self.read(path) or b"").decode("utf-8", "replace")
+            aliases.update(m.rstrip("*") for m in _ALIAS.findall(text))
+        return frozenset(names), tuple(sorted(a for a in aliases if a))
 
     @functools.cached_property
     def has_python(self) -> bool:
@@ -198,6 +277,24 @@ class Project:
             for m in _MARKERS_INI.finditer(text):
                 out.update(line.split(":")[0].strip() for line in m.group(1).splitlines())
         return frozenset(out)
+
+
+def _uv_pins(data: bytes | None) -> list[str]:
+    """Names uv is told about beyond the dependency tables (constraints, overrides)."""
+    import tomllib
+
+    from memkit.staleness.anchors.manifests import normalize
+
+    try:
+        uv = tomllib.loads((data or b"").decode("utf-8", "replace")).get("tool", {}).get("uv", {})
+    except tomllib.TOMLDecodeError:
+        return []
+    out = []
+    for key in ("constraint-dependencies", "override-dependencies", "dev-dependencies"):
+        for spec in uv.get(key, []) if isinstance(uv, dict) else []:
+            if isinstance(spec, str) and (m := _REQ_NAME.match(spec)):
+                out.append(normalize(m.group(0)))
+    return out
 
 
 def _toml_markers(text: str) -> list[str]:
