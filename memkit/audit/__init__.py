@@ -85,6 +85,11 @@ class Report:
 
 def project_root(start: Path) -> Path:
     """The top of the git work tree holding `start`, else `start` itself."""
+    from memkit.audit.listing import toplevel
+
+    top = toplevel(start)
+    if top is not None:
+        return top
     from memkit.git import find_repo, workdir
 
     repo = find_repo(start)
@@ -119,16 +124,19 @@ def named(root: Path, given: Sequence[Path]) -> list[str]:
 
 def audit(root: Path, files: Sequence[str] | None = None) -> Report:
     """Audit the instruction files under `root` (or `files`: relative to it, or absolute)."""
+    from memkit.audit import listing
     from memkit.audit.project import Project
     from memkit.audit.sources import instruction_files
-    from memkit.git import find_repo
-    from memkit.staleness.anchors.tree import project_files
 
     root = root.resolve()
-    repo = find_repo(root)
-    paths = project_files(root, repo)
+    paths = listing.tracked(root)
+    if paths is None:  # no git command, or not a repository
+        from memkit.git import find_repo
+        from memkit.staleness.anchors.tree import project_files
+
+        paths = project_files(root, find_repo(root))
     chosen = list(files) if files else instruction_files(paths)
-    project = Project(root, paths, skip=frozenset(chosen), branches=lambda: _branches(repo))
+    project = Project(root, paths, skip=frozenset(chosen), branches=lambda: listing.branches(root))
     checked = 0
     flags: list[Flag] = []
     skipped: dict[str, int] = {}
@@ -180,16 +188,3 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[tuple[str, Flag 
             else:
                 seen.add((kind, target))
                 yield kind, Flag(name, ref.line, kind, target, *found)
-
-
-def _branches(repo: Any) -> frozenset[str]:
-    """Local and remote branch names of `repo` (`feat/x`), none outside git."""
-    if repo is None:
-        return frozenset()
-    out = set()
-    for ref in repo.references:
-        if ref.startswith("refs/heads/"):
-            out.add(ref[len("refs/heads/") :])
-        elif ref.startswith("refs/remotes/"):
-            out.add(ref.split("/", 3)[-1])
-    return frozenset(out)

@@ -11,12 +11,13 @@ import functools
 import re
 from collections.abc import Callable
 from fnmatch import fnmatch
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+from typing import Any
 
 from memkit.staleness.anchors import commands as cmds
 from memkit.staleness.anchors.manifests import FILES as DEP_FILES
 from memkit.staleness.anchors.manifests import declared
-from memkit.staleness.links import language_of
+from memkit.staleness.links import LANGUAGES
 
 MAX_FILE = 1024 * 1024  # larger files are not read
 MAX_SCAN = 2 * 1024 * 1024  # larger files (generated, data) are not scanned
@@ -69,14 +70,14 @@ class Project:
         by_name: dict[str, list[str]] = {}
         dirs: set[str] = set()
         for p in paths:
-            by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
-            parts = p.split("/")[:-1]
-            for i in range(1, len(parts) + 1):
-                dirs.add("/".join(parts[:i]))
+            folder, _, name = p.rpartition("/")
+            by_name.setdefault(name, []).append(p)
+            while folder and folder not in dirs:  # each folder once, and its parents
+                dirs.add(folder)
+                folder = folder.rpartition("/")[0]
         self.by_name = by_name
         self.names = sorted(by_name)
         self.dirs = frozenset(dirs)
-        self.suffixes = frozenset(PurePosixPath(p).suffix.lower() for p in paths)
 
     def read(self, rel: str, limit: int = MAX_FILE) -> bytes | None:
         from memkit.errors import MemkitError
@@ -163,6 +164,35 @@ class Project:
         found = self.named(PACKAGE_FILES)
         return sorted({p.rpartition("/")[0] for p in found if "/" in p})
 
+    def ends_with(self, rel: str) -> bool:
+        """Whether some tracked file or folder's path ends with `/rel`."""
+        suffix = "/" + rel
+        name = rel.rpartition("/")[2]
+        files = self.by_name.get(name, ())
+        return any(p.endswith(suffix) for p in files) or any(
+            d.endswith(suffix) for d in self._dirs_by_name.get(name, ())
+        )
+
+    @functools.cached_property
+    def _dirs_by_name(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for d in self.dirs:
+            out.setdefault(d.rpartition("/")[2], []).append(d)
+        return out
+
+    @functools.cache  # noqa: B019 - one Project per audit
+    def config(self, rel: str) -> Any:
+        """A parsed TOML/JSON/YAML file (None: no such file; a ConfigError: unreadable)."""
+        from memkit.staleness.anchors.config import ConfigError, load
+
+        data = self.read(rel)
+        if data is None:
+            return None
+        try:
+            return load(rel, data)
+        except ConfigError as e:
+            return e
+
     def is_branch(self, name: str) -> bool:
         """A branch of the repository, or a name in a common branch family (`feature/x`)."""
         name = name.strip("/")
@@ -240,14 +270,15 @@ class Project:
         text: set[bytes] = set()
         marks: set[str] = set()
         for path in self.paths:
-            suffix = PurePosixPath(path).suffix.lower()
+            name = path.rpartition("/")[2]
+            suffix = name[name.rfind(".") :].lower() if "." in name[1:] else ""
             if path in self.skip or suffix in BINARY or "node_modules/" in path:
                 continue
             data = self._scan_read(path)
             if data is None or b"\0" in data[:1024]:
                 continue
             words = set(data.translate(_NOT_WORD).split())
-            if language_of(path) is not None:
+            if suffix in LANGUAGES:
                 source |= words
                 if suffix == ".py" and b"mark." in data:
                     marks.update(m.decode() for m in _MARK.findall(data))

@@ -94,10 +94,7 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
     name = rel.rsplit("/", 1)[-1]
     if "/" not in rel and (name in project.by_name or not _code_file(name)):
         return None  # a bare config or data file name is often a user's or a runtime file
-    suffix = "/" + rel
-    if any(p.endswith(suffix) for p in project.paths) or any(
-        d.endswith(suffix) for d in project.dirs
-    ):
+    if project.ends_with(rel):
         return None
     top = rel.split("/")[0]
     if "/" in rel and top not in project.dirs and ("." not in name or top.startswith(".")):
@@ -264,14 +261,15 @@ def check_env(project: Project, folder: str, text: str) -> Finding | str | None:
 
 
 def check_config(project: Project, folder: str, text: str) -> Finding | None:
-    from memkit.staleness.anchors.config import ConfigError, keys_of, load, lookup, split_key
+    from memkit.staleness.anchors.config import ConfigError, keys_of, lookup, split_key
 
     path, _, key = text.partition("::")
-    data = project.read(path)
-    if data is None:
+    doc = project.config(path)
+    if doc is None:
         return f"no file {path}", None
+    if isinstance(doc, ConfigError):
+        return str(doc), None
     try:
-        doc = load(path, data)
         parts = split_key(key)
     except ConfigError as e:
         return str(e), None

@@ -28,6 +28,7 @@ PATTERNS = (
     ".kiro/steering/*.md",
 )
 TEMPLATE_DIRS = frozenset({"templates", "template", "fixtures", "__fixtures__", "testdata"})
+_PATTERN_DIRS = frozenset(p.rpartition("/")[0] for p in PATTERNS)
 SHELL_FENCES = ("", "sh", "bash", "shell", "console", "zsh", "shell-session", "terminal", "cmd")
 PY_FENCES = ("py", "python", "python3")
 JS_FENCES = ("js", "javascript", "ts", "typescript", "jsx", "tsx", "mjs")
@@ -56,8 +57,12 @@ def instruction_files(paths: list[str]) -> list[str]:
     """The instruction files among a project's paths, root ones first."""
     found = []
     for path in paths:
-        name = path.rsplit("/", 1)[-1]
-        ruled = name != "README.md" and any(fnmatch(path, p) for p in PATTERNS)
+        folder, _, name = path.rpartition("/")
+        ruled = (
+            folder in _PATTERN_DIRS
+            and name != "README.md"
+            and any(fnmatch(path, p) for p in PATTERNS)
+        )
         wanted = name in NAMES or path in SINGLE or ruled
         if wanted and not _vendored(path):
             found.append(path)
