@@ -159,6 +159,7 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--verdicts", type=Path)
+    parser.add_argument("--unchecked", action="store_true", help="print what was not checked")
     args = parser.parse_args()
     rows: list[dict[str, object]] = []
     skipped: dict[str, int] = {}
@@ -187,6 +188,7 @@ def main() -> int:
                 "unresolved": len(report.flags),
                 "checked_by_kind": by_kind,
                 "not_checked": dict(report.skipped),
+                "not_checked_refs": [list(u) for u in report.unchecked],
                 "flags": [
                     {k: f.to_record()[k] for k in ("file", "line", "kind", "reference")}
                     for f in report.flags
@@ -201,6 +203,9 @@ def main() -> int:
         if args.show:
             for flag in report.flags:
                 print(f"    [{flag.kind}] {flag}")
+        if args.unchecked:
+            for file, line, kind, ref, reason in report.unchecked:
+                print(f"    not checked ({reason}) [{kind}] {file}:{line}: {ref}")
     total = sum(int(r["checked"]) for r in rows)  # type: ignore[call-overload]
     flagged = sum(int(r["unresolved"]) for r in rows)  # type: ignore[call-overload]
     files = sum(len(r["files"]) for r in rows)  # type: ignore[arg-type]

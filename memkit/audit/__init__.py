@@ -58,6 +58,7 @@ class Report:
     # (another program's variable), no claim, other repository, generic (`index.ts`).
     skipped: tuple[tuple[str, int], ...] = ()
     checked_by_kind: tuple[tuple[str, int], ...] = ()
+    unchecked: tuple[tuple[str, int, str, str, str], ...] = ()  # file, line, kind, ref, reason
 
     @property
     def resolved(self) -> int:
@@ -141,22 +142,28 @@ def audit(root: Path, files: Sequence[str] | None = None) -> Report:
     flags: list[Flag] = []
     skipped: dict[str, int] = {}
     kinds: dict[str, int] = {}
+    unchecked: list[tuple[str, int, str, str, str]] = []
     for name in chosen:
-        for kind, found in _audit_file(project, name, _read(root, name)):
+        for (line, kind, target), found in _audit_file(project, name, _read(root, name)):
             if isinstance(found, str):
                 skipped[found] = skipped.get(found, 0) + 1
+                unchecked.append((name, line, kind, target, found))
                 continue
             checked += 1
             kinds[kind] = kinds.get(kind, 0) + 1
             if found is not None:
                 flags.append(found)
     reasons = tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
-    return Report(tuple(chosen), checked, tuple(flags), reasons, tuple(sorted(kinds.items())))
+    by_kind = tuple(sorted(kinds.items()))
+    return Report(tuple(chosen), checked, tuple(flags), reasons, by_kind, tuple(unchecked))
 
 
-def _audit_file(project: Any, name: str, text: str) -> Iterator[tuple[str, Flag | str | None]]:
-    """For each reference in one file: its kind, and a Flag, None (resolved) or why it was
-    not checked."""
+Outcome = tuple[tuple[int, str, str], Flag | str | None]
+
+
+def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
+    """For each reference in one file: (line, kind, text), and a Flag, None (resolved) or
+    why it was not checked."""
     from memkit.audit.checks import classify
     from memkit.audit.context import foreign_lines, home_paths, unclaimed
     from memkit.audit.resolvers import resolve
@@ -170,8 +177,9 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[tuple[str, Flag 
     for ref in refs:
         for kind, target in classify(ref):
             found = resolve(project, folder, kind, target)
+            where = (ref.line, kind, target)
             if found is None or isinstance(found, str):
-                yield kind, found
+                yield where, found
                 continue
             why = unclaimed(ref, kind, target)  # only what would be flagged is read closer
             if why is None and kind == "path":
@@ -182,9 +190,9 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[tuple[str, Flag 
                 elif "." not in target.rsplit("/", 1)[-1] and project.is_branch(target):
                     why = "branch"
             if why is not None:
-                yield kind, why
+                yield where, why
             elif (kind, target) in seen:
-                yield kind, None  # reported once per file
+                yield where, None  # reported once per file
             else:
                 seen.add((kind, target))
-                yield kind, Flag(name, ref.line, kind, target, *found)
+                yield where, Flag(name, ref.line, kind, target, *found)

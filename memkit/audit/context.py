@@ -34,6 +34,7 @@ _ENV_CLAIM = re.compile(
     r"\bsetting\b|\bconfigur|\breads?\b|\brequire|\bneeds?\b|\bdefaults?\b|\.env\b|"
     r"\boverrid|\benabl|\bdisabl|\btoggl|\bflag\b|=)"
 )
+_GENERATED = re.compile(r"(?i)\b(?:generated|build\s+outputs?|artifacts?|auto-?generated)\b")
 _BRANCH = re.compile(r"(?i)\bbranch(?:es)?\b")
 
 
@@ -58,6 +59,8 @@ def unclaimed(ref: Ref, kind: str, target: str) -> str | None:
         around = f"{_SPAN.sub(' ', ref.before[-100:])} {ref.after[:100]} {ref.heading}"
         if not _ENV_CLAIM.search(around):
             return "no claim"
+    if kind == "path" and (_GENERATED.search(ref.heading) or _GENERATED.search(own)):
+        return "generated"
     bare = "." not in target.rsplit("/", 1)[-1]
     if kind == "path" and bare and (_BRANCH.search(ref.before) or _BRANCH.search(ref.heading)):
         return "branch"

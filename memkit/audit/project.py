@@ -111,8 +111,10 @@ class Project:
         return full.is_relative_to(self.root.resolve()) and full.exists()
 
     @functools.cached_property
-    def _ignores(self) -> list[tuple[str, str, bool]]:
-        """(folder, pattern, anchored) of every .gitignore line (negations left out)."""
+    def _ignores(self) -> list[tuple[str, str, str]]:
+        """(folder, pattern, how) of every .gitignore line (negations left out); how is
+        `part` (a name at any depth), `root` (from the .gitignore's folder) or `any` (a
+        `**/a/b` path starting at any depth)."""
         out = []
         found = self.named((".gitignore",))
         for path in [*found, *([".gitignore"] if ".gitignore" not in found else [])]:
@@ -122,23 +124,30 @@ class Project:
                 line = line.strip().rstrip("/")
                 if not line or line.startswith(("#", "!")):
                     continue
+                deep = line.startswith("**/")
                 while line.startswith("**/"):
                     line = line[3:]
-                out.append((folder, line.lstrip("/"), "/" in line))
+                anchored = "/" in line  # a leading or middle slash anchors it
+                line = line.lstrip("/")
+                how = "any" if deep and "/" in line else "root" if anchored else "part"
+                out.append((folder, line, how))
         return out
 
     def ignored(self, rel: str) -> bool:
         """Whether a .gitignore names `rel` or a folder above it (generated, local files)."""
-        for folder, pattern, anchored in self._ignores:
+        for folder, pattern, how in self._ignores:
             if folder and not rel.startswith(folder + "/"):
                 continue
             parts = rel[len(folder) + 1 :].split("/") if folder else rel.split("/")
-            if anchored:  # the path or a folder above it, from the .gitignore's folder
-                heads = ("/".join(parts[: i + 1]) for i in range(len(parts)))
+            if how == "part":
+                if any(fnmatch(part, pattern) for part in parts):
+                    return True
+                continue
+            starts = range(len(parts)) if how == "any" else (0,)
+            for i in starts:  # the path or a folder above it
+                heads = ("/".join(parts[i : k + 1]) for k in range(i, len(parts)))
                 if any(fnmatch(head, pattern) for head in heads):
                     return True
-            elif any(fnmatch(part, pattern) for part in parts):
-                return True
         return False
 
     def generated(self, rel: str, folder: str = "") -> bool:
