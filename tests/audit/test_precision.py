@@ -149,3 +149,10 @@ def test_skill_packs_and_templates_are_not_the_projects_instructions() -> None:
 )
 def test_clause_is_the_text_after_the_last_break(before: str, own: str) -> None:
     assert clause(before) == own
+
+
+def test_a_bare_name_given_elsewhere_as_an_output_is_that_output(project: Path) -> None:
+    text = "Generated: `gen/android/MainActivity.kt`.\n\nEdit `MainActivity.kt`; not `Other.kt`.\n"
+    assert flagged(project, text) == []
+    text = "Open `gen/android/MainActivity.kt`.\n\nEdit `MainActivity.kt` and `Other.kt`.\n"
+    assert flagged(project, text) == ["Other.kt"]
