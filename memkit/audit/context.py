@@ -35,6 +35,7 @@ _ENV_CLAIM = re.compile(
     r"\boverrid|\benabl|\bdisabl|\btoggl|\bflag\b|=)"
 )
 _GENERATED = re.compile(r"(?i)\b(?:generated|build\s+outputs?|artifacts?|auto-?generated)\b")
+_CONVENTION = re.compile(r"(?i)\b(?:conventions?|naming|examples?|patterns?)\b")
 _BRANCH = re.compile(r"(?i)\bbranch(?:es)?\b")
 
 
@@ -61,6 +62,8 @@ def unclaimed(ref: Ref, kind: str, target: str) -> str | None:
             return "no claim"
     if kind == "path" and (_GENERATED.search(ref.heading) or _GENERATED.search(own)):
         return "generated"
+    if kind == "path" and _CONVENTION.search(ref.heading):
+        return "example"
     bare = "." not in target.rsplit("/", 1)[-1]
     if kind == "path" and bare and (_BRANCH.search(ref.before) or _BRANCH.search(ref.heading)):
         return "branch"

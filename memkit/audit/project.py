@@ -167,6 +167,11 @@ class Project:
                 return any(stem + s in self.by_name for s in SOURCE_SUFFIXES)
         return False
 
+    def has_folder(self, name: str, folder: str = "") -> bool:
+        """Whether `name` is a folder at the root, in `folder` or in a package root."""
+        bases = ("", folder, *self.package_roots)
+        return any((f"{base}/{name}" if base else name) in self.dirs for base in bases)
+
     @functools.cached_property
     def package_roots(self) -> list[str]:
         """Folders below the root holding a package manifest (monorepo packages)."""

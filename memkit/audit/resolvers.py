@@ -96,11 +96,14 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
         return None  # a bare config or data file name is often a user's or a runtime file
     if project.ends_with(rel):
         return None
-    top = rel.split("/")[0]
-    if "/" in rel and top not in project.dirs and ("." not in name or top.startswith(".")):
-        return None  # `owner/repo`, `feat/x`, `.claude/settings.json`: not this project's folders
     if project.generated(rel, folder):
         return "generated"
+    top = rel.split("/")[0]
+    if "/" in rel and top not in project.dirs:
+        if "." not in name or top.startswith("."):
+            return "unknown folder"  # `owner/repo`, `feat/x`, `.claude/settings.json`
+        if not project.has_folder(top, folder):
+            return "unknown folder"  # written from a folder the project does not have
     if "/" not in rel and name.split(".")[0] in GENERIC_STEMS:
         return "generic"
     same = project.by_name.get(name, [])

@@ -36,6 +36,7 @@ _SPAN = re.compile(r"(`+)(.+?)\1")
 _LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)[^`]*(?:`[^`]*`[^`]*)*:\s*$")  # **Label**:
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||#|>|$)")  # list item, table row, ...
 _BEGIN = re.compile(r"<!--\s*memkit:begin")
 _END = re.compile(r"<!--\s*memkit:end")
@@ -106,8 +107,8 @@ def references(text: str) -> Iterator[Ref]:
             fence = (m.group(1), m.group(2).lower())
             continue
         line, comment = _uncomment(line, comment)
-        if _HEADING.match(line):
-            heading = line.strip("# \t")
+        if _HEADING.match(line) or _LABEL.match(line):
+            heading = line.strip("#*_ \t")
         lead = "" if _BLOCK_START.match(line) else prose
         for span in _SPAN.finditer(line):
             before, after = lead + line[: span.start()], line[span.end() :]

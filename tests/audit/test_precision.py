@@ -156,3 +156,13 @@ def test_a_bare_name_given_elsewhere_as_an_output_is_that_output(project: Path) 
     assert flagged(project, text) == []
     text = "Open `gen/android/MainActivity.kt`.\n\nEdit `MainActivity.kt` and `Other.kt`.\n"
     assert flagged(project, text) == ["Other.kt"]
+
+
+def test_paths_from_folders_the_project_lacks_and_convention_lists(project: Path) -> None:
+    text = (
+        "Conformance divergences: `css/at-media/at-media.css`, `src/app/gone.py`.\n\n"
+        "**File naming** (`src/app/`):\n\n"
+        "- `settings.profile.py` → `/settings/profile`\n"
+    )
+    assert flagged(project, text) == ["src/app/gone.py"]
+    assert dict(audit(project, ["AGENTS.md"]).skipped) == {"unknown folder": 1, "example": 1}
