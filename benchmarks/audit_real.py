@@ -89,13 +89,30 @@ def projects(args: argparse.Namespace) -> list[tuple[str, str]]:
         return [(p["repo"], p["commit"]) for p in tomllib.load(f)["project"]]
 
 
-def run_one(git_dir: Path, rev: str) -> tuple[str, Report, float]:
+def run_one(git_dir: Path, rev: str) -> tuple[str, Report, float, list[tuple[str, int, str, str]]]:
+    """(commit, report, seconds, every resolved reference as (file, line, kind, text))."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         commit = extract(git_dir, root, rev)
         start = time.perf_counter()
         report = audit(root)
-        return commit, report, time.perf_counter() - start
+        took = time.perf_counter() - start
+        return commit, report, took, resolved_refs(root, report)
+
+
+def resolved_refs(root: Path, report: Report) -> list[tuple[str, int, str, str]]:
+    """The references that resolved, for checking a sample of them by hand (recall)."""
+    from memkit.audit import _audit_file, _read
+    from memkit.audit.project import Project
+    from memkit.staleness.anchors.tree import walk_files
+
+    project = Project(root, walk_files(root), skip=frozenset(report.files))
+    out = []
+    for name in report.files:
+        for (line, kind, target), found in _audit_file(project, name, _read(root, name)):
+            if found is None:
+                out.append((name, line, kind, target))
+    return out
 
 
 def load_verdicts(path: Path | None) -> dict[tuple[str, str, str, str], tuple[str, str]]:
@@ -160,8 +177,10 @@ def main() -> int:
     parser.add_argument("--only", nargs="*", default=None)
     parser.add_argument("--verdicts", type=Path)
     parser.add_argument("--unchecked", action="store_true", help="print what was not checked")
+    parser.add_argument("--sample", type=int, default=0, help="print N resolved references")
     args = parser.parse_args()
     rows: list[dict[str, object]] = []
+    pool: list[tuple[str, str, int, str, str]] = []
     skipped: dict[str, int] = {}
     for name, rev in projects(args):
         git_dir = args.mirrors / name.replace("/", "+") / "repo"
@@ -173,7 +192,8 @@ def main() -> int:
         except (subprocess.CalledProcessError, FileNotFoundError):
             print(f"{name}: no mirror with commit {rev} under {args.mirrors}")
             continue
-        commit, report, took = run_one(git_dir, rev)
+        commit, report, took, resolved = run_one(git_dir, rev)
+        pool.extend((name, *r) for r in resolved)
         by_kind: dict[str, int] = {}
         for kind, n in report.checked_by_kind:
             by_kind[kind] = n
@@ -214,6 +234,11 @@ def main() -> int:
         f"{flagged} unresolved; not checked: {dict(sorted(skipped.items()))}"
     )
     tally(rows, load_verdicts(args.verdicts))
+    if args.sample:
+        import random
+
+        for repo, file, line, kind, text in random.Random(0).sample(pool, args.sample):
+            print(f"resolved sample: {repo}\t{file}:{line}\t{kind}\t{text}")
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n", encoding="utf-8")
     return 0

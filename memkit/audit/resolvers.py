@@ -94,16 +94,14 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
     name = rel.rsplit("/", 1)[-1]
     if "/" not in rel and (name in project.by_name or not _code_file(name)):
         return None  # a bare config or data file name is often a user's or a runtime file
-    if project.ends_with(rel):
+    if project.ends_with(rel) or ("." not in name and _module_file(project, folder, rel)):
         return None
     if project.generated(rel, folder):
         return "generated"
     top = rel.split("/")[0]
-    if "/" in rel and top not in project.dirs:
-        if "." not in name or top.startswith("."):
-            return "unknown folder"  # `owner/repo`, `feat/x`, `.claude/settings.json`
-        if not project.has_folder(top, folder):
-            return "unknown folder"  # written from a folder the project does not have
+    elsewhere = top.startswith(".") or not project.has_folder(top, folder)
+    if "/" in rel and top not in project.dirs and elsewhere:
+        return "unknown folder"  # `owner/repo`, `feat/x`, `.claude/settings.json`, ...
     if "/" not in rel and name.split(".")[0] in GENERIC_STEMS:
         return "generic"
     same = project.by_name.get(name, [])
@@ -116,6 +114,18 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
 CODE_EXTENSIONS = frozenset(
     {"py", "ts", "tsx", "js", "jsx", "mjs", "go", "rs", "java", "kt", "rb", "php", "swift", "cs"}
 )
+
+
+def _module_file(project: Project, folder: str, rel: str) -> bool:
+    """Whether `src/utils/path` names a module file (`src/utils/path.ts`)."""
+    for ext in MODULE_SUFFIXES:
+        for candidate in (rel + ext, f"{folder}/{rel}{ext}" if folder else rel + ext):
+            if candidate in project.pathset or project.ends_with(candidate):
+                return True
+    return False
+
+
+MODULE_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".py", ".go", ".rs", ".vue", ".svelte")
 
 
 def _code_file(name: str) -> bool:

@@ -166,3 +166,11 @@ def test_paths_from_folders_the_project_lacks_and_convention_lists(project: Path
     )
     assert flagged(project, text) == ["src/app/gone.py"]
     assert dict(audit(project, ["AGENTS.md"]).skipped) == {"unknown folder": 1, "example": 1}
+
+
+def test_folders_of_a_package_and_module_paths_without_extension(project: Path) -> None:
+    (project / "apps/web/src/utils/path.ts").parent.mkdir(parents=True)
+    (project / "apps/web/src/utils/path.ts").write_text("export {}\n", "utf-8")
+    git(project, "add", "-A")
+    text = "See `src/utils/path`, `src/gone/folder/` and `src/components/ui/`.\n"
+    assert flagged(project, text) == ["src/gone/folder/"]
