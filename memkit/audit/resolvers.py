@@ -99,8 +99,7 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
     if project.generated(rel, folder):
         return "generated"
     top = rel.split("/")[0]
-    elsewhere = top.startswith(".") or not project.has_folder(top, folder)
-    if "/" in rel and top not in project.dirs and elsewhere:
+    if "/" in rel and top not in project.dirs and _elsewhere(project, folder, text, rel):
         return "unknown folder"  # `owner/repo`, `feat/x`, `.claude/settings.json`, ...
     if "/" not in rel and name.split(".")[0] in GENERIC_STEMS:
         return "generic"
@@ -114,6 +113,17 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
 CODE_EXTENSIONS = frozenset(
     {"py", "ts", "tsx", "js", "jsx", "mjs", "go", "rs", "java", "kt", "rb", "php", "swift", "cs"}
 )
+
+
+def _elsewhere(project: Project, folder: str, text: str, rel: str) -> bool:
+    """Whether `rel`, whose first folder is not at the root, is written from elsewhere: a
+    hidden folder, a folder no package has, or, for a name without extension that does
+    not end with `/` (`sampling/createMessage`), one only a package folder has."""
+    top = rel.split("/")[0]
+    if top.startswith(".") or not project.has_folder(top, folder):
+        return True
+    bare = "." not in rel.rsplit("/", 1)[-1] and not text.rstrip().endswith("/")
+    return bare and not (folder and f"{folder}/{top}" in project.dirs)
 
 
 def _module_file(project: Project, folder: str, rel: str) -> bool:

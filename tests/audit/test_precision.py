@@ -174,3 +174,11 @@ def test_folders_of_a_package_and_module_paths_without_extension(project: Path) 
     git(project, "add", "-A")
     text = "See `src/utils/path`, `src/gone/folder/` and `src/components/ui/`.\n"
     assert flagged(project, text) == ["src/gone/folder/"]
+
+
+def test_a_package_folder_name_without_extension_needs_a_slash(project: Path) -> None:
+    (project / "apps/web/lib/client.ts").parent.mkdir(parents=True)
+    (project / "apps/web/lib/client.ts").write_text("export {}\n", "utf-8")
+    git(project, "add", "-A")
+    text = "Handle `lib/createMessage` requests; code in `lib/providers/`.\n"
+    assert flagged(project, text) == ["lib/providers/"]
