@@ -5,14 +5,19 @@
 The repository holds Python modules in nested packages, a Makefile, a package.json,
 a pyproject.toml and an .env.example; the instruction file mentions paths, commands,
 symbols, environment variables, imports and config keys, about one in ten of them
-stale. Prints the median wall time of the whole `memkit audit` command (a new
-process each run) and of the audit() call alone.
+stale. Each run times, alternating, two floors (`git ls-files | wc -l`: listing the
+repository once; `memkit --help`: starting Python and the command line) and the whole
+`memkit audit` command (a new process), and reports the
+median wall time and CPU time (user + system of the child) of each, and their ratio,
+measured in the same run: the machine may be shared, so absolute wall times drift.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -79,6 +84,25 @@ def build(root: Path, files: int, lines: int) -> None:
         subprocess.run(["git", *args], cwd=root, check=True)
 
 
+# As an installed package runs: with its compiled bytecode (pip writes it at install time;
+# PYTHONDONTWRITEBYTECODE would make every run compile memkit's modules again).
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
+def timed(command: list[str], cwd: Path, shell: bool = False) -> tuple[float, float, str]:
+    """(wall seconds, CPU seconds of the child, its stdout) of one run of `command`."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(
+        " ".join(command) if shell else command, cwd=cwd, capture_output=True, text=True,
+        shell=shell, env=ENV,
+    )  # fmt: skip
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--files", type=int, default=5000)
@@ -90,19 +114,29 @@ def main() -> int:
     if not (root / "CLAUDE.md").exists():
         build(root, args.files, args.lines)
     memkit = Path(sys.executable).with_name("memkit")
-    command, inline = [], []
+    runs: dict[str, list[tuple[float, float]]] = {"floor": [], "help": [], "audit": []}
+    out = timed([str(memkit), "audit"], root)[2]  # warm-up: bytecode and the page cache
     for _ in range(args.runs):
-        start = time.perf_counter()
-        done = subprocess.run([str(memkit), "audit"], cwd=root, capture_output=True, text=True)
-        command.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        from memkit.audit import audit
-
-        report = audit(root)
-        inline.append(time.perf_counter() - start)
-    print(done.stdout.splitlines()[-1])
-    print(f"memkit audit (command): median {statistics.median(command):.3f} s over {args.runs}")
-    print(f"audit() in process:     median {statistics.median(inline):.3f} s; {report.summary()}")
+        wall, cpu, _out = timed(["git", "ls-files", "|", "wc", "-l"], root, shell=True)
+        runs["floor"].append((wall, cpu))
+        wall, cpu, _out = timed([str(memkit), "--help"], root)
+        runs["help"].append((wall, cpu))
+        wall, cpu, out = timed([str(memkit), "audit"], root)
+        runs["audit"].append((wall, cpu))
+    print(out.splitlines()[-1])
+    print(f"load average: {os.getloadavg()[0]:.1f}")
+    labels = {"floor": "git ls-files | wc -l", "help": "memkit --help", "audit": "memkit audit"}
+    for name, label in labels.items():
+        wall = statistics.median(w for w, _ in runs[name])
+        cpu = statistics.median(c for _, c in runs[name])
+        print(f"{label:22} wall median {wall:.3f} s, CPU median {cpu:.3f} s over {args.runs}")
+    for floor in ("floor", "help"):
+        pairs = zip(runs["audit"], runs[floor], strict=True)
+        ratio = statistics.median(a[0] / f[0] for a, f in pairs)
+        print(f"memkit audit / {labels[floor]}, wall, median of per-run ratios: {ratio:.1f}")
+    all_wall = ", ".join(f"{w:.2f}" for w, _ in runs["audit"])
+    all_cpu = ", ".join(f"{c:.2f}" for _, c in runs["audit"])
+    print(f"memkit audit runs: wall {all_wall} s; CPU {all_cpu} s")
     print(f"repository: {root}")
     return 0
 

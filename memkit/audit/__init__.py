@@ -12,9 +12,10 @@ reference is, resolvers.py answers it against project.py's view of the project.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 __all__ = ["Flag", "Report", "audit"]
 
@@ -52,16 +53,26 @@ class Report:
     files: tuple[str, ...]
     checked: int  # references checked
     flags: tuple[Flag, ...]
+    # References seen but not checked, by reason: generated (build outputs), negated or
+    # example (the sentence makes no claim), branch, tool (an agent's own files), external
+    # (another program's variable), no claim, other repository, generic (`index.ts`).
+    skipped: tuple[tuple[str, int], ...] = ()
+    checked_by_kind: tuple[tuple[str, int], ...] = ()
+    unchecked: tuple[tuple[str, int, str, str, str], ...] = ()  # file, line, kind, ref, reason
 
     @property
     def resolved(self) -> int:
         return self.checked - len(self.flags)
 
     def summary(self) -> str:
-        return (
+        text = (
             f"{len(self.files)} instruction file(s), {self.checked} reference(s) checked, "
             f"{len(self.flags)} unresolved"
         )
+        if self.skipped:
+            reasons = ", ".join(f"{reason} {n}" for reason, n in self.skipped)
+            text += f"; {sum(n for _, n in self.skipped)} not checked ({reasons})"
+        return text
 
     def to_record(self) -> dict[str, object]:
         return {
@@ -69,11 +80,17 @@ class Report:
             "checked": self.checked,
             "resolved": self.resolved,
             "unresolved": [f.to_record() for f in self.flags],
+            "not_checked": dict(self.skipped),
         }
 
 
 def project_root(start: Path) -> Path:
     """The top of the git work tree holding `start`, else `start` itself."""
+    from memkit.audit.listing import toplevel
+
+    top = toplevel(start)
+    if top is not None:
+        return top
     from memkit.git import find_repo, workdir
 
     repo = find_repo(start)
@@ -108,28 +125,102 @@ def named(root: Path, given: Sequence[Path]) -> list[str]:
 
 def audit(root: Path, files: Sequence[str] | None = None) -> Report:
     """Audit the instruction files under `root` (or `files`: relative to it, or absolute)."""
-    from memkit.audit.checks import classify
+    from memkit.audit import listing
     from memkit.audit.project import Project
-    from memkit.audit.resolvers import resolve
-    from memkit.audit.sources import instruction_files, references
-    from memkit.git import find_repo
-    from memkit.staleness.anchors.tree import project_files
+    from memkit.audit.sources import instruction_files
 
     root = root.resolve()
-    paths = project_files(root, find_repo(root))
+    paths = listing.tracked(root)
+    if paths is None:  # no git command, or not a repository
+        from memkit.git import find_repo
+        from memkit.staleness.anchors.tree import project_files
+
+        paths = project_files(root, find_repo(root))
     chosen = list(files) if files else instruction_files(paths)
-    project = Project(root, paths, skip=frozenset(chosen))
+    project = Project(root, paths, skip=frozenset(chosen), branches=lambda: listing.branches(root))
     checked = 0
     flags: list[Flag] = []
+    skipped: dict[str, int] = {}
+    kinds: dict[str, int] = {}
+    unchecked: list[tuple[str, int, str, str, str]] = []
     for name in chosen:
-        text = _read(root, name)
-        folder = name.rpartition("/")[0]
-        seen: set[tuple[str, str]] = set()
-        for ref in references(text):
-            for kind, target in classify(ref):
-                found = resolve(project, folder, kind, target)
-                checked += 1
-                if found is not None and (kind, target) not in seen:
-                    seen.add((kind, target))
-                    flags.append(Flag(name, ref.line, kind, target, *found))
-    return Report(tuple(chosen), checked, tuple(flags))
+        for (line, kind, target), found in _audit_file(project, name, _read(root, name)):
+            if isinstance(found, str):
+                skipped[found] = skipped.get(found, 0) + 1
+                unchecked.append((name, line, kind, target, found))
+                continue
+            checked += 1
+            kinds[kind] = kinds.get(kind, 0) + 1
+            if found is not None:
+                flags.append(found)
+    reasons = tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
+    by_kind = tuple(sorted(kinds.items()))
+    return Report(tuple(chosen), checked, tuple(flags), reasons, by_kind, tuple(unchecked))
+
+
+Outcome = tuple[tuple[int, str, str], Flag | str | None]
+
+
+def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
+    """For each reference in one file: (line, kind, text), and a Flag, None (resolved) or
+    why it was not checked."""
+    from memkit.audit.checks import classify
+    from memkit.audit.resolvers import resolve
+    from memkit.audit.sources import references
+
+    folder = name.rpartition("/")[0]
+    refs = list(references(text))
+    outcomes = [
+        (ref, (ref.line, kind, target), resolve(project, folder, kind, target))
+        for ref in refs
+        for kind, target in classify(ref)
+    ]
+    # A bare file name that another reference of the file gives as a build output's
+    # (`MainActivity.kt` after `src-tauri/gen/.../MainActivity.kt`) is that output.
+    outputs = {
+        where[2].rstrip("/").rpartition("/")[2]
+        for _, where, found in outcomes
+        if found == "generated"
+    }
+    seen: set[tuple[str, str]] = set()
+    claims = _Claims(project, refs)
+    for ref, where, found in outcomes:
+        if found is None or isinstance(found, str):
+            yield where, found
+            continue
+        _, kind, target = where
+        why = claims.why_not(ref, kind, target)  # only what would be flagged is read closer
+        if why is None and kind == "path" and "/" not in target and target in outputs:
+            why = "generated"
+        if why is not None:
+            yield where, why
+        elif (kind, target) in seen:
+            yield where, None  # reported once per file
+        else:
+            seen.add((kind, target))
+            yield where, Flag(name, ref.line, kind, target, *found)
+
+
+class _Claims:
+    """Whether the text around a reference makes a claim about the project."""
+
+    def __init__(self, project: Any, refs: list[Any]) -> None:
+        from memkit.audit.context import foreign_lines, home_paths
+
+        self.project = project
+        self.home = home_paths(refs)
+        self.foreign = foreign_lines(refs, project.dirs)
+
+    def why_not(self, ref: Any, kind: str, target: str) -> str | None:
+        from memkit.audit.context import unclaimed
+
+        why = unclaimed(ref, kind, target)
+        if why is not None or kind != "path":
+            return why
+        if ref.line in self.foreign:
+            return "other repository"
+        if target.strip("/") in self.home:
+            return "tool"
+        if "." not in target.rsplit("/", 1)[-1] and self.project.is_branch(target):
+            return "branch"
+        return None

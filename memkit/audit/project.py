@@ -11,12 +11,13 @@ import functools
 import re
 from collections.abc import Callable
 from fnmatch import fnmatch
-from pathlib import Path, PurePosixPath
+from pathlib import Path
+from typing import Any
 
 from memkit.staleness.anchors import commands as cmds
 from memkit.staleness.anchors.manifests import FILES as DEP_FILES
 from memkit.staleness.anchors.manifests import declared
-from memkit.staleness.links import language_of
+from memkit.staleness.links import LANGUAGES
 
 MAX_FILE = 1024 * 1024  # larger files are not read
 MAX_SCAN = 2 * 1024 * 1024  # larger files (generated, data) are not scanned
@@ -33,27 +34,50 @@ _BINARY_WORDS = (
     ".dylib .dll .exe .jar .class .pyc .bin .lock .svg .webp .otf"
 )
 BINARY = frozenset(_BINARY_WORDS.split())
+# Folders builds, package managers and tools write: a missing path under one is an output.
+_OUTPUT_WORDS = (
+    "dist build out target bin obj coverage htmlcov generated gen __generated__ .next .nuxt "
+    ".svelte-kit .turbo .cache .output _build node_modules __pycache__ .venv venv .tox "
+    "storybook-static .parcel-cache .angular"
+)
+OUTPUT_DIRS = frozenset(_OUTPUT_WORDS.split())
+COMPILED = (".d.ts", ".js.map", ".js", ".mjs", ".cjs", ".pyc", ".class", ".o")
+SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".py", ".java", ".kt", ".c", ".cc", ".cpp")
+_BRANCH_WORDS = "feature feat fix bugfix hotfix release chore origin upstream dependabot renovate"
+BRANCH_FAMILIES = frozenset(_BRANCH_WORDS.split())
+TSCONFIGS = ("tsconfig.json", "tsconfig.base.json", "tsconfig.app.json", "jsconfig.json")
+_ALIAS = re.compile(r'"([^"\s]*\*)"\s*:\s*\[')  # "@app/*": [...] in compilerOptions.paths
+_REQ_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+PACKAGE_FILES = ("package.json", "pyproject.toml", "go.mod", "Cargo.toml", "setup.py")
 
 
 class Project:
     """A project at `root`, with `paths` relative to it; `skip` are files not scanned."""
 
-    def __init__(self, root: Path, paths: list[str], skip: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        root: Path,
+        paths: list[str],
+        skip: frozenset[str] = frozenset(),
+        branches: Callable[[], frozenset[str]] = frozenset,
+    ) -> None:
         self.root = root
+        self._prefix = f"{root}/"
+        self._branch_names = branches
         self.paths = paths
         self.pathset = frozenset(paths)
         self.skip = skip
         by_name: dict[str, list[str]] = {}
         dirs: set[str] = set()
         for p in paths:
-            by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
-            parts = p.split("/")[:-1]
-            for i in range(1, len(parts) + 1):
-                dirs.add("/".join(parts[:i]))
+            folder, _, name = p.rpartition("/")
+            by_name.setdefault(name, []).append(p)
+            while folder and folder not in dirs:  # each folder once, and its parents
+                dirs.add(folder)
+                folder = folder.rpartition("/")[0]
         self.by_name = by_name
         self.names = sorted(by_name)
         self.dirs = frozenset(dirs)
-        self.suffixes = frozenset(PurePosixPath(p).suffix.lower() for p in paths)
 
     def read(self, rel: str, limit: int = MAX_FILE) -> bytes | None:
         from memkit.errors import MemkitError
@@ -75,7 +99,7 @@ class Project:
         from memkit.fsutil import read_regular
 
         try:
-            return read_regular(self.root / rel, limit=MAX_SCAN, what=rel)
+            return read_regular(f"{self._prefix}{rel}", limit=MAX_SCAN, what=rel)
         except (OSError, MemkitError):
             return None
 
@@ -87,32 +111,110 @@ class Project:
         return full.is_relative_to(self.root.resolve()) and full.exists()
 
     @functools.cached_property
-    def _ignores(self) -> list[tuple[str, str]]:
-        """(folder, pattern) of every .gitignore line in the project (negations left out)."""
+    def _ignores(self) -> list[tuple[str, str, str]]:
+        """(folder, pattern, how) of every .gitignore line (negations left out); how is
+        `part` (a name at any depth), `root` (from the .gitignore's folder) or `any` (a
+        `**/a/b` path starting at any depth)."""
         out = []
         found = self.named((".gitignore",))
         for path in [*found, *([".gitignore"] if ".gitignore" not in found else [])]:
             folder = path.rpartition("/")[0]
             data = self.read(path) or b""
             for line in data.decode("utf-8", "replace").splitlines():
-                line = line.strip()
-                if line and not line.startswith(("#", "!")):
-                    out.append((folder, line.strip("/")))
+                line = line.strip().rstrip("/")
+                if not line or line.startswith(("#", "!")):
+                    continue
+                deep = line.startswith("**/")
+                while line.startswith("**/"):
+                    line = line[3:]
+                anchored = "/" in line  # a leading or middle slash anchors it
+                line = line.lstrip("/")
+                how = "any" if deep and "/" in line else "root" if anchored else "part"
+                out.append((folder, line, how))
         return out
 
     def ignored(self, rel: str) -> bool:
         """Whether a .gitignore names `rel` or a folder above it (generated, local files)."""
-        for folder, pattern in self._ignores:
+        for folder, pattern, how in self._ignores:
             if folder and not rel.startswith(folder + "/"):
                 continue
             parts = rel[len(folder) + 1 :].split("/") if folder else rel.split("/")
-            if "/" in pattern:  # anchored to its folder: the path or a folder above it
-                heads = ("/".join(parts[: i + 1]) for i in range(len(parts)))
+            if how == "part":
+                if any(fnmatch(part, pattern) for part in parts):
+                    return True
+                continue
+            starts = range(len(parts)) if how == "any" else (0,)
+            for i in starts:  # the path or a folder above it
+                heads = ("/".join(parts[i : k + 1]) for k in range(i, len(parts)))
                 if any(fnmatch(head, pattern) for head in heads):
                     return True
-            elif any(fnmatch(part, pattern) for part in parts):
-                return True
         return False
+
+    def generated(self, rel: str, folder: str = "") -> bool:
+        """Whether `rel` (from the root, the instruction file's folder or a package root) is
+        what a build writes: ignored by a .gitignore, under a well-known output folder, or a
+        compiled file whose source the project has (`extension.js` next to `extension.ts`)."""
+        if any(part in OUTPUT_DIRS for part in rel.split("/")) or self.compiled(rel):
+            return True
+        bases = {"", folder, *self.package_roots}
+        return any(self.ignored(f"{base}/{rel}" if base else rel) for base in bases)
+
+    def compiled(self, rel: str) -> bool:
+        name = rel.rsplit("/", 1)[-1]
+        for suffix in COMPILED:
+            if name.endswith(suffix) and len(name) > len(suffix):
+                stem = name[: -len(suffix)]
+                return any(stem + s in self.by_name for s in SOURCE_SUFFIXES)
+        return False
+
+    def has_folder(self, name: str, folder: str = "") -> bool:
+        """Whether `name` is a folder at the root, in `folder` or in a package root."""
+        bases = ("", folder, *self.package_roots)
+        return any((f"{base}/{name}" if base else name) in self.dirs for base in bases)
+
+    @functools.cached_property
+    def package_roots(self) -> list[str]:
+        """Folders below the root holding a package manifest (monorepo packages)."""
+        found = self.named(PACKAGE_FILES)
+        return sorted({p.rpartition("/")[0] for p in found if "/" in p})
+
+    def ends_with(self, rel: str) -> bool:
+        """Whether some tracked file or folder's path ends with `/rel`."""
+        suffix = "/" + rel
+        name = rel.rpartition("/")[2]
+        files = self.by_name.get(name, ())
+        return any(p.endswith(suffix) for p in files) or any(
+            d.endswith(suffix) for d in self._dirs_by_name.get(name, ())
+        )
+
+    @functools.cached_property
+    def _dirs_by_name(self) -> dict[str, list[str]]:
+        out: dict[str, list[str]] = {}
+        for d in self.dirs:
+            out.setdefault(d.rpartition("/")[2], []).append(d)
+        return out
+
+    @functools.cache  # noqa: B019 - one Project per audit
+    def config(self, rel: str) -> Any:
+        """A parsed TOML/JSON/YAML file (None: no such file; a ConfigError: unreadable)."""
+        from memkit.staleness.anchors.config import ConfigError, load
+
+        data = self.read(rel)
+        if data is None:
+            return None
+        try:
+            return load(rel, data)
+        except ConfigError as e:
+            return e
+
+    def is_branch(self, name: str) -> bool:
+        """A branch of the repository, or a name in a common branch family (`feature/x`)."""
+        name = name.strip("/")
+        return name.split("/")[0] in BRANCH_FAMILIES or name in self._branches
+
+    @functools.cached_property
+    def _branches(self) -> frozenset[str]:
+        return self._branch_names()
 
     def named(self, names: tuple[str, ...]) -> list[str]:
         """Paths whose file name is one of `names`, outside vendored folders, root first."""
@@ -130,7 +232,28 @@ class Project:
         out: dict[str, str] = {}
         for folder in sorted({p.rpartition("/")[0] for p in self.named(DEP_FILES)}):
             out.update(declared(self._reader(folder)))
+        for path in self.named(("pyproject.toml",)):
+            out.update(dict.fromkeys(_uv_pins(self.read(path)), ""))
         return out
+
+    @functools.cached_property
+    def js_names(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """(the project's own package names, import aliases from tsconfig/jsconfig paths)."""
+        import json
+
+        names: set[str] = set()
+        for path in self.named(("package.json",)):
+            try:
+                doc = json.loads(self.read(path) or b"{}")
+            except ValueError:
+                continue
+            if isinstance(doc, dict) and isinstance(doc.get("name"), str):
+                names.add(doc["name"])
+        aliases: set[str] = set()
+        for path in self.named(TSCONFIGS):
+            text = (self.read(path) or b"").decode("utf-8", "replace")
+            aliases.update(m.rstrip("*") for m in _ALIAS.findall(text))
+        return frozenset(names), tuple(sorted(a for a in aliases if a))
 
     @functools.cached_property
     def has_python(self) -> bool:
@@ -161,14 +284,15 @@ class Project:
         text: set[bytes] = set()
         marks: set[str] = set()
         for path in self.paths:
-            suffix = PurePosixPath(path).suffix.lower()
+            name = path.rpartition("/")[2]
+            suffix = name[name.rfind(".") :].lower() if "." in name[1:] else ""
             if path in self.skip or suffix in BINARY or "node_modules/" in path:
                 continue
             data = self._scan_read(path)
             if data is None or b"\0" in data[:1024]:
                 continue
             words = set(data.translate(_NOT_WORD).split())
-            if language_of(path) is not None:
+            if suffix in LANGUAGES:
                 source |= words
                 if suffix == ".py" and b"mark." in data:
                     marks.update(m.decode() for m in _MARK.findall(data))
@@ -198,6 +322,24 @@ class Project:
             for m in _MARKERS_INI.finditer(text):
                 out.update(line.split(":")[0].strip() for line in m.group(1).splitlines())
         return frozenset(out)
+
+
+def _uv_pins(data: bytes | None) -> list[str]:
+    """Names uv is told about beyond the dependency tables (constraints, overrides)."""
+    import tomllib
+
+    from memkit.staleness.anchors.manifests import normalize
+
+    try:
+        uv = tomllib.loads((data or b"").decode("utf-8", "replace")).get("tool", {}).get("uv", {})
+    except tomllib.TOMLDecodeError:
+        return []
+    out = []
+    for key in ("constraint-dependencies", "override-dependencies", "dev-dependencies"):
+        for spec in uv.get(key, []) if isinstance(uv, dict) else []:
+            if isinstance(spec, str) and (m := _REQ_NAME.match(spec)):
+                out.append(normalize(m.group(0)))
+    return out
 
 
 def _toml_markers(text: str) -> list[str]:

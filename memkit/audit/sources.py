@@ -10,6 +10,7 @@ skipped: only what a person wrote is audited.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,12 +27,17 @@ PATTERNS = (
     ".clinerules/*.md",
     ".kiro/steering/*.md",
 )
+TEMPLATE_DIRS = frozenset({"templates", "template", "fixtures", "__fixtures__", "testdata"})
+_PATTERN_DIRS = frozenset(p.rpartition("/")[0] for p in PATTERNS)
 SHELL_FENCES = ("", "sh", "bash", "shell", "console", "zsh", "shell-session", "terminal", "cmd")
 PY_FENCES = ("py", "python", "python3")
 JS_FENCES = ("js", "javascript", "ts", "typescript", "jsx", "tsx", "mjs")
 _SPAN = re.compile(r"(`+)(.+?)\1")
 _LINK = re.compile(r"\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})\s*([\w+-]*)")
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+_LABEL = re.compile(r"^\s*(?:\*\*|__)[^*_]+(?:\*\*|__)[^`]*(?:`[^`]*`[^`]*)*:\s*$")  # **Label**:
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d+[.)]\s|\||#|>|$)")  # list item, table row, ...
 _BEGIN = re.compile(r"<!--\s*memkit:begin")
 _END = re.compile(r"<!--\s*memkit:end")
 
@@ -43,18 +49,36 @@ class Ref:
     line: int
     text: str
     where: str  # span | link | shell | python | js
+    before: str = ""  # the line's text before the reference (prose only)
+    heading: str = ""  # the nearest heading above it
+    after: str = ""  # the line's text after it
 
 
 def instruction_files(paths: list[str]) -> list[str]:
     """The instruction files among a project's paths, root ones first."""
     found = []
     for path in paths:
-        name = path.rsplit("/", 1)[-1]
-        ruled = name != "README.md" and any(fnmatch(path, p) for p in PATTERNS)
+        folder, _, name = path.rpartition("/")
+        ruled = (
+            folder in _PATTERN_DIRS
+            and name != "README.md"
+            and any(fnmatch(path, p) for p in PATTERNS)
+        )
         wanted = name in NAMES or path in SINGLE or ruled
-        if wanted and "node_modules/" not in path and not path.startswith((".git/", "vendor/")):
+        if wanted and not _vendored(path):
             found.append(path)
     return sorted(found, key=lambda p: (p.count("/"), p))
+
+
+def _vendored(path: str) -> bool:
+    """Copied-in or copied-out files: dependencies, skill packs (`.agents/skills/x/AGENTS.md`),
+    and templates or fixtures written for other projects."""
+    if "node_modules/" in path or path.startswith((".git/", "vendor/")):
+        return True
+    parts = path.split("/")
+    if any(p in TEMPLATE_DIRS for p in parts[:-1]):
+        return True
+    return any(p.startswith(".") and q == "skills" for p, q in itertools.pairwise(parts))
 
 
 def references(text: str) -> Iterator[Ref]:
@@ -62,6 +86,8 @@ def references(text: str) -> Iterator[Ref]:
     fence: tuple[str, str] | None = None  # (marker, language)
     skipping = False
     comment = False
+    heading = ""
+    prose = ""  # the previous line, while the paragraph goes on
     lines = text.splitlines()
     start = _front_matter_end(lines)
     for n, line in enumerate(lines[start:], start + 1):
@@ -81,10 +107,16 @@ def references(text: str) -> Iterator[Ref]:
             fence = (m.group(1), m.group(2).lower())
             continue
         line, comment = _uncomment(line, comment)
+        if _HEADING.match(line) or _LABEL.match(line):
+            heading = line.strip("#*_ \t")
+        lead = "" if _BLOCK_START.match(line) else prose
         for span in _SPAN.finditer(line):
-            yield Ref(n, span.group(2).strip(), "span")
+            before, after = lead + line[: span.start()], line[span.end() :]
+            yield Ref(n, span.group(2).strip(), "span", before, heading, after)
         for link in _LINK.finditer(line):
-            yield Ref(n, link.group(1), "link")
+            before, after = lead + line[: link.start()], line[link.end() :]
+            yield Ref(n, link.group(1), "link", before, heading, after)
+        prose = line + " " if line.strip() and not _HEADING.match(line) else ""
 
 
 def _uncomment(line: str, comment: bool) -> tuple[str, bool]:

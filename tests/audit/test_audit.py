@@ -15,10 +15,10 @@ CLAUDE = """\
 # Shop
 
 Run `make lint` and `make tset` before pushing; `npm run build` builds the UI.
-API: `src/shop/api.py` (was `src/shop/views.py`), settings: [here](src/shop/settings.py).
-Totals go through `compute_total()`; never call `legacy_total()`.
-Redis comes from `REDIS_URL`; the old `CACHE_HOST` is gone.
-Line length: `pyproject.toml::tool.ruff.line-length`, not `pyproject.toml::tool.ruff.line_length`.
+API: `src/shop/api.py`, views: `src/shop/views.py`, settings: [here](src/shop/settings.py).
+Totals go through `compute_total()`; refunds through `legacy_total()`.
+Redis comes from `REDIS_URL`; set `CACHE_HOST` to the cache's host.
+Line length: `pyproject.toml::tool.ruff.line-length` and `pyproject.toml::tool.ruff.line_length`.
 Mark slow tests with `pytest -m slow`, integration ones with `pytest -m integraton`.
 
 ```bash
