@@ -29,14 +29,21 @@ __all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify"
 
 
 def check_store(
-    store: Store, *, today: dt.date, ids: Iterable[str] | None = None
+    store: Store,
+    *,
+    today: dt.date,
+    ids: Iterable[str] | None = None,
+    memories: Sequence[Memory] | None = None,
 ) -> list[MemoryStatus]:
-    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id."""
+    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id.
+
+    `memories`: the memories to check, already loaded (sorted by id), instead of `ids`.
+    """
     from memkit.staleness.check import check_store as run
     from memkit.staleness.gcpause import paused
 
     with paused():
-        return run(store, today=today, ids=ids)
+        return run(store, today=today, ids=ids, memories=memories)
 
 
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
