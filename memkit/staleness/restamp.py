@@ -5,9 +5,9 @@ the front matter, patch the field with the YAML emitter, then load the result ag
 prove it: three YAML round trips a memory, most of verify's time on 1,000 links.
 Here the new `verified:` block is written straight into the memory's head when every
 scalar in it is one the emitter writes plain (ids, dates, paths, fingerprints), in the
-emitter's layout; anything else is left to dumps(). Nothing is trusted blindly: dumps()
-still compares the head with the memory's fields, and rewrites the field itself when
-they differ, and Store.put_many parses the result before it is written.
+emitter's layout; anything else is left to dumps(). Nothing is trusted blindly:
+Store.put_many parses the prepared text and writes it only if it reads back as the
+memory, else it asks dumps(), which patches the field itself.
 """
 
 from __future__ import annotations
@@ -28,9 +28,10 @@ MAX_KEY = 120
 
 def restamped(mem: Memory, verified: Verification) -> Memory:
     """`mem` with `verified`, its head already carrying the new block where possible."""
-    new = dataclasses.replace(mem, verified=verified)
     head = _head(mem, verified)
-    return new if head is None else dataclasses.replace(new, head=head)
+    if head is None:
+        return dataclasses.replace(mem, verified=verified)
+    return dataclasses.replace(mem, verified=verified, head=head)
 
 
 def _head(mem: Memory, verified: Verification) -> str | None:
