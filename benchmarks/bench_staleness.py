@@ -1,6 +1,7 @@
 """Speed of verify, check and diff on a real repository, each as a ratio to its floor in one run.
 
     python benchmarks/bench_staleness.py MIRROR [--links 1000] [--range 500] [--runs 3]
+        [--baseline OTHER_MEMKIT] [--check-links 10000]
 
 MIRROR is a git repository (a mirror made by `git clone --mirror` will do). It is cloned
 at HEAD into a temporary folder, a store is made with LINKS memories each linking one
@@ -12,6 +13,10 @@ as new processes, alternating with their floors, median of RUNS:
 - `memkit check` with nothing changed (warm) against the floor: `python -c pass`.
 - `memkit diff HEAD~RANGE HEAD` against `git diff HEAD~RANGE HEAD` (first parents), with
   an empty store, then with every memory linked and verified.
+- with --check-links N: `memkit check` again once the store has N linked memories.
+
+--baseline names another memkit executable (another checkout's, say) timed in the same
+alternation, so a change is measured against what it replaces in one run.
 
 Prints names, commits and timings only.
 """
@@ -96,26 +101,46 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]
 
 def compare(
     label: str,
-    cmd: list[str],
+    cmds: list[tuple[str, list[str]]],
     floor: list[str],
     root: Path,
     env: dict[str, str],
     runs: int,
     before: list[str] | None = None,
 ) -> None:
-    mine: list[tuple[float, float]] = []
+    """Each command of `cmds` (name, argv) and the floor, alternating, median of `runs`."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in cmds}
     base: list[tuple[float, float]] = []
     for _ in range(runs):
-        if before:
-            subprocess.run(before, cwd=root, env=env, capture_output=True, check=True)
-        mine.append(timed(cmd, root, env))
+        for name, cmd in cmds:
+            if before:
+                subprocess.run(before, cwd=root, env=env, capture_output=True, check=True)
+            times[name].append(timed(cmd, root, env))
         base.append(timed(floor, root, env))
-    a, b = statistics.median(w for w, _ in mine), statistics.median(w for w, _ in base)
-    ca, cb = statistics.median(c for _, c in mine), statistics.median(c for _, c in base)
-    print(
-        f"{label:<38} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
-        f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x"
-    )
+    b = statistics.median(w for w, _ in base)
+    cb = statistics.median(c for _, c in base)
+    for name, _ in cmds:
+        a = statistics.median(w for w, _ in times[name])
+        ca = statistics.median(c for _, c in times[name])
+        print(
+            f"{label:<34} {name:<9} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
+            f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x"
+        )
+
+
+def more_links(root: Path, first: int, links: int) -> None:
+    """Memories m{first}.. up to `links` in all, linking symbols as build() does."""
+    from memkit import memory as mm
+    from memkit.store import Store
+
+    store = Store(root)
+    pool = symbols(root)
+    random.Random(0).shuffle(pool)
+    taken = {p.stem.casefold() for p in store.files()}
+    for i in range(first, links):
+        path, name = pool[i % len(pool)]
+        mem = mm.new(f"m{i}", "b", mid=f"m{i:05d}", today=TODAY, links=[f"{path}::{name}"])
+        store.add(mem, taken=taken)
 
 
 def main() -> None:
@@ -124,6 +149,8 @@ def main() -> None:
     ap.add_argument("--links", type=int, default=1000)
     ap.add_argument("--range", type=int, default=500)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--baseline", type=Path, help="another memkit executable to time alongside")
+    ap.add_argument("--check-links", type=int, default=0, help="also time check at N links")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="memkit-bench-") as tmp:
         root = Path(tmp) / "repo"
@@ -131,13 +158,20 @@ def main() -> None:
         head = git(root, "rev-parse", "HEAD").strip()
         env = {**os.environ, "MEMKIT_TODAY": TODAY.isoformat()}
         memkit = str(BIN / "memkit")
+        names = [("memkit", memkit)]
+        if args.baseline:
+            names.append(("baseline", str(args.baseline.resolve())))
+
+        def each(*argv: str) -> list[tuple[str, list[str]]]:
+            return [(name, [exe, *argv]) for name, exe in names]
+
         commits = git(root, "rev-list", "--first-parent", "HEAD").split()
         base = commits[min(args.range, len(commits) - 1)]
         span = min(args.range, len(commits) - 1)
         subprocess.run([memkit, "init"], cwd=root, env=env, capture_output=True, check=True)
-        diff = [memkit, "diff", base, "HEAD"]
         git_diff = ["git", "diff", base, "HEAD"]
-        compare(f"diff over {span} commits, no links", diff, git_diff, root, env, args.runs)
+        diff = ("diff", base, "HEAD")
+        compare(f"diff over {span} commits, no links", each(*diff), git_diff, root, env, args.runs)
         files = build(root, args.links)
         print(f"{args.mirror.resolve()} at {head[:12]}: {args.links} links into {len(files)} files")
         parse_once = [
@@ -150,14 +184,25 @@ def main() -> None:
         reset = ["git", "checkout", "-q", "--", "."]
         git(root, "add", ".memory")
         git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "store")
-        compare(
-            "verify --all", [memkit, "verify", "--all"], parse_once, root, env, args.runs, reset
-        )
+        compare("verify --all", each("verify", "--all"), parse_once, root, env, args.runs, reset)
         subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
-        subprocess.run([memkit, "check"], cwd=root, env=env, capture_output=True)  # warm caches
+        check = each("check")
         noop = [sys.executable, "-c", "pass"]
-        compare("check (nothing changed)", [memkit, "check"], noop, root, env, args.runs)
-        compare(f"diff over {span} commits, all linked", diff, git_diff, root, env, args.runs)
+        for _, cmd in check:  # warm caches (files written within 2 s are not cached)
+            time.sleep(2.1)
+            subprocess.run(cmd, cwd=root, env=env, capture_output=True)
+        compare("check (nothing changed)", check, noop, root, env, args.runs)
+        compare(
+            f"diff over {span} commits, all linked", each(*diff), git_diff, root, env, args.runs
+        )
+        if args.check_links > args.links:
+            more_links(root, args.links, args.check_links)
+            subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
+            for _, cmd in check:
+                time.sleep(2.1)
+                subprocess.run(cmd, cwd=root, env=env, capture_output=True)
+            label = f"check at {args.check_links} links"
+            compare(label, check, noop, root, env, args.runs)
 
 
 if __name__ == "__main__":

@@ -12,8 +12,9 @@ from memkit.commands._common import (
     commit_written,
     echo_json,
     get_store,
+    skipped_files,
     today,
-    warn_skipped,
+    warn,
 )
 from memkit.errors import MemkitError
 
@@ -39,9 +40,14 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
     from memkit.staleness.verdict import fail_on, fails
 
     store = get_store(ctx)
-    statuses = check_store(store, today=today(), ids=ids or None)
-    if not ids:
-        warn_skipped(store)
+    if ids:
+        statuses = check_store(store, today=today(), ids=ids)
+    else:  # one load of the store for the check and for the warning about invalid files
+        loaded = store.load()
+        mems = sorted(loaded.memories, key=lambda m: m.id)
+        statuses = check_store(store, today=today(), memories=mems)
+        if loaded.problems:
+            warn(skipped_files(loaded.problems))
     failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
     if as_json:
         echo_json([s.to_record() for s in statuses])

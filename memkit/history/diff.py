@@ -116,6 +116,14 @@ def default_base(store: Store) -> str:
 
 def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
     """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
+    from memkit.staleness.gcpause import paused
+
+    with paused():
+        quick = _without_links(store, base, head)
+        return quick if quick is not None else _review(store, base, head)
+
+
+def _review(store: Store, base: str | None, head: str | None) -> Review:
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit diff`")
     base_id = _resolve(repo, base) if base else default_base(store)
@@ -170,6 +178,66 @@ def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes
             mid = rel.rsplit("/", 1)[-1][:-3]
             out.setdefault(mid, (f"{MEMORY_DIR}/{rel}", git.read_blob(repo, oid)))
     return out
+
+
+def _without_links(store: Store, base: str | None, head: str | None) -> Review | None:
+    """The review when no memory has links, from the git command alone (None: not so).
+
+    Without links nothing is stale and only the memory files at two revisions matter;
+    loading pygit2 would cost more than git's own diff of the range.
+    """
+    from memkit.git import plain
+
+    if base is None or any(m.links for m in store.memories()):
+        return None
+    revs = plain.revisions(store.root, base, head)
+    if revs is None:
+        return None
+    old = plain.files_at(store.root, revs.base, MEMORY_DIR)
+    new = plain.files_at(store.root, revs.head, MEMORY_DIR) if revs.head else None
+    if old is None or (revs.head is not None and new is None):
+        return None
+    folder = f"{revs.prefix}{MEMORY_DIR}"
+    before = _by_id(folder, old)
+    if new is not None:
+        after = _by_id(folder, new)
+        same = {m for m in before.keys() & after.keys() if before[m] == after[m]}
+        wanted = [o for side in (before, after) for m, (_, o) in side.items() if m not in same]
+        data = plain.blobs(store.root, sorted(set(wanted)))
+        if data is None:
+            return None
+        now = {m: (p, data[oid]) for m, (p, oid) in after.items() if m not in same}
+    else:
+        now = _snapshot_disk(store)
+        same = {m for m in before.keys() & now.keys() if before[m] == _blob_of(now[m])}
+        now = {m: v for m, v in now.items() if m not in same}
+        data = plain.blobs(store.root, sorted({o for m, (_, o) in before.items() if m not in same}))
+        if data is None:
+            return None
+    was = {m: (p, data[oid]) for m, (p, oid) in before.items() if m not in same}
+    changes = _with_owners(store, _compare(was, now), now)
+    notes = ("shallow clone: history before the clone's depth is not available",)
+    return Review(revs.base, revs.head, tuple(changes), (), notes if revs.shallow else ())
+
+
+def _by_id(folder: str, files: dict[str, str]) -> dict[str, tuple[str, str]]:
+    """{id: (store path, blob id)} of the memory files in a listing (as _snapshot_at)."""
+    out: dict[str, tuple[str, str]] = {}
+    for path, oid in sorted(files.items()):
+        rel = path[len(folder) + 1 :]
+        if path.startswith(folder + "/") and _is_memory_path(rel):
+            out.setdefault(rel.rsplit("/", 1)[-1][:-3], (f"{MEMORY_DIR}/{rel}", oid))
+    return out
+
+
+def _blob_of(entry: tuple[str, bytes]) -> tuple[str, str]:
+    """(path, the SHA-1 blob id of the bytes): unequal to every id in a SHA-256 repository,
+    where every file is then read and compared."""
+    import hashlib
+
+    path, data = entry
+    header = f"blob {len(data)}\0".encode()
+    return path, hashlib.sha1(header + data, usedforsecurity=False).hexdigest()
 
 
 def _snapshot_disk(store: Store) -> dict[str, tuple[str, bytes]]:

@@ -29,48 +29,67 @@ __all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify"
 
 
 def check_store(
-    store: Store, *, today: dt.date, ids: Iterable[str] | None = None
+    store: Store,
+    *,
+    today: dt.date,
+    ids: Iterable[str] | None = None,
+    memories: Sequence[Memory] | None = None,
 ) -> list[MemoryStatus]:
-    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id."""
-    from memkit.staleness.check import check_store as run
+    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id.
 
-    return run(store, today=today, ids=ids)
+    `memories`: the memories to check, already loaded (sorted by id), instead of `ids`.
+    """
+    from memkit.staleness.check import check_store as run
+    from memkit.staleness.gcpause import paused
+
+    with paused():
+        return run(store, today=today, ids=ids, memories=memories)
 
 
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
     """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
+    from memkit.staleness.gcpause import paused
     from memkit.staleness.record import fingerprint as run
 
-    return run(root, links, today=today)
+    with paused():
+        return run(root, links, today=today)
 
 
 def verify_store(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> Verified:
     """Re-fingerprint every memory it can under the store lock; report the others."""
+    from memkit.staleness.gcpause import paused
     from memkit.staleness.record import verify_store as run
 
-    return run(store, ids, today=today, follow=follow)
+    with paused():
+        return run(store, ids, today=today, follow=follow)
 
 
 def verify(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> list[Memory]:
     """Like verify_store, then MemkitError naming every problem (the good ones are saved)."""
+    from memkit.staleness.gcpause import paused
     from memkit.staleness.record import verify as run
 
-    return run(store, ids, today=today, follow=follow)
+    with paused():
+        return run(store, ids, today=today, follow=follow)
 
 
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """Memories whose linked code the staged changes touch, with how each link changed."""
     from memkit.staleness.check import check_staged as run
+    from memkit.staleness.gcpause import paused
 
-    return run(store)
+    with paused():
+        return run(store)
 
 
 def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]:
     """Memories made stale by code changed between `base` and `head` (None: work tree)."""
     from memkit.staleness.check import check_range as run
+    from memkit.staleness.gcpause import paused
 
-    return run(store, base, head)
+    with paused():
+        return run(store, base, head)

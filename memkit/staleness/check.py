@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from memkit.staleness.engine import Evaluator, current_print, link_states, touched
+from memkit.staleness.engine import Evaluator, current_print, touched
+from memkit.staleness.linkcache import LinkCache
 from memkit.staleness.snapshot import INDEX, WORKTREE, Snapshot
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
@@ -36,26 +37,60 @@ def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> 
 
 
 def check_store(
-    store: Store, *, today: dt.date, ids: Iterable[str] | None = None
+    store: Store,
+    *,
+    today: dt.date,
+    ids: Iterable[str] | None = None,
+    memories: Sequence[Memory] | None = None,
 ) -> list[MemoryStatus]:
-    mems = select(store, ids)
-    # Only links with a recorded fingerprint are compared with the code: without one
-    # there is nothing for git to tell, and opening a repository costs ~100 ms.
-    repo = _repo(store) if any(m.links and m.verified for m in mems) else None
-    snap = Snapshot(store.root, repo, WORKTREE)
-    evaluators: dict[str | None, Evaluator] = {}
-    local: list[TreeChanges] = []  # HEAD -> work tree, computed once when first needed
+    mems = list(memories) if memories is not None else select(store, ids)
+    verified = any(m.links and m.verified for m in mems)
+    known = LinkCache.open(store) if verified else None
+    states = _States(store, verified)
     out = []
     for mem in mems:
         v = mem.verified
         commit = v.commit if v is not None else None
-        if commit not in evaluators:
-            evaluators[commit] = Evaluator(snap, _changes_since(repo, commit, local))
         recorded = dict(v.fingerprints) if v is not None else None
-        links = link_states(evaluators[commit], mem.links, recorded, commit)
+        links = []
+        for text in mem.links:
+            was = None if recorded is None else recorded.get(text)
+            status = known.get(text, was, commit) if known and was is not None else None
+            if status is None:
+                status = states(commit).state(text, was, commit)
+                if known is not None and was is not None:
+                    known.put(status, was, commit)
+            links.append(status)
         active = mem.status == "active" and mem.revises is None
-        out.append(MemoryStatus(mem.id, memory_state(mem, links, today), links, active))
+        out.append(
+            MemoryStatus(mem.id, memory_state(mem, tuple(links), today), tuple(links), active)
+        )
+    if known is not None:
+        known.save()
     return out
+
+
+class _States:
+    """One Evaluator per recorded commit, made when first needed: a check answered from
+    the link cache opens no repository."""
+
+    def __init__(self, store: Store, verified: bool) -> None:
+        self.store = store
+        self.verified = verified
+        self.snap: Snapshot | None = None
+        self.evaluators: dict[str | None, Evaluator] = {}
+        self.local: list[TreeChanges] = []  # HEAD -> work tree, computed once when needed
+
+    def __call__(self, commit: str | None) -> Evaluator:
+        if self.snap is None:
+            # Only links with a recorded fingerprint are compared with the code: without
+            # one there is nothing for git to tell, and opening a repository costs ~100 ms.
+            repo = _repo(self.store) if self.verified else None
+            self.snap = Snapshot(self.store.root, repo, WORKTREE)
+        if commit not in self.evaluators:
+            changes = _changes_since(self.snap.repo, commit, self.local)
+            self.evaluators[commit] = Evaluator(self.snap, changes)
+        return self.evaluators[commit]
 
 
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:

@@ -8,7 +8,7 @@ and in every file that changed (which includes where moved code went).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from memkit.staleness import anchors
@@ -196,18 +196,6 @@ def _score(before: SymbolPrint, now: SymbolPrint, same_name: bool) -> int | None
     if before.body in TRIVIAL_BODIES and not (same_sig and same_name):
         return None
     return (0 if same_sig else 2) + (0 if same_name else 1)
-
-
-def link_states(
-    evaluator: Evaluator,
-    links: Sequence[str],
-    recorded: dict[str, str] | None,
-    since: str | None,
-) -> tuple[LinkStatus, ...]:
-    return tuple(
-        evaluator.state(text, None if recorded is None else recorded.get(text), since)
-        for text in links
-    )
 
 
 def current_print(snap: Snapshot, text: str) -> str | None:

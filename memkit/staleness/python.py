@@ -11,6 +11,7 @@ import copy
 import re
 from collections.abc import Iterator
 
+from memkit.staleness.astdump import dump
 from memkit.staleness.fingerprints import SymbolPrint, file_print
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
@@ -31,7 +32,7 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
     for name, assign in _assignments(tree.body, ""):
         nodes.setdefault(name, assign)
     return Parsed(
-        lambda: file_print(ast.dump(tree)),
+        lambda: file_print(dump(tree)),
         LazyPrints(nodes, _print),
         lambda n: _code_tokens(nodes[n]),
     )
@@ -144,8 +145,8 @@ def _dump(node: ast.AST | list[ast.AST] | list[ast.expr] | list[ast.stmt] | None
     if node is None:
         return ""
     if isinstance(node, list):
-        return "[" + ",".join(ast.dump(n) for n in node) + "]"
-    return ast.dump(node)
+        return "[" + ",".join([dump(n) for n in node]) + "]"
+    return dump(node)
 
 
 def _docstring(body: list[ast.stmt]) -> str | None:

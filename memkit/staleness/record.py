@@ -20,6 +20,7 @@ from memkit.memory import Verification
 from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
 from memkit.staleness.parsed import LinkError, Unparsable
+from memkit.staleness.restamp import restamped
 from memkit.staleness.snapshot import WORKTREE, Snapshot
 
 if TYPE_CHECKING:
@@ -160,7 +161,12 @@ def verify_store(
             if _same(mem, links, paths, verified):
                 unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
                 continue
-            changed.append(dataclasses.replace(mem, links=links, paths=paths, verified=verified))
+            if links == mem.links and paths == mem.paths:
+                changed.append(restamped(mem, verified))  # the usual case, no YAML work
+            else:
+                changed.append(
+                    dataclasses.replace(mem, links=links, paths=paths, verified=verified)
+                )
         written, refused = store.put_many(changed)
         order = {m.id: i for i, m in enumerate(mems)}
         saved = sorted(saved + written, key=lambda m: order[m.id])

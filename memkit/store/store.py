@@ -323,8 +323,7 @@ class Store:
             try:
                 path = self.root / mem.path if mem.path else self.path_of(mem.id)
                 rel = self.rel(path)
-                text = mm.dumps(mem)
-                saved = mm.parse(text, mid=mem.id, path=rel)
+                text, saved = _text_and_parse(mem, rel)
                 check_secrets(text, rel, False, mem=saved)
             except MemkitError as e:
                 refused.append((mem.id, e))
@@ -356,6 +355,19 @@ class Store:
             yield
 
     # ----------------------------------------------------------------- search
+
+
+def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
+    """mm.dumps(mem) and its parse. A head already rewritten for the new fields (verify
+    prepares its `verified:` block so) is what dumps() would return: one parse proves it."""
+    if mem.head:
+        text = mem.head + mem.body
+        with contextlib.suppress(MemkitError):
+            saved = mm.parse(text, mid=mem.id, path=rel)
+            if saved == mem:
+                return text, saved
+    text = mm.dumps(mem)
+    return text, mm.parse(text, mid=mem.id, path=rel)
 
 
 def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:

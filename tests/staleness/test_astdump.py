@@ -1,0 +1,69 @@
+"""astdump.dump must write exactly what ast.dump writes: fingerprints digest that text."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from memkit.staleness.astdump import dump
+
+TRICKY = '''
+from __future__ import annotations
+import os.path as p, sys
+x: int = 1; y = -2j; z = b"\\x00'"; w = ...; v = None; u = True
+def f(a, /, b: "str" = 'q', *args, c=1.5e300, **kw) -> list[int] | None:
+    """doc"""
+    global x
+    lambda: (yield)
+    return [i async for i in g() if i] if a else {k: v for k, v in kw.items()}
+async def g():
+    async with a as (b, c), d:
+        await e
+    async for i in j: pass
+    else: ...
+class C(Base, metaclass=M):
+    @dec(1)
+    def m(self): del self.x; raise E from None
+match cmd:
+    case [1, *rest] if rest: pass
+    case {"k": v, **others}: pass
+    case Point(x=0) | None as q: pass
+try: pass
+except* (A, B) as e: pass
+finally: pass
+print(f"{x!r:>{width}} {y=}")
+a[1:2, ::3] = c = d
+assert x, "m"
+with open(f) as h: pass
+while not x: break
+for (i, j) in k: continue
+'''
+
+
+def test_same_text_as_ast_dump_on_tricky_code() -> None:
+    tree = ast.parse(TRICKY)
+    assert dump(tree) == ast.dump(tree)
+    for node in ast.walk(tree):
+        assert dump(node) == ast.dump(node)
+
+
+def test_same_text_as_ast_dump_on_real_files() -> None:
+    root = Path(ast.__file__).parent
+    files = sorted(root.glob("*.py"))[:60] + sorted(Path("memkit").rglob("*.py"))
+    assert len(files) > 60
+    for path in files:
+        tree = ast.parse(path.read_bytes())
+        for node in tree.body:
+            assert dump(node) == ast.dump(node), path
+
+
+def test_hand_built_nodes_with_missing_fields() -> None:
+    for node in (ast.Name("x"), ast.Name(), ast.arguments(), ast.Constant(None), ast.Load()):
+        assert dump(node) == ast.dump(node)
+
+
+def test_refuses_what_is_not_a_node() -> None:
+    with pytest.raises(TypeError):
+        dump([ast.Load()])  # type: ignore[arg-type]
