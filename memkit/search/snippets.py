@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memkit.errors import MemkitError
 from memkit.memory import split
-from memkit.search.analysis import ANALYZER
+from memkit.search.analysis import spans as term_spans
 
 
 def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
@@ -24,7 +24,7 @@ def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
     except MemkitError:
         body = text
     body = " ".join(body.split())
-    spans = [(t.startchar, t.endchar) for t in ANALYZER(body, chars=True) if t.text in terms]
+    spans = [(s, e) for t, s, e in term_spans(body) if t in terms]
     start = spans[0][0] - width // 4 if spans and spans[0][0] > width // 2 else 0
     if start:
         space = body.find(" ", start)
