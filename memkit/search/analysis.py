@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Iterator
 
 import Stemmer
 
@@ -64,12 +65,20 @@ def analyze(text: str) -> list[str]:
     return [stems[w] for w in words]
 
 
-def spans(text: str) -> list[tuple[str, int, int]]:
-    """(term, start, end) of each term of `text`, in order (the snippets mark them)."""
-    found = [(m.group().lower(), m.start(), m.end()) for m in _PART_RE.finditer(text)]
-    found = [f for f in found if f[0] not in STOP_WORDS]
-    stems = _stems([f[0] for f in found])
-    return [(stems[w], s, e) for w, s, e in found]
+def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, int]]:
+    """(term, start, end) of each term of `text`, in order (the snippets mark them).
+
+    With `stop_after`, the terms that start after that character are not analyzed.
+    """
+    stems, stop = _STEMS, STOP_WORDS
+    for m in _PART_RE.finditer(text):
+        if stop_after is not None and m.start() > stop_after:
+            return
+        word = m.group().lower()
+        if word in stop:
+            continue
+        stem = stems.get(word) or _stems([word])[word]
+        yield stem, m.start(), m.end()
 
 
 @functools.cache

@@ -201,7 +201,8 @@ def documents(
 
 
 def _conditions(query: Query | None, filters: Sequence[Sql | None]) -> tuple[str, list[Any]]:
-    parts, params = ["1"], []
+    parts: list[str] = ["1"]
+    params: list[Any] = []
     for cond in (*(query.where if query else ()), *filters):
         if cond is not None:
             parts.append(cond[0])

@@ -157,7 +157,9 @@ class Index:
         with self._locked(exclusive=True):
             try:
                 con = fts.open_db(self.db_path, write=True)
-            except fts.Damaged:
+            except fts.Damaged as e:
+                if self.db_path.exists():
+                    _note(f"the search index was unreadable ({e}); rebuilt")
                 return f"built {self._build(now, folders)}"
             try:
                 known = fts.files(con)
@@ -172,6 +174,7 @@ class Index:
                 _note(f"the search index was unreadable ({e}); rebuilt")
                 return f"built {self._build(now, folders)}"
             con.close()
+            self._drop_legacy()
             self._save_state(folders, now)
             return f"updated {len(changed) + len(gone)}" if changed or gone else "current"
 
@@ -190,10 +193,7 @@ class Index:
 
         with contextlib.suppress(FileNotFoundError):
             self.state_path.unlink()
-        for name in _LEGACY:  # another engine's index is simply replaced
-            shutil.rmtree(self.dir / name, ignore_errors=True)
-            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
-                (self.dir / name).unlink()
+        self._drop_legacy()
         tmp = self.dir / "index.db.new"
         with contextlib.suppress(FileNotFoundError):
             tmp.unlink()
@@ -210,6 +210,13 @@ class Index:
         os.replace(tmp, self.db_path)
         self._save_state(folders, now)
         return len(memories)
+
+    def _drop_legacy(self) -> None:
+        """Remove another engine's index files (derived data: the new index replaces them)."""
+        for name in _LEGACY:
+            shutil.rmtree(self.dir / name, ignore_errors=True)
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                (self.dir / name).unlink()
 
     def _update(
         self,
@@ -248,9 +255,15 @@ class Index:
         Each document's file is checked first: one rewritten in place since it was
         indexed is indexed again and the query asked again.
         """
+
+        def read(con: sqlite3.Connection) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
+            docs = fts.top(con, query, limit, (filter, mask))
+            return docs, _stamps(con, [d["path"] for d in docs])
+
+        docs: list[dict[str, Any]] = []
         for _ in range(3):
-            docs = self._read(lambda con: fts.top(con, query, limit, (filter, mask)))
-            if not self._outdated(docs):
+            docs, stamps = self._read(read)
+            if not self._outdated(docs, stamps):
                 break
             self.refresh(full=True)
         return docs
@@ -261,7 +274,10 @@ class Index:
         """path -> stored fields of those of `paths` that pass `filter` and `mask`."""
         if not paths:
             return {}
-        return self._read(lambda con: fts.documents(con, paths, (filter, mask)))
+        got: dict[str, dict[str, Any]] = self._read(
+            lambda con: fts.documents(con, paths, (filter, mask))
+        )
+        return got
 
     def _read(self, read: Any) -> Any:
         for attempt in range(2):
@@ -280,26 +296,25 @@ class Index:
                 self.rebuild()
         raise AssertionError("unreachable")
 
-    def _outdated(self, docs: list[dict[str, Any]]) -> bool:
+    def _outdated(self, docs: list[dict[str, Any]], known: dict[str, list[int]]) -> bool:
         """Whether a document's file differs from what the index recorded of it."""
-        if not docs:
-            return False
-        known = self._read(lambda con: _stamps(con, [d["path"] for d in docs]))
-        root = self.store.root
+        root = str(self.store.root)
         for d in docs:
-            try:
-                st = os.stat(root / d["path"], follow_symlinks=False)
-            except OSError:
-                if d["path"] in known:  # a shared store's memory has no stamp: skip it
-                    return True
-                continue
             stamp = known.get(d["path"])
-            if stamp is not None and stamp[1] >= 0 and stamp != [st.st_size, st.st_mtime_ns]:
+            if stamp is None or stamp[1] < 0:  # a shared store's memory, or a racy one
+                continue
+            try:
+                st = os.stat(os.path.join(root, d["path"]), follow_symlinks=False)
+            except OSError:
+                return True
+            if stamp != [st.st_size, st.st_mtime_ns]:
                 return True
         return False
 
 
 def _stamps(con: sqlite3.Connection, paths: list[str]) -> dict[str, list[int]]:
+    if not paths:
+        return {}
     marks = ", ".join("?" * len(paths))
     sql = f"SELECT path, size, mtime FROM files WHERE path IN ({marks})"
     return {p: [s, m] for p, s, m in con.execute(sql, paths)}
