@@ -55,13 +55,14 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=10_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dir", type=Path, help="reuse (or create) the store here")
+    ap.add_argument("--this", type=Path, default=HERE.parent, help="this version's folder")
     args = ap.parse_args()
     root = args.dir or Path(tempfile.mkdtemp(prefix="memkit-engines-"))
     if not (root / ".memory").is_dir():
         grow(args.mirror, args.n, root)
     mems = sorted((root / ".memory").rglob("*.md"))
     caches = Path(tempfile.mkdtemp(prefix="memkit-engines-cache-"))
-    engines = {"this": HERE.parent, "other": args.other.resolve()}
+    engines = {"this": args.this.resolve(), "other": args.other.resolve()}
     envs = {
         name: {**ENV, "PYTHONPATH": str(code), "MEMKIT_CACHE_DIR": str(caches / name)}
         for name, code in engines.items()

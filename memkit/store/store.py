@@ -28,7 +28,7 @@ from memkit.errors import (
 )
 from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
 from memkit.memory import Memory
-from memkit.store.parse_cache import ParseCache
+from memkit.store.parse_cache import CACHE_NAME, ParseCache
 from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
 
@@ -141,7 +141,7 @@ class Store:
 
     def load(self) -> Loaded:
         """Parse every memory (through the cache); invalid files become problems."""
-        cache = ParseCache(self.private_dir() / "parsed.json")
+        cache = ParseCache(self.private_dir() / CACHE_NAME)
         memories: list[Memory] = []
         problems: list[InvalidMemoryError] = []
         for rel, full in self._walk():
@@ -171,6 +171,7 @@ class Store:
                 cache.put(rel, st, mem)
             memories.append(mem)
         cache.save()
+        cache.close()
         problems.extend(
             InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(self.links)
         )
@@ -228,7 +229,26 @@ class Store:
                 if mid not in stems:
                     self.path_of(mid)  # raises, naming the id
                 found[mid] = Path(stems[mid])
-        return [self._parse(found[mid], mid) for mid in wanted]
+        cache = ParseCache(self.private_dir() / CACHE_NAME, bulk=False)
+        try:
+            got = [self._cached(cache, found[mid], mid) for mid in wanted]
+            cache.save()
+        finally:
+            cache.close()
+        return got
+
+    def _cached(self, cache: ParseCache, path: Path, mid: str) -> Memory:
+        """The memory at `path`, from the parse cache when its size and mtime match."""
+        rel = self.rel(path)
+        try:
+            st = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
+        mem = cache.get(rel, st)
+        if mem is None or mem.id != mid:
+            mem = self._parse(path, mid)
+            cache.put(rel, st, mem)
+        return mem
 
     def hint_paths(self, paths: Mapping[str, str]) -> None:
         """Where some memories are likely to be (id -> path relative to the root).
