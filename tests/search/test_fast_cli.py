@@ -25,8 +25,9 @@ def _memkit(root: Path, *args: str, fast: bool) -> tuple[int, str, str]:
     """Run memkit in a process: by memkit.cli.main (fast path) or by the click group."""
     entry = "main" if fast else "cli"
     code = f"import sys\nfrom memkit.cli import {entry}\n{entry}(sys.argv[1:])"
+    env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22"}
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
-                          text=True, env={"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22"})  # fmt: skip
+                          text=True, env=env)  # fmt: skip
     return done.returncode, done.stdout, done.stderr
 
 
