@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import os
+import time
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,10 +29,11 @@ from memkit.errors import (
 )
 from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
 from memkit.memory import Memory
-from memkit.store.parse_cache import CACHE_NAME, ParseCache
+from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
 from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
 
+_LAST: list[Any] = []  # [key, Loaded] of this process's last full load (see Store.load)
 _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
     "outside the repository): replace it with the file itself"
@@ -140,15 +142,43 @@ class Store:
         return self.rel(path) if path.is_relative_to(self.root) else str(path)
 
     def load(self) -> Loaded:
-        """Parse every memory (through the cache); invalid files become problems."""
+        """Parse every memory (through the cache); invalid files become problems.
+
+        A second load in the same process, with every file's size and mtime unchanged
+        (none modified too recently to trust) and the parse cache file untouched since,
+        returns the first one's result.
+        """
+        files = []
+        for rel, full in self._walk():
+            try:
+                files.append((rel, full, os.stat(full, follow_symlinks=False)))
+            except OSError:
+                continue  # deleted while we listed
+        stamps = [(rel, st.st_size, st.st_mtime_ns) for rel, _, st in files]
+        key = [str(self.root), self.links, stamps, self._cache_stamp()]
+        if _LAST and _LAST[0] == key:
+            loaded: Loaded = _LAST[1]
+            return loaded
+        loaded = self._load(files)
+        _LAST[:] = []
+        now = time.time_ns()
+        if all(now - st.st_mtime_ns >= RACY_NS for _, _, st in files):
+            key[3] = self._cache_stamp()  # as this load left it
+            _LAST[:] = [key, loaded]
+        return loaded
+
+    def _cache_stamp(self) -> tuple[int, ...]:
+        try:
+            st = os.stat(self.cache_dir / CACHE_NAME)
+        except OSError:
+            return ()
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _load(self, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
         cache = ParseCache(self.private_dir() / CACHE_NAME)
         memories: list[Memory] = []
         problems: list[InvalidMemoryError] = []
-        for rel, full in self._walk():
-            try:
-                st = os.stat(full, follow_symlinks=False)
-            except OSError:
-                continue  # deleted while we listed
+        for rel, full, st in files:
             mem = cache.get(rel, st)
             if mem is None:
                 try:

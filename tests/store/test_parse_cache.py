@@ -132,3 +132,15 @@ def test_a_cache_written_with_other_fields_is_not_used(store: Store) -> None:
 def test_every_field_kind_is_decoded_or_plain() -> None:
     special = {"list", "date", "verified"}
     assert {f.kind for f in REGISTRY} <= PLAIN_KINDS | special
+
+
+def test_a_second_load_in_a_process_reuses_the_first(store: Store) -> None:
+    path = write_memory(store, "a", "---\ntitle: Old\n---\n")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    first = store.load()
+    assert store.load() is first
+    path.write_text("---\ntitle: New\n---\n")  # size and mtime change
+    assert store.load().memories[0].title == "New"
+    fresh = write_memory(store, "b", "---\ntitle: Just written\n---\n")  # racy: not kept
+    assert fresh.exists() and store.load() is not store.load()
