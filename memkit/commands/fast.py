@@ -108,6 +108,18 @@ def run(opts: dict[str, Any], echo: Callable[..., None], store: Store | None = N
         semantic=embedder,
     )
     show(hits, opts["as_json"], echo)
+    notes(echo)
+
+
+def notes(echo: Callable[..., None]) -> None:
+    """Print what the search index had to say (a damaged index rebuilt), once."""
+    index = sys.modules.get("memkit.search.index")
+    if index is not None:
+        from memkit.controls import printable
+
+        for message in index.NOTES:
+            echo(printable(f"memkit: note: {message}"), err=True)
+        index.NOTES.clear()
 
 
 def show(hits: list[Hit], as_json: bool, echo: Callable[..., None]) -> None:

@@ -117,6 +117,9 @@ def context(
         exclude_always_on=exclude_always_on,
         statuses=staleness_checker(store, today=day),
     )
+    from memkit.commands.fast import notes
+
+    notes(click.echo)
     if fmt == "json":
         echo_json(got.to_record())
     else:
@@ -136,7 +139,10 @@ def index(ctx: click.Context, rebuild: bool, semantic: bool) -> None:
         click.echo(f"indexed {ix.rebuild()} memories")
         ix.refresh()  # records what the build saw, for the vectors
     else:
-        click.echo(f"index {ix.refresh()}")
+        click.echo(f"index {ix.refresh(full=True)}")
+    from memkit.commands.fast import notes
+
+    notes(click.echo)
     if semantic:
         from memkit.search.embed import default_embedder
         from memkit.search.vectors import Vectors

@@ -19,7 +19,6 @@ import json
 import os
 import shutil
 import sqlite3
-import sys
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -326,8 +325,11 @@ def _trusted(mtime: int, now: int) -> int:
     return -1 if now - mtime < window else mtime
 
 
+NOTES: list[str] = []  # what the commands tell on stderr (core modules never print)
+
+
 def _note(message: str) -> None:
-    print(f"memkit: note: {message}", file=sys.stderr)
+    NOTES.append(message)
 
 
 def _changes(

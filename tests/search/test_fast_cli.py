@@ -75,3 +75,12 @@ def test_fast_path_imports_no_click(store: Store) -> None:
                           text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
     assert done.stderr.strip().splitlines()[-1] == "False"
     assert done.stdout.startswith("retry-limit  ")
+
+
+def test_a_damaged_index_is_rebuilt_with_a_note(store: Store) -> None:
+    _seed(store)
+    assert _memkit(store.root, "search", "retry", fast=True)[0] == 0
+    (store.cache_dir / "search" / "index.db").write_bytes(b"not a database" * 100)
+    code, out, err = _memkit(store.root, "search", "retry", fast=True)
+    assert (code, out.split()[0]) == (0, "retry-limit")
+    assert err.startswith("memkit: note: the search index was unreadable")
