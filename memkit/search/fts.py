@@ -20,13 +20,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.search.schema import COLUMNS, SCHEMA_VERSION, STORED, WEIGHTS
+from memkit.search.schema import COLUMNS, SCHEMA_VERSION, STORED, STORED_TYPES, WEIGHTS
 
 if TYPE_CHECKING:
     from memkit.search.query import Query, Sql
 
+_DOCS = ", ".join(f"{name} {kind}" for name, kind in STORED_TYPES.items())
 SCHEMA = f"""
-CREATE TABLE docs (rowid INTEGER PRIMARY KEY, {", ".join(STORED)}, tagterms TEXT);
+CREATE TABLE docs (rowid INTEGER PRIMARY KEY, {_DOCS}, tagterms TEXT);
 CREATE UNIQUE INDEX docs_path ON docs(path);
 CREATE TABLE files (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER) WITHOUT ROWID;
 CREATE VIRTUAL TABLE fts USING fts5({", ".join(COLUMNS)}, tokenize = 'ascii', detail = full);

@@ -16,10 +16,15 @@ from memkit.search.analysis import analyze
 if TYPE_CHECKING:
     from memkit.memory import Memory
 
-SCHEMA_VERSION = 6
-STORED = ("path", "id", "title", "type", "status", "expires", "recency")
-COLUMNS = ("title", "tags", "paths", "links", "body")
-WEIGHTS = (3.0, 2.0, 2.0, 2.0, 1.0)
+SCHEMA_VERSION = 7
+# The stored fields of each memory, with their SQL types (the `docs` table).
+STORED_TYPES = {"path": "TEXT", "id": "TEXT", "title": "TEXT", "type": "TEXT",
+                "status": "TEXT", "expires": "TEXT", "recency": "TEXT"}  # fmt: skip
+STORED = tuple(STORED_TYPES)
+# The analyzed columns of the full-text table, with their BM25 weights.
+COLUMN_WEIGHTS = {"title": 3.0, "tags": 2.0, "paths": 2.0, "links": 2.0, "body": 1.0}
+COLUMNS = tuple(COLUMN_WEIGHTS)
+WEIGHTS = tuple(COLUMN_WEIGHTS.values())
 
 
 def terms(text: str) -> str:

@@ -12,9 +12,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import os
-import time
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,30 +20,17 @@ from memkit import cachedir
 from memkit import memory as mm
 from memkit.config import Config
 from memkit.errors import (
-    InvalidMemoryError,
     MemkitError,
     MemoryNotFoundError,
     StoreNotFoundError,
 )
 from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
 from memkit.memory import Memory
-from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
+from memkit.store import loading
+from memkit.store.loading import Loaded
+from memkit.store.parse_cache import CACHE_NAME, ParseCache
 from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
-
-_LAST: list[Any] = []  # [key, Loaded] of this process's last full load (see Store.load)
-_LINK_PROBLEM = (
-    "is a symbolic link; memkit does not follow links in .memory/ (one could point "
-    "outside the repository): replace it with the file itself"
-)
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """Every memory that parsed, and every problem with the ones that did not."""
-
-    memories: tuple[Memory, ...]
-    problems: tuple[InvalidMemoryError, ...]
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -142,71 +127,11 @@ class Store:
         return self.rel(path) if path.is_relative_to(self.root) else str(path)
 
     def load(self) -> Loaded:
-        """Parse every memory (through the cache); invalid files become problems.
+        """Parse every memory (through the parse cache); invalid files become problems.
 
-        A second load in the same process, with every file's size and mtime unchanged
-        (none modified too recently to trust) and the parse cache file untouched since,
-        returns the first one's result.
+        See memkit.store.loading (a second load of an unchanged store is reused).
         """
-        files = []
-        for rel, full in self._walk():
-            try:
-                files.append((rel, full, os.stat(full, follow_symlinks=False)))
-            except OSError:
-                continue  # deleted while we listed
-        stamps = [(rel, st.st_size, st.st_mtime_ns) for rel, _, st in files]
-        key = [str(self.root), self.links, stamps, self._cache_stamp()]
-        if _LAST and _LAST[0] == key:
-            loaded: Loaded = _LAST[1]
-            return loaded
-        loaded = self._load(files)
-        _LAST[:] = []
-        now = time.time_ns()
-        if all(now - st.st_mtime_ns >= RACY_NS for _, _, st in files):
-            key[3] = self._cache_stamp()  # as this load left it
-            _LAST[:] = [key, loaded]
-        return loaded
-
-    def _cache_stamp(self) -> tuple[int, ...]:
-        try:
-            st = os.stat(self.cache_dir / CACHE_NAME)
-        except OSError:
-            return ()
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
-
-    def _load(self, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
-        cache = ParseCache(self.private_dir() / CACHE_NAME)
-        memories: list[Memory] = []
-        problems: list[InvalidMemoryError] = []
-        for rel, full, st in files:
-            mem = cache.get(rel, st)
-            if mem is None:
-                try:
-                    mm.check_size(st.st_size, rel)
-                    raw = read_regular(full, limit=mm.MAX_BYTES, what=rel)
-                except InvalidMemoryError as e:
-                    problems.append(e)
-                    continue
-                except FileNotFoundError:
-                    continue  # deleted while we listed
-                except MemkitError as e:
-                    problems.append(InvalidMemoryError(rel, 1, "file", str(e)))
-                    continue
-                got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
-                if errs:
-                    problems.extend(errs)
-                    continue
-                assert got is not None
-                mem = got
-                cache.put(rel, st, mem)
-            memories.append(mem)
-        cache.save()
-        cache.close()
-        problems.extend(
-            InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(self.links)
-        )
-        problems.extend(_duplicates(memories))
-        return Loaded(tuple(memories), tuple(problems))
+        return loading.load(self)
 
     def memories(self) -> list[Memory]:
         """Every valid memory, sorted by id. Invalid files are skipped (see `validate`)."""
@@ -406,22 +331,3 @@ class Store:
             yield
 
     # ----------------------------------------------------------------- search
-
-
-def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
-    seen: dict[str, Memory] = {}
-    out = []
-    for mem in memories:
-        if mem.id in seen:
-            out.append(
-                InvalidMemoryError(
-                    mem.path,
-                    1,
-                    "id",
-                    f"duplicate id {mem.id!r}: {seen[mem.id].path} has the "
-                    "same file name; rename one of them",
-                )
-            )
-        else:
-            seen[mem.id] = mem
-    return out
