@@ -3,8 +3,8 @@
 store (Store: find, list, load, get, add, put, update, delete, lock; find_root),
 loading (Store.load: the whole store, parse cache, reuse), parse_cache (parsed
 memories kept between runs), sqlite (derived SQLite files checked on open),
-secrets_guard (refusing to write a likely secret), init (creating `.memory/`). Importing this package imports those
-modules, none of the heavy libraries.
+secrets_guard (refusing to write a likely secret), init (creating `.memory/`).
+Importing this package imports those modules, none of the heavy libraries.
 """
 
 from __future__ import annotations
