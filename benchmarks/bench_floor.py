@@ -23,7 +23,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shutil
 import statistics
 import subprocess
 import sys
@@ -108,11 +107,11 @@ def main() -> None:
         subprocess.run(["git", "add", str(f)], cwd=root, env=ENV, check=True)
 
     def drop_parse_cache() -> None:
-        (cache / "parsed.json").unlink(missing_ok=True)
+        (cache / "parsed.db").unlink(missing_ok=True)
 
     def drop_index() -> None:  # the keyword index only: the vectors stay
-        shutil.rmtree(cache / "search" / "index", ignore_errors=True)
-        (cache / "search" / "manifest.json").unlink(missing_ok=True)
+        for name in ("index.db", "state.json"):
+            (cache / "search" / name).unlink(missing_ok=True)
 
     commit = ["git", "commit", "-qm", "bench"]
     cases: dict[str, tuple[list[str], Callable[[], None] | None, str]] = {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Retrieval benchmark: keyword-only vs hybrid (keyword + semantic) search on real memories.
 
-    python benchmarks/search_eval.py [--repo PATH] [--k 5] [--min-sim X]
+    python benchmarks/search_eval.py [--repo PATH] [--code PATH] [--k 5] [--min-sim X]
+                                     [--keyword-only]
 
 The corpus is memkit's own, read from its git history at PINNED (so the figures do
 not move as the project changes): every memory of its `.memory/` (37), and every
@@ -13,7 +14,9 @@ words, to show the hybrid ranking does not lose what words alone find.
 
 Prints recall@k and MRR (first relevant hit within the top 10) for each mode and
 query set, the per-query latency of each, the model's load time and the size on
-disk of what the `memkit[semantic]` extra installs. Needs the extra installed.
+disk of what the `memkit[semantic]` extra installs. Needs the extra installed, but for
+--keyword-only. --code runs another checkout's memkit on the same corpus (for example
+an older keyword engine: `git worktree add /tmp/old COMMIT`).
 """
 
 from __future__ import annotations
@@ -260,9 +263,11 @@ def main() -> None:
     ap.add_argument("--repo", type=Path, default=Path(__file__).resolve().parent.parent)
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--min-sim", type=float, default=None)
+    ap.add_argument("--code", type=Path, default=None, help="the memkit checkout to run")
+    ap.add_argument("--keyword-only", action="store_true", help="no semantic model")
     args = ap.parse_args()
-    sys.path.insert(0, str(args.repo))
-    from memkit.search import embed, hybrid
+    sys.path.insert(0, str(args.code or args.repo))
+    from memkit.search import hybrid
     from memkit.store import Store, init
 
     if args.min_sim is not None:
@@ -278,7 +283,7 @@ def main() -> None:
         if missing:
             sys.exit(f"search_eval: labelled ids not in the corpus: {', '.join(missing)}")
         start = time.perf_counter()
-        model = embed.default_embedder()
+        model = None if args.keyword_only else _model()
         load = time.perf_counter() - start
         evaluate(store, QUERIES[:1], args.k, model)  # builds the index and the vectors
         print(f"corpus: {n} memories at {PINNED}; {len(QUERIES)} paraphrased and "
@@ -286,10 +291,17 @@ def main() -> None:
               f"min similarity {hybrid.MIN_SIMILARITY}")  # fmt: skip
         print(f"{'queries':<12}{'mode':<10}{'recall@k':>9}{'MRR':>7}{'median ms':>11}")
         for label, queries in (("paraphrased", QUERIES), ("literal", LITERAL)):
-            for mode, sem in (("keyword", None), ("hybrid", model)):
+            for mode, sem in (("keyword", None), ("hybrid", model))[: 1 if model is None else 2]:
                 r, mrr, med = evaluate(store, queries, args.k, sem)
                 print(f"{label:<12}{mode:<10}{r:>9.3f}{mrr:>7.3f}{med * 1000:>11.1f}")
-        print(f"model load {load * 1000:.0f} ms; extra on disk {extra_size():.0f} MB")
+        if model is not None:
+            print(f"model load {load * 1000:.0f} ms; extra on disk {extra_size():.0f} MB")
+
+
+def _model():  # type: ignore[no-untyped-def]
+    from memkit.search import embed
+
+    return embed.default_embedder()
 
 
 if __name__ == "__main__":

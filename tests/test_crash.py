@@ -110,7 +110,7 @@ def _assert_store_healthy(store: Store) -> None:
         mm.parse(path.read_bytes(), mid=path.stem, path=store.rel(path))
     first = store.load()
     assert first.problems == ()
-    for junk in (store.cache_dir / "parsed.json",):
+    for junk in (store.cache_dir / "parsed.db",):
         junk.unlink(missing_ok=True)
     assert store.load() == first
     git(store.root, "status", "--porcelain")
@@ -247,7 +247,7 @@ def test_kill_during_cache_rebuild(base: Store, tmp_path: Path) -> None:
         os.utime(store.dir / f"m{i}.md", ns=(10**18, 10**18))  # old enough to be cached
 
     def reset() -> None:
-        (store.cache_dir / "parsed.json").unlink(missing_ok=True)
+        (store.cache_dir / "parsed.db").unlink(missing_ok=True)
 
     def check() -> None:
         assert len(_memory_files(store)) == 4

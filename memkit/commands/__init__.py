@@ -1,1 +1,36 @@
-"""One module per feature; cli.COMMANDS maps command names to them."""
+"""One module per feature; COMMANDS maps command names to them (memkit.cli runs them)."""
+
+# name -> "module:attribute"; each module is imported only when its command runs.
+COMMANDS: dict[str, str] = {
+    "init": "memkit.commands.memories:init",
+    "add": "memkit.commands.memories:add",
+    "list": "memkit.commands.memories:list_",
+    "show": "memkit.commands.memories:show",
+    "edit": "memkit.commands.memories:edit",
+    "rm": "memkit.commands.memories:rm",
+    "validate": "memkit.commands.memories:validate",
+    "schema": "memkit.commands.memories:schema",
+    "compile": "memkit.commands.compile:compile_",
+    "check": "memkit.commands.staleness:check",
+    "verify": "memkit.commands.staleness:verify",
+    "ci": "memkit.commands.staleness:ci",
+    "search": "memkit.commands.search:search_command",
+    "context": "memkit.commands.search:context",
+    "index": "memkit.commands.search:index",
+    "log": "memkit.commands.history:log",
+    "revert": "memkit.commands.history:revert",
+    "diff": "memkit.commands.history:diff",
+    "report": "memkit.commands.report:report",
+    "hooks": "memkit.commands.githooks:hooks",
+    "mcp": "memkit.commands.agents:mcp",
+    "import": "memkit.commands.agents:import_",
+    "claude-hook": "memkit.commands.agents:claude_hook",
+    "hook": "memkit.commands.agents:hook",  # hidden: what settings written by 0.1 may run
+    "approve": "memkit.commands.agents:approve",
+    "sync": "memkit.commands.stores:sync",
+    "stores": "memkit.commands.stores:stores",
+    "audit": "memkit.commands.audit:audit",
+    "link": "memkit.commands.links:link",
+    "sessions": "memkit.commands.agents:sessions",
+    "why": "memkit.commands.agents:why",
+}

@@ -60,35 +60,11 @@ def search_command(
     as_json: bool,
 ) -> None:
     """Find memories: words rank, "phrases" and field:value (tag:, type:, ...) must match."""
-    from memkit.search import search, staleness_checker
-    from memkit.search.embed import default_embedder
+    from memkit.commands.fast import run
 
-    store = get_store(ctx)
-    day = today()
-    hits = search(
-        store,
-        " ".join(words),
-        today=day,
-        limit=limit,
-        types=types,
-        tags=tags,
-        status=status,
-        include_all=include_all,
-        statuses=staleness_checker(store, today=day),
-        semantic=default_embedder() if semantic else None,
-    )
-    if as_json:
-        echo_json([h.to_record() for h in hits])
-        return
-    if not hits:
-        click.echo("no memories match", err=True)
-    for h in hits:
-        mark = "" if h.state in ("active", "fresh") else f" [{h.state}]"
-        click.echo(printable(f"{h.id}  {h.score:.2f}  {h.type}{mark}  {h.title}"))
-        if h.stale is not None:
-            click.echo(printable(f"    stale: {h.stale or 'the code it describes changed'}"))
-        if h.snippet:
-            click.echo(printable(f"    {h.snippet}"))
+    opts = {"words": words, "limit": limit, "types": types, "tags": tags, "status": status,
+            "include_all": include_all, "semantic": semantic, "as_json": as_json}  # fmt: skip
+    run(opts, click.echo, get_store(ctx))
 
 
 @click.command()
@@ -149,6 +125,9 @@ def context(
             exclude_always_on=exclude_always_on,
             statuses=statuses,
         )
+    from memkit.commands.fast import notes
+
+    notes(click.echo)
     if fmt == "json":
         echo_json(got.to_record())
     else:
@@ -168,7 +147,10 @@ def index(ctx: click.Context, rebuild: bool, semantic: bool) -> None:
         click.echo(f"indexed {ix.rebuild()} memories")
         ix.refresh()  # records what the build saw, for the vectors
     else:
-        click.echo(f"index {ix.refresh()}")
+        click.echo(f"index {ix.refresh(full=True)}")
+    from memkit.commands.fast import notes
+
+    notes(click.echo)
     if semantic:
         from memkit.search.embed import default_embedder
         from memkit.search.vectors import Vectors

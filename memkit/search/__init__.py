@@ -1,15 +1,15 @@
 """Full-text search over memories: search() and where each part of it lives.
 
-- _whoosh.py: the only module that imports whoosh (with a lighter import).
 - analysis.py: text to index terms (identifiers split, stop words, stems, synonyms).
 - schema.py: what the index holds for each memory.
-- query.py: the query syntax, parsed into whoosh queries (Query); type/tag/status filters.
+- query.py: the query syntax, parsed into FTS5 expressions (Query); type/tag/status filters.
+- fts.py: the keyword engine, an SQLite FTS5 table (standard library).
 - index.py: Index, the store's index: kept fresh, written under a lock, read.
 - rank.py: Hit; staleness_checker; stale memories demoted, ties by recency then id.
 - snippets.py: the text shown under each hit.
 - context.py: the memories for the files an agent is about to touch (build_context).
 
-Query syntax: words (any of them, ranked by BM25F with the title boosted), "quoted
+Query syntax: words (any of them, ranked by BM25 with the title boosted), "quoted
 phrases" and field:value (both required), -word (excluded). Fields: id, title, body,
 tag, type, status, path, link.
 """
@@ -43,7 +43,7 @@ __all__ = [
     "staleness_checker",
 ]
 
-# Imported on first use: `memkit context --file` needs none of whoosh.
+# Imported on first use: `memkit context --file` needs no index.
 _LAZY = {
     "analyze": "memkit.search.analysis",
     "Index": "memkit.search.index",

@@ -1,9 +1,8 @@
 """Turning text into index terms: identifiers split, stop words dropped, words stemmed.
 
 The same analysis runs on memories (at indexing) and on queries, so both meet on
-the same terms. A document's `text` field is its title, its keywords (tags, paths,
-links) and its body, separated by TITLE_END and KEYWORDS_END; the analyzer gives
-each part its BM25F weight. SYNONYMS lists words developers use for the same thing.
+the same terms. Stems come from the Snowball English stemmer (PyStemmer, in C), each
+word stemmed once per process. SYNONYMS lists words developers use for the same thing.
 """
 
 from __future__ import annotations
@@ -11,14 +10,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from typing import Any
 
-from memkit.search._whoosh import Token, Tokenizer, english_stemmer
+import Stemmer
 
-# BM25F: each part's weight multiplies its term frequencies before saturation. The
-# parts of `text` are separated by these characters; the tokenizer weighs each part.
-TITLE_END, KEYWORDS_END = "\x1e", "\x1f"
-TITLE_WEIGHT, KEYWORD_WEIGHT = 3.0, 2.0
 STOP_WORDS = frozenset(
     """a about all also am an and any are as at be been but by can could did do does doing
     for from get got had has have how i if in into is it its me my no not of on or our out
@@ -47,69 +41,44 @@ SYNONYMS = (
 )
 # ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
+_STEMMER = Stemmer.Stemmer("english")
+_STEMS: dict[str, str] = {}  # word -> stem, filled on first sight
 
 
-class IdentifierAnalyzer(Tokenizer):  # type: ignore[misc]
-    """The whole analysis in one pass (a chain of whoosh filters costs a third more).
-
-    Words, with identifiers split (`AuthService.login` -> auth, service, login),
-    lowercased, stop words dropped, Porter-stemmed. Positions count dropped words.
-    In a document's `text`, the title and keyword parts get their BM25F weights.
-    """
-
-    def __call__(
-        self,
-        value: str,
-        positions: bool = False,
-        chars: bool = False,
-        keeporiginal: bool = False,
-        removestops: bool = True,
-        start_pos: int = 0,
-        start_char: int = 0,
-        tokenize: bool = True,
-        mode: str = "",
-        **kwargs: Any,
-    ) -> Iterator[Any]:
-        t = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        title_end, keywords_end = value.find(TITLE_END), value.find(KEYWORDS_END)
-        stems = _STEMS
-        for pos, m in enumerate(_PART_RE.finditer(value), start_pos):
-            word = m.group().lower()
-            if word in STOP_WORDS:
-                continue
-            t.text = stems.get(word) or _stem(word)
-            at = m.start()
-            t.boost = (
-                TITLE_WEIGHT if at < title_end else KEYWORD_WEIGHT if at < keywords_end else 1.0
-            )
-            t.stopped = False
-            if keeporiginal:
-                t.original = word
-            if positions:
-                t.pos = pos
-            if chars:
-                t.startchar = start_char + at
-                t.endchar = start_char + m.end()
-            yield t
-
-
-_STEMS: dict[str, str] = {}
-
-
-def _stem(word: str) -> str:
-    if len(_STEMS) > 200_000:
-        _STEMS.clear()
-    out: str = english_stemmer().stem(word)
-    _STEMS[word] = out
-    return out
-
-
-ANALYZER = IdentifierAnalyzer()  # the one the index schema, queries and snippets share
+def _stems(words: list[str]) -> dict[str, str]:
+    """The stem table, with every word of `words` in it."""
+    stems = _STEMS
+    new = [w for w in set(words) if w not in stems]
+    if new:
+        if len(stems) > 500_000:
+            stems.clear()
+            new = list(set(words))
+        stems.update(zip(new, _STEMMER.stemWords(new), strict=True))
+    return stems
 
 
 def analyze(text: str) -> list[str]:
     """The index terms of `text` (split, lowercased, stop words dropped, stemmed)."""
-    return [t.text for t in ANALYZER(text)]
+    stop = STOP_WORDS
+    words = [w for w in map(str.lower, _PART_RE.findall(text)) if w not in stop]
+    stems = _stems(words)
+    return [stems[w] for w in words]
+
+
+def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, int]]:
+    """(term, start, end) of each term of `text`, in order (the snippets mark them).
+
+    With `stop_after`, the terms that start after that character are not analyzed.
+    """
+    stems, stop = _STEMS, STOP_WORDS
+    for m in _PART_RE.finditer(text):
+        if stop_after is not None and m.start() > stop_after:
+            return
+        word = m.group().lower()
+        if word in stop:
+            continue
+        stem = stems.get(word) or _stems([word])[word]
+        yield stem, m.start(), m.end()
 
 
 @functools.cache

@@ -1,10 +1,15 @@
 """The search index of one store: kept fresh, written under a lock, read back in ranked order.
 
-The index is derived data in `search/` of memkit's private folder (memkit.cachedir).
-Before each search, refresh() compares each memory file's size and mtime with what
-the index recorded (manifest.json) and re-indexes only what changed; a missing or
-unreadable index is rebuilt. One lock file serializes writers (exclusive) against
-readers (shared), so a reader never sees a half-written index.
+The index is derived data in `search/` of memkit's private folder (memkit.cachedir):
+`index.db` (memkit.search.fts) and `state.json`, the modification times of the
+memory folders when the index was last brought up to date. A query first compares
+those folders' times (a few stats): unchanged, the index is current. Changed, it
+compares each memory file's size and mtime with what the index recorded and
+re-indexes only what changed. Creating, deleting or renaming a file changes its
+folder; a file rewritten in place does not, so each hit's own file is checked
+before it is returned (a changed hit is re-indexed and the query asked again), and
+`memkit index` checks every file. One lock file serializes writers (exclusive)
+against readers (shared), so a reader never sees a half-written index.
 """
 
 from __future__ import annotations
@@ -13,22 +18,22 @@ import contextlib
 import json
 import os
 import shutil
+import sqlite3
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memkit.fsutil import atomic_write, file_lock
-from memkit.search._whoosh import FileStorage, SegmentReader, bm25f, mp_writer, w3_codec
-from memkit.search.schema import SCHEMA_VERSION, document, schema
+from memkit.search import fts
+from memkit.search.schema import SCHEMA_VERSION
 
 if TYPE_CHECKING:
-    from memkit.search.query import Query
+    from memkit.search.query import Query, Sql
     from memkit.store import Store
 
-MAX_SEGMENTS = 8  # past this many segments, an update merges the small ones
-PROCS, MP_MIN = 2, 2000  # processes writing a full build of MP_MIN memories or more
 _RACY_NS = 20_000_000  # a file modified this close to its scan may change again unseen
+_LEGACY = ("index", "index.new", "index.old", "manifest.json")  # an older engine's files
 
 
 class Index:
@@ -37,9 +42,21 @@ class Index:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.dir = store.cache_dir / "search"
-        self.ix_dir = self.dir / "index"
-        self.manifest_path = self.dir / "manifest.json"
-        self.files: dict[str, list[int]] = {}  # what refresh() last saw (see scan)
+        self.db_path = self.dir / "index.db"
+        self.state_path = self.dir / "state.json"
+        self._files: dict[str, list[int]] | None = None  # what refresh() last saw
+
+    @property
+    def files(self) -> dict[str, list[int]]:
+        """rel path -> [size, mtime_ns] of every memory file (the vectors' stamps too)."""
+        if self._files is None:
+            try:
+                con = fts.open_db(self.db_path)
+                self._files = fts.files(con)
+                con.close()
+            except (fts.Damaged, sqlite3.Error):
+                self._files = self.scan()
+        return self._files
 
     # ------------------------------------------------------------ locking
 
@@ -66,219 +83,253 @@ class Index:
             if entry.is_symlink():
                 continue
             st = entry.stat(follow_symlinks=False)
-            mtime = st.st_mtime_ns
-            window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
-            out[rel] = [st.st_size, -1 if now - mtime < window else mtime]
+            out[rel] = [st.st_size, _trusted(st.st_mtime_ns, now)]
         shared = _shared_stamp(self.store)
         if shared is not None:
             out[SHARED] = [shared, 0]
         return out
 
-    def _manifest_id(self) -> tuple[int, ...]:
-        try:
-            st = os.stat(self.manifest_path)
-        except OSError:
-            return ()
-        return (st.st_ino, st.st_size, st.st_mtime_ns)
+    def _folders(self) -> dict[str, int]:
+        """rel path -> mtime_ns of `.memory/` and every folder under it (-1: too recent)."""
+        from memkit.walk import MEMORY_DIR, SKIP_DIRS
 
-    def _manifest(self) -> dict[str, list[int]] | None:
+        root = str(self.store.root)
+        now = time.time_ns()
+        out: dict[str, int] = {}
+        stack = [MEMORY_DIR]
+        while stack:
+            rel = stack.pop()
+            try:
+                st = os.stat(os.path.join(root, rel), follow_symlinks=False)
+                entries = os.scandir(os.path.join(root, rel))
+            except OSError:
+                continue
+            out[rel] = _trusted(st.st_mtime_ns, now)
+            with entries:
+                for e in entries:
+                    skip = e.name.startswith(".") or (rel == MEMORY_DIR and e.name in SKIP_DIRS)
+                    if not skip and e.is_dir(follow_symlinks=False):
+                        stack.append(f"{rel}/{e.name}")
+        return out
+
+    def _state(self) -> dict[str, Any] | None:
         try:
-            data = json.loads(self.manifest_path.read_bytes())
+            data = json.loads(self.state_path.read_bytes())
         except (OSError, ValueError):
             return None
-        if not isinstance(data, dict) or data.get("version") != SCHEMA_VERSION:
-            return None
-        files = data.get("files")
-        return files if isinstance(files, dict) else None
+        return data if isinstance(data, dict) and data.get("version") == SCHEMA_VERSION else None
 
-    def _save_manifest(self, files: Mapping[str, list[int]]) -> None:
-        data = {"version": SCHEMA_VERSION, "files": dict(sorted(files.items()))}
-        atomic_write(self.manifest_path, json.dumps(data, separators=(",", ":")).encode())
-
-    def refresh(self) -> str:
-        """Bring the index up to date: 'current', 'updated N', or 'built N'."""
-        now = self.files = self.scan()
-        seen = self._manifest_id()
-        known = self._manifest()
-        if known == now and -1 not in (st[1] for st in now.values()) and self._exists():
-            return "current"
-        with self._locked(exclusive=True):
-            if self._manifest_id() != seen:  # another process updated the index meanwhile
-                known = self._manifest()
-            if known is None or not self._exists():
-                return f"built {self._build(now)}"
-            changed, gone = _changes(known, now)
-            if not (changed or gone):
-                return "current"
-            if SHARED in changed or SHARED in gone:  # a shared store moved: read them all
-                return f"built {self._build(now)}"
+    def _current(self) -> bool:
+        """Whether nothing changed since the last refresh: only the folders are stat-ed."""
+        state = self._state()
+        if state is None or state.get("racy") or not self.db_path.is_file():
+            return False
+        root = str(self.store.root)
+        folders = state.get("folders")
+        if not isinstance(folders, dict) or not folders:
+            return False
+        for rel, mtime in folders.items():
             try:
-                self._update(known, now, changed, gone)
-            except Exception:  # an unreadable index is derived data: rebuild it
-                if self._open_ok():
-                    raise
-                return f"built {self._build(now)}"
-            return f"updated {len(changed) + len(gone)}"
+                st = os.stat(os.path.join(root, rel), follow_symlinks=False)
+            except OSError:
+                return False
+            if mtime < 0 or st.st_mtime_ns != mtime:
+                return False
+        return state.get("shared") == _shared_stamp(self.store)
+
+    def _save_state(self, folders: dict[str, int], now: Mapping[str, list[int]]) -> None:
+        racy = any(st[1] < 0 for st in now.values())
+        shared = now.get(SHARED, [None])[0]
+        data = {"version": SCHEMA_VERSION, "folders": folders, "racy": racy, "shared": shared}
+        atomic_write(self.state_path, json.dumps(data, separators=(",", ":")).encode(), fsync=False)
+
+    def refresh(self, *, full: bool = False) -> str:
+        """Bring the index up to date: 'current', 'updated N', or 'built N'.
+
+        Without `full`, unchanged folders mean a current index (see the module docstring).
+        """
+        if not full and self._current():
+            self.store.require()
+            return "current"
+        folders = self._folders()  # before the files: a change after this shows next time
+        now = self._files = self.scan()
+        with self._locked(exclusive=True):
+            try:
+                con = fts.open_db(self.db_path, write=True)
+            except fts.Damaged as e:
+                if self.db_path.exists():
+                    _note(f"the search index was unreadable ({e}); rebuilt")
+                return f"built {self._build(now, folders)}"
+            try:
+                known = fts.files(con)
+                changed, gone = _changes(known, now)
+                if SHARED in changed or SHARED in gone:  # a shared store moved: read them all
+                    con.close()
+                    return f"built {self._build(now, folders)}"
+                if changed or gone:
+                    self._update(con, now, changed, gone)
+            except sqlite3.Error as e:  # an unreadable index is derived data: rebuild it
+                con.close()
+                _note(f"the search index was unreadable ({e}); rebuilt")
+                return f"built {self._build(now, folders)}"
+            con.close()
+            self._drop_legacy()
+            self._save_state(folders, now)
+            return f"updated {len(changed) + len(gone)}" if changed or gone else "current"
 
     def rebuild(self) -> int:
         """Build the index from scratch; the number of memories indexed."""
+        folders = self._folders()
+        now = self._files = self.scan()
         with self._locked(exclusive=True):
-            return self._build(self.scan())
-
-    def _exists(self) -> bool:
-        return any(self.ix_dir.glob("_MAIN_*.toc"))
+            return self._build(now, folders)
 
     # ------------------------------------------------------------ writing
 
-    def _build(self, now: dict[str, list[int]]) -> int:
-        with contextlib.suppress(FileNotFoundError):
-            self.manifest_path.unlink()
-        tmp = self.dir / "index.new"
-        shutil.rmtree(tmp, ignore_errors=True)
-        tmp.mkdir(parents=True)
-        ix = FileStorage(str(tmp)).create_index(schema())
+    def _build(self, now: dict[str, list[int]], folders: dict[str, int]) -> int:
+        from memkit.search.schema import row
         from memkit.stores import load_all
 
+        with contextlib.suppress(FileNotFoundError):
+            self.state_path.unlink()
+        self._drop_legacy()
+        tmp = self.dir / "index.db.new"
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
         memories = load_all(self.store).memories
-        procs = min(PROCS, os.cpu_count() or 1) if len(memories) >= MP_MIN else 1
-        if procs > 1:  # each process writes a segment of its own; they are not merged
-            writer = mp_writer(
-                ix, procs=procs, batchsize=250, multisegment=True, limitmb=128, codec=_codec()
-            )
-        else:
-            writer = ix.writer(limitmb=256, codec=_codec())
+        con = fts.create(tmp)
         try:
-            for mem in memories:
-                writer.add_document(**document(mem))
-            writer.commit()
+            fts.add(con, (row(mem) for mem in memories))
+            fts.set_files(con, {k: v for k, v in now.items()}, ())
+            fts.finish_build(con)
         except BaseException:
-            writer.cancel()
+            con.close()
+            tmp.unlink()
             raise
-        ix.close()
-        old = self.dir / "index.old"
-        shutil.rmtree(old, ignore_errors=True)
-        if self.ix_dir.exists():
-            os.replace(self.ix_dir, old)
-        os.replace(tmp, self.ix_dir)
-        shutil.rmtree(old, ignore_errors=True)
-        self._save_manifest(now)
+        os.replace(tmp, self.db_path)
+        self._save_state(folders, now)
         return len(memories)
+
+    def _drop_legacy(self) -> None:
+        """Remove another engine's index files (derived data: the new index replaces them)."""
+        for name in _LEGACY:
+            shutil.rmtree(self.dir / name, ignore_errors=True)
+            with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+                (self.dir / name).unlink()
 
     def _update(
         self,
-        known: dict[str, list[int]],
+        con: sqlite3.Connection,
         now: dict[str, list[int]],
         changed: list[str],
         gone: list[str],
     ) -> None:
         from memkit import memory as mm
+        from memkit.search.schema import row
 
-        ix = self._open()
-        writer = ix.writer(compound=False, codec=_codec())  # no copy into one file
+        con.execute("BEGIN IMMEDIATE")
         try:
-            for rel in gone:
-                writer.delete_by_term("path", rel)
+            fts.remove(con, [*gone, *changed])
             for rel in changed:
-                writer.delete_by_term("path", rel)
                 try:
                     raw = (self.store.root / rel).read_bytes()
                 except OSError:
                     continue
                 mem, errs = mm.parse_all(raw, mid=Path(rel).stem, path=rel)
                 if mem is not None and not errs:
-                    writer.add_document(**document(mem))
-            writer.commit(mergetype=_merge_small)
+                    fts.add(con, [row(mem)])
+            fts.set_files(con, {rel: now[rel] for rel in changed}, gone)
+            con.execute("COMMIT")
         except BaseException:
-            writer.cancel()
+            con.execute("ROLLBACK")
             raise
-        self._save_manifest(now)
-
-    def _open(self) -> Any:
-        return FileStorage(str(self.ix_dir)).open_index()
 
     # ------------------------------------------------------------ reading
 
     def top_documents(
-        self, query: Query, *, limit: int, filter: Any = None, mask: Any = None
+        self, query: Query, *, limit: int, filter: Sql | None = None, mask: Sql | None = None
     ) -> list[dict[str, Any]]:
-        """The top `limit` documents' stored fields, each with its `score`."""
-        try:
-            with self._locked(exclusive=False):
-                return self._top_documents(query, limit, filter, mask)
-        except Exception:
-            if self._healthy():
-                raise  # not the index's fault: a bug, reported as one
-        self.rebuild()
-        with self._locked(exclusive=False):
-            return self._top_documents(query, limit, filter, mask)
+        """The top `limit` documents' stored fields, each with its `score`.
+
+        Each document's file is checked first: one rewritten in place since it was
+        indexed is indexed again and the query asked again.
+        """
+
+        def read(con: sqlite3.Connection) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
+            docs = fts.top(con, query, limit, (filter, mask))
+            return docs, _stamps(con, [d["path"] for d in docs])
+
+        docs: list[dict[str, Any]] = []
+        for _ in range(3):
+            docs, stamps = self._read(read)
+            if not self._outdated(docs, stamps):
+                break
+            self.refresh(full=True)
+        return docs
 
     def documents(
-        self, paths: list[str], *, filter: Any = None, mask: Any = None
+        self, paths: list[str], *, filter: Sql | None = None, mask: Sql | None = None
     ) -> dict[str, dict[str, Any]]:
         """path -> stored fields of those of `paths` that pass `filter` and `mask`."""
-        from memkit.search._whoosh import wq
-
         if not paths:
             return {}
-        q = wq.Or([wq.Term("path", p) for p in paths])
-        with self._locked(exclusive=False), self._open().searcher() as s:
-            hits = s.search(q, limit=len(paths), filter=filter, mask=mask)
-            return {hit["path"]: {**hit.fields(), "score": 0.0} for hit in hits}
+        got: dict[str, dict[str, Any]] = self._read(
+            lambda con: fts.documents(con, paths, (filter, mask))
+        )
+        return got
 
-    def _open_ok(self) -> bool:
-        try:
-            self._open().reader().close()
-        except Exception:
-            return False
-        return True
+    def _read(self, read: Any) -> Any:
+        for attempt in range(2):
+            try:
+                with self._locked(exclusive=False):
+                    con = fts.open_db(self.db_path)
+                    try:
+                        return read(con)
+                    finally:
+                        con.close()
+            except (fts.Damaged, sqlite3.DatabaseError) as e:
+                if attempt:
+                    raise
+                if not isinstance(e, fts.Damaged) or self.db_path.exists():
+                    _note(f"the search index was unreadable ({e}); rebuilt")
+                self.rebuild()
+        raise AssertionError("unreachable")
 
-    def _healthy(self) -> bool:
-        """Whether the index opens and every segment can be read."""
-        try:
-            with self._locked(exclusive=False), self._open().reader() as r:
-                for _ in r.all_stored_fields():
-                    pass
-        except Exception:
-            return False
-        return True
-
-    def _top_documents(
-        self, query: Query, limit: int, filter: Any, mask: Any
-    ) -> list[dict[str, Any]]:
-        ix = self._open()
-        with ix.searcher(weighting=bm25f(B=0.75, K1=1.2, title_B=0.5)) as s:
-            results = s.search(query.q, limit=limit, filter=filter, mask=mask)
-            return [{**hit.fields(), "score": hit.score} for hit in results]
+    def _outdated(self, docs: list[dict[str, Any]], known: dict[str, list[int]]) -> bool:
+        """Whether a document's file differs from what the index recorded of it."""
+        root = str(self.store.root)
+        for d in docs:
+            stamp = known.get(d["path"])
+            if stamp is None or stamp[1] < 0:  # a shared store's memory, or a racy one
+                continue
+            try:
+                st = os.stat(os.path.join(root, d["path"]), follow_symlinks=False)
+            except OSError:
+                return True
+            if stamp != [st.st_size, st.st_mtime_ns]:
+                return True
+        return False
 
 
-def _codec() -> Any:
-    """Posting blocks uncompressed: builds take a tenth less time for a bigger index."""
-    return w3_codec(compression=0)
+def _stamps(con: sqlite3.Connection, paths: list[str]) -> dict[str, list[int]]:
+    if not paths:
+        return {}
+    marks = ", ".join("?" * len(paths))
+    sql = f"SELECT path, size, mtime FROM files WHERE path IN ({marks})"
+    return {p: [s, m] for p, s, m in con.execute(sql, paths)}
 
 
-def _merge_small(writer: Any, segments: list[Any]) -> list[Any]:
-    """Whoosh merge policy: past MAX_SEGMENTS, merge the small segments into one.
+def _trusted(mtime: int, now: int) -> int:
+    """`mtime`, or -1 when it is too recent to trust (two seconds on 1 s file systems)."""
+    window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
+    return -1 if now - mtime < window else mtime
 
-    Each update adds a small segment; merging those (a twentieth of the biggest
-    segment or less) costs little and keeps queries fast. Bigger segments (a full build
-    with two processes writes two) are merged only past twice MAX_SEGMENTS, which
-    takes thousands of updates, so an update practically never costs a rebuild.
-    """
-    if len(segments) < MAX_SEGMENTS:
-        return segments
-    ordered = sorted(segments, key=lambda seg: seg.doc_count_all())
-    biggest = ordered[-1].doc_count_all()
-    small = max(biggest // 20, 50)
-    merge = [seg for seg in ordered[:-1] if seg.doc_count_all() <= small]
-    if len(segments) >= 2 * MAX_SEGMENTS:
-        merge = ordered[:-1]
-    if len(merge) < 2:
-        return segments
-    for seg in merge:
-        reader = SegmentReader(writer.storage, writer.schema, seg)
-        writer.add_reader(reader)
-        reader.close()
-    return [seg for seg in segments if seg not in merge]
+
+NOTES: list[str] = []  # what the commands tell on stderr (core modules never print)
+
+
+def _note(message: str) -> None:
+    NOTES.append(message)
 
 
 def _changes(
@@ -290,7 +341,7 @@ def _changes(
     return changed, gone
 
 
-# The manifest's entry for the shared stores (no memory file is named like it).
+# The stamp of the shared stores (no memory file is named like it).
 SHARED = "@shared-stores"
 
 

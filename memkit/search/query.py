@@ -1,9 +1,10 @@
-"""The query syntax, parsed into whoosh query objects; and the filters on type, tag, status.
+"""The query syntax, parsed into FTS5 expressions; and the filters on type, tag, status.
 
 Words are optional and ranked (each also finds its synonyms, weighted down);
 "quoted phrases" and field:value are required; -word excludes. Fields: id, title,
 body, tag, type, status, path, link (FIELD_NAMES has their aliases). A prefix that
-names no field (`http://x`, `a::b`) leaves the token a word.
+names no field (`http://x`, `a::b`) leaves the token a word. Text is matched as
+analyzed terms (memkit.search.analysis); id, type and status are exact values.
 """
 
 from __future__ import annotations
@@ -14,10 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from memkit.memory import STATUSES
-from memkit.search._whoosh import wq
 from memkit.search.analysis import analyze, synonyms
 
-FREE_FIELDS = ("text",)  # title, tags, paths, links and body, weighted (see schema.document)
 FIELD_NAMES = {
     "id": "id",
     "title": "title",
@@ -29,21 +28,32 @@ FIELD_NAMES = {
     "status": "status",
     "path": "paths",
     "paths": "paths",
-    "link": "symbols",
-    "links": "symbols",
-    "symbol": "symbols",
+    "link": "links",
+    "links": "links",
+    "symbol": "links",
 }
 _KEYWORD_FIELDS = frozenset({"id", "type", "status"})
-SYNONYM_BOOST = 0.5  # a synonym's weight next to the word the query has
+_POSITIONS = frozenset({"text", "tags"})  # fields where a phrase keeps its word order
+
+Sql = tuple[str, Sequence[Any]]  # an SQL condition on the stored fields (`d.`) and its values
 
 
 @dataclass(frozen=True)
 class Query:
-    """A parsed query: the whoosh query object and the analyzed terms (for snippets)."""
+    """A parsed query: FTS5 expressions, SQL conditions, the analyzed terms (for snippets)."""
 
-    q: Any
-    terms: frozenset[str]
+    must: tuple[str, ...] = ()  # required expressions
+    should: tuple[str, ...] = ()  # the free words: optional, ranked
+    synonyms: tuple[str, ...] = ()  # the free words' synonyms, ranked lower
+    excluded: tuple[str, ...] = ()  # -word: expressions a result must not match
+    where: tuple[Sql, ...] = ()  # id:, type:, status: (and their negations)
+    terms: frozenset[str] = frozenset()
     fields: frozenset[str] = frozenset()  # the fields named in it (`tag:x` -> tags)
+
+    def expression(self) -> str | None:
+        """The FTS5 expression results match (None: no text clause)."""
+        required = " AND ".join(f"({m})" for m in self.must)
+        return required or " OR ".join(self.should + self.synonyms) or None
 
 
 _TOKEN_RE = re.compile(r'(-?)(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))')
@@ -51,9 +61,11 @@ _TOKEN_RE = re.compile(r'(-?)(?:([A-Za-z]+):)?(?:"([^"]*)"?|(\S+))')
 
 def parse_query(text: str) -> Query | None:
     """Words are optional (ranked), phrases and field:value required, -x excluded."""
-    must: list[Any] = []
-    should: list[Any] = []
-    nots: list[Any] = []
+    must: list[str] = []
+    should: list[str] = []
+    syns: list[str] = []
+    nots: list[str] = []
+    where: list[Sql] = []
     terms: set[str] = set()
     named: set[str] = set()
     for m in _TOKEN_RE.finditer(text):
@@ -65,68 +77,66 @@ def parse_query(text: str) -> Query | None:
             word, phrase = f"{field}:{word or phrase or ''}", None
         value = phrase if phrase is not None else word
         if name in _KEYWORD_FIELDS:
-            clause: Any = wq.Term(name, value if name == "id" else value.lower())
-        else:
-            toks = analyze(value)
-            terms.update(toks)
-            if not toks:
-                continue
-            fields = (name,) if name else FREE_FIELDS
-            clause = _clause(fields, toks, phrase is not None, bool(name or neg))
+            value = value if name == "id" else value.lower()
+            where.append((f"d.{name} {'!=' if neg else '='} ?", (value,)))
+            continue
+        toks = analyze(value)
+        terms.update(toks)
+        if not toks:
+            continue
         if neg:
-            nots.append(clause)
+            nots.append(_clause(name or "text", toks, phrase is not None))
         elif name or phrase is not None:
-            must.append(clause)
+            must.append(_clause(name or "text", toks, phrase is not None))
         else:
-            should.extend(clause.subqueries if isinstance(clause, _Words) else [clause])
-    if not (must or should):
+            for t in toks:
+                should.append(_term(t))
+                syns.extend(_term(s) for s in synonyms().get(t, ()))
+    if not (must or should or where):
         return None
-    if must and should:
-        q: Any = wq.AndMaybe(wq.And(must), wq.Or(should))
-    else:
-        q = wq.And(must) if must else wq.Or(should)
-    if nots:
-        q = wq.AndNot(q, wq.Or(nots))
-    return Query(q, frozenset(terms), frozenset(named))
-
-
-class _Words(wq.Or):  # type: ignore[misc]
-    """Free words: each becomes an optional clause of its own."""
-
-
-def _clause(fields: Sequence[str], toks: list[str], phrase: bool, required: bool) -> Any:
-    def one(f: str) -> Any:
-        if phrase and len(toks) > 1 and f in ("text", "tags"):  # fields with positions
-            return wq.Phrase(f, toks)
-        parts = [wq.Term(f, t) for t in toks]
-        return parts[0] if len(parts) == 1 else wq.And(parts) if required else wq.Or(parts)
-
-    if phrase or required:
-        subs = [one(f) for f in fields]
-        return subs[0] if len(subs) == 1 else wq.Or(subs)
-    return _Words(
-        [wq.Or([wq.Term(f, t, boost=b) for t, b in _expand(w) for f in fields]) for w in toks]
+    syns = [s for s in dict.fromkeys(syns) if s not in should]
+    return Query(
+        tuple(must),
+        tuple(dict.fromkeys(should)),
+        tuple(syns),
+        tuple(nots),
+        tuple(where),
+        frozenset(terms),
+        frozenset(named),
     )
 
 
-def _expand(term: str) -> list[tuple[str, float]]:
-    return [(term, 1.0)] + [(s, SYNONYM_BOOST) for s in synonyms().get(term, ())]
+def _term(t: str) -> str:
+    return '"' + t.replace('"', '""') + '"'
+
+
+def _clause(field: str, toks: list[str], phrase: bool) -> str:
+    """All of `toks` in `field` (in this order, for a phrase in a field with positions)."""
+    if phrase and len(toks) > 1 and field in _POSITIONS:
+        expr = '"' + " ".join(toks).replace('"', '""') + '"'
+    else:
+        expr = " AND ".join(_term(t) for t in toks)
+    return expr if field == "text" else f"{{{field}}} : ({expr})"
 
 
 def filters(
     types: Sequence[str], tags: Sequence[str], wanted: set[str], every: bool
-) -> tuple[Any, Any]:
+) -> tuple[Sql | None, Sql | None]:
     """(filter, mask): what results must match, and what they must not.
 
     Results have one of `types` and every tag. The mask drops the statuses not
     `wanted`; none is dropped for `every`, or when expired memories are wanted
     (expiry is a date, judged on the results).
     """
-    parts: list[Any] = []
+    parts: list[str] = []
+    params: list[Any] = []
     if types:
-        parts.append(wq.Or([wq.Term("type", t) for t in types]))
+        parts.append(f"d.type IN ({', '.join('?' * len(types))})")
+        params.extend(types)
     for tag in tags:
-        parts.extend(wq.Term("tags", t) for t in analyze(tag))
+        for t in analyze(tag):
+            parts.append("instr(d.tagterms, ?) > 0")
+            params.append(f" {t} ")
     unwanted = () if every or "expired" in wanted else sorted(set(STATUSES) - wanted)
-    mask = wq.Or([wq.Term("status", s) for s in unwanted]) if unwanted else None
-    return (wq.And(parts) if parts else None), mask
+    mask = (f"d.status NOT IN ({', '.join('?' * len(unwanted))})", unwanted) if unwanted else None
+    return ((" AND ".join(parts), params) if parts else None), mask

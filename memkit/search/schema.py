@@ -1,57 +1,53 @@
-"""What the search index holds for each memory: the whoosh schema and one memory's fields.
+"""What the search index holds for each memory: stored fields and analyzed columns.
 
-Free words search `text` (title, keywords and body, weighted by the analyzer); the
-other text fields answer field queries (`title:`, `tag:`, `path:`, `link:`), the ID
-fields exact ones (`id:`, `type:`, `status:`); stored fields come back with each hit.
-SCHEMA_VERSION is recorded in the index's manifest: bump it when the schema or the
-analysis changes, and every index is rebuilt.
+Free words search every column, weighted for BM25 (WEIGHTS: the title three times,
+tags, paths and links twice, the body once); field queries search one column
+(`title:`, `tag:`, `path:`, `link:`) or an exact stored value (`id:`, `type:`,
+`status:`); the stored fields come back with each hit. SCHEMA_VERSION is recorded in
+the index: bump it when the schema or the analysis changes, and every index is rebuilt.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memkit.search._whoosh import ID, STORED, TEXT, Schema
-from memkit.search.analysis import ANALYZER, KEYWORDS_END, TITLE_END
+from memkit.search.analysis import analyze
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 7
+# The stored fields of each memory, with their SQL types (the `docs` table).
+STORED_TYPES = {"path": "TEXT", "id": "TEXT", "title": "TEXT", "type": "TEXT",
+                "status": "TEXT", "expires": "TEXT", "recency": "TEXT"}  # fmt: skip
+STORED = tuple(STORED_TYPES)
+# The analyzed columns of the full-text table, with their BM25 weights.
+COLUMN_WEIGHTS = {"title": 3.0, "tags": 2.0, "paths": 2.0, "links": 2.0, "body": 1.0}
+COLUMNS = tuple(COLUMN_WEIGHTS)
+WEIGHTS = tuple(COLUMN_WEIGHTS.values())
 
 
-def schema() -> Any:
-    """The whoosh schema; `title`, `paths` and `symbols` keep no positions (no phrases)."""
-    ana = ANALYZER
-    return Schema(
-        path=ID(unique=True, stored=True),
-        id=ID(stored=True),
-        title=TEXT(analyzer=ana, stored=True, phrase=False),
-        text=TEXT(analyzer=ana),
-        tags=TEXT(analyzer=ana),
-        paths=TEXT(analyzer=ana, phrase=False),
-        symbols=TEXT(analyzer=ana, phrase=False),
-        type=ID(stored=True),
-        status=ID(stored=True),
-        expires=STORED(),
-        recency=STORED(),
-    )
+def terms(text: str) -> str:
+    """`text` as the index stores it: its analyzed terms, separated by spaces."""
+    return " ".join(analyze(text))
 
 
-def document(mem: Memory) -> dict[str, Any]:
-    """The index fields of one memory."""
+def row(mem: Memory) -> tuple[Any, ...]:
+    """One memory's index row: STORED fields, its tag terms, then the COLUMNS' texts."""
     recency = mem.updated or mem.created
-    return {
-        "path": mem.path,
-        "id": mem.id,
-        "title": mem.title,
-        "text": f"{mem.title}{TITLE_END}{' '.join((*mem.tags, *mem.paths, *mem.links))}"
-        f"{KEYWORDS_END}{mem.body}",
-        "tags": " ".join(mem.tags),
-        "paths": " ".join(mem.paths),
-        "symbols": " ".join(mem.links),
-        "type": mem.type,
-        "status": mem.status,
-        "expires": mem.expires.isoformat() if mem.expires else "",
-        "recency": recency.isoformat() if recency else "",
-    }
+    tags = terms(" ".join(mem.tags))
+    return (
+        mem.path,
+        mem.id,
+        mem.title,
+        mem.type,
+        mem.status,
+        mem.expires.isoformat() if mem.expires else "",
+        recency.isoformat() if recency else "",
+        f" {tags} ",
+        terms(mem.title),
+        tags,
+        terms(" ".join(mem.paths)),
+        terms(" ".join(mem.links)),
+        terms(mem.body),
+    )

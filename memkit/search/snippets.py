@@ -10,7 +10,7 @@ from pathlib import Path
 
 from memkit.errors import MemkitError
 from memkit.memory import split
-from memkit.search.analysis import ANALYZER
+from memkit.search.analysis import spans as term_spans
 
 
 def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
@@ -24,7 +24,15 @@ def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
     except MemkitError:
         body = text
     body = " ".join(body.split())
-    spans = [(t.startchar, t.endchar) for t in ANALYZER(body, chars=True) if t.text in terms]
+    spans: list[tuple[int, int]] = []
+    for t, s, e in term_spans(body):
+        if t in terms:
+            spans.append((s, e))
+            break
+    if spans:  # the window is around the first match: only it needs analyzing
+        after = spans[0][1]
+        spans += [(s, e) for t, s, e in term_spans(body[after:], width) if t in terms]
+        spans[1:] = [(s + after, e + after) for s, e in spans[1:]]
     start = spans[0][0] - width // 4 if spans and spans[0][0] > width // 2 else 0
     if start:
         space = body.find(" ", start)

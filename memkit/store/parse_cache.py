@@ -1,14 +1,18 @@
-"""The parse cache: parsed memories kept as JSON in memkit's private folder.
+"""The parse cache: parsed memories kept in an SQLite file in memkit's private folder.
 
 Entries are keyed by path relative to the root, size and mtime, so a full load parses
-only the files that changed. Files modified just before the cache is written are not
-kept (their mtime cannot tell a second write within the same tick).
+only the files that changed, and a few memories (Store.get_many) are looked up one by
+one without reading the rest. Saving writes only the entries that changed. Files
+modified just before the cache is written are not kept (their mtime cannot tell a
+second write within the same tick).
 
 Each entry is positional, [size, mtime_ns, head, body, id, path, *fields] with the
 fields in memkit.fields.REGISTRY order, and a memory is rebuilt from it without the
 dataclass constructor: at 10,000 memories the generic from_record cost more than
-reading the files. The cache's `fields` list names the registry it was written with;
-another registry (a field added, renamed, moved) makes the whole cache unused.
+reading the files. The file records the registry's field names and CACHE_VERSION;
+another registry (a field added, renamed, moved) or version makes it start empty.
+The file is derived data and never trusted: it is used only when its schema is
+exactly the one written here (memkit.store.sqlite), else it is replaced.
 """
 
 from __future__ import annotations
@@ -18,15 +22,18 @@ import dataclasses
 import datetime as dt
 import json
 import os
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
 
 from memkit.fields import REGISTRY
-from memkit.fsutil import atomic_write
 from memkit.memory import Memory, Verification
+from memkit.store import sqlite
 
-CACHE_VERSION = 4  # 4: positional entries; 3: control characters refused, `revises`
+CACHE_VERSION = 5  # 5: SQLite; 4: positional entries; 3: control characters refused
+CACHE_NAME = "parsed.db"  # in memkit's private folder
+LEGACY = "parsed.json"  # an older memkit's cache: removed
 RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
 _NAMES = [f.name for f in REGISTRY]
 _FIRST = 6  # entry items before the fields: size, mtime_ns, head, body, id, path
@@ -74,26 +81,31 @@ def decode(entry: list[Any]) -> Memory:
 
 
 class ParseCache:
-    """Parsed memories keyed by relative path, size and mtime (JSON: safe to load)."""
+    """Parsed memories keyed by relative path, size and mtime (see the module docstring).
 
-    def __init__(self, path: Path) -> None:
+    `bulk` reads every entry at once (a full load); without it, get() looks each one up.
+    """
+
+    def __init__(self, path: Path, *, bulk: bool = True) -> None:
         self.path = path
-        self.dirty = False
+        self.bulk = bulk
         self.entries: dict[str, list[Any]] = {}
+        self.changed: dict[str, list[Any] | None] = {}  # rel -> new entry, None: drop it
         self.now_ns = 0
-        try:
-            data = json.loads(path.read_bytes())
-            if data.get("version") == CACHE_VERSION and data.get("fields") == _NAMES:
-                self.entries = data["entries"]
-            else:
-                self.dirty = True
-        except (OSError, ValueError, KeyError, AttributeError, TypeError):
-            self.dirty = True
         self.used: set[str] = set()
+        self.con = _open(path)
+        if self.con is not None and bulk:
+            try:
+                rows = self.con.execute("SELECT path, size, mtime, entry FROM entries").fetchall()
+                values = json.loads("[" + ",".join(r[3] for r in rows) + "]")
+                self.entries = {r[0]: [r[1], r[2], *v] for r, v in zip(rows, values, strict=True)}
+            except (sqlite3.Error, ValueError, TypeError):
+                self.entries = {}
+                self._reset()
 
     def get(self, rel: str, st: os.stat_result) -> Memory | None:
         """The memory cached for `rel` if its size and mtime still match, else None."""
-        entry = self.entries.get(rel)
+        entry = self.entries.get(rel) if self.bulk else self._lookup(rel)
         if not entry or entry[0] != st.st_size or entry[1] != st.st_mtime_ns:
             return None
         self.used.add(rel)
@@ -102,28 +114,91 @@ class ParseCache:
         except (KeyError, ValueError, TypeError, IndexError, AttributeError):
             return None
 
+    def _lookup(self, rel: str) -> list[Any] | None:
+        if self.con is None:
+            return None
+        try:
+            sql = "SELECT size, mtime, entry FROM entries WHERE path = ?"
+            row = self.con.execute(sql, (rel,)).fetchone()
+            return None if row is None else [row[0], row[1], *json.loads(row[2])]
+        except (sqlite3.Error, ValueError, TypeError):
+            return None
+
     def put(self, rel: str, st: os.stat_result, mem: Memory) -> None:
         """Remember `mem` as the parse of `rel` (unless the file changed too recently)."""
         self.used.add(rel)
         if not self.now_ns:
             self.now_ns = time.time_ns()
         if self.now_ns - st.st_mtime_ns < RACY_NS:
-            self.entries.pop(rel, None)
-            self.dirty = True
+            self.changed[rel] = None
             return
-        self.entries[rel] = [st.st_size, st.st_mtime_ns, mem.head, mem.body, *encode(mem)]
-        self.dirty = True
+        self.changed[rel] = [st.st_size, st.st_mtime_ns, mem.head, mem.body, *encode(mem)]
 
     def save(self) -> None:
-        """Drop the entries of files not seen since loading, and write the cache if it changed."""
-        stale = set(self.entries) - self.used
-        for rel in stale:
-            del self.entries[rel]
-        if not (self.dirty or stale):
+        """Write the changed entries; after a full load, drop those of files not seen."""
+        if self.bulk:
+            for rel in set(self.entries) - self.used:
+                self.changed[rel] = None
+        if not self.changed:
             return
-        data = json.dumps(
-            {"version": CACHE_VERSION, "fields": _NAMES, "entries": self.entries},
-            separators=(",", ":"),
-        )
-        with contextlib.suppress(OSError):  # a read-only checkout just goes without a cache
-            atomic_write(self.path, data.encode("utf-8"))
+        with contextlib.suppress(OSError, sqlite3.Error):  # a read-only checkout goes without
+            if self.con is None:
+                self._reset()
+            if self.con is None:
+                return
+            con = self.con
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                gone = [(rel,) for rel, e in self.changed.items() if e is None]
+                con.executemany("DELETE FROM entries WHERE path = ?", gone)
+                con.executemany(
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)",
+                    [
+                        (rel, e[0], e[1], json.dumps(e[2:], separators=(",", ":")))
+                        for rel, e in self.changed.items()
+                        if e is not None
+                    ],
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            self.changed = {}
+
+    def _reset(self) -> None:
+        """Start an empty cache file in place of a missing, damaged or other one."""
+        if self.con is not None:
+            self.con.close()
+        self.con = None
+        with contextlib.suppress(OSError):
+            (self.path.parent / LEGACY).unlink(missing_ok=True)
+        self.con = sqlite.create(self.path, SCHEMA, CACHE_VERSION)
+        if self.con is not None:
+            self.con.execute("INSERT INTO fields VALUES (?)", (json.dumps(_NAMES),))
+
+    def close(self) -> None:
+        if self.con is not None:
+            self.con.close()
+            self.con = None
+
+
+SCHEMA = """
+CREATE TABLE entries (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, entry TEXT)
+    WITHOUT ROWID;
+CREATE TABLE fields (names TEXT);
+"""
+
+
+def _open(path: Path) -> sqlite3.Connection | None:
+    """The cache at `path` if it is ours, of this version and this registry; else None."""
+    con = sqlite.open_checked(path, SCHEMA, CACHE_VERSION)
+    if con is None:
+        return None
+    try:
+        names = con.execute("SELECT names FROM fields").fetchall()
+        if names == [(json.dumps(_NAMES),)]:
+            return con
+    except sqlite3.Error:
+        pass
+    con.close()
+    return None

@@ -13,7 +13,6 @@ import dataclasses
 import datetime as dt
 import os
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,29 +20,17 @@ from memkit import cachedir
 from memkit import memory as mm
 from memkit.config import Config
 from memkit.errors import (
-    InvalidMemoryError,
     MemkitError,
     MemoryNotFoundError,
     StoreNotFoundError,
 )
 from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
 from memkit.memory import Memory
-from memkit.store.parse_cache import ParseCache
+from memkit.store import loading
+from memkit.store.loading import Loaded
+from memkit.store.parse_cache import CACHE_NAME, ParseCache
 from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
-
-_LINK_PROBLEM = (
-    "is a symbolic link; memkit does not follow links in .memory/ (one could point "
-    "outside the repository): replace it with the file itself"
-)
-
-
-@dataclass(frozen=True)
-class Loaded:
-    """Every memory that parsed, and every problem with the ones that did not."""
-
-    memories: tuple[Memory, ...]
-    problems: tuple[InvalidMemoryError, ...]
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -140,42 +127,11 @@ class Store:
         return self.rel(path) if path.is_relative_to(self.root) else str(path)
 
     def load(self) -> Loaded:
-        """Parse every memory (through the cache); invalid files become problems."""
-        cache = ParseCache(self.private_dir() / "parsed.json")
-        memories: list[Memory] = []
-        problems: list[InvalidMemoryError] = []
-        for rel, full in self._walk():
-            try:
-                st = os.stat(full, follow_symlinks=False)
-            except OSError:
-                continue  # deleted while we listed
-            mem = cache.get(rel, st)
-            if mem is None:
-                try:
-                    mm.check_size(st.st_size, rel)
-                    raw = read_regular(full, limit=mm.MAX_BYTES, what=rel)
-                except InvalidMemoryError as e:
-                    problems.append(e)
-                    continue
-                except FileNotFoundError:
-                    continue  # deleted while we listed
-                except MemkitError as e:
-                    problems.append(InvalidMemoryError(rel, 1, "file", str(e)))
-                    continue
-                got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
-                if errs:
-                    problems.extend(errs)
-                    continue
-                assert got is not None
-                mem = got
-                cache.put(rel, st, mem)
-            memories.append(mem)
-        cache.save()
-        problems.extend(
-            InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(self.links)
-        )
-        problems.extend(_duplicates(memories))
-        return Loaded(tuple(memories), tuple(problems))
+        """Parse every memory (through the parse cache); invalid files become problems.
+
+        See memkit.store.loading (a second load of an unchanged store is reused).
+        """
+        return loading.load(self)
 
     def memories(self) -> list[Memory]:
         """Every valid memory, sorted by id. Invalid files are skipped (see `validate`)."""
@@ -228,7 +184,26 @@ class Store:
                 if mid not in stems:
                     self.path_of(mid)  # raises, naming the id
                 found[mid] = Path(stems[mid])
-        return [self._parse(found[mid], mid) for mid in wanted]
+        cache = ParseCache(self.private_dir() / CACHE_NAME, bulk=False)
+        try:
+            got = [self._cached(cache, found[mid], mid) for mid in wanted]
+            cache.save()
+        finally:
+            cache.close()
+        return got
+
+    def _cached(self, cache: ParseCache, path: Path, mid: str) -> Memory:
+        """The memory at `path`, from the parse cache when its size and mtime match."""
+        rel = self.rel(path)
+        try:
+            st = os.stat(path, follow_symlinks=False)
+        except FileNotFoundError:
+            raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
+        mem = cache.get(rel, st)
+        if mem is None or mem.id != mid:
+            mem = self._parse(path, mid)
+            cache.put(rel, st, mem)
+        return mem
 
     def hint_paths(self, paths: Mapping[str, str]) -> None:
         """Where some memories are likely to be (id -> path relative to the root).
@@ -354,8 +329,6 @@ class Store:
         with file_lock(self.private_dir() / "store.lock"):
             yield
 
-    # ----------------------------------------------------------------- search
-
 
 def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
     """mm.dumps(mem) and its parse. A head already rewritten for the new fields (verify
@@ -369,21 +342,3 @@ def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
     text = mm.dumps(mem)
     return text, mm.parse(text, mid=mem.id, path=rel)
 
-
-def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
-    seen: dict[str, Memory] = {}
-    out = []
-    for mem in memories:
-        if mem.id in seen:
-            out.append(
-                InvalidMemoryError(
-                    mem.path,
-                    1,
-                    "id",
-                    f"duplicate id {mem.id!r}: {seen[mem.id].path} has the "
-                    "same file name; rename one of them",
-                )
-            )
-        else:
-            seen[mem.id] = mem
-    return out

@@ -8,9 +8,16 @@ from tests.search.helpers import ids, mem
 def test_parse_query_words_optional_fields_required() -> None:
     q = parse_query('retry "payment gateway" tag:billing -flaky')
     assert q is not None
-    assert str(q.q) == (
-        '(((text:"payment gateway" AND tags:bill) ANDMAYBE ((text:retri))) ANDNOT (text:flaki))'
+    assert (q.must, q.should, q.excluded) == (
+        ('"payment gateway"', '{tags} : ("bill")'),
+        ('"retri"',),
+        ('"flaki"',),
     )
+    assert q.expression() == '("payment gateway") AND ({tags} : ("bill"))'
+    assert parse_query("auth -type:decision") == parse_query("auth -type:decision")
+    auth = parse_query("auth -type:decision")
+    assert auth is not None and auth.synonyms == ('"authent"', '"login"', '"logon"', '"signin"')
+    assert auth.where == (("d.type != ?", ("decision",)),)
     assert q.terms >= {"retri", "gateway", "bill"}
     assert parse_query("   ") is None
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import sqlite3
 import time
 
 from conftest import write_memory
 
 from memkit.fields import REGISTRY
 from memkit.store import Store
-from memkit.store.parse_cache import PLAIN_KINDS, ParseCache, decode
+from memkit.store.parse_cache import CACHE_NAME, PLAIN_KINDS, ParseCache, decode
 
 
 def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
@@ -19,12 +20,51 @@ def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
     old = time.time() - 60
     os.utime(path, (old, old))
     assert store.memories()[0].title == "Old"
-    assert (store.cache_dir / "parsed.json").exists()
+    assert (store.cache_dir / CACHE_NAME).exists()
     assert store.memories()[0].title == "Old"  # from the cache
     path.write_text("---\ntitle: New title\n---\n")
     assert store.memories()[0].title == "New title"
-    (store.cache_dir / "parsed.json").write_text("{not json")
+    (store.cache_dir / CACHE_NAME).write_text("{not json")
     assert store.memories()[0].title == "New title"
+
+
+def test_a_few_memories_are_looked_up_alone(store: Store) -> None:
+    paths = [write_memory(store, f"m{i}", f"---\ntitle: M{i}\n---\n") for i in range(3)]
+    old = time.time() - 60
+    for p in paths:
+        os.utime(p, (old, old))
+    assert [m.title for m in store.get_many(["m1"])] == ["M1"]  # parsed, then cached
+    cache = ParseCache(store.cache_dir / CACHE_NAME)
+    assert list(cache.entries) == [".memory/m1.md"]
+    cache.close()
+    forged = ParseCache(store.cache_dir / CACHE_NAME)
+    forged.entries[".memory/m1.md"][6] = "From the cache"  # the title's slot
+    forged.changed = {".memory/m1.md": forged.entries[".memory/m1.md"]}
+    forged.used.add(".memory/m1.md")
+    forged.save()
+    forged.close()
+    assert [m.title for m in store.get_many(["m1", "m2"])] == ["From the cache", "M2"]
+    assert [m.title for m in store.memories()] == ["M0", "From the cache", "M2"]
+
+
+def test_a_planted_or_other_cache_is_replaced(store: Store) -> None:
+    path = write_memory(store, "a", "---\ntitle: Old\n---\n")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    store.memories()
+    con = sqlite3.connect(store.cache_dir / CACHE_NAME)
+    con.execute("CREATE TRIGGER t AFTER INSERT ON entries BEGIN DELETE FROM fields; END")
+    con.execute("UPDATE entries SET entry = replace(entry, 'Old', 'Forged')")
+    con.commit()
+    con.close()
+    (store.cache_dir / "parsed.json").write_text("{}")  # an older memkit's cache
+    assert store.memories()[0].title == "Old"
+    con = sqlite3.connect(store.cache_dir / CACHE_NAME)
+    assert con.execute("SELECT count(*) FROM sqlite_master WHERE type = 'trigger'").fetchone() == (
+        0,
+    )
+    con.close()
+    assert not (store.cache_dir / "parsed.json").exists()
 
 
 FULL = """---
@@ -61,7 +101,7 @@ def test_a_cached_memory_equals_the_parsed_one_field_by_field(store: Store) -> N
     old = time.time() - 60
     os.utime(path, (old, old))
     parsed = store.memories()[0]
-    cache = ParseCache(store.cache_dir / "parsed.json")
+    cache = ParseCache(store.cache_dir / CACHE_NAME)
     assert list(cache.entries) == [".memory/full.md"]
     cached = store.memories()[0]
     assert cached == parsed
@@ -77,16 +117,30 @@ def test_a_cache_written_with_other_fields_is_not_used(store: Store) -> None:
     old = time.time() - 60
     os.utime(path, (old, old))
     store.memories()
-    cache_file = store.cache_dir / "parsed.json"
-    data = json.loads(cache_file.read_text())
-    data["fields"] = [*data["fields"], "new_field"]
-    for entry in data["entries"].values():
-        entry[6] = "Wrong"  # the title's slot, read by an older or newer memkit
-    cache_file.write_text(json.dumps(data))
+    con = sqlite3.connect(store.cache_dir / CACHE_NAME)
+    names = json.loads(con.execute("SELECT names FROM fields").fetchone()[0])
+    con.execute("UPDATE fields SET names = ?", (json.dumps([*names, "new_field"]),))
+    con.execute("UPDATE entries SET entry = replace(entry, 'Old', 'Wrong')")
+    con.commit()
+    con.close()
     assert store.memories()[0].title == "Old"
-    assert json.loads(cache_file.read_text())["fields"] == data["fields"][:-1]
+    con = sqlite3.connect(store.cache_dir / CACHE_NAME)
+    assert json.loads(con.execute("SELECT names FROM fields").fetchone()[0]) == names
+    con.close()
 
 
 def test_every_field_kind_is_decoded_or_plain() -> None:
     special = {"list", "date", "verified"}
     assert {f.kind for f in REGISTRY} <= PLAIN_KINDS | special
+
+
+def test_a_second_load_in_a_process_reuses_the_first(store: Store) -> None:
+    path = write_memory(store, "a", "---\ntitle: Old\n---\n")
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    first = store.load()
+    assert store.load() is first
+    path.write_text("---\ntitle: New\n---\n")  # size and mtime change
+    assert store.load().memories[0].title == "New"
+    fresh = write_memory(store, "b", "---\ntitle: Just written\n---\n")  # racy: not kept
+    assert fresh.exists() and store.load() is not store.load()

@@ -1,0 +1,123 @@
+"""Loading a whole store: every memory parsed (through the parse cache), problems listed.
+
+`load(store)` is Store.load. A second load in the same process, with every memory
+file's size and mtime unchanged (none modified too recently to trust) and the parse
+cache file untouched since, returns the first one's result: the pre-commit hook and
+compile load the store several times in one process.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from memkit import memory as mm
+from memkit.errors import InvalidMemoryError, MemkitError
+from memkit.fsutil import read_regular
+from memkit.memory import Memory
+from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
+
+_LAST: list[Any] = []  # [key, Loaded] of this process's last full load
+_LINK_PROBLEM = (
+    "is a symbolic link; memkit does not follow links in .memory/ (one could point "
+    "outside the repository): replace it with the file itself"
+)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Every memory that parsed, and every problem with the ones that did not."""
+
+    memories: tuple[Memory, ...]
+    problems: tuple[InvalidMemoryError, ...]
+
+
+def load(store: Any) -> Loaded:
+    """Parse every memory (through the cache); invalid files become problems.
+
+    A second load in the same process, with every file's size and mtime unchanged
+    (none modified too recently to trust) and the parse cache file untouched since,
+    returns the first one's result.
+    """
+    files = []
+    for rel, full in store._walk():
+        try:
+            files.append((rel, full, os.stat(full, follow_symlinks=False)))
+        except OSError:
+            continue  # deleted while we listed
+    stamps = [(rel, st.st_size, st.st_mtime_ns) for rel, _, st in files]
+    key = [str(store.root), store.links, stamps, _cache_stamp(store)]
+    if _LAST and _LAST[0] == key:
+        loaded: Loaded = _LAST[1]
+        return loaded
+    loaded = _load(store, files)
+    _LAST[:] = []
+    now = time.time_ns()
+    if all(now - st.st_mtime_ns >= RACY_NS for _, _, st in files):
+        key[3] = _cache_stamp(store)  # as this load left it
+        _LAST[:] = [key, loaded]
+    return loaded
+
+
+def _cache_stamp(store: Any) -> tuple[int, ...]:
+    try:
+        st = os.stat(store.cache_dir / CACHE_NAME)
+    except OSError:
+        return ()
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
+    cache = ParseCache(store.private_dir() / CACHE_NAME)
+    memories: list[Memory] = []
+    problems: list[InvalidMemoryError] = []
+    for rel, full, st in files:
+        mem = cache.get(rel, st)
+        if mem is None:
+            try:
+                mm.check_size(st.st_size, rel)
+                raw = read_regular(full, limit=mm.MAX_BYTES, what=rel)
+            except InvalidMemoryError as e:
+                problems.append(e)
+                continue
+            except FileNotFoundError:
+                continue  # deleted while we listed
+            except MemkitError as e:
+                problems.append(InvalidMemoryError(rel, 1, "file", str(e)))
+                continue
+            got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
+            if errs:
+                problems.extend(errs)
+                continue
+            assert got is not None
+            mem = got
+            cache.put(rel, st, mem)
+        memories.append(mem)
+    cache.save()
+    cache.close()
+    problems.extend(
+        InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(store.links)
+    )
+    problems.extend(_duplicates(memories))
+    return Loaded(tuple(memories), tuple(problems))
+
+
+def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
+    seen: dict[str, Memory] = {}
+    out = []
+    for mem in memories:
+        if mem.id in seen:
+            out.append(
+                InvalidMemoryError(
+                    mem.path,
+                    1,
+                    "id",
+                    f"duplicate id {mem.id!r}: {seen[mem.id].path} has the "
+                    "same file name; rename one of them",
+                )
+            )
+        else:
+            seen[mem.id] = mem
+    return out
