@@ -341,4 +341,3 @@ def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
                 return text, saved
     text = mm.dumps(mem)
     return text, mm.parse(text, mid=mem.id, path=rel)
-
