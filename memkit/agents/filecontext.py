@@ -29,6 +29,7 @@ class _Subset(Store):
     def __init__(self, store: Store, paths: dict[str, str]) -> None:
         super().__init__(store.root)
         self.hint_paths(paths)
+        store.hint_paths(paths)  # so get_many reads these files directly, not the store
         self._some = Loaded(tuple(store.get_many(paths)) if paths else (), ())
 
     def load(self) -> Loaded:

@@ -158,10 +158,13 @@ class Store:
         """The memories named by `ids`, sorted by id, with one walk of the store at most.
 
         MemoryNotFoundError names the first unknown id. Many ids go through the parse
-        cache (a full load); a few are read directly.
+        cache (a full load); a few (or many whose paths were hinted) are read directly.
         """
         wanted = sorted(set(ids))
-        if len(wanted) > 50:
+        # Without a hint each id may need a walk; hinted paths are read from the cache
+        # one by one, which stays cheaper than a full load up to a few thousand.
+        hinted = all(mid in self._hints for mid in wanted)
+        if len(wanted) > (2000 if hinted else 50):
             by_id = {m.id: m for m in self.load().memories}
             for mid in wanted:
                 if mid not in by_id:

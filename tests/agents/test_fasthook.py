@@ -181,3 +181,25 @@ def test_context_for_a_file_reads_the_index_and_gives_what_the_store_would(
     assert out == full.to_markdown()
     assert loads == []  # the index named the memories; the store was not read
     assert "The src folder" not in out and "Billing only" in out and "Docs" not in out
+
+
+def test_context_for_a_file_many_memories_are_read_without_loading_the_store(
+    project: Path, run: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import datetime
+
+    from memkit.search.context import build_context
+
+    store = Store(project)
+    for n in range(60):  # more than get_many reads one by one without a hint
+        add(store, f"Billing rule {n:02d}", paths=["src/**"])
+    full = build_context(store, files=["src/billing.py"], today=datetime.date(2026, 11, 22))
+    monkeypatch.setenv("MEMKIT_TODAY", DAY)
+    loads: list[int] = []
+    real = Store.load
+    monkeypatch.setattr(Store, "load", lambda self: loads.append(1) or real(self))
+    run("context", "--file", "src/billing.py")  # builds the index (one load)
+    loads.clear()
+    out = run("context", "--file", "src/billing.py").stdout
+    assert out == full.to_markdown()
+    assert loads == []
