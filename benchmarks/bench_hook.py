@@ -32,8 +32,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 from gen_store import generate
 
+# The hook runs memkit byte-compiled, as pip installs it; PYTHONDONTWRITEBYTECODE in the
+# caller's environment would make every timed commit compile memkit's modules again.
 ENV = {
-    **os.environ,
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
     "GIT_AUTHOR_NAME": "Bench",
     "GIT_AUTHOR_EMAIL": "bench@example.com",
     "GIT_COMMITTER_NAME": "Bench",
@@ -95,6 +97,9 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--keep", type=Path, help="Generate into this (new) directory and keep it.")
     args = ap.parse_args()
+    import compileall
+
+    compileall.compile_dir(Path(__file__).resolve().parents[1] / "memkit", quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         repo = generate(args.memories, args.keep or Path(tmp) / "repo")
         run(repo, args.memories, args.runs)
