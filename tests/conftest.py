@@ -63,6 +63,22 @@ def store(repo: Path) -> Store:
     return Store(repo)
 
 
+def write_files(root: Path, files: dict[str, str]) -> None:
+    """Write each {relative path: text} under `root`, creating folders."""
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def commit_files(repo: Path, files: dict[str, str], message: str = "project") -> Path:
+    """write_files, then commit everything in `repo`; returns `repo`."""
+    write_files(repo, files)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", message)
+    return repo
+
+
 def write_memory(store: Store, mid: str, text: str, *, folder: str = "") -> Path:
     path = store.dir / folder / f"{mid}.md"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -28,6 +28,7 @@ import os
 
 TYPE_CHECKING = False  # on the hook's fast path: not even `typing`
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any, BinaryIO
 
 NAME = "agents-poa.idx"
@@ -210,31 +211,20 @@ def fresh(index: Index, today: str) -> bool:
     return all(stamp(os.path.join(root, rel)) == st for rel, st in h["sources"].items())
 
 
-def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, ...]]]:
-    """(id, entry, order) of the memories linked to `rel` (or a folder holding it) or
-    scoped to it by `paths`, best first (pinned, linked, priority, specific glob, recent)."""
+def _matches(index: Index, rel: str) -> Iterator[tuple[dict[str, Any], Any, int, int, bool]]:
+    """(bucket, id, linked, literal, names_file) for each index entry about `rel`: keyed
+    by the file or a folder holding it (names_file: the key is the file itself), then by
+    a `paths` glob that matches it (linked 0)."""
     import re
 
     parts = rel.split("/")
     base = parts[-1]
     ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
-    found: dict[str, tuple[Any, ...]] = {}
-    entries: dict[str, list[Any]] = {}
-
-    def take(chunk: dict[str, Any], mid: Any, linked: int, literal: int) -> None:
-        e = chunk.get("m", {}).get(mid)
-        if not isinstance(mid, str) or not _entry_ok(e):
-            return
-        rank = e[8] if isinstance(e[8], list) and len(e[8]) == 3 else [1, 0, 0]
-        order = (rank[0], 1 - linked, rank[1], -literal, rank[2], mid)
-        if mid not in found or order < found[mid]:
-            found[mid], entries[mid] = order, e
-
     for i in range(len(parts), 0, -1):
         key = "/".join(parts[:i])
         chunk = index.bucket("f", "k:" + key)
         for mid, linked, literal in chunk.get("k", {}).get(key, ()):
-            take(chunk, mid, linked, literal)
+            yield chunk, mid, linked, literal, i == len(parts)
     for i in range(len(parts) - 1, -1, -1):
         folder = "/".join(parts[:i])
         for tail in (ext, "") if ext else ("",):
@@ -243,40 +233,34 @@ def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, 
             for pattern, ids in chunk.get("g", {}).get(key, {}).items():
                 if re.fullmatch(pattern, rel):
                     for mid, literal in ids:
-                        take(chunk, mid, 0, literal)
+                        yield chunk, mid, 0, literal, False
+
+
+def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, ...]]]:
+    """(id, entry, order) of the memories linked to `rel` (or a folder holding it) or
+    scoped to it by `paths`, best first (pinned, linked, priority, specific glob, recent)."""
+    found: dict[str, tuple[Any, ...]] = {}
+    entries: dict[str, list[Any]] = {}
+    for chunk, mid, linked, literal, _ in _matches(index, rel):
+        e = chunk.get("m", {}).get(mid)
+        if not isinstance(mid, str) or not _entry_ok(e):
+            continue
+        rank = e[8] if isinstance(e[8], list) and len(e[8]) == 3 else [1, 0, 0]
+        order = (rank[0], 1 - linked, rank[1], -literal, rank[2], mid)
+        if mid not in found or order < found[mid]:
+            found[mid], entries[mid] = order, e
     return [(mid, entries[mid], found[mid]) for mid in sorted(found, key=found.__getitem__)]
 
 
 def for_context(index: Index, rel: str) -> dict[str, str]:
     """{id: memory file} of the memories `memkit context --file rel` takes for a file
     (not a folder): linked to it, or with a `paths` entry matching it."""
-    import re
-
-    parts = rel.split("/")
-    base = parts[-1]
-    ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
     out: dict[str, str] = {}
-
-    def take(chunk: dict[str, Any], mid: Any) -> None:
-        e = chunk.get("m", {}).get(mid)
-        if isinstance(mid, str) and _entry_ok(e):
-            out[mid] = e[0]
-
-    for i in range(len(parts), 0, -1):
-        key = "/".join(parts[:i])
-        chunk = index.bucket("f", "k:" + key)
-        for mid, linked, _ in chunk.get("k", {}).get(key, ()):
-            if i == len(parts) or not linked:  # a link names the file; a path may hold it
-                take(chunk, mid)
-    for i in range(len(parts) - 1, -1, -1):
-        folder = "/".join(parts[:i])
-        for tail in (ext, "") if ext else ("",):
-            key = f"g:{folder}\x00{tail}"
-            chunk = index.bucket("f", key)
-            for pattern, ids in chunk.get("g", {}).get(key, {}).items():
-                if re.fullmatch(pattern, rel):
-                    for mid, _ in ids:
-                        take(chunk, mid)
+    for chunk, mid, linked, _, names_file in _matches(index, rel):
+        if names_file or not linked:  # a link names the file; a path may hold it
+            e = chunk.get("m", {}).get(mid)
+            if isinstance(mid, str) and _entry_ok(e):
+                out[mid] = e[0]
     return out
 
 

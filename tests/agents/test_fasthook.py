@@ -158,6 +158,18 @@ def test_the_index_lives_in_the_private_folder_only(project: Path) -> None:
     assert not [p for p in (project / ".memory").rglob("*") if "poa" in p.name]
 
 
+def context_again(run: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[str, list[int]]:
+    """`memkit context --file src/billing.py` run twice (the first builds the index): the
+    second's output, and how many times it loaded the whole store."""
+    monkeypatch.setenv("MEMKIT_TODAY", DAY)
+    loads: list[int] = []
+    real = Store.load
+    monkeypatch.setattr(Store, "load", lambda self: loads.append(1) or real(self))
+    run("context", "--file", "src/billing.py")
+    loads.clear()
+    return run("context", "--file", "src/billing.py").stdout, loads
+
+
 def test_context_for_a_file_reads_the_index_and_gives_what_the_store_would(
     project: Path, run: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -171,13 +183,7 @@ def test_context_for_a_file_reads_the_index_and_gives_what_the_store_would(
     add(store, "Billing only", paths=["src/billing.py"], pin=True)
     add(store, "Docs", paths=["docs/**"])
     full = build_context(store, files=["src/billing.py"], today=datetime.date(2026, 11, 22))
-    monkeypatch.setenv("MEMKIT_TODAY", DAY)
-    loads: list[int] = []
-    real = Store.load
-    monkeypatch.setattr(Store, "load", lambda self: loads.append(1) or real(self))
-    run("context", "--file", "src/billing.py")  # builds the index (one load)
-    loads.clear()
-    out = run("context", "--file", "src/billing.py").stdout
+    out, loads = context_again(run, monkeypatch)
     assert out == full.to_markdown()
     assert loads == []  # the index named the memories; the store was not read
     assert "The src folder" not in out and "Billing only" in out and "Docs" not in out
@@ -194,12 +200,6 @@ def test_context_for_a_file_many_memories_are_read_without_loading_the_store(
     for n in range(60):  # more than get_many reads one by one without a hint
         add(store, f"Billing rule {n:02d}", paths=["src/**"])
     full = build_context(store, files=["src/billing.py"], today=datetime.date(2026, 11, 22))
-    monkeypatch.setenv("MEMKIT_TODAY", DAY)
-    loads: list[int] = []
-    real = Store.load
-    monkeypatch.setattr(Store, "load", lambda self: loads.append(1) or real(self))
-    run("context", "--file", "src/billing.py")  # builds the index (one load)
-    loads.clear()
-    out = run("context", "--file", "src/billing.py").stdout
+    out, loads = context_again(run, monkeypatch)
     assert out == full.to_markdown()
     assert loads == []

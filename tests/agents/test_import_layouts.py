@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import Invoke, git
+from conftest import Invoke, git, write_files
 
 from memkit.agents.importing.markdown import parse
 from memkit.agents.importing.scope import split_globs
@@ -18,13 +18,6 @@ from memkit.store import Store
 @pytest.fixture(autouse=True)
 def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
-
-
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
 
 
 def by_source(store: Store) -> dict[str, object]:
@@ -56,14 +49,14 @@ def client(app):
 def test_at_lines_in_code_are_text_and_only_real_imports_are_left_out(
     run: Invoke, store: Store
 ) -> None:
-    write(store.root, {"CLAUDE.md": TESTING_MD, "docs/style.md": "Style.\n"})
+    write_files(store.root, {"CLAUDE.md": TESTING_MD, "docs/style.md": "Style.\n"})
     out = run("import", "CLAUDE.md").stdout
     assert "skipped CLAUDE.md#imports: @docs/style.md imports a file: it stays where it is" in out
     fixtures = store.get("fixtures").text
     assert "@pytest.fixture" in fixtures and "    @dataclass(frozen=True)" in fixtures
     assert "@dataclass lines inside" in fixtures
     # In AGENTS.md an @ line is text: Codex and the others do not import files.
-    write(store.root, {"AGENTS.md": "## Deploy\n\n@team-ops owns deploys.\n@ops\n"})
+    write_files(store.root, {"AGENTS.md": "## Deploy\n\n@team-ops owns deploys.\n@ops\n"})
     run("import", "AGENTS.md")
     assert store.get("deploy").text == "@team-ops owns deploys.\n@ops"
 
@@ -74,7 +67,7 @@ def test_brace_globs_stay_whole_and_context_finds_the_memory(run: Invoke, store:
         "src/{a,b}/**/*.ts",
     ]
     assert split_globs(["src/**/*.{ts,tsx}"]) == ["src/**/*.{ts,tsx}"]
-    write(store.root, {
+    write_files(store.root, {
         ".cursor/rules/config.mdc": "---\ndescription: Config files\nglobs: **/*.{json,md}\n"
                                     "alwaysApply: false\n---\n\nKeep keys sorted.\n",
         ".github/instructions/ts.instructions.md": '---\napplyTo: "src/**/*.{ts,tsx},test/*.ts"\n'
@@ -106,7 +99,7 @@ MONOREPO = {
 
 
 def test_a_monorepo_keeps_every_nested_file_and_scope(run: Invoke, store: Store) -> None:
-    write(store.root, MONOREPO)
+    write_files(store.root, MONOREPO)
     out = run("import").stdout
     mems = by_source(store)
     testing = mems["packages/api/CLAUDE.md#testing"]
@@ -127,7 +120,7 @@ def test_a_monorepo_keeps_every_nested_file_and_scope(run: Invoke, store: Store)
 def test_symlinked_root_files_are_read_once_with_the_link_s_scope(
     run: Invoke, store: Store
 ) -> None:
-    write(store.root, {".agents/AGENTS.md": "## Style\n\nTabs, not spaces.\n"})
+    write_files(store.root, {".agents/AGENTS.md": "## Style\n\nTabs, not spaces.\n"})
     os.symlink(".agents/AGENTS.md", store.root / "AGENTS.md")
     os.symlink("AGENTS.md", store.root / "CLAUDE.md")
     out = run("import").stdout
@@ -141,7 +134,7 @@ def test_symlinked_root_files_are_read_once_with_the_link_s_scope(
 
 
 def test_descriptions_and_on_demand_rules(run: Invoke, store: Store) -> None:
-    write(store.root, {
+    write_files(store.root, {
         ".cursor/rules/auth.mdc": "---\ndescription: Use when touching login or sessions\n"
                                   "globs:\nalwaysApply: false\n---\n\n# Auth\n\nHash with argon2.\n",  # noqa: E501
         ".cursor/rules/release.mdc": "---\ndescription:\nglobs:\nalwaysApply: false\n---\n\n"
@@ -171,7 +164,7 @@ def test_descriptions_and_on_demand_rules(run: Invoke, store: Store) -> None:
 
 
 def test_cline_workflows_and_hook_docs_stay_on_demand(run: Invoke, store: Store) -> None:
-    write(store.root, {
+    write_files(store.root, {
         ".clinerules/general.md": "# General\n\nUse TypeScript strict mode.\n",
         ".clinerules/workflows/release.md": "# Release\n\n1. Bump the version.\n2. Tag it.\n",
         ".clinerules/hooks/README.md": "# Hooks\n\nThe pre-tool hook blocks rm -rf.\n",
@@ -198,7 +191,7 @@ TITLES = {
 
 
 def test_titles_boms_empty_headings_and_leading_rules(run: Invoke, store: Store) -> None:
-    write(store.root, TITLES)
+    write_files(store.root, TITLES)
     out = run("import", *TITLES).stdout
     mems = {m.source: m for m in store.memories()}
     assert mems["bom.md#service-guide"].title == "Service guide"
@@ -219,7 +212,7 @@ def test_import_time_grows_linearly(run: Invoke, store: Store) -> None:
     """2,000 sections import in about the time of 1,000 twice (was quadratic: store walks)."""
 
     def timed(n: int, name: str) -> float:
-        write(
+        write_files(
             store.root,
             {name: "".join(f"## Rule {name} {i}\n\nDo thing {i}.\n\n" for i in range(n))},
         )
@@ -277,7 +270,7 @@ def reads(root: Path, agent: str) -> str:
 
 
 def test_adoption_makes_each_instruction_reach_each_agent_once(run: Invoke, store: Store) -> None:
-    write(store.root, ADOPT)
+    write_files(store.root, ADOPT)
     git(store.root, "add", "-A")
     git(store.root, "commit", "-qm", "hand-written instructions")
     dry = run("import", "--adopt", "--dry-run").stdout
@@ -314,7 +307,7 @@ def test_adoption_makes_each_instruction_reach_each_agent_once(run: Invoke, stor
 
 
 def test_adoption_backs_up_a_file_git_does_not_have(run: Invoke, store: Store) -> None:
-    write(store.root, {"AGENTS.md": "## Style\n\nShort functions.\n"})
+    write_files(store.root, {"AGENTS.md": "## Style\n\nShort functions.\n"})
     out = run("import", "--adopt").stdout
     [line] = [ln for ln in out.splitlines() if ln.startswith("copies of")]
     folder = Path(line.rsplit(" are in ", 1)[1])
@@ -325,7 +318,7 @@ def test_adoption_backs_up_a_file_git_does_not_have(run: Invoke, store: Store) -
 def test_adoption_never_leaves_a_link_dangling(run: Invoke, store: Store) -> None:
     """Per-folder `CLAUDE.md -> AGENTS.md` links (a monorepo's usual layout): the nested
     AGENTS.md whose text all went into memories is emptied, not deleted."""
-    write(store.root, {
+    write_files(store.root, {
         "AGENTS.md": "## Commits\n\nConventional commit messages.\n",
         "packages/api/AGENTS.md": "## Handlers\n\nHandlers return typed responses.\n",
     })  # fmt: skip
@@ -358,7 +351,7 @@ HEADINGS = {
 def test_headings_without_text_of_their_own_are_kept(run: Invoke, store: Store) -> None:
     """A document title names its sections; a heading with no text under it joins the
     next section (or the last one): every heading line still reaches the agent."""
-    write(store.root, HEADINGS)
+    write_files(store.root, HEADINGS)
     run("import", "--adopt")
     mems = {m.id: m for m in store.memories()}
     assert mems["main-branch"].title == "Gitflow Rules: Main branch"
@@ -386,7 +379,7 @@ def test_a_root_file_linked_into_a_rules_folder_is_adopted_as_that_file(
 ) -> None:
     """`AGENTS.md -> .clinerules/architect.md`: compile writes AGENTS.md through the
     link, so the text is read as AGENTS.md and adoption replaces it by memkit's section."""
-    write(store.root, {".clinerules/architect.md": "# Architect\n\n## Plan\n\n"
+    write_files(store.root, {".clinerules/architect.md": "# Architect\n\n## Plan\n\n"
                        "Write the plan before delegating any edit.\n"})  # fmt: skip
     os.symlink(".clinerules/architect.md", store.root / "AGENTS.md")
     git(store.root, "add", "-A")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from conftest import Invoke
+from conftest import Invoke, write_files
 
 from memkit.store import Store
 
@@ -102,13 +100,6 @@ Django 5, PostgreSQL 16, Celery with Redis.
 """
 
 
-def write(root: Path, files: dict[str, str]) -> None:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-
-
 ALL = {
     "CLAUDE.md": CLAUDE_MD,
     "AGENTS.md": AGENTS_MD,
@@ -128,7 +119,7 @@ def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_import_everything(run: Invoke, store: Store) -> None:
-    write(store.root, ALL)
+    write_files(store.root, ALL)
     before = {name: (store.root / name).read_bytes() for name in ALL}
     out = run("import", ".", "services/payments/CLAUDE.md")
     assert out.stdout == (
@@ -181,7 +172,7 @@ def test_import_everything(run: Invoke, store: Store) -> None:
 
 
 def test_dry_run_writes_nothing(run: Invoke, store: Store) -> None:
-    write(store.root, {".clinerules": CLINE})
+    write_files(store.root, {".clinerules": CLINE})
     assert run("import", "-n", ".clinerules").stdout == (
         "would create migrations  <- .clinerules#migrations\n"
         "1 memories would be created, 0 skipped\n"
@@ -190,7 +181,7 @@ def test_dry_run_writes_nothing(run: Invoke, store: Store) -> None:
 
 
 def test_a_secret_skips_its_section_and_the_rest_is_imported(run: Invoke, store: Store) -> None:
-    write(store.root, {"AGENTS.md": "## Deploy\n\nUse `AKIAABCDEFGHIJKLMNOP` to deploy.\n\n"
+    write_files(store.root, {"AGENTS.md": "## Deploy\n\nUse `AKIAABCDEFGHIJKLMNOP` to deploy.\n\n"
                                     "## Salesforce\n\nNAMED_CREDENTIAL = 'callout:External_API'\n"
                                     "Read `process.env.API_KEY!` in handlers.\n",
                        "CLAUDE.md": "## Fine\n\nNothing secret.\n"})  # fmt: skip
@@ -233,7 +224,7 @@ def instructions(text: str) -> list[str]:
 
 def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Store) -> None:
     pytest.importorskip("memkit.compile.plan")
-    write(store.root, ALL)
+    write_files(store.root, ALL)
     run("import", ".", "services/payments/CLAUDE.md")
     for name in ALL:  # the person deletes the imported text; memkit owns the files now
         (store.root / name).unlink()
@@ -256,7 +247,7 @@ def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Stor
 
 
 def test_claude_rules_keep_their_paths(run: Invoke, store: Store) -> None:
-    write(store.root, {
+    write_files(store.root, {
         ".claude/rules/db.md": "---\npaths:\n  - \"src/db/**/*.py\"\n  - migrations/*.py\n---\n\n"
                                "Use the session from `db.session()`, never a new engine.\n",
         "GEMINI.md": "Prefer small pull requests.\n",

@@ -9,7 +9,7 @@ import pytest
 
 from memkit.audit import audit
 from memkit.audit.sources import instruction_files, references
-from tests.conftest import Invoke, git
+from tests.conftest import Invoke, commit_files, git
 
 CLAUDE = """\
 # Shop
@@ -67,12 +67,7 @@ def project(repo: Path) -> Path:
         "scripts/deploy.sh": "#!/bin/sh\n",
         "tests/test_api.py": "def test_total():\n    pass\n",
     }
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "project")
-    return repo
+    return commit_files(repo, files)
 
 
 EXPECTED = """\

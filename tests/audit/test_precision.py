@@ -11,7 +11,7 @@ import pytest
 from memkit.audit import audit
 from memkit.audit.context import clause
 from memkit.audit.sources import instruction_files
-from tests.conftest import git
+from tests.conftest import commit_files, git
 
 
 @pytest.fixture
@@ -31,12 +31,7 @@ def project(repo: Path) -> Path:
         "docs/index.md": "# Docs\n",
         ".claude/rules/style.md": "Style.\n",
     }
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "project")
-    return repo
+    return commit_files(repo, files)
 
 
 def flagged(root: Path, text: str, name: str = "AGENTS.md") -> list[str]:

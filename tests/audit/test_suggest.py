@@ -8,7 +8,7 @@ import pytest
 
 from memkit.audit.suggest import suggest_links
 from memkit.store import Store
-from tests.conftest import Invoke, git
+from tests.conftest import Invoke, commit_files
 
 BODY = """\
 Background jobs use `arq`, not `celery`; the worker is `src/jobs/worker.py`.
@@ -25,12 +25,7 @@ def project(repo: Path, store: Store) -> Path:
         "src/jobs/worker.py": "import os\nREDIS = os.environ['REDIS_URL']\n",
         "config/settings.toml": "[database]\npool_size = 5\n",
     }
-    for name, text in files.items():
-        (repo / name).parent.mkdir(parents=True, exist_ok=True)
-        (repo / name).write_text(text, encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "project")
-    return repo
+    return commit_files(repo, files)
 
 
 def test_suggestions_are_what_resolves(project: Path) -> None:
