@@ -89,14 +89,19 @@ def redact_then_cut(value: Any, limit: int = MAX_FIELD) -> str:
 
 def append(path: str | Path, rec: dict[str, str]) -> None:
     """Add one record to the journal at `path` (created, with its folder, if need be)."""
-    line = (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
+    append_bytes(path, (json.dumps(rec, ensure_ascii=False, sort_keys=True) + "\n").encode())
+
+
+def append_bytes(path: str | Path, data: bytes) -> None:
+    """Append `data` to `path` (created private, with its folder, if need be) in one
+    O_APPEND write, so lines written by concurrent hooks never interleave."""
     try:
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     except FileNotFoundError:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
     try:
-        os.write(fd, line)  # one O_APPEND write: concurrent hooks never interleave lines
+        os.write(fd, data)
     finally:
         os.close(fd)
 

@@ -69,16 +69,9 @@ def append(path: str, recs: list[dict[str, object]]) -> None:
     """Append receipts, one O_APPEND write for all (concurrent hooks never interleave)."""
     if not recs:
         return
-    data = "".join(line(r) for r in recs).encode("utf-8")
-    try:
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    except FileNotFoundError:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-    try:
-        os.write(fd, data)
-    finally:
-        os.close(fd)
+    from memkit.agents.journal import append_bytes
+
+    append_bytes(path, "".join(line(r) for r in recs).encode("utf-8"))
 
 
 def blob_id(data: bytes) -> str:

@@ -51,18 +51,21 @@ def _agent_files(
     return lines + (job(root, names, dry_run=dry_run) if names else [])
 
 
-@hooks.command()
-@click.option("--merge-driver", is_flag=True, help="Also resolve conflicts in compiled files.")
-@click.option("--mcp", is_flag=True, help="Also register memkit's MCP server for agents.")
-@click.option("--claude", is_flag=True, help="Also install Claude Code session hooks.")
-@_AGENT
-@click.option(
+_DRY_RUN = click.option(
     "--dry-run",
     "-n",
     is_flag=True,
     help="With --mcp, --claude or --agent: show which agent files would change, write "
     "nothing (git hooks left out).",
 )
+
+
+@hooks.command()
+@click.option("--merge-driver", is_flag=True, help="Also resolve conflicts in compiled files.")
+@click.option("--mcp", is_flag=True, help="Also register memkit's MCP server for agents.")
+@click.option("--claude", is_flag=True, help="Also install Claude Code session hooks.")
+@_AGENT
+@_DRY_RUN
 @click.pass_context
 def install(
     ctx: click.Context,
@@ -91,13 +94,7 @@ def install(
 @click.option("--mcp", is_flag=True, help="Also unregister memkit's MCP server.")
 @click.option("--claude", is_flag=True, help="Also remove memkit's Claude Code session hooks.")
 @_AGENT
-@click.option(
-    "--dry-run",
-    "-n",
-    is_flag=True,
-    help="With --mcp, --claude or --agent: show which agent files would change, write "
-    "nothing (git hooks left out).",
-)
+@_DRY_RUN
 @click.pass_context
 def uninstall(
     ctx: click.Context, mcp: bool, claude: bool, agents: tuple[str, ...], dry_run: bool
