@@ -100,12 +100,17 @@ def build(
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today, source_order(store.root, loaded.memories))
     renderer = Renderer(store.root, statuses or {}, store.private_dir() / "templates")
+    from memkit.compile.fitcache import FitCache
+
+    renderer.fits = FitCache.open(store.private_dir(), store.root)
     run = Run(store.root, renderer, conf, set(targets or conf.targets), notes, _compose)
     with renderer.bounds():
         run.compose_all(memories, list(targets or NAMES), bool(targets))
         for name in targets or NAMES:
             for path in _leftovers(store.root, name, loaded.memories, run.files):
                 run.add(_empty(name, path, conf), keep=True)
+    if renderer.fits is not None:
+        renderer.fits.save()
     stale = sum(1 for m in memories if renderer.stale(m))
     if stale:
         notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
@@ -175,10 +180,10 @@ def _compose(
         if old_text is not None and not sections.owns(old_text):
             notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
             return FileChange(out.path, out.target, old, old), None
-        fitted = renderer.fit(out, None) if out.memories else None
+        fitted = renderer.fit(out, None, old=old_text) if out.memories else None
         text = None if fitted is None else fitted.text
     else:
-        fitted = renderer.fit(out, old_text)
+        fitted = renderer.fit(out, old_text, old=old_text)
         text = fitted.text
     if fitted is not None:
         _note(out, fitted, notes)

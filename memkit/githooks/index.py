@@ -9,13 +9,15 @@ library only: the fast path (memkit.githooks.fastpath) uses it on every commit.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
 from memkit.cachedir import cache_dir
 from memkit.walk import MEMORY_DIR, memory_entries
 
+TYPE_CHECKING = False  # typing costs the fast path an import
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
     from memkit.githooks.pinned import PinnedStore
 
 INDEX_NAME = "hooks-index"
