@@ -160,9 +160,9 @@ class FitCache:
             atomic_write(self.path, data.encode("utf-8"), fsync=False)
 
 
-def _entry(entry: list[Any], count: int) -> Fit | None:
+def _entry(entry: Any, count: int) -> Fit | None:
     """A recorded entry checked for shape; None when it is not one memkit wrote."""
-    if len(entry) != 7:
+    if not isinstance(entry, list) or len(entry) != 7:
         return None
     depth, key, mode, k, j, over, digest = entry
     ints = all(type(n) is int for n in (depth, k, j))
@@ -184,24 +184,19 @@ def frame_key(existing: str | None, path: str, whole: bool) -> tuple[str, ...] |
     """What a fit's frame takes from the file on disk (see memkit.compile.markers.framer).
 
     A file memkit owns whole is rendered from its template alone. A shared file keeps
-    the text around memkit's section: a new file, a file without markers (all of its
-    text) or the text before and after the markers. None: the markers are broken
-    (the fit raises the error).
+    the text before and after memkit's section (markers.around): the same for a file
+    as it was before memkit wrote its section and as it is after, so the fit that
+    wrote it is found again. None: the markers are broken (the fit raises the error).
     """
     from memkit.compile import markers
     from memkit.errors import MemkitError
 
     if whole:
         return ("whole",)
-    if existing is None:
-        return ("new",)
     try:
-        span = markers.locate(existing, path)
+        return ("shared", *markers.around(existing, path))
     except MemkitError:
         return None
-    if span is None:
-        return ("unmarked", existing)
-    return ("marked", existing[: span[0]], existing[span[1] :])
 
 
 def run_salt(root: Path) -> str | None:
