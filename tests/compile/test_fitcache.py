@@ -99,7 +99,18 @@ def edit(store: Store, mid: str, text: str) -> None:
     write_memory(store, mid, text)
 
 
-CHANGES: dict[str, Callable[[Store], None]] = {
+def override(store: Store) -> None:
+    (store.dir / "templates").mkdir(exist_ok=True)
+    text = "- {{ title }} (`{{ memory.id }}`)\n"
+    (store.dir / "templates" / "index_entry.md.j2").write_text(text, encoding="utf-8")
+
+
+def delete_rules(store: Store) -> None:
+    for path in (store.root / ".cursor" / "rules").glob("memkit*.mdc"):
+        path.unlink()
+
+
+CHANGES: dict[str, Callable[[Store], object]] = {
     "memory in full edited": lambda s: edit(s, "rule-00", memory(0, "More.\n")),
     "memory left out edited": lambda s: edit(s, "rule-58", memory(58, "More.\n")),
     "title edited": lambda s: edit(s, "rule-03", memory(3).replace("Rule number", "Rule no.")),
@@ -109,12 +120,7 @@ CHANGES: dict[str, Callable[[Store], None]] = {
     "budget changed": lambda s: (s.dir / "config.toml").write_text(
         CONFIG.replace("3000 bytes", "2500 bytes"), encoding="utf-8"
     ),
-    "override template": lambda s: (
-        (s.dir / "templates").mkdir(exist_ok=True),
-        (s.dir / "templates" / "index_entry.md.j2").write_text(
-            "- {{ title }} (`{{ memory.id }}`)\n", encoding="utf-8"
-        ),
-    ),
+    "override template": override,
     "hand-written text around the section": lambda s: (s.root / "AGENTS.md").write_text(
         "# Project\n\nHand-written.\n\n" + (s.root / "AGENTS.md").read_text(encoding="utf-8"),
         encoding="utf-8",
@@ -123,9 +129,7 @@ CHANGES: dict[str, Callable[[Store], None]] = {
         (s.root / "AGENTS.md").read_text(encoding="utf-8").replace("Body of rule", "Body of"),
         encoding="utf-8",
     ),
-    "rule file deleted": lambda s: [
-        p.unlink() for p in (s.root / ".cursor" / "rules").glob("memkit*.mdc")
-    ],
+    "rule file deleted": delete_rules,
 }
 
 
