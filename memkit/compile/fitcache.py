@@ -51,6 +51,7 @@ VERSION = 1
 KEPT_PER_FILE = 4  # fits kept for one path (a run may fit a file under several budgets)
 MAX_CACHE_BYTES = 8 * 1024 * 1024
 MAX_OVERRIDE_BYTES = 256 * 1024  # as memkit.compile.render.MAX_TEMPLATE_BYTES
+OVERRIDES = ".memory/templates"  # as memkit.compile.render.OVERRIDES (render imports this module)
 # The modules whose code decides a compiled text; their source files go into the salt.
 CODE = ("budgets", "fitcache", "markers", "mdtext", "render", "scopes", "targets", "yamltext")
 
@@ -202,7 +203,6 @@ def frame_key(existing: str | None, path: str, whole: bool) -> tuple[str, ...] |
 def run_salt(root: Path) -> str | None:
     """What every compiled text of this run depends on besides its memories (module doc)."""
     import memkit
-    from memkit.compile.render import OVERRIDES
     from memkit.resources import templates_dir
 
     h = hashlib.sha256()

@@ -204,7 +204,20 @@ def compile_needed(
 
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
-    """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
+    """Regenerate the compiled files as `memkit compile` does; the paths it rewrote.
+
+    Nothing to do when the last compile that changed nothing recorded the same inputs
+    (memkit.compile.current): a commit of linked code alone then compiles nothing.
+    """
+    from memkit.compile.current import is_current
+
+    def stale() -> dict[str, str] | None:
+        from memkit.compile.plan import statuses_now
+
+        return statuses_now(store, today=today)
+
+    if is_current(str(store.root), str(store.cache_dir), today, stale):
+        return []
     from memkit.compile.plan import apply, plan
 
     with store.lock():

@@ -6,8 +6,8 @@ import pytest
 
 from memkit.compile import markers as sections
 from memkit.compile import mdtext
-from memkit.compile.yamltext import yaml_plain
 from memkit.compile.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
+from memkit.compile.yamltext import yaml_plain
 from memkit.errors import ConfigError
 
 

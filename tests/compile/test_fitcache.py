@@ -232,3 +232,10 @@ def test_no_cache_when_an_override_is_a_link(filled: Store, tmp_path: Path) -> N
     (filled.dir / "templates" / "section.md.j2").symlink_to(outside)
     assert fitcache.run_salt(filled.root) is None
     assert fitcache.FitCache.open(filled.private_dir(), filled.root) is None
+
+
+def test_the_salt_reads_the_overrides_render_reads() -> None:
+    from memkit.compile import render
+
+    assert fitcache.OVERRIDES == render.OVERRIDES
+    assert fitcache.MAX_OVERRIDE_BYTES == render.MAX_TEMPLATE_BYTES
