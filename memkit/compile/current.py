@@ -199,14 +199,16 @@ class Before:
     def __init__(self, root: str, today: dt.date) -> None:
         self.root = root
         self.today = today
-        self.key = static_key(root, today)
-        self.tree, self.racy = memory_tree(root)
+        self.tree, self.racy = memory_tree(root)  # a memory too new: nothing will be recorded
+        self.key = "" if self.racy else static_key(root, today)
         self.seen: dict[str, Any] | None = None
 
     def watch(self, memories: Iterable[Any]) -> None:
         """Take the files' states once the memories (which name some of them) are known."""
         from memkit.compile.targets import TARGETS
 
+        if self.racy:
+            return
         shared = [p for t in TARGETS.values() for p in t.shared]
         folders = [d for t in TARGETS.values() for d, _ in t.rule_dirs]
         self.seen = watched(self.root, memories, shared, folders)
@@ -250,10 +252,10 @@ def is_current(root: str, cache: str, today: dt.date, stale: Callable[[], Stale 
         return False
     if not all(isinstance(v, dict) for v in seen.values()):
         return False
-    if data.get("key") != static_key(root, today):
-        return False
     tree, racy = memory_tree(root)
     if racy or tree != data.get("tree"):
+        return False
+    if data.get("key") != static_key(root, today):
         return False
     if _again(root, seen) != seen:
         return False
