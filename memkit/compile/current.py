@@ -106,6 +106,8 @@ def _tree(folder: str, prefix: str, now: int, out: list[str]) -> bool:
             entries = sorted(it, key=lambda e: e.name)
     except FileNotFoundError:
         return False
+    except OSError:  # unreadable: nothing can be known about it
+        return True
     for entry in entries:
         try:
             st = entry.stat(follow_symlinks=False)

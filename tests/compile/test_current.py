@@ -148,3 +148,21 @@ def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
 def test_a_mangled_record_is_not_current(compiled: Store, planted: bytes) -> None:
     (compiled.cache_dir / current.NAME).write_bytes(planted)
     assert not known(compiled)
+
+
+def test_an_unreadable_folder_under_memory_is_never_current(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (compiled.dir / "private").mkdir()
+    apply(plan(Store(compiled.root), today=TODAY))
+    plan(Store(compiled.root), today=TODAY)
+    assert known(compiled)
+    real = os.scandir
+
+    def refusing(path: str) -> object:
+        if str(path).endswith("private"):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(current.os, "scandir", refusing)
+    assert not known(compiled)
