@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -172,12 +173,17 @@ class Store:
             return [by_id[mid] if mid in by_id else self.get(mid) for mid in wanted]
         found: dict[str, Path] = {}
         missing = []
+        plain: dict[str, bool] = {}  # folder -> no link on the way to it
         for mid in wanted:
             hint = self._hints.get(mid)
             direct = self.root / hint if hint else self.dir / f"{mid}.md"
-            if hint and os.path.realpath(direct) != str(direct):  # a folder on the way is a link
-                direct = self.dir / f"{mid}.md"
-            if mm.is_valid_id(mid) and direct.is_file() and not direct.is_symlink():
+            if hint:
+                folder = os.path.dirname(direct)
+                if folder not in plain:
+                    plain[folder] = os.path.realpath(folder) == folder
+                if not plain[folder]:  # a folder on the way is a link
+                    direct = self.dir / f"{mid}.md"
+            if mm.is_valid_id(mid) and _regular(direct):  # a regular file, not a link
                 found[mid] = direct
             else:
                 missing.append(mid)
@@ -189,6 +195,7 @@ class Store:
                 found[mid] = Path(stems[mid])
         cache = ParseCache(self.private_dir() / CACHE_NAME, bulk=False)
         try:
+            cache.prefetch([self.rel(found[mid]) for mid in wanted])
             got = [self._cached(cache, found[mid], mid) for mid in wanted]
             cache.save()
         finally:
@@ -344,3 +351,11 @@ def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
                 return text, saved
     text = mm.dumps(mem)
     return text, mm.parse(text, mid=mem.id, path=rel)
+
+
+def _regular(path: Path) -> bool:
+    """Whether `path` is a regular file itself (not a link to one): one lstat."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
