@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Time what memkit's pre-commit hook adds to a `git commit`, with 1,000 memories.
 
-    python benchmarks/bench_hook.py [--memories N] [--runs R] [--keep DIR]
+    python benchmarks/bench_hook.py [--memories N] [--runs R] [--keep DIR] [--verified]
 
 Generates a store (benchmarks/gen_store.py), installs the hook, then times real
 `git commit` runs (median of R) for:
@@ -13,6 +13,9 @@ Generates a store (benchmarks/gen_store.py), installs the hook, then times real
 - index rebuild: the first commit after a memory changed on disk.
 
 Each against the same commit made with `--no-verify` (no hook). Prints the figures.
+With --verified, every memory with links is first verified against them (`memkit
+verify --all`), as in a store that uses staleness checks: compiling then asks the
+staleness engine, which opens the repository.
 """
 
 from __future__ import annotations
@@ -96,19 +99,25 @@ def main() -> None:
     ap.add_argument("--memories", type=int, default=1000)
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--keep", type=Path, help="Generate into this (new) directory and keep it.")
+    ap.add_argument("--verified", action="store_true", help="Verify every linked memory first.")
     args = ap.parse_args()
     import compileall
 
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "memkit", quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         repo = generate(args.memories, args.keep or Path(tmp) / "repo")
-        run(repo, args.memories, args.runs)
+        run(repo, args.memories, args.runs, verified=args.verified)
 
 
-def run(repo: Path, n: int, runs: int) -> None:
+def run(repo: Path, n: int, runs: int, *, verified: bool = False) -> None:
     from memkit.githooks.install import install
 
     mdir = repo / ".memory"
+    if verified:
+        subprocess.run([sys.executable, "-m", "memkit", "verify", "--all"], cwd=repo,
+                       check=True, capture_output=True)  # fmt: skip
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "--no-verify", "-m", "verified")
     backdate(mdir)
     install(repo)
     linked_mem = next(p for p in sorted(mdir.rglob("*.md")) if "\nlinks:\n" in p.read_text())
@@ -137,7 +146,8 @@ def run(repo: Path, n: int, runs: int) -> None:
     compile_outputs(repo)
     git(repo, "add", "-A")
     timed_commit(repo, "--no-verify")  # the compiled files, and warm caches
-    print(f"git commit with the memkit pre-commit hook, {n} memories, median of {runs} runs")
+    kind = "linked memories verified" if verified else "no memory verified"
+    print(f"git commit with the memkit pre-commit hook, {n} memories ({kind}), median of {runs}")
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; bare python start")
     print(f" {bare_python_ms():.0f} ms: on a busy machine the CPU column is the steadier one)")
     print(f"{'':<42}{'-------- wall clock --------':>30}{'-- CPU --':>12}")

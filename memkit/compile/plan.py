@@ -100,12 +100,17 @@ def build(
         notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today, source_order(store.root, loaded.memories))
     renderer = Renderer(store.root, statuses or {}, store.private_dir() / "templates")
+    from memkit.compile.fitcache import FitCache
+
+    renderer.fits = FitCache.open(store.private_dir(), store.root)
     run = Run(store.root, renderer, conf, set(targets or conf.targets), notes, _compose)
     with renderer.bounds():
         run.compose_all(memories, list(targets or NAMES), bool(targets))
         for name in targets or NAMES:
             for path in _leftovers(store.root, name, loaded.memories, run.files):
                 run.add(_empty(name, path, conf), keep=True)
+    if renderer.fits is not None:
+        renderer.fits.save()
     stale = sum(1 for m in memories if renderer.stale(m))
     if stale:
         notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
@@ -126,24 +131,53 @@ def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) 
     Asks the staleness engine when an active memory was verified against its links
     (the others cannot be stale); outside a git repository the output carries no
     staleness warnings and a note says why. Call it under store.lock() when the
-    plan is to be applied.
+    plan is to be applied. A full compile that finds nothing to change records its
+    inputs (memkit.compile.current), so the hook can tell the next time without one.
     """
     from dataclasses import replace
 
-    from memkit.errors import GitError
-    from memkit.staleness import check_store
+    from memkit.compile.current import NAME, Before
     from memkit.stores import load_all
 
+    before = Before(str(store.root), today) if targets is None else None
     loaded = load_all(store)
-    statuses = None
-    note: tuple[str, ...] = ()
-    if any(m.links and m.verified and m.status == "active" for m in loaded.memories):
-        try:
-            statuses = {s.id: s for s in check_store(store, today=today)}
-        except GitError as e:
-            note = (f"no staleness warnings in the output: {e}",)
+    statuses, note = _statuses(store, loaded.memories, today)
+    if before is not None:
+        before.watch(loaded.memories)
     built = build(store, today=today, targets=targets, statuses=statuses, loaded=loaded)
+    if before is not None and not built.changes and not note and "stores" not in store.config.data:
+        before.record(str(store.private_dir() / NAME), stale_warnings(statuses))
     return replace(built, notes=note + built.notes)
+
+
+def _statuses(
+    store: Store, memories: Sequence[Memory], today: dt.date
+) -> tuple[dict[str, MemoryStatus] | None, tuple[str, ...]]:
+    """The staleness verdicts compile needs (None when no memory can be stale), and a note
+    when git could not give them."""
+    from memkit.errors import GitError
+    from memkit.staleness import check_store
+
+    if not any(m.links and m.verified and m.status == "active" for m in memories):
+        return None, ()
+    try:
+        return {s.id: s for s in check_store(store, today=today)}, ()
+    except GitError as e:
+        return None, (f"no staleness warnings in the output: {e}",)
+
+
+def stale_warnings(statuses: Mapping[str, MemoryStatus] | None) -> dict[str, str] | None:
+    """{id: warning} of the stale memories: what the compiled text takes from staleness."""
+    if statuses is None:
+        return None
+    return {mid: s.describe() for mid, s in sorted(statuses.items()) if s.stale}
+
+
+def statuses_now(store: Store, *, today: dt.date) -> dict[str, str] | None:
+    """The staleness warnings a compile now would use (see stale_warnings)."""
+    from memkit.stores import load_all
+
+    return stale_warnings(_statuses(store, load_all(store).memories, today)[0])
 
 
 def _empty(target: str, path: str, conf: Settings) -> Output:
@@ -175,10 +209,10 @@ def _compose(
         if old_text is not None and not sections.owns(old_text):
             notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
             return FileChange(out.path, out.target, old, old), None
-        fitted = renderer.fit(out, None) if out.memories else None
+        fitted = renderer.fit(out, None, old=old_text) if out.memories else None
         text = None if fitted is None else fitted.text
     else:
-        fitted = renderer.fit(out, old_text)
+        fitted = renderer.fit(out, old_text, old=old_text)
         text = fitted.text
     if fitted is not None:
         _note(out, fitted, notes)

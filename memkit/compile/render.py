@@ -15,16 +15,17 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memkit.compile import markers as sections
-from memkit.compile import mdtext
 from memkit.compile.budgets import NAMED_IN_FILE
 from memkit.compile.targets import Output
-from memkit.compile.yamltext import yaml_plain, yaml_str
 from memkit.errors import MemkitError
 from memkit.memory import TYPES, Memory
 from memkit.staleness.verdict import MemoryStatus
+
+if TYPE_CHECKING:
+    from memkit.compile.fitcache import FitCache
 
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
 # A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7):
@@ -56,6 +57,7 @@ class Renderer:
         self.root = root  # overrides are read from root/.memory/templates/, safely
         self.cache = cache  # compiled templates are kept here (jinja2 bytecode cache)
         self.statuses = statuses
+        self.fits: FitCache | None = None  # fits remembered between runs (see fit)
         self._env: Any = None
         self._entries: dict[tuple[str, bool], str] = {}
         self._lines: dict[str, str] = {}
@@ -77,7 +79,11 @@ class Renderer:
 
     def stale(self, m: Memory) -> str:
         status = self.statuses.get(m.id)
-        return mdtext.inline(status.describe()) if status is not None and status.stale else ""
+        if status is None or not status.stale:
+            return ""
+        from memkit.compile import mdtext  # its patterns load only when text is rendered
+
+        return mdtext.inline(status.describe())
 
     def render(self, template_name: str, /, **context: Any) -> str:
         import jinja2
@@ -102,6 +108,8 @@ class Renderer:
     def entry(self, m: Memory, scoped: bool) -> str:
         key = (m.id, scoped)
         if key not in self._entries:
+            from memkit.compile import mdtext
+
             applies = "" if scoped else ", ".join(mdtext.code_span(g) for g in m.paths)
             body = mdtext.embed(m.body, ENTRY_LEVEL + 1)
             self._entries[key] = self.render(
@@ -113,6 +121,8 @@ class Renderer:
 
     def line(self, m: Memory) -> str:
         if m.id not in self._lines:
+            from memkit.compile import mdtext
+
             text = self.render("index_entry.md.j2", memory=m, title=mdtext.inline(m.title),
                                stale=self.stale(m))  # fmt: skip
             self._lines[m.id] = text.strip("\n")
@@ -145,36 +155,69 @@ class Renderer:
             )
         return text
 
-    def fit(self, out: Output, existing: str | None) -> Fitted:
-        """The file with as many memories in full as its budget allows, then one-liners."""
+    def fit(self, out: Output, existing: str | None, *, old: str | None = None) -> Fitted:
+        """The file with as many memories in full as its budget allows, then one-liners.
+
+        `old` is the file's text on disk: when the fit cache (memkit.compile.fitcache,
+        `self.fits`) knows this fit and `old` is the text it gave, nothing is rendered.
+        """
         ms = out.memories
         frame: Callable[[str | None], str | None] = (
             functools.partial(self.file, out) if out.whole else sections.framer(existing, out.path)
         )
         if not ms:
             return Fitted(frame(None))
-        if "import" in out.context:
-            return Fitted(frame(self.render("claude_import.md.j2", **out.context)))
+        seen = [0]  # the deepest memory any probe rendered
 
         def text(k: int, j: int) -> str:
+            seen[0] = max(seen[0], k + j)
             got = frame(self.section(out, ms[:k], ms[k : k + j], ms[k + j :]))
             assert got is not None
             return got
 
-        def fitted(k: int, j: int, over: bool = False) -> Fitted:
-            return Fitted(text(k, j), tuple(ms[k : k + j]), len(ms) - k - j, over,
-                          tuple(ms[:k]), tuple(ms[k + j :]))  # fmt: skip
+        def fitted(k: int, j: int, over: bool = False, known: str | None = None) -> Fitted:
+            return Fitted(known if known is not None else text(k, j), tuple(ms[k : k + j]),
+                          len(ms) - k - j, over, tuple(ms[:k]), tuple(ms[k + j :]))  # fmt: skip
 
-        if len(ms) <= 64 and out.budget.fits(text(len(ms), 0)):  # most scoped files: one render
-            return fitted(len(ms), 0)
+        from memkit.compile import fitcache
+
+        cache = self.fits
+        fkey = None if cache is None else fitcache.frame_key(existing, out.path, out.whole)
+        base = None if cache is None or fkey is None else cache.base(out, fkey)
+        if cache is not None and base is not None:
+            hit = cache.get(out.path, base, ms, self.stale)
+            if hit is not None:
+                known = old if old is not None and fitcache.digest(old) == hit.digest else None
+                if hit.mode == "import":
+                    return Fitted(known if known is not None else self._import(out, frame))
+                return fitted(hit.k, hit.j, hit.over, known)
+        if "import" in out.context:
+            result, fit = Fitted(self._import(out, frame)), ("import", 0, 0, False)
+        else:
+            k, j, over = self._decide(out, text)
+            result, fit = fitted(k, j, over), ("fit", k, j, over)
+        if cache is not None and base is not None and result.text is not None:
+            key = cache.key(base, ms, seen[0], self.stale)
+            cache.put(out.path, (key, seen[0]), fitcache.Fit(*fit, fitcache.digest(result.text)))
+        return result
+
+    def _import(self, out: Output, frame: Callable[[str | None], str | None]) -> str | None:
+        return frame(self.render("claude_import.md.j2", **out.context))
+
+    def _decide(self, out: Output, text: Callable[[int, int], str]) -> tuple[int, int, bool]:
+        """(in full, shortened, over budget even so): the most memories in full, then
+        one-liners, that keep the file within its budget."""
+        n = len(out.memories)
+        if n <= 64 and out.budget.fits(text(n, 0)):  # most scoped files: one render
+            return n, 0, False
         if not out.budget.fits(text(0, 0)):
-            return fitted(0, 0, over=True)
+            return 0, 0, True
         # Room for at least one one-liner, so what does not fit in full is still named.
-        k = _largest(lambda k: out.budget.fits(text(k, min(1, len(ms) - k))), len(ms))
-        if k == len(ms):
-            return fitted(k, 0)
-        j = _largest(lambda j: out.budget.fits(text(k, j)), len(ms) - k)
-        return fitted(k, j)
+        k = _largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n)
+        if k == n:
+            return k, 0, False
+        j = _largest(lambda j: out.budget.fits(text(k, j)), n - k)
+        return k, j, False
 
 
 OVERRIDES = ".memory/templates"
@@ -195,6 +238,7 @@ def _environment(root: Path, cache: Path | None) -> Any:
     import jinja2
     import jinja2.sandbox
 
+    from memkit.compile.yamltext import yaml_plain, yaml_str
     from memkit.resources import templates_dir
 
     class Overrides(jinja2.BaseLoader):

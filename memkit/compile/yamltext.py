@@ -8,16 +8,33 @@ part of a value; see docs/compile.md, "Cursor globs").
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
 # What a double-quoted scalar should not hold raw: what YAML cannot print, its line
 # breaks NEL, U+2028 and U+2029 (it folds them), a BOM, and bidi controls (they
 # reorder how a reviewer sees the line). Each is written as a \u escape.
-_ESCAPE = re.compile(
+_ESCAPE_CLASS = (
     "[^\t\x20-\x7e\xa0-\u2027\u202f-\u2065\u206a-\ud7ff\ue000-\ufefe\uff00-\ufffd"
     "\U00010000-\U0010ffff]"
 )
+_ASCII_KEPT = frozenset("\t" + "".join(map(chr, range(0x20, 0x7F))))  # its ASCII part
+
+
+@functools.cache
+def _escape() -> re.Pattern[str]:
+    """The pattern, compiled when first needed (its Unicode ranges take ms to compile)."""
+    return re.compile(_ESCAPE_CLASS)
+
+
+def needs_escape(value: str) -> bool:
+    """Whether `value` holds a character a double-quoted scalar writes as a \\u escape."""
+    if value.isascii():  # globs and most titles: no pattern to compile
+        return not _ASCII_KEPT.issuperset(value)
+    return _escape().search(value) is not None
+
+
 # Plain scalars YAML 1.2's core schema (js-yaml) reads as a number, boolean or null;
 # PyYAML's resolver (memkit.memory.yaml) covers YAML 1.1's (yes, on, 1_000, dates, ...).
 _CORE = re.compile(
@@ -30,14 +47,14 @@ _CORE = re.compile(
 def yaml_str(value: str) -> str:
     """A double-quoted YAML scalar (a JSON string, with YAML's own line breaks escaped)."""
     text = json.dumps(value, ensure_ascii=False)
-    return _ESCAPE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _escape().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def plain_ok(value: str) -> bool:
     """Whether `value`, written unquoted after `key: `, reads back as this same string."""
     from memkit.memory.yaml import plain_scalar_ok
 
-    if not value or _CORE.fullmatch(value) or _ESCAPE.search(value):
+    if not value or _CORE.fullmatch(value) or needs_escape(value):
         return False
     return plain_scalar_ok(value)
 

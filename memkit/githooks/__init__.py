@@ -1,6 +1,6 @@
 """memkit's git hooks: installing the pre-commit hook (install), its entry point and
 standard-library fast path (fastpath) with the derived index it reads (index), the
-checks a commit runs (checks), and the merge driver for compiled files (mergedriver).
+store a hook run loads once (pinned), the checks a commit runs (checks), and the merge driver for compiled files (mergedriver).
 They call the core, never the command line.
 """
 

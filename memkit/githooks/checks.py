@@ -17,7 +17,14 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memkit.githooks.index import Stamps, is_output, memory_stamps, read_index, relevant
+from memkit.githooks.index import (
+    Opener,
+    Stamps,
+    is_output,
+    memory_stamps,
+    read_index,
+    relevant,
+)
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:
@@ -83,6 +90,7 @@ def run_hook(
     today: dt.date,
     strict: bool = False,
     stamps: Stamps | None = None,
+    opener: Opener | None = None,
 ) -> Outcome:
     """Run one hook's checks (memkit.githooks.HOOKS) on the `staged` names.
 
@@ -90,13 +98,15 @@ def run_hook(
     decides the Outcome.
 
     `stamps` are the memory files' stamps (memkit.githooks.index.memory_stamps), read
-    here (once) when not given.
+    here (once) when not given. `opener` is the fast path's (memkit.githooks.index.Opener,
+    holding `store`): the derived index is then read once for every check.
     """
     from memkit.validation import validate
 
     store.require()
+    opener = opener or Opener(str(store.root), store)
     if hook == "pre-merge-commit":
-        return merge_commit(store, staged, today=today, stamps=stamps)
+        return merge_commit(store, staged, today=today, stamps=stamps, opener=opener)
     if stamps is None and hook in ("pre-commit", "stale"):
         stamps = memory_stamps(str(store.root))
     if hook in ("pre-commit", "validate"):
@@ -108,12 +118,12 @@ def run_hook(
             files = len({p.path for p in problems})
             summary = f"memkit: {len(problems)} problem(s) in {files} file(s)"
             return Outcome(tuple(str(p) for p in problems), (summary,), stop=True)
-    if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps):
+    if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps, opener):
         changed = recompile(store, today=today)
         if changed:
             return Outcome(err=(_regenerated(changed),), stop=True)
     if hook in ("pre-commit", "stale"):
-        affected = affected_memories(store, staged, stamps)
+        affected = affected_memories(store, staged, stamps, opener)
         report = tuple(describe(affected))
         if any(a.stale for a in affected) and (strict or strict_config(store)):
             stopped = "memkit: commit stopped (--strict): verify or edit these memories"
@@ -123,7 +133,12 @@ def run_hook(
 
 
 def merge_commit(
-    store: Store, staged: list[str], *, today: dt.date, stamps: Stamps | None = None
+    store: Store,
+    staged: list[str],
+    *,
+    today: dt.date,
+    stamps: Stamps | None = None,
+    opener: Opener | None = None,
 ) -> Outcome:
     """What pre-merge-commit does on a merge git completes by itself: the merged memories
     must be valid, and the compiled files current. When they are not, they are
@@ -137,7 +152,7 @@ def merge_commit(
     if problems:
         stop = "memkit: the merged memories are invalid: fix them, `git add` and `git commit`"
         return Outcome(tuple(str(p) for p in problems), (stop,), stop=True)
-    if not compile_needed(store, staged, stamps):
+    if not compile_needed(store, staged, stamps, opener):
         return Outcome()
     changed = recompile(store, today=today)
     if not changed:
@@ -174,19 +189,35 @@ def invalid_memories(
     return validate(store, only=staged)
 
 
-def compile_needed(store: Store, names: list[str], stamps: Stamps | None = None) -> bool:
+def compile_needed(
+    store: Store, names: list[str], stamps: Stamps | None = None, opener: Opener | None = None
+) -> bool:
     """Whether the commit changes memories, memkit's config or templates, a compiled file,
     or a file a memory links to (the compiled files mark a memory whose code changed as
     possibly out of date, so `memkit compile --check` after the commit agrees)."""
     if any(n.startswith(MEMORY_DIR + "/") for n in names):
         return True
     root = str(store.root)
-    links, outputs = read_index(root, memory_stamps(root) if stamps is None else stamps)[:2]
+    stamps = memory_stamps(root) if stamps is None else stamps
+    links, outputs = read_index(root, stamps, opener or Opener(root, store))
     return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
 def recompile(store: Store, *, today: dt.date) -> list[str]:
-    """Regenerate the compiled files as `memkit compile` does; the paths it rewrote."""
+    """Regenerate the compiled files as `memkit compile` does; the paths it rewrote.
+
+    Nothing to do when the last compile that changed nothing recorded the same inputs
+    (memkit.compile.current): a commit of linked code alone then compiles nothing.
+    """
+    from memkit.compile.current import is_current
+
+    def stale() -> dict[str, str] | None:
+        from memkit.compile.plan import statuses_now
+
+        return statuses_now(store, today=today)
+
+    if is_current(str(store.root), str(store.cache_dir), today, stale):
+        return []
     from memkit.compile.plan import apply, plan
 
     with store.lock():
@@ -223,7 +254,7 @@ def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkSta
 
 
 def affected_memories(
-    store: Store, names: list[str], stamps: Stamps | None = None
+    store: Store, names: list[str], stamps: Stamps | None = None, opener: Opener | None = None
 ) -> list[Affected]:
     """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
 
@@ -231,7 +262,8 @@ def affected_memories(
     so), the staleness engine is not even loaded.
     """
     root = str(store.root)
-    links = read_index(root, memory_stamps(root) if stamps is None else stamps)[0]
+    stamps = memory_stamps(root) if stamps is None else stamps
+    links = read_index(root, stamps, opener or Opener(root, store))[0]
     touched = relevant(names, links)
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []

@@ -16,7 +16,7 @@ import os
 import sys
 
 from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
-from memkit.githooks.index import Stamps, memory_stamps, read_index, relevant
+from memkit.githooks.index import Opener, Stamps, memory_stamps, read_index, relevant
 from memkit.walk import MEMORY_DIR
 
 USAGE = (
@@ -80,16 +80,19 @@ def _spawn(argv: list[str]) -> tuple[int, bytes]:
     return os.waitstatus_to_exitcode(status), b"".join(chunks)
 
 
-def staged_work(root: str) -> tuple[list[str], Stamps] | None:
+def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Stamps] | None:
     """(staged names, memory stamps) when the commit touches a memory, memkit's config,
-    a linked file or a compiled file; None when memkit has nothing to do."""
+    a linked file or a compiled file; None when memkit has nothing to do.
+
+    `opener` opens the store should the derived index need rebuilding; the checks
+    that follow reuse it (the store is loaded once per hook run)."""
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
     names = staged_names(root)
     if not names:
         return None
     stamps = memory_stamps(root)
-    if not relevant(names, *read_index(root, stamps)):
+    if not relevant(names, *read_index(root, stamps, opener)):
         return None
     return names, stamps
 
@@ -111,30 +114,28 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_USER
     hook = args[0]
+    opener = Opener(root)
     try:
-        work = staged_work(root)
+        work = staged_work(root, opener)
     except (Exception, KeyboardInterrupt) as e:  # never a traceback in someone's commit
         return report(e, hook=hook, started=False)
     if work is None:
         return EXIT_OK
     try:
-        return _check(root, *work, strict="--strict" in args, hook=hook)
+        return _check(opener, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
         return report(e, hook=hook)
 
 
 def _check(
-    root: str, names: list[str], stamps: Stamps, *, strict: bool, hook: str = "pre-commit"
+    opener: Opener, names: list[str], stamps: Stamps, *, strict: bool, hook: str = "pre-commit"
 ) -> int:
-    """Run the hook's checks on the store at `root`; print what they found."""
-    from pathlib import Path
-
+    """Run the hook's checks on the store `opener` opens (loaded once); print what they found."""
     from memkit.clock import today
     from memkit.githooks.checks import run_hook
-    from memkit.store import Store
 
     outcome = run_hook(
-        Store(Path(root).resolve()), hook, names, stamps=stamps, today=today(), strict=strict
+        opener(), hook, names, stamps=stamps, today=today(), strict=strict, opener=opener
     )
     for line in outcome.out:
         print(line, flush=True)

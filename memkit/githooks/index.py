@@ -13,11 +13,42 @@ import os
 from memkit.cachedir import cache_dir
 from memkit.walk import MEMORY_DIR, memory_entries
 
+TYPE_CHECKING = False  # typing costs the fast path an import
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    from memkit.githooks.pinned import PinnedStore
+
 INDEX_NAME = "hooks-index"
 INDEX_HEADER = "memkit hook index 1\n"
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
 
 Stamps = dict[str, list[int]]
+Index = tuple[list[str], list[str]]  # (linked files, compiled outputs)
+
+
+class Opener:
+    """Opens the hook run's store (memkit.githooks.pinned) when first asked, then that one.
+
+    The fast path holds one before it knows whether it needs the store at all: the
+    derived index may have to be rebuilt from it, and the checks then use the same
+    store, loaded once. Standard library only until called.
+    """
+
+    def __init__(self, root: str, store: Any = None) -> None:
+        self.root = root
+        self.store: PinnedStore | None = store  # or a plain Store a caller already has
+        self.read: tuple[Stamps, Index] | None = None  # the index as this run read it
+
+    def __call__(self) -> PinnedStore:
+        if self.store is None:
+            from pathlib import Path
+
+            from memkit.githooks.pinned import PinnedStore
+
+            self.store = PinnedStore(Path(self.root).resolve())
+        return self.store
 
 
 def memory_stamps(root: str) -> Stamps:
@@ -42,14 +73,24 @@ def linked_files(root: str, stamps: Stamps) -> list[str]:
     return read_index(root, stamps)[0]
 
 
-def read_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
+def read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None = None) -> Index:
     """(linked files, compiled outputs) from the derived index; rebuilt if a memory changed.
+
+    `opener` gives the store to rebuild it from (memkit.store.Store(root) by default).
 
     The index is plain lines (no json: its import alone costs a few ms): a header,
     `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file
     and `o PATH` for every file `memkit compile` may write (`o DIR/PREFIX*`: any file
     whose path starts with DIR/PREFIX).
     """
+    if isinstance(opener, Opener):  # once per hook run
+        if opener.read is None or opener.read[0] != stamps:
+            opener.read = (dict(stamps), _read_index(root, stamps, opener))
+        return opener.read[1]
+    return _read_index(root, stamps, opener)
+
+
+def _read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None) -> Index:
     try:
         with open(os.path.join(cache_dir(root), INDEX_NAME), encoding="utf-8") as f:
             text = f.read()
@@ -61,7 +102,7 @@ def read_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
         if rest[-1] == "" and all(x[:2] in ("l ", "o ") for x in rest[:-1]):
             links = [x[2:] for x in rest[:-1] if x[0] == "l"]
             return links, [x[2:] for x in rest[:-1] if x[0] == "o"]
-    return rebuild_index(root, stamps)
+    return rebuild_index(root, stamps, opener)
 
 
 def _index_head(stamps: Stamps) -> str:
@@ -69,7 +110,7 @@ def _index_head(stamps: Stamps) -> str:
     return INDEX_HEADER + "".join(lines)
 
 
-def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
+def rebuild_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None = None) -> Index:
     """Load the store (through its parse cache) and write the index."""
     import contextlib
     import time
@@ -77,9 +118,13 @@ def rebuild_index(root: str, stamps: Stamps) -> tuple[list[str], list[str]]:
 
     from memkit.fsutil import atomic_write
     from memkit.staleness.anchors import watched
-    from memkit.store import Store
 
-    loaded = Store(root).load()
+    if opener is None:
+        from memkit.store import Store
+
+        loaded = Store(root).load()
+    else:
+        loaded = opener().load()
     links = watched(link for m in loaded.memories for link in m.links)
     outputs = compiled_outputs()
     now = time.time_ns()

@@ -6,8 +6,8 @@ import pytest
 
 from memkit.compile import markers as sections
 from memkit.compile import mdtext
-from memkit.compile.render import yaml_plain
 from memkit.compile.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
+from memkit.compile.yamltext import yaml_plain
 from memkit.errors import ConfigError
 
 
@@ -116,3 +116,14 @@ def test_splice() -> None:
 def test_a_hash_indented_as_code_is_no_heading_to_demote() -> None:
     body = "\n@pytest.fixture\ndef myfix():\n    # setup\n    yield 1\n    # teardown\n"
     assert mdtext.embed(body, 3) == body.strip("\n")
+
+
+def test_the_ascii_shortcut_agrees_with_the_escape_pattern() -> None:
+    import re
+
+    from memkit.compile import yamltext
+
+    pattern = re.compile(yamltext._ESCAPE_CLASS)
+    samples = [chr(c) for c in range(0x80)] + ["src/**/*.py", "a\x7fb", "a\tb", "é", "a\u2028b"]
+    for value in samples + [f"x{c}y" for c in samples]:
+        assert yamltext.needs_escape(value) == bool(pattern.search(value)), repr(value)

@@ -1,0 +1,270 @@
+"""Whether the compiled files are what `memkit compile` would write, told without compiling.
+
+A commit that changes only code a memory links to makes the pre-commit hook ask "do
+the compiled files need regenerating?", and the answer is almost always no: the code
+changed, not the memories, and the compiled text changes only when a memory's
+staleness warning does. `compile-current` in memkit's private folder (memkit.cachedir)
+records the inputs of the last full compile (memkit.compile.plan.plan) that found
+nothing to change, and `is_current` compares today's inputs with it:
+
+- memkit's own code (every module's size and mtime), its built-in templates, jinja2's
+  and PyYAML's, Python's version, today's date and every MEMKIT_* variable;
+- every file and folder under .memory/ (memories, config, override templates), by
+  size, mtime, ctime, inode and mode; nothing is recorded while a file there is less
+  than two seconds old (a second change within the clock's tick could keep them);
+- the bytes (SHA-256) or absence of every file compile reads or writes: each
+  target's shared files, the memkit* files of each rule folder and the listing of the
+  folder, nested AGENTS.md files, the files memories' `source` names, and whether
+  each is a link or lies under one;
+- the staleness warnings the compile used (when a memory was verified against its
+  links, `statuses` gives them again; they are compared, not trusted).
+
+Every input is taken before and after that compile and recorded only when both
+agree, so a file changed while it ran leaves no record. Any difference, or a
+missing, mangled or foreign record, means "not known to be current": the caller
+compiles as before. Standard library only at import.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import sys
+import time
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import datetime as dt
+    from collections.abc import Callable, Iterable, Mapping
+    from typing import Any
+
+NAME = "compile-current"
+VERSION = 1
+RACY_NS = 2_000_000_000
+MAX_RECORD_BYTES = 16 * 1024 * 1024
+Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
+
+
+def static_key(root: str, today: dt.date) -> str:
+    """memkit's code and templates, jinja2's and PyYAML's, Python, today, MEMKIT_* variables."""
+    import memkit
+
+    h = hashlib.sha256()
+    package = os.path.dirname(os.path.abspath(memkit.__file__))
+    parts = [str(VERSION), memkit.__version__, sys.version, today.isoformat(), root]
+    parts += [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("MEMKIT_")]
+    for top in (package, _templates(package)):
+        for folder, dirs, files in os.walk(top):
+            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+            for name in sorted(files):
+                if name.endswith((".py", ".j2", ".toml", ".css", ".js", ".json")):
+                    parts.append(_stat(os.path.join(folder, name)))
+    for lib in ("jinja2", "yaml"):
+        parts.append(_stat(_library(lib)))
+    for part in parts:
+        data = part.encode("utf-8", "surrogateescape")
+        h.update(b"%d:" % len(data) + data)
+    return h.hexdigest()
+
+
+def _templates(package: str) -> str:
+    inside = os.path.join(package, "templates")
+    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(package), "templates")
+
+
+def _library(name: str) -> str:
+    """A library's __init__.py, found without importing it (a reinstall changes its stamp)."""
+    for entry in sys.path:
+        candidate = os.path.join(entry or ".", name, "__init__.py")
+        if os.path.isfile(candidate):
+            return candidate
+    return ""
+
+
+def _stat(path: str) -> str:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return f"{path} -"
+    return f"{path} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ino}"
+
+
+def memory_tree(root: str) -> tuple[list[str], bool]:
+    """Every file and folder under .memory/ with its stamp; whether one is too new to trust."""
+    now = time.time_ns()
+    out: list[str] = []
+    racy = _tree(os.path.join(root, ".memory"), "", now, out)
+    return out, racy
+
+
+def _tree(folder: str, prefix: str, now: int, out: list[str]) -> bool:
+    racy = False
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=lambda e: e.name)
+    except FileNotFoundError:
+        return False
+    except OSError:  # unreadable: nothing can be known about it
+        return True
+    for entry in entries:
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            racy = True  # going away while we look
+            continue
+        rel = prefix + entry.name
+        out.append(f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}")
+        racy = racy or now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS
+        if entry.is_dir(follow_symlinks=False):
+            racy = _tree(entry.path, rel + "/", now, out) or racy
+    return racy
+
+
+def file_state(root: str, rel: str) -> str:
+    """A file compile reads or writes: absent, a folder, other, or its bytes' SHA-256;
+    with where it really is when a link (itself or a folder above it) leads elsewhere."""
+    full = os.path.join(root, rel)
+    try:
+        st = os.stat(full)
+    except FileNotFoundError:
+        state = "absent"
+    except OSError as e:
+        state = f"error {e.errno}"
+    else:
+        if os.path.isdir(full):
+            state = "dir"
+        elif not os.path.isfile(full):
+            state = f"other {st.st_mode}"
+        else:
+            try:
+                with open(full, "rb") as f:
+                    state = "file " + hashlib.sha256(f.read()).hexdigest()
+            except OSError as e:
+                state = f"error {e.errno}"
+    real = os.path.realpath(full)
+    if real != os.path.join(os.path.realpath(root), rel):
+        state += f" via {real}"
+    if os.path.islink(full):
+        state += " link"
+    return state
+
+
+def folder_state(root: str, rel: str) -> list[str]:
+    """A rule folder's listing, with the state of each memkit* file in it."""
+    full = os.path.join(root, rel)
+    try:
+        names = sorted(os.listdir(full))
+    except FileNotFoundError:
+        return ["absent", file_state(root, rel)]
+    except OSError as e:
+        return [f"error {e.errno}", file_state(root, rel)]
+    out = [file_state(root, rel)]
+    for name in names:
+        state = file_state(root, f"{rel}/{name}") if name.startswith("memkit") else ""
+        out.append(f"{name} {state}")
+    return out
+
+
+def watched(
+    root: str, memories: Iterable[Any], shared: Iterable[str], folders: Iterable[str]
+) -> dict[str, Any]:
+    """The state of every file and rule folder compile reads or writes (module docstring)."""
+    from memkit.compile.targets import NEVER_NESTED, literal_dir
+
+    paths = set(shared)
+    for m in memories:
+        if m.paths:
+            d = literal_dir(m.paths)
+            if d and d.split("/")[0] not in NEVER_NESTED:
+                paths.add(f"{d}/AGENTS.md")
+        source, sep, _ = (m.source or "").partition("#")
+        if sep and source and "://" not in source and not source.startswith("/"):
+            paths.add(source)
+    return {
+        "files": {p: file_state(root, p) for p in sorted(paths)},
+        "folders": {d: folder_state(root, d) for d in sorted(set(folders))},
+    }
+
+
+def _again(root: str, seen: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        "files": {p: file_state(root, p) for p in seen["files"]},
+        "folders": {d: folder_state(root, d) for d in seen["folders"]},
+    }
+
+
+class Before:
+    """The inputs as they were before a compile; `record` writes them if still so after."""
+
+    def __init__(self, root: str, today: dt.date) -> None:
+        self.root = root
+        self.today = today
+        self.tree, self.racy = memory_tree(root)  # a memory too new: nothing will be recorded
+        self.key = "" if self.racy else static_key(root, today)
+        self.seen: dict[str, Any] | None = None
+
+    def watch(self, memories: Iterable[Any]) -> None:
+        """Take the files' states once the memories (which name some of them) are known."""
+        from memkit.compile.targets import TARGETS
+
+        if self.racy:
+            return
+        shared = [p for t in TARGETS.values() for p in t.shared]
+        folders = [d for t in TARGETS.values() for d, _ in t.rule_dirs]
+        self.seen = watched(self.root, memories, shared, folders)
+
+    def record(self, path: str, stale: Stale | None) -> None:
+        """Write the record when no input changed since the compile began."""
+        if self.racy or self.seen is None:
+            return
+        tree, racy = memory_tree(self.root)
+        if racy or tree != self.tree or _again(self.root, self.seen) != self.seen:
+            return
+        if static_key(self.root, self.today) != self.key:
+            return
+        data = {"version": VERSION, "key": self.key, "tree": tree, "seen": self.seen,
+                "stale": stale}  # fmt: skip
+        from pathlib import Path
+
+        from memkit.fsutil import atomic_write
+
+        with contextlib.suppress(OSError):
+            atomic_write(Path(path), json.dumps(data, separators=(",", ":")).encode(), fsync=False)
+
+
+def is_current(root: str, cache: str, today: dt.date, stale: Callable[[], Stale | None]) -> bool:
+    """Whether the last compile that found nothing to change still would (module docstring).
+
+    `stale` gives today's staleness warnings; it is called only when the record has
+    some to compare (a memory verified against its links), and may raise (then the
+    answer is False).
+    """
+    try:
+        with open(os.path.join(cache, NAME), "rb") as f:
+            raw = f.read(MAX_RECORD_BYTES + 1)
+        data = json.loads(raw) if len(raw) <= MAX_RECORD_BYTES else None
+    except (OSError, ValueError, RecursionError):
+        return False
+    if not isinstance(data, dict) or data.get("version") != VERSION:
+        return False
+    seen = data.get("seen")
+    if not isinstance(seen, dict) or set(seen) != {"files", "folders"}:
+        return False
+    if not all(isinstance(v, dict) for v in seen.values()):
+        return False
+    tree, racy = memory_tree(root)
+    if racy or tree != data.get("tree"):
+        return False
+    if data.get("key") != static_key(root, today):
+        return False
+    if _again(root, seen) != seen:
+        return False
+    recorded = data.get("stale")
+    if recorded is None:
+        return True
+    try:
+        return bool(stale() == recorded)
+    except Exception:  # a staleness check that fails: compile tells why
+        return False

@@ -1,0 +1,168 @@
+"""Whether the compiled files are current, told without compiling (memkit.compile.current):
+never "current" when a compile would change something."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import write_memory
+
+from memkit.compile import current
+from memkit.compile.plan import apply, plan
+from memkit.store import Store
+
+TODAY = dt.date(2026, 11, 22)
+CONFIG = '[compile]\ntargets = ["agents", "claude", "cursor", "copilot"]\n'
+
+
+def memory(i: int, extra: str = "") -> str:
+    paths = f"paths:\n- src/m{i % 2}/**\n" if i % 3 == 0 else ""
+    return f"---\ntitle: Rule {i}\ntype: convention\n{paths}---\n\nBody {i}.\n{extra}"
+
+
+@pytest.fixture(autouse=True)
+def trusted_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(current, "RACY_NS", 0)  # files written by the test are trusted now
+
+
+@pytest.fixture
+def compiled(store: Store) -> Store:
+    (store.dir / "config.toml").write_text(CONFIG, encoding="utf-8")
+    store._config = None
+    for i in range(12):
+        write_memory(store, f"rule-{i:02d}", memory(i))
+    write_memory(store, "imported", memory(99).replace("type:", "source: NOTES.md#setup\ntype:"))
+    (store.root / "NOTES.md").write_text("# Notes\n\n## Setup\n\nText.\n", encoding="utf-8")
+    apply(plan(Store(store.root), today=TODAY))
+    assert plan(Store(store.root), today=TODAY).changes == ()  # this one records
+    return store
+
+
+def known(store: Store, today: dt.date = TODAY) -> bool:
+    return current.is_current(str(store.root), str(store.cache_dir), today, lambda: None)
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def test_a_compile_that_changed_nothing_is_known_current(compiled: Store) -> None:
+    assert (compiled.cache_dir / current.NAME).is_file()
+    assert known(compiled)
+    assert not known(compiled, TODAY + dt.timedelta(days=1))  # expiry dates may pass
+
+
+def agents_edited(s: Store) -> None:
+    text = (s.root / "AGENTS.md").read_text(encoding="utf-8")
+    write(s.root / "AGENTS.md", text.replace("Body 1.", "Body one."))
+
+
+def claude_linked(s: Store) -> None:
+    (s.root / "CLAUDE.md").unlink()
+    (s.root / "CLAUDE.md").symlink_to("AGENTS.md")
+
+
+def touched(s: Store) -> None:
+    path = s.dir / "rule-03.md"
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1000))
+
+
+CHANGES: dict[str, Callable[[Store], object]] = {
+    "memory edited": lambda s: write_memory(s, "rule-01", memory(1, "More.\n")),
+    "memory touched": touched,
+    "memory added": lambda s: write_memory(s, "rule-50", memory(50)),
+    "memory deleted": lambda s: (s.dir / "rule-02.md").unlink(),
+    "config changed": lambda s: write(s.dir / "config.toml", CONFIG + "nested_agents = true\n"),
+    "template override": lambda s: write(s.dir / "templates" / "index_entry.md.j2", "- x\n"),
+    "compiled file edited": agents_edited,
+    "compiled file deleted": lambda s: (s.root / "AGENTS.md").unlink(),
+    "rule file planted": lambda s: write(s.root / ".cursor" / "rules" / "memkit-x.mdc", "x\n"),
+    "other rule file added": lambda s: write(s.root / ".cursor" / "rules" / "mine.mdc", "x\n"),
+    "shared file of another target": lambda s: write(s.root / "GEMINI.md", "# Gemini\n"),
+    "link to AGENTS.md": claude_linked,
+    "nested AGENTS.md": lambda s: write(s.root / "src" / "m0" / "AGENTS.md", "# Mine\n"),
+    "source file edited": lambda s: write(s.root / "NOTES.md", "## Setup\n\n# Notes\n"),
+}
+
+
+@pytest.mark.parametrize("change", sorted(CHANGES))
+def test_any_input_changed_is_not_known_current(compiled: Store, change: str) -> None:
+    CHANGES[change](compiled)
+    assert not known(compiled)
+    apply(plan(Store(compiled.root), today=TODAY))
+    plan(Store(compiled.root), today=TODAY)
+    assert known(compiled) == (plan(Store(compiled.root), today=TODAY).changes == ())
+
+
+def test_an_environment_override_is_an_input(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("MEMKIT_COMPILE_CLAUDE_MODE", "import")
+    assert not known(compiled)
+
+
+def test_a_memory_written_just_now_is_not_recorded(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(current, "RACY_NS", 3_600_000_000_000)
+    (compiled.cache_dir / current.NAME).unlink()
+    assert plan(Store(compiled.root), today=TODAY).changes == ()
+    assert not (compiled.cache_dir / current.NAME).exists()
+
+
+def test_a_compile_with_changes_or_for_some_targets_records_nothing(compiled: Store) -> None:
+    (compiled.cache_dir / current.NAME).unlink()
+    assert plan(Store(compiled.root), today=TODAY, targets=["agents"]).changes == ()
+    assert not (compiled.cache_dir / current.NAME).exists()
+    write_memory(compiled, "rule-01", memory(1, "More.\n"))
+    assert plan(Store(compiled.root), today=TODAY).changes
+    assert not (compiled.cache_dir / current.NAME).exists()
+
+
+def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
+    before = current.Before(str(compiled.root), TODAY)
+    before.watch(Store(compiled.root).load().memories)
+    record = str(compiled.cache_dir / current.NAME)
+    before.record(record, {"rule-01": "src/a.py (body changed)"})
+    root, cache = str(compiled.root), str(compiled.cache_dir)
+    assert current.is_current(root, cache, TODAY, lambda: {"rule-01": "src/a.py (body changed)"})
+    assert not current.is_current(root, cache, TODAY, lambda: {})
+    assert not current.is_current(root, cache, TODAY, lambda: None)
+
+    def fails() -> dict[str, str]:
+        raise RuntimeError("no repository")
+
+    assert not current.is_current(root, cache, TODAY, fails)
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [b"", b"{", b"[]", b'{"version": 2}', b'{"version": 1, "seen": {"files": []}}',
+     b'{"version": 1, "key": "x", "seen": {"files": {}, "folders": {}}}'],
+)  # fmt: skip
+def test_a_mangled_record_is_not_current(compiled: Store, planted: bytes) -> None:
+    (compiled.cache_dir / current.NAME).write_bytes(planted)
+    assert not known(compiled)
+
+
+def test_an_unreadable_folder_under_memory_is_never_current(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (compiled.dir / "private").mkdir()
+    apply(plan(Store(compiled.root), today=TODAY))
+    plan(Store(compiled.root), today=TODAY)
+    assert known(compiled)
+    real = os.scandir
+
+    def refusing(path: str) -> object:
+        if str(path).endswith("private"):
+            raise PermissionError(13, "Permission denied", path)
+        return real(path)
+
+    monkeypatch.setattr(current.os, "scandir", refusing)
+    assert not known(compiled)
