@@ -1,12 +1,16 @@
-"""`memkit search` without click: the warm search's fast path.
+"""`memkit search` and `memkit context --file` without click: their fast paths.
 
 Importing click and building the command group costs more CPU than a search on a
-warm index. memkit.cli.main hands `memkit search ...` here first: when every option
-is one this parser knows, written plainly (`-n 5`, `--limit=5`, `--type gotcha`,
-`--tag x`, `--status s`, `--all`, `--json`, `--semantic`, `--`), with valid values,
-at least one word and no MEMKIT_ROOT, it runs the search and prints exactly what
-`memkit.commands.search.search_command` prints. Anything else (help, a bad value,
-an unknown option, `-word`) returns None and click handles it, error messages included.
+warm index, or than the few memories `context --file` reads. memkit.cli.main hands
+`memkit search ...` and `memkit context ...` here first: when every option is one
+these parsers know, written plainly (search: `-n 5`, `--limit=5`, `--type gotcha`,
+`--tag x`, `--status s`, `--all`, `--json`, `--semantic`, `--`, at least one word;
+context: `--file F` / `-f F` / `--file=F`, `--budget N`, `--format markdown|json`,
+`--exclude-always-on`, at least one file), with valid values and no MEMKIT_ROOT, the
+command runs and prints exactly what its click command (memkit.commands.search)
+prints: both call `run` / `run_context` here. Anything else (help, a bad value, an
+unknown option, `--query`, `-word`) returns None and click handles it, error
+messages included.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from memkit.errors import report
 if TYPE_CHECKING:
     from memkit.search.rank import Hit
     from memkit.store import Store
+
+_CONTEXT_FORMATS = ("markdown", "json")
 
 _VALUED = {"-n": "limit", "--limit": "limit", "-t": "types", "--type": "types",
            "--tag": "tags", "-s": "status", "--status": "status"}  # fmt: skip
@@ -68,13 +74,52 @@ def parse(argv: list[str]) -> dict[str, Any] | None:
     return opts
 
 
+def parse_context(argv: list[str]) -> dict[str, Any] | None:
+    """The options of `memkit context` in `argv` (after `context`) when they name files
+    only, or None when click must parse them."""
+    opts: dict[str, Any] = {"files": [], "query": None, "budget": 2000, "fmt": "markdown",
+                            "exclude_always_on": False}  # fmt: skip
+    args = iter(argv)
+    for arg in args:
+        if arg == "--exclude-always-on":
+            opts["exclude_always_on"] = True
+            continue
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        if name not in ("-f", "--file", "--budget", "--format"):
+            return None
+        given = value if eq else next(args, None)
+        if given is None:
+            return None
+        if name == "--budget":
+            if not given.isascii() or not given.isdigit() or int(given) < 1:
+                return None
+            opts["budget"] = int(given)
+        elif name == "--format":
+            if given not in _CONTEXT_FORMATS:
+                return None
+            opts["fmt"] = given
+        else:
+            opts["files"].append(given)
+    if not opts["files"] or os.environ.get("MEMKIT_ROOT"):
+        return None
+    return opts
+
+
 def search(argv: list[str]) -> int | None:
     """Run `memkit search` on `argv`; its exit code, or None to leave it to click."""
-    opts = parse(argv)
+    return _run(parse(argv), run)
+
+
+def context(argv: list[str]) -> int | None:
+    """Run `memkit context` on `argv`; its exit code, or None to leave it to click."""
+    return _run(parse_context(argv), run_context)
+
+
+def _run(opts: dict[str, Any] | None, command: Callable[..., None]) -> int | None:
     if opts is None:
         return None
     try:
-        run(opts, _echo)
+        command(opts, _echo)
         sys.stdout.flush()
     except (Exception, KeyboardInterrupt) as e:
         return report(e)
@@ -111,6 +156,40 @@ def run(opts: dict[str, Any], echo: Callable[..., None], store: Store | None = N
     notes(echo)
 
 
+def run_context(
+    opts: dict[str, Any], echo: Callable[..., None], store: Store | None = None
+) -> None:
+    """Print the context for `opts` (files, query, budget, fmt, exclude_always_on)."""
+    from memkit.clock import today
+    from memkit.errors import MemkitError
+    from memkit.search import staleness_checker
+    from memkit.search.context import build_context
+    from memkit.store import Store, find_root
+
+    files, query = tuple(opts["files"]), opts["query"]
+    if not files and not query:
+        raise MemkitError("give at least one --file or a --query")
+    store = store or Store(find_root())
+    day = today()
+    statuses = staleness_checker(store, today=day)
+    common = {"budget_tokens": opts["budget"], "today": day, "statuses": statuses,
+              "exclude_always_on": opts["exclude_always_on"]}  # fmt: skip
+    got = None
+    if not query:  # files only: the point-of-action index names the few memories to read
+        from memkit.agents.filecontext import context_for_files
+
+        got = context_for_files(store, files, **common)
+    if got is None:
+        got = build_context(store, files=files, query=query, **common)
+    notes(echo)
+    if opts["fmt"] == "json":
+        _json(got.to_record(), echo)
+    else:
+        from memkit.controls import printable
+
+        echo(printable(got.to_markdown()), nl=False)
+
+
 def notes(echo: Callable[..., None]) -> None:
     """Print what the search index had to say (a damaged index rebuilt), once."""
     index = sys.modules.get("memkit.search.index")
@@ -124,13 +203,10 @@ def notes(echo: Callable[..., None]) -> None:
 
 def show(hits: list[Hit], as_json: bool, echo: Callable[..., None]) -> None:
     """What `memkit search` prints: a JSON array, or the hits' lines (docs/search.md)."""
-    from memkit.controls import CONTROL, printable
+    from memkit.controls import printable
 
     if as_json:
-        import json
-
-        text = json.dumps([h.to_record() for h in hits], indent=2, ensure_ascii=False)
-        echo(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+        _json([h.to_record() for h in hits], echo)
         return
     if not hits:
         echo("no memories match", err=True)
@@ -143,5 +219,15 @@ def show(hits: list[Hit], as_json: bool, echo: Callable[..., None]) -> None:
             echo(printable(f"    {h.snippet}"))
 
 
-def _echo(text: str, err: bool = False) -> None:
-    print(text, file=sys.stderr if err else sys.stdout)
+def _json(data: Any, echo: Callable[..., None]) -> None:
+    """Exact JSON; the controls json.dumps leaves raw (C1, DEL, bidi) written as \\u escapes."""
+    import json
+
+    from memkit.controls import CONTROL
+
+    text = json.dumps(data, indent=2, ensure_ascii=False)
+    echo(CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+def _echo(text: str, err: bool = False, nl: bool = True) -> None:
+    print(text, file=sys.stderr if err else sys.stdout, end="\n" if nl else "")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import click
 
-from memkit.commands._common import echo_json, get_store, printable, today
-from memkit.errors import MemkitError
+from memkit.commands._common import get_store
 from memkit.fields import STATUSES as MEMORY_STATUSES
 from memkit.fields import TYPES
 
@@ -101,37 +100,11 @@ def context(
     exclude_always_on: bool,
 ) -> None:
     """The memories relevant to some files and a task, within a token budget."""
-    if not files and not query:
-        raise MemkitError("give at least one --file or a --query")
-    from memkit.search import staleness_checker
-    from memkit.search.context import build_context
+    from memkit.commands.fast import run_context
 
-    store = get_store(ctx)
-    day = today()
-    statuses = staleness_checker(store, today=day)
-    got = None
-    if not query:  # files only: the point-of-action index names the few memories to read
-        from memkit.agents.filecontext import context_for_files
-
-        got = context_for_files(store, files, budget_tokens=budget, today=day,
-                                exclude_always_on=exclude_always_on, statuses=statuses)  # fmt: skip
-    if got is None:
-        got = build_context(
-            store,
-            files=files,
-            query=query,
-            budget_tokens=budget,
-            today=day,
-            exclude_always_on=exclude_always_on,
-            statuses=statuses,
-        )
-    from memkit.commands.fast import notes
-
-    notes(click.echo)
-    if fmt == "json":
-        echo_json(got.to_record())
-    else:
-        click.echo(printable(got.to_markdown()), nl=False)
+    opts = {"files": files, "query": query, "budget": budget, "fmt": fmt,
+            "exclude_always_on": exclude_always_on}  # fmt: skip
+    run_context(opts, click.echo, get_store(ctx))
 
 
 @click.command()

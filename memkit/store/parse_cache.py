@@ -93,6 +93,7 @@ class ParseCache:
         self.changed: dict[str, list[Any] | None] = {}  # rel -> new entry, None: drop it
         self.now_ns = 0
         self.used: set[str] = set()
+        self.fetched: set[str] = set()  # looked up by prefetch: entries has them, or none is
         self.con = _open(path)
         if self.con is not None and bulk:
             try:
@@ -103,9 +104,24 @@ class ParseCache:
                 self.entries = {}
                 self._reset()
 
+    def prefetch(self, rels: list[str]) -> None:
+        """Read the entries of `rels` in a few queries, for the get() calls that follow."""
+        if self.con is None or self.bulk:
+            return
+        try:
+            for i in range(0, len(rels), 500):  # well under SQLite's limit of parameters
+                chunk = rels[i : i + 500]
+                sql = "SELECT path, size, mtime, entry FROM entries WHERE path IN (%s)"
+                rows = self.con.execute(sql % ",".join("?" * len(chunk)), chunk).fetchall()
+                for r in rows:
+                    self.entries[r[0]] = [r[1], r[2], *json.loads(r[3])]
+                self.fetched.update(chunk)
+        except (sqlite3.Error, ValueError, TypeError):
+            self.entries, self.fetched = {}, set()
+
     def get(self, rel: str, st: os.stat_result) -> Memory | None:
         """The memory cached for `rel` if its size and mtime still match, else None."""
-        entry = self.entries.get(rel) if self.bulk else self._lookup(rel)
+        entry = self.entries.get(rel) if self.bulk or rel in self.fetched else self._lookup(rel)
         if not entry or entry[0] != st.st_size or entry[1] != st.st_mtime_ns:
             return None
         self.used.add(rel)

@@ -12,6 +12,7 @@ import contextlib
 import dataclasses
 import datetime as dt
 import os
+import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -170,41 +171,47 @@ class Store:
                 if mid not in by_id:
                     self.path_of(mid)  # the error, or the invalid file's problem
             return [by_id[mid] if mid in by_id else self.get(mid) for mid in wanted]
-        found: dict[str, Path] = {}
+        root = str(self.root)
+        found: dict[str, str] = {}  # id -> path relative to the root (strings: no pathlib)
         missing = []
+        plain: dict[str, bool] = {}  # folder -> no link on the way to it
         for mid in wanted:
-            hint = self._hints.get(mid)
-            direct = self.root / hint if hint else self.dir / f"{mid}.md"
-            if hint and os.path.realpath(direct) != str(direct):  # a folder on the way is a link
-                direct = self.dir / f"{mid}.md"
-            if mm.is_valid_id(mid) and direct.is_file() and not direct.is_symlink():
-                found[mid] = direct
+            rel = self._hints.get(mid)
+            if rel:
+                folder = os.path.dirname(f"{root}/{rel}")
+                if folder not in plain:
+                    plain[folder] = os.path.realpath(folder) == folder
+                if not plain[folder]:  # a folder on the way is a link
+                    rel = None
+            rel = rel or f"{MEMORY_DIR}/{mid}.md"
+            if mm.is_valid_id(mid) and _regular(f"{root}/{rel}"):  # a regular file, not a link
+                found[mid] = rel
             else:
                 missing.append(mid)
         if missing:
-            stems = {full.rsplit("/", 1)[-1][:-3]: full for _, full in self._walk()}
+            stems = {rel.rsplit("/", 1)[-1][:-3]: rel for rel, _ in self._walk()}
             for mid in missing:
                 if mid not in stems:
                     self.path_of(mid)  # raises, naming the id
-                found[mid] = Path(stems[mid])
+                found[mid] = stems[mid]
         cache = ParseCache(self.private_dir() / CACHE_NAME, bulk=False)
         try:
+            cache.prefetch([found[mid] for mid in wanted])
             got = [self._cached(cache, found[mid], mid) for mid in wanted]
             cache.save()
         finally:
             cache.close()
         return got
 
-    def _cached(self, cache: ParseCache, path: Path, mid: str) -> Memory:
-        """The memory at `path`, from the parse cache when its size and mtime match."""
-        rel = self.rel(path)
+    def _cached(self, cache: ParseCache, rel: str, mid: str) -> Memory:
+        """The memory at `rel`, from the parse cache when its size and mtime match."""
         try:
-            st = os.stat(path, follow_symlinks=False)
+            st = os.stat(f"{self.root}/{rel}", follow_symlinks=False)
         except FileNotFoundError:
             raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
         mem = cache.get(rel, st)
         if mem is None or mem.id != mid:
-            mem = self._parse(path, mid)
+            mem = self._parse(self.root / rel, mid)
             cache.put(rel, st, mem)
         return mem
 
@@ -344,3 +351,11 @@ def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
                 return text, saved
     text = mm.dumps(mem)
     return text, mm.parse(text, mid=mem.id, path=rel)
+
+
+def _regular(path: str) -> bool:
+    """Whether `path` is a regular file itself (not a link to one): one lstat."""
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False

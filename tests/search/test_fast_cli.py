@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from memkit.commands.fast import parse
+from memkit.commands.fast import parse, parse_context
 from memkit.store import Store
-from tests.search.helpers import mem
+from tests.search.helpers import mem, seed_context
 
 
 def _seed(store: Store) -> None:
@@ -84,3 +84,61 @@ def test_a_damaged_index_is_rebuilt_with_a_note(store: Store) -> None:
     code, out, err = _memkit(store.root, "search", "retry", fast=True)
     assert (code, out.split()[0]) == (0, "retry-limit")
     assert err.startswith("memkit: note: the search index was unreadable")
+
+
+def _seed_files(store: Store) -> None:
+    seed_context(store)
+    for name in ("src/auth/login.py", "src/billing/pay.py"):
+        (store.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (store.root / name).write_text("x = 1\n")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--file", "src/billing/pay.py"),
+        ("-f", "src/auth/login.py", "--format", "json"),
+        ("--file=src/auth/login.py", "--budget", "20", "--exclude-always-on"),
+        ("-f", "src/auth/login.py", "-f", "src/billing/pay.py", "--format=json"),
+        ("--file", "src/auth"),  # a folder: the full path answers
+        ("--file", "nowhere.py"),
+        ("--exclude-always-on", "--file", "./src/billing/pay.py"),
+    ],
+)
+def test_context_fast_path_prints_what_click_prints(store: Store, args: tuple[str, ...]) -> None:
+    _seed_files(store)
+    fast = _memkit(store.root, "context", *args, fast=True)
+    assert fast[0] == 0
+    assert fast == _memkit(store.root, "context", *args, fast=False)
+    assert parse_context(list(args)) is not None
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        (),
+        ("--help",),
+        ("--file",),
+        ("-f", "a.py", "--query", "login"),
+        ("-f", "a.py", "-q", "login"),
+        ("-f", "a.py", "--budget", "0"),
+        ("-f", "a.py", "--budget", "many"),
+        ("-f", "a.py", "--format", "yaml"),
+        ("-f", "a.py", "--exclude-always-on=1"),
+        ("a.py",),
+    ],
+)
+def test_other_context_calls_are_left_to_click(args: tuple[str, ...]) -> None:
+    assert parse_context(list(args)) is None
+
+
+def test_context_fast_path_imports_no_click(store: Store) -> None:
+    _seed_files(store)
+    code = "import sys\nfrom memkit.cli import main\ntry:\n" \
+        "    main(['context', '--file', 'src/billing/pay.py'])\n" \
+        "except SystemExit:\n    pass\nprint('click' in sys.modules, file=sys.stderr)"  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], cwd=store.root, capture_output=True,
+                          text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert done.stderr.strip().splitlines()[-1] == "False"
+    assert done.stdout.startswith("# Project memories for `src/billing/pay.py`\n")
+    assert "Money is integer cents" in done.stdout

@@ -47,6 +47,24 @@ def test_a_few_memories_are_looked_up_alone(store: Store) -> None:
     assert [m.title for m in store.memories()] == ["M0", "From the cache", "M2"]
 
 
+def test_prefetch_reads_the_few_entries_in_chunks(store: Store) -> None:
+    paths = [write_memory(store, f"m{i:03}", f"---\ntitle: M{i}\n---\n") for i in range(520)]
+    old = time.time() - 60
+    for p in paths:
+        os.utime(p, (old, old))
+    assert len(store.memories()) == 520  # a full load fills the cache
+    cache = ParseCache(store.cache_dir / CACHE_NAME, bulk=False)
+    rels = [store.rel(p) for p in paths[::-1]] + [".memory/gone.md"]
+    cache.prefetch(rels)  # two chunks: 500 and 21
+    cache._lookup = None  # type: ignore[assignment,method-assign]  # no query per memory
+    got = [cache.get(store.rel(p), os.stat(p)) for p in paths]
+    assert [m.title if m else None for m in got] == [f"M{i}" for i in range(520)]
+    assert cache.get(".memory/gone.md", os.stat(paths[0])) is None
+    os.utime(paths[3], (old + 1, old + 1))  # the file changed since: not from the cache
+    assert cache.get(store.rel(paths[3]), os.stat(paths[3])) is None
+    cache.close()
+
+
 def test_a_planted_or_other_cache_is_replaced(store: Store) -> None:
     path = write_memory(store, "a", "---\ntitle: Old\n---\n")
     old = time.time() - 60

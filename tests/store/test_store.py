@@ -12,7 +12,7 @@ import pytest
 from conftest import write_memory
 
 from memkit import memory as mm
-from memkit.errors import MemoryNotFoundError, SecretError, StoreNotFoundError
+from memkit.errors import MemkitError, MemoryNotFoundError, SecretError, StoreNotFoundError
 from memkit.store import Store, find_root
 
 TODAY = dt.date(2026, 11, 22)
@@ -119,3 +119,17 @@ def test_get_many_follows_path_hints_and_ignores_wrong_ones(
         ".memory/c/other.md",
     ]
     assert walks == [1]  # the hint named a file that moved: one walk found it
+
+
+def test_get_many_never_reads_a_hint_through_a_link(store: Store, tmp_path: Path) -> None:
+    write_memory(store, "real", "---\ntitle: Real\n---\n", folder="a")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "real.md").write_text("---\ntitle: Planted\n---\n")
+    (outside / "linked.md").write_text("---\ntitle: Planted\n---\n")
+    (store.dir / "b").symlink_to(outside)  # a folder on the way is a link
+    (store.dir / "a" / "linked.md").symlink_to(outside / "linked.md")  # the file is a link
+    store.hint_paths({"real": ".memory/b/real.md", "linked": ".memory/a/linked.md"})
+    assert [m.title for m in store.get_many(["real"])] == ["Real"]  # found by a walk
+    with pytest.raises(MemkitError):
+        store.get_many(["linked"])
