@@ -6,14 +6,14 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from memkit.staleness.engine import Evaluator, current_print, touched
 from memkit.staleness.linkcache import LinkCache
-from memkit.staleness.snapshot import INDEX, WORKTREE, Snapshot
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine loads only when a link is not answered from the cache
     from memkit.git import TreeChanges
     from memkit.memory import Memory
+    from memkit.staleness.engine import Evaluator
+    from memkit.staleness.snapshot import Snapshot
     from memkit.store import Store
 
 
@@ -82,6 +82,9 @@ class _States:
         self.local: list[TreeChanges] = []  # HEAD -> work tree, computed once when needed
 
     def __call__(self, commit: str | None) -> Evaluator:
+        from memkit.staleness.engine import Evaluator
+        from memkit.staleness.snapshot import WORKTREE, Snapshot
+
         if self.snap is None:
             # Only links with a recorded fingerprint are compared with the code: without
             # one there is nothing for git to tell, and opening a repository costs ~100 ms.
@@ -96,6 +99,7 @@ class _States:
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """How the staged changes (HEAD -> index) change each linked file or symbol they touch."""
     from memkit.git import staged_changes
+    from memkit.staleness.snapshot import INDEX
 
     repo = _repo(store)
     if repo is None or repo.head_is_unborn:
@@ -117,6 +121,7 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
     memory was re-verified against the newer code (its recorded fingerprint matches).
     """
     from memkit.git import range_changes
+    from memkit.staleness.engine import current_print
 
     mems = [m for m in store.memories() if m.links]
     repo = _repo(store) if mems else None  # no links: nothing to diff
@@ -145,11 +150,16 @@ class Comparison:
     def __init__(
         self, store: Store, repo: Any, changes: TreeChanges, old_rev: str, new_rev: str | None
     ) -> None:
+        from memkit.staleness.engine import Evaluator
+        from memkit.staleness.snapshot import Snapshot
+
         self.changes = changes
         self.old = Snapshot(store.root, repo, old_rev)
         self.evaluator = Evaluator(Snapshot(store.root, repo, new_rev), changes)
 
     def __call__(self, links: Iterable[str], since: str | None) -> list[LinkStatus]:
+        from memkit.staleness.engine import current_print, touched
+
         out = []
         for text in touched(self.changes, self.old, links):
             before = current_print(self.old, text)
