@@ -8,19 +8,17 @@ the code changes of the same range made stale.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memkit import git
-from memkit import memory as mm
 from memkit.errors import GitError
-from memkit.history.provenance import changed_parts, repo_and_folder
-from memkit.memory import Memory
-from memkit.staleness.verdict import MemoryStatus
-from memkit.store import Store
 from memkit.walk import MEMORY_DIR
+
+if TYPE_CHECKING:  # pygit2's side (memkit.git, provenance) loads only when it is asked
+    from memkit.memory import Memory
+    from memkit.staleness.verdict import MemoryStatus
+    from memkit.store import Store
 
 # A `source` naming an agent or a session marks a memory an agent wrote.
 AGENT_SOURCE = re.compile(
@@ -98,6 +96,9 @@ class Review:
 
 def default_base(store: Store) -> str:
     """The merge base of HEAD with the default branch (HEAD itself on that branch)."""
+    from memkit import git
+    from memkit.history.provenance import repo_and_folder
+
     repo, _ = repo_and_folder(store)
     head = git.require_commits(repo, "`memkit diff`")
     base = git.merge_base_with_default(repo, head)
@@ -124,6 +125,9 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
 
 
 def _review(store: Store, base: str | None, head: str | None) -> Review:
+    from memkit import git
+    from memkit.history.provenance import repo_and_folder
+
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit diff`")
     base_id = _resolve(repo, base) if base else default_base(store)
@@ -139,6 +143,8 @@ def _review(store: Store, base: str | None, head: str | None) -> Review:
 
 
 def _resolve(repo: Any, rev: str) -> str:
+    from memkit import git
+
     try:
         return str(git.resolve(repo, rev).id)
     except GitError:
@@ -171,6 +177,8 @@ def _is_memory_path(rel: str) -> bool:
 
 def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes]]:
     """{id: (store path, bytes)} of the memories at `rev`."""
+    from memkit import git
+
     out: dict[str, tuple[str, bytes]] = {}
     for path, oid in sorted(git.files_at(repo, rev, folder).items()):
         rel = path[len(folder) + 1 :]
@@ -278,6 +286,8 @@ def _same_text(a: bytes, b: bytes) -> bool:
 
 
 def _load(mid: str, path: str, data: bytes) -> Memory | None:
+    from memkit import memory as mm
+
     mem, _ = mm.parse_all(data, mid=mid, path=path)
     return mem
 
@@ -296,6 +306,8 @@ def _changed(mid: str, kind: str, old: tuple[str, bytes], new: tuple[str, bytes]
     b = _load(mid, new[0], new[1])
     if b is None:
         return MemoryChange(mid, kind, mid, new[0], old[0], invalid=True)
+    from memkit.history.provenance import changed_parts
+
     names, _ = changed_parts(a, b)
     fa = a.fields() if a else {}
     fb = b.fields()
@@ -324,6 +336,8 @@ def _show(value: Any) -> str | None:
 def _body_diff(old: str, new: str) -> str:
     if old == new:
         return ""
+    import difflib
+
     lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
     return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
 
