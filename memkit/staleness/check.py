@@ -13,6 +13,7 @@ if TYPE_CHECKING:  # the engine loads only when a link is not answered from the 
     from memkit.git import TreeChanges
     from memkit.memory import Memory
     from memkit.staleness.engine import Evaluator
+    from memkit.staleness.printcache import PrintCache
     from memkit.staleness.snapshot import Snapshot
     from memkit.store import Store
 
@@ -127,7 +128,10 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
     repo = _repo(store) if mems else None  # no links: nothing to diff
     if repo is None:
         return []
-    compare = Comparison(store, repo, range_changes(repo, base, head), base, head)
+    from memkit.staleness.printcache import PrintCache
+
+    prints = PrintCache.open(store.private_dir())
+    compare = Comparison(store, repo, range_changes(repo, base, head), base, head, prints)
     newer = compare.evaluator.snap
     out = []
     for mem in mems:
@@ -143,6 +147,7 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
         )
         if any(link.stale for link in links):
             out.append(MemoryStatus(mem.id, "stale", links))
+    prints.save()
     return out
 
 
@@ -167,14 +172,20 @@ class Comparison:
     """States of the touched links between two revisions; each file read and parsed once."""
 
     def __init__(
-        self, store: Store, repo: Any, changes: TreeChanges, old_rev: str, new_rev: str | None
+        self,
+        store: Store,
+        repo: Any,
+        changes: TreeChanges,
+        old_rev: str,
+        new_rev: str | None,
+        prints: PrintCache | None = None,
     ) -> None:
         from memkit.staleness.engine import Evaluator
         from memkit.staleness.snapshot import Snapshot
 
         self.changes = changes
-        self.old = Snapshot(store.root, repo, old_rev)
-        self.evaluator = Evaluator(Snapshot(store.root, repo, new_rev), changes)
+        self.old = Snapshot(store.root, repo, old_rev, prints)
+        self.evaluator = Evaluator(Snapshot(store.root, repo, new_rev, prints), changes)
 
     def __call__(self, links: Iterable[str], since: str | None) -> list[LinkStatus]:
         from memkit.staleness.engine import current_print, touched

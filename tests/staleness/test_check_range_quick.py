@@ -68,7 +68,9 @@ def test_same_answers_as_the_slow_path(
     assert [m for m, _, _ in quick[None]] == ["again", "both", "files", "half", "plain", "removed"]
     monkeypatch.setattr(check, "_reverified", lambda *args: False)
     for head, answers in quick.items():
-        assert _answers(store, base, head) == answers, head
+        assert _answers(store, base, head) == answers, head  # prints kept from above
+        (store.private_dir() / "prints.json").unlink()
+        assert _answers(store, base, head) == answers, head  # every file parsed
 
 
 def test_a_reverified_memory_never_reads_the_older_revision(
