@@ -131,7 +131,11 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
     from memkit.staleness.printcache import PrintCache
 
     prints = PrintCache.open(store.private_dir())
-    compare = Comparison(store, repo, range_changes(repo, base, head), base, head, prints)
+    # git's rename detection matters only to memories compared the slow way; without
+    # it the range touches the same paths (a superset for anchors reading any source)
+    quick = head is not None
+    changes = range_changes(repo, base, head, renames=not quick)
+    compare = Comparison(store, repo, changes, base, head, prints)
     newer = compare.evaluator.snap
     out = []
     for mem in mems:
@@ -139,6 +143,9 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
         recorded = dict(mem.verified.fingerprints) if mem.verified else {}
         if _reverified(compare, recorded, mem.links):
             continue
+        if quick:
+            compare.changes = compare.evaluator.changes = range_changes(repo, base, head)
+            quick = False
         links = tuple(
             status
             if not status.stale or recorded.get(status.link) != current_print(newer, status.link)
