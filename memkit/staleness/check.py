@@ -52,7 +52,7 @@ def check_store(
     for mem in mems:
         v = mem.verified
         commit = v.commit if v is not None else None
-        recorded = dict(v.fingerprints) if v is not None else None
+        recorded = v.fingerprints if v is not None else None
         links = []
         for text in mem.links:
             was = None if recorded is None else recorded.get(text)
