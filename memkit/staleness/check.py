@@ -130,7 +130,7 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
         return []
     from memkit.staleness.printcache import PrintCache
 
-    prints = PrintCache.open(store.private_dir())
+    prints = PrintCache.of(store)
     # git's rename detection matters only to memories compared the slow way; without
     # it the range touches the same paths (a superset for anchors reading any source)
     quick = head is not None

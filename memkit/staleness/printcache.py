@@ -18,10 +18,13 @@ import json
 import sys
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memkit.staleness.fingerprints import SymbolPrint, parse_print
 from memkit.staleness.parsed import Parsed
+
+if TYPE_CHECKING:
+    from memkit.store import Store
 
 VERSION = 1
 MAX_FILES = 20_000  # digests kept; beyond, only what this run used is written
@@ -51,6 +54,17 @@ class PrintCache:
         self.files: dict[str, dict[str, str]] = files if _valid(files) else {}
         self.used: set[str] = set()
         self.dirty = False
+
+    @classmethod
+    def of(cls, store: Store) -> PrintCache:
+        """The cache in `store`'s private folder; one kept in memory only without it."""
+        from memkit.errors import MemkitError
+
+        try:
+            folder = store.private_dir()
+        except (MemkitError, OSError):  # a read-only checkout works without one
+            return cls(None)
+        return cls.open(folder)
 
     @classmethod
     def open(cls, folder: Path) -> PrintCache:

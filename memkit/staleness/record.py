@@ -147,7 +147,7 @@ def verify_store(
         from memkit.staleness.printcache import PrintCache
 
         moved = _moves(store, mems, today) if follow else {}
-        kept = PrintCache.open(store.private_dir())
+        kept = PrintCache.of(store)
         printer = Fingerprinter(store.root, kept)
         saved: list[Memory] = []
         changed: list[Memory] = []

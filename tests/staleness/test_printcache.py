@@ -135,3 +135,21 @@ def test_verify_writes_the_same_files_with_and_without_kept_prints(
         results.append({p.name: p.read_bytes() for p in store.dir.glob("*.md")})
         assert kept.exists()
     assert results[0] == results[1] == results[2] != before
+
+
+def test_without_a_private_folder_prints_are_kept_in_memory_only(
+    repo: Path, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memkit.errors import MemkitError
+
+    def refuse() -> Path:
+        raise MemkitError("cannot create memkit's cache folder")
+
+    monkeypatch.setattr(store, "private_dir", refuse)
+    cache = PrintCache.of(store)
+    data = b"def f():\n    return 1\n"
+    assert (
+        cache.parsed(data, lambda: python.parse(data)).symbols["f"]
+        == python.parse(data).symbols["f"]
+    )
+    cache.save()  # nowhere to write: nothing happens
