@@ -89,8 +89,8 @@ def build(root: Path, links: int) -> list[str]:
     return sorted(files)
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall time and CPU time (user + system) of one run of `cmd`."""
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall time, CPU time (user + system) and system time of one run of `cmd`."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -100,8 +100,8 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.decode()[-500:]}")
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return elapsed, cpu
+    kernel = after.ru_stime - before.ru_stime
+    return elapsed, after.ru_utime - before.ru_utime + kernel, kernel
 
 
 def compare(
@@ -114,22 +114,23 @@ def compare(
     before: list[str] | None = None,
 ) -> None:
     """Each command of `cmds` (name, argv) and the floor, alternating, median of `runs`."""
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in cmds}
-    base: list[tuple[float, float]] = []
+    times: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _ in cmds}
+    base: list[tuple[float, float, float]] = []
     for _ in range(runs):
         for name, cmd in cmds:
             if before:
                 subprocess.run(before, cwd=root, env=env, capture_output=True, check=True)
             times[name].append(timed(cmd, root, env))
         base.append(timed(floor, root, env))
-    b = statistics.median(w for w, _ in base)
-    cb = statistics.median(c for _, c in base)
+    b = statistics.median(w for w, _, _ in base)
+    cb = statistics.median(c for _, c, _ in base)
     for name, _ in cmds:
-        a = statistics.median(w for w, _ in times[name])
-        ca = statistics.median(c for _, c in times[name])
+        a = statistics.median(w for w, _, _ in times[name])
+        ca = statistics.median(c for _, c, _ in times[name])
+        sa = statistics.median(k for _, _, k in times[name])
         print(
-            f"{label:<34} {name:<9} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
-            f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x"
+            f"{label:<40} {name:<9} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
+            f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x (system {sa:5.3f} s)"
         )
 
 
