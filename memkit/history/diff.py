@@ -120,11 +120,14 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     from memkit.staleness.gcpause import paused
 
     with paused():
-        quick = _without_links(store, base, head)
-        return quick if quick is not None else _review(store, base, head)
+        mems = store.memories() if base is not None else None  # loaded once for both
+        quick = _without_links(store, base, head, mems)
+        return quick if quick is not None else _review(store, base, head, mems)
 
 
-def _review(store: Store, base: str | None, head: str | None) -> Review:
+def _review(
+    store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
+) -> Review:
     from memkit import git
     from memkit.history.provenance import repo_and_folder
 
@@ -135,7 +138,7 @@ def _review(store: Store, base: str | None, head: str | None) -> Review:
     old = _snapshot_at(repo, folder, base_id)
     new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
     changes = _with_owners(store, _compare(old, new), new)
-    stale = _stale(store, base_id, head_id)
+    stale = _stale(store, base_id, head_id, mems)
     notes = []
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
@@ -156,10 +159,12 @@ def _resolve(repo: Any, rev: str) -> str:
         ) from None
 
 
-def _stale(store: Store, base: str, head: str | None) -> tuple[MemoryStatus, ...]:
+def _stale(
+    store: Store, base: str, head: str | None, mems: list[Memory] | None
+) -> tuple[MemoryStatus, ...]:
     from memkit.staleness import check_range
 
-    found = check_range(store, base, head)
+    found = check_range(store, base, head, memories=mems)
     return tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
 
 
@@ -188,7 +193,9 @@ def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes
     return out
 
 
-def _without_links(store: Store, base: str | None, head: str | None) -> Review | None:
+def _without_links(
+    store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
+) -> Review | None:
     """The review when no memory has links, from the git command alone (None: not so).
 
     Without links nothing is stale and only the memory files at two revisions matter;
@@ -196,7 +203,7 @@ def _without_links(store: Store, base: str | None, head: str | None) -> Review |
     """
     from memkit.git import plain
 
-    if base is None or any(m.links for m in store.memories()):
+    if base is None or any(m.links for m in (store.memories() if mems is None else mems)):
         return None
     revs = plain.revisions(store.root, base, head)
     if revs is None:
@@ -336,10 +343,16 @@ def _show(value: Any) -> str | None:
 def _body_diff(old: str, new: str) -> str:
     if old == new:
         return ""
+    if not old:  # all added: what the difflib path below returns, without its matching
+        lines = new.splitlines()
+        size = f"1,{len(lines)}" if len(lines) != 1 else "1"
+        added = ("+" + line for line in lines)
+        kept = [x for x in added if not x.startswith(("---", "+++"))]
+        return "\n".join([f"@@ -0,0 +{size} @@", *kept])
     import difflib
 
-    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
-    return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
+    changed = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+    return "\n".join(line for line in changed if not line.startswith(("---", "+++")))
 
 
 def always_on(mem: Memory) -> bool:

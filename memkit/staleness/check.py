@@ -115,7 +115,9 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     return out
 
 
-def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]:
+def check_range(
+    store: Store, base: str, head: str | None, memories: Sequence[Memory] | None = None
+) -> list[MemoryStatus]:
     """Memories made stale by code changed from `base` to `head` (None: the work tree).
 
     A link counts when its code differs between the two revisions, unless the
@@ -124,7 +126,7 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
     from memkit.git import range_changes
     from memkit.staleness.engine import current_print
 
-    mems = [m for m in store.memories() if m.links]
+    mems = [m for m in (store.memories() if memories is None else memories) if m.links]
     repo = _repo(store) if mems else None  # no links: nothing to diff
     if repo is None:
         return []
