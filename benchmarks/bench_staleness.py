@@ -9,14 +9,19 @@ Python symbol (symbols reused when the project has fewer), and whole commands ar
 as new processes, alternating with their floors, median of RUNS:
 
 - `memkit verify --all` against the floor: one Python process parsing each linked file
-  once with ast.
+  once with ast; timed with the prints memkit keeps by content (prints.json) removed
+  before each run (cold, as on a fresh clone) and kept (warm: the code is unchanged
+  since the last verify).
 - `memkit check` with nothing changed (warm) against the floor: `python -c pass`.
 - `memkit diff HEAD~RANGE HEAD` against `git diff HEAD~RANGE HEAD` (first parents), with
-  an empty store, then with every memory linked and verified.
+  an empty store, then with every memory linked and verified (cold and warm as above).
 - with --check-links N: `memkit check` again once the store has N linked memories.
 
 --baseline names another memkit executable (another checkout's, say) timed in the same
-alternation, so a change is measured against what it replaces in one run.
+alternation, so a change is measured against what it replaces in one run. Both are
+byte-compiled first and run without PYTHONDONTWRITEBYTECODE, as an installed memkit is.
+Also printed: the CPU time of parsing the memory files' YAML once, in-process (the share
+of `verify` that reading and writing 1,000 memories costs in YAML alone).
 
 Prints names, commits and timings only.
 """
@@ -84,8 +89,8 @@ def build(root: Path, links: int) -> list[str]:
     return sorted(files)
 
 
-def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
-    """Wall time and CPU time (user + system) of one run of `cmd`."""
+def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float, float]:
+    """Wall time, CPU time (user + system) and system time of one run of `cmd`."""
     import resource
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -95,8 +100,8 @@ def timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode not in (0, 1):
         raise SystemExit(f"{' '.join(cmd)} failed: {done.stderr.decode()[-500:]}")
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
-    return elapsed, cpu
+    kernel = after.ru_stime - before.ru_stime
+    return elapsed, after.ru_utime - before.ru_utime + kernel, kernel
 
 
 def compare(
@@ -109,23 +114,48 @@ def compare(
     before: list[str] | None = None,
 ) -> None:
     """Each command of `cmds` (name, argv) and the floor, alternating, median of `runs`."""
-    times: dict[str, list[tuple[float, float]]] = {name: [] for name, _ in cmds}
-    base: list[tuple[float, float]] = []
+    times: dict[str, list[tuple[float, float, float]]] = {name: [] for name, _ in cmds}
+    base: list[tuple[float, float, float]] = []
     for _ in range(runs):
         for name, cmd in cmds:
             if before:
                 subprocess.run(before, cwd=root, env=env, capture_output=True, check=True)
             times[name].append(timed(cmd, root, env))
         base.append(timed(floor, root, env))
-    b = statistics.median(w for w, _ in base)
-    cb = statistics.median(c for _, c in base)
+    b = statistics.median(w for w, _, _ in base)
+    cb = statistics.median(c for _, c, _ in base)
     for name, _ in cmds:
-        a = statistics.median(w for w, _ in times[name])
-        ca = statistics.median(c for _, c in times[name])
+        a = statistics.median(w for w, _, _ in times[name])
+        ca = statistics.median(c for _, c, _ in times[name])
+        sa = statistics.median(k for _, _, k in times[name])
         print(
-            f"{label:<34} {name:<9} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
-            f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x"
+            f"{label:<40} {name:<9} wall {a:7.3f} s / floor {b:6.3f} s = {a / b:5.1f}x   "
+            f"cpu {ca:6.3f} s / {cb:6.3f} s = {ca / max(cb, 1e-3):5.1f}x (system {sa:5.3f} s)"
         )
+
+
+def compiled(exe: str) -> None:
+    """Byte-compile the memkit package `exe` runs (an installed memkit is)."""
+    python = str(Path(exe).parent / "python")
+    where = subprocess.run(
+        [python, "-c", "import memkit, os; print(os.path.dirname(memkit.__file__))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    subprocess.run([python, "-m", "compileall", "-q", where], check=True, capture_output=True)
+
+
+def yaml_share(root: Path) -> str:
+    """CPU time of parsing every memory file once (cold), and of the verified texts."""
+    from memkit.memory import parse_all
+
+    files = sorted((root / ".memory").glob("m*.md"))
+    texts = [(p.stem, p.read_bytes()) for p in files]
+    start = time.process_time()
+    for mid, data in texts:
+        parse_all(data, mid=mid, path=f".memory/{mid}.md")
+    return f"{time.process_time() - start:.3f} s CPU for {len(texts)} memory files"
 
 
 def more_links(root: Path, first: int, links: int) -> None:
@@ -156,11 +186,14 @@ def main() -> None:
         root = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "-q", str(args.mirror.resolve()), str(root)], check=True)
         head = git(root, "rev-parse", "HEAD").strip()
-        env = {**os.environ, "MEMKIT_TODAY": TODAY.isoformat()}
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env["MEMKIT_TODAY"] = TODAY.isoformat()
         memkit = str(BIN / "memkit")
         names = [("memkit", memkit)]
         if args.baseline:
-            names.append(("baseline", str(args.baseline.resolve())))
+            names.append(("baseline", str(args.baseline.absolute())))
+        for _, exe in names:
+            compiled(exe)
 
         def each(*argv: str) -> list[tuple[str, list[str]]]:
             return [(name, [exe, *argv]) for name, exe in names]
@@ -182,19 +215,26 @@ def main() -> None:
         ]
         # verify rewrites every memory each run: back to unverified first
         reset = ["git", "checkout", "-q", "--", "."]
+        kept = root / ".git" / "memkit" / "prints.json"
+        cold = ["sh", "-c", f"git checkout -q -- . && rm -f '{kept}'"]
         git(root, "add", ".memory")
         git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "store")
-        compare("verify --all", each("verify", "--all"), parse_once, root, env, args.runs, reset)
+        print(f"YAML, unverified memories: {yaml_share(root)}")
+        verify = each("verify", "--all")
+        compare("verify --all (cold)", verify, parse_once, root, env, args.runs, cold)
+        compare("verify --all (warm)", verify, parse_once, root, env, args.runs, reset)
         subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
+        print(f"YAML, verified memories: {yaml_share(root)}")
         check = each("check")
         noop = [sys.executable, "-c", "pass"]
         for _, cmd in check:  # warm caches (files written within 2 s are not cached)
             time.sleep(2.1)
             subprocess.run(cmd, cwd=root, env=env, capture_output=True)
         compare("check (nothing changed)", check, noop, root, env, args.runs)
-        compare(
-            f"diff over {span} commits, all linked", each(*diff), git_diff, root, env, args.runs
-        )
+        label = f"diff over {span} commits, all linked"
+        drop = ["rm", "-f", str(kept)]
+        compare(f"{label} (cold)", each(*diff), git_diff, root, env, args.runs, drop)
+        compare(f"{label} (warm)", each(*diff), git_diff, root, env, args.runs)
         if args.check_links > args.links:
             more_links(root, args.links, args.check_links)
             subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)

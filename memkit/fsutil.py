@@ -13,6 +13,7 @@ the same and keeps a symbolic link that leads inside the repository.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import stat
 from pathlib import Path
@@ -81,23 +82,80 @@ def atomic_write_many(files: list[tuple[Path, bytes]]) -> None:
 
     Every temp file is written, the data flushed once (os.sync), then each is renamed
     over its target and the renames flushed once. A crash leaves each target old or new.
+    Per file: one stat of the target (its mode), one exclusive create, one fchmod (the
+    umask cannot narrow a kept mode), the write, and the rename. The temp files of one
+    folder go into a new hidden folder inside it (`.memkit-*.tmp`, removed at the end):
+    on ext4, creating a thousand names in a folder whose names were just replaced cost
+    about ten times more kernel time than in a new one.
     """
     temps: list[tuple[str, Path]] = []
+    folders: dict[Path, str] = {}
+    token = os.urandom(4).hex()
     try:
         for path, data in files:
-            temps.append((_temp(path, data, fsync=False), path))
-        os.sync()
+            if path.parent not in folders:
+                folders[path.parent] = _batch_folder(path.parent, token)
+            temps.append((_temp_in(folders[path.parent], path, data, _mode_of(path)), path))
+        if temps:
+            os.sync()
         for tmp, path in temps:
-            mode = path.stat().st_mode & 0o7777 if path.exists() else 0o644
-            os.chmod(tmp, mode)
             os.replace(tmp, path)
     except BaseException:
         for tmp, _ in temps:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         raise
+    finally:
+        for parent, folder in folders.items():
+            if folder != str(parent):
+                with contextlib.suppress(OSError):
+                    os.rmdir(folder)
     if temps:
         os.sync()
+
+
+def _batch_folder(parent: Path, token: str) -> str:
+    """A new private folder in `parent` for a batch's temp files (`parent` itself if not)."""
+    parent.mkdir(parents=True, exist_ok=True)
+    folder = os.path.join(parent, f".memkit-{token}.tmp")
+    try:
+        os.mkdir(folder, 0o700)
+    except OSError:
+        return str(parent)
+    return folder
+
+
+def _mode_of(path: Path) -> int:
+    """The permission bits of `path` (following a symbolic link), 0o644 if it is not there."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return 0o644  # what Path.exists() answers False to
+        raise
+
+
+def _temp_in(folder: str, path: Path, data: bytes, mode: int) -> str:
+    """A new temp file in `folder` holding `data` with permissions `mode` (not flushed)."""
+    tmp = os.path.join(folder, f".{path.name}.tmp")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW
+    try:
+        fd = os.open(tmp, flags, 0o600)
+    except FileExistsError:  # the same name twice in one batch, or no folder of our own
+        tmp = _temp(path, b"", fsync=False)
+        fd = os.open(tmp, os.O_WRONLY | _CLOEXEC | _NOFOLLOW)
+    try:
+        os.fchmod(fd, mode)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+    except BaseException:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    os.close(fd)
+    return tmp
 
 
 def create_new(path: Path, data: bytes) -> bool:

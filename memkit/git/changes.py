@@ -70,20 +70,21 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(*diffs: Any) -> TreeChanges:
+def _changes(*diffs: Any, renames: bool = True) -> TreeChanges:
     """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change."""
     out = TreeChanges()
     for diff in diffs:
-        out = out.then(_one(diff))
+        out = out.then(_one(diff, renames))
     return out
 
 
-def _one(diff: Any) -> TreeChanges:
+def _one(diff: Any, renames: bool = True) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
-    diff.find_similar(
-        flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
-    )
+    if renames:
+        diff.find_similar(
+            flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
+        )
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
@@ -154,11 +155,16 @@ def staged_changes(repo: Any) -> TreeChanges:
     return _changes(index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree))
 
 
-def range_changes(repo: Any, base: str, head: str | None) -> TreeChanges:
-    """What changed from revision `base` to `head` (None: to the work tree)."""
+def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
+    """What changed from revision `base` to `head` (None: to the work tree).
+
+    `renames=False` (two revisions only) skips git's rename detection: a renamed file
+    is then deleted at its old path and added at its new one, which touches() answers
+    for exactly as with renames; only `renamed` is left empty.
+    """
     base_tree = resolve(repo, base).tree
     if head is not None:
-        return _changes(repo.diff(base_tree, resolve(repo, head).tree))
+        return _changes(repo.diff(base_tree, resolve(repo, head).tree), renames=renames)
     if repo.head_is_unborn:
         return _changes(repo.diff(base_tree, None))
     head_tree = repo.head.peel(load_pygit2().Commit).tree

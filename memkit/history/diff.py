@@ -8,19 +8,17 @@ the code changes of the same range made stale.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from memkit import git
-from memkit import memory as mm
 from memkit.errors import GitError
-from memkit.history.provenance import changed_parts, repo_and_folder
-from memkit.memory import Memory
-from memkit.staleness.verdict import MemoryStatus
-from memkit.store import Store
 from memkit.walk import MEMORY_DIR
+
+if TYPE_CHECKING:  # pygit2's side (memkit.git, provenance) loads only when it is asked
+    from memkit.memory import Memory
+    from memkit.staleness.verdict import MemoryStatus
+    from memkit.store import Store
 
 # A `source` naming an agent or a session marks a memory an agent wrote.
 AGENT_SOURCE = re.compile(
@@ -98,6 +96,9 @@ class Review:
 
 def default_base(store: Store) -> str:
     """The merge base of HEAD with the default branch (HEAD itself on that branch)."""
+    from memkit import git
+    from memkit.history.provenance import repo_and_folder
+
     repo, _ = repo_and_folder(store)
     head = git.require_commits(repo, "`memkit diff`")
     base = git.merge_base_with_default(repo, head)
@@ -119,11 +120,17 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     from memkit.staleness.gcpause import paused
 
     with paused():
-        quick = _without_links(store, base, head)
-        return quick if quick is not None else _review(store, base, head)
+        mems = store.memories() if base is not None else None  # loaded once for both
+        quick = _without_links(store, base, head, mems)
+        return quick if quick is not None else _review(store, base, head, mems)
 
 
-def _review(store: Store, base: str | None, head: str | None) -> Review:
+def _review(
+    store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
+) -> Review:
+    from memkit import git
+    from memkit.history.provenance import repo_and_folder
+
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit diff`")
     base_id = _resolve(repo, base) if base else default_base(store)
@@ -131,7 +138,7 @@ def _review(store: Store, base: str | None, head: str | None) -> Review:
     old = _snapshot_at(repo, folder, base_id)
     new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
     changes = _with_owners(store, _compare(old, new), new)
-    stale = _stale(store, base_id, head_id)
+    stale = _stale(store, base_id, head_id, mems)
     notes = []
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
@@ -139,6 +146,8 @@ def _review(store: Store, base: str | None, head: str | None) -> Review:
 
 
 def _resolve(repo: Any, rev: str) -> str:
+    from memkit import git
+
     try:
         return str(git.resolve(repo, rev).id)
     except GitError:
@@ -150,10 +159,12 @@ def _resolve(repo: Any, rev: str) -> str:
         ) from None
 
 
-def _stale(store: Store, base: str, head: str | None) -> tuple[MemoryStatus, ...]:
+def _stale(
+    store: Store, base: str, head: str | None, mems: list[Memory] | None
+) -> tuple[MemoryStatus, ...]:
     from memkit.staleness import check_range
 
-    found = check_range(store, base, head)
+    found = check_range(store, base, head, memories=mems)
     return tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
 
 
@@ -171,6 +182,8 @@ def _is_memory_path(rel: str) -> bool:
 
 def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes]]:
     """{id: (store path, bytes)} of the memories at `rev`."""
+    from memkit import git
+
     out: dict[str, tuple[str, bytes]] = {}
     for path, oid in sorted(git.files_at(repo, rev, folder).items()):
         rel = path[len(folder) + 1 :]
@@ -180,7 +193,9 @@ def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes
     return out
 
 
-def _without_links(store: Store, base: str | None, head: str | None) -> Review | None:
+def _without_links(
+    store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
+) -> Review | None:
     """The review when no memory has links, from the git command alone (None: not so).
 
     Without links nothing is stale and only the memory files at two revisions matter;
@@ -188,7 +203,7 @@ def _without_links(store: Store, base: str | None, head: str | None) -> Review |
     """
     from memkit.git import plain
 
-    if base is None or any(m.links for m in store.memories()):
+    if base is None or any(m.links for m in (store.memories() if mems is None else mems)):
         return None
     revs = plain.revisions(store.root, base, head)
     if revs is None:
@@ -278,6 +293,8 @@ def _same_text(a: bytes, b: bytes) -> bool:
 
 
 def _load(mid: str, path: str, data: bytes) -> Memory | None:
+    from memkit import memory as mm
+
     mem, _ = mm.parse_all(data, mid=mid, path=path)
     return mem
 
@@ -296,6 +313,8 @@ def _changed(mid: str, kind: str, old: tuple[str, bytes], new: tuple[str, bytes]
     b = _load(mid, new[0], new[1])
     if b is None:
         return MemoryChange(mid, kind, mid, new[0], old[0], invalid=True)
+    from memkit.history.provenance import changed_parts
+
     names, _ = changed_parts(a, b)
     fa = a.fields() if a else {}
     fb = b.fields()
@@ -324,8 +343,16 @@ def _show(value: Any) -> str | None:
 def _body_diff(old: str, new: str) -> str:
     if old == new:
         return ""
-    lines = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
-    return "\n".join(line for line in lines if not line.startswith(("---", "+++")))
+    if not old:  # all added: what the difflib path below returns, without its matching
+        lines = new.splitlines()
+        size = f"1,{len(lines)}" if len(lines) != 1 else "1"
+        added = ("+" + line for line in lines)
+        kept = [x for x in added if not x.startswith(("---", "+++"))]
+        return "\n".join([f"@@ -0,0 +{size} @@", *kept])
+    import difflib
+
+    changed = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
+    return "\n".join(line for line in changed if not line.startswith(("---", "+++")))
 
 
 def always_on(mem: Memory) -> bool:

@@ -7,7 +7,7 @@ Public API (import-light: everything heavy loads inside the functions):
 - verify_store(store, ids, *, today, follow=False) -> Verified(saved, problems)
 - verify(store, ids, *, today, follow=False) -> list[Memory] (MemkitError if any problem)
 - check_staged(store) -> list[(memory id, LinkStatus)]: what the staged changes do
-- check_range(store, base, head) -> list[MemoryStatus]: stale because of base..head
+- check_range(store, base, head, *, memories=None) -> list[MemoryStatus]: stale in base..head
 
 Links are `path` (a file) or `path::Qualified.name` (a symbol). See docs/staleness.md.
 """
@@ -86,10 +86,15 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
         return run(store)
 
 
-def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]:
-    """Memories made stale by code changed between `base` and `head` (None: work tree)."""
+def check_range(
+    store: Store, base: str, head: str | None, *, memories: Sequence[Memory] | None = None
+) -> list[MemoryStatus]:
+    """Memories made stale by code changed between `base` and `head` (None: work tree).
+
+    `memories`: the store's memories, already loaded (else they are loaded here).
+    """
     from memkit.staleness.check import check_range as run
     from memkit.staleness.gcpause import paused
 
     with paused():
-        return run(store, base, head)
+        return run(store, base, head, memories)

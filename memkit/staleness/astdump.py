@@ -5,17 +5,29 @@ Fingerprints digest the text of ast.dump, so this must stay byte-identical to it
 every node generically; here each node class gets a small function written for its
 fields the first time it is met. Python 3.13 changed what ast.dump leaves out (empty
 lists, `show_empty`): there the standard one is used.
+
+`dump(node, memo)` remembers the text of every statement it formats in `memo` (keyed by
+the statement's id): a class's fingerprint and then its methods' share that work. The
+caller keeps every statement it dumps alive as long as `memo` (ids are reused).
 """
 
 from __future__ import annotations
 
 import ast
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
 _MISSING = object()
 _FORMAT: dict[type, Callable[[Any], str]] = {}
+
+
+class _Current(threading.local):
+    memo: dict[int, str] | None = None  # the memo of this thread's dump under way
+
+
+_NOW = _Current()
 
 
 def _format(node: Any) -> str:
@@ -63,15 +75,39 @@ def _compile(cls: type) -> Callable[[Any], str]:
     scope: dict[str, Any] = {"M": _MISSING, "F": _format, "T": _FORMAT}
     exec("\n".join(lines), scope)
     fmt: Callable[[Any], str] = scope["fmt"]
-    return fmt
+    return _remembered(fmt) if issubclass(cls, ast.stmt) else fmt
 
 
-def dump(node: ast.AST) -> str:
-    """The text of `ast.dump(node)`."""
+def _remembered(fmt: Callable[[Any], str]) -> Callable[[Any], str]:
+    """`fmt` for a statement class, looked up in and added to the memo of the dump."""
+
+    def remembered(node: Any) -> str:
+        memo = _NOW.memo
+        if memo is None:
+            return fmt(node)
+        text = memo.get(id(node))
+        if text is None:
+            text = memo[id(node)] = fmt(node)
+        return text
+
+    return remembered
+
+
+def dump(node: ast.AST, memo: dict[int, str] | None = None) -> str:
+    """The text of `ast.dump(node)`; statements' texts are kept in and taken from `memo`."""
     if not isinstance(node, ast.AST):
         raise TypeError(f"expected AST, got {type(node).__name__!r}")
-    return _format(node)
+    if memo is None:
+        return _format(node)
+    outer = _NOW.memo
+    _NOW.memo = memo
+    try:
+        return _format(node)
+    finally:
+        _NOW.memo = outer
 
 
 if sys.version_info >= (3, 13):  # pragma: no cover - ast.dump's defaults changed
-    dump = ast.dump
+
+    def dump(node: ast.AST, memo: dict[int, str] | None = None) -> str:
+        return ast.dump(node)

@@ -6,14 +6,15 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from memkit.staleness.engine import Evaluator, current_print, touched
 from memkit.staleness.linkcache import LinkCache
-from memkit.staleness.snapshot import INDEX, WORKTREE, Snapshot
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the engine loads only when a link is not answered from the cache
     from memkit.git import TreeChanges
     from memkit.memory import Memory
+    from memkit.staleness.engine import Evaluator
+    from memkit.staleness.printcache import PrintCache
+    from memkit.staleness.snapshot import Snapshot
     from memkit.store import Store
 
 
@@ -51,7 +52,7 @@ def check_store(
     for mem in mems:
         v = mem.verified
         commit = v.commit if v is not None else None
-        recorded = dict(v.fingerprints) if v is not None else None
+        recorded = v.fingerprints if v is not None else None
         links = []
         for text in mem.links:
             was = None if recorded is None else recorded.get(text)
@@ -82,6 +83,9 @@ class _States:
         self.local: list[TreeChanges] = []  # HEAD -> work tree, computed once when needed
 
     def __call__(self, commit: str | None) -> Evaluator:
+        from memkit.staleness.engine import Evaluator
+        from memkit.staleness.snapshot import WORKTREE, Snapshot
+
         if self.snap is None:
             # Only links with a recorded fingerprint are compared with the code: without
             # one there is nothing for git to tell, and opening a repository costs ~100 ms.
@@ -96,6 +100,7 @@ class _States:
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """How the staged changes (HEAD -> index) change each linked file or symbol they touch."""
     from memkit.git import staged_changes
+    from memkit.staleness.snapshot import INDEX
 
     repo = _repo(store)
     if repo is None or repo.head_is_unborn:
@@ -110,24 +115,39 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     return out
 
 
-def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]:
+def check_range(
+    store: Store, base: str, head: str | None, memories: Sequence[Memory] | None = None
+) -> list[MemoryStatus]:
     """Memories made stale by code changed from `base` to `head` (None: the work tree).
 
     A link counts when its code differs between the two revisions, unless the
     memory was re-verified against the newer code (its recorded fingerprint matches).
     """
     from memkit.git import range_changes
+    from memkit.staleness.engine import current_print
 
-    mems = [m for m in store.memories() if m.links]
+    mems = [m for m in (store.memories() if memories is None else memories) if m.links]
     repo = _repo(store) if mems else None  # no links: nothing to diff
     if repo is None:
         return []
-    compare = Comparison(store, repo, range_changes(repo, base, head), base, head)
+    from memkit.staleness.printcache import PrintCache
+
+    prints = PrintCache.of(store)
+    # git's rename detection matters only to memories compared the slow way; without
+    # it the range touches the same paths (a superset for anchors reading any source)
+    quick = head is not None
+    changes = range_changes(repo, base, head, renames=not quick)
+    compare = Comparison(store, repo, changes, base, head, prints)
     newer = compare.evaluator.snap
     out = []
     for mem in mems:
         since = mem.verified.commit if mem.verified else None
         recorded = dict(mem.verified.fingerprints) if mem.verified else {}
+        if _reverified(compare, recorded, mem.links):
+            continue
+        if quick:
+            compare.changes = compare.evaluator.changes = range_changes(repo, base, head)
+            quick = False
         links = tuple(
             status
             if not status.stale or recorded.get(status.link) != current_print(newer, status.link)
@@ -136,20 +156,49 @@ def check_range(store: Store, base: str, head: str | None) -> list[MemoryStatus]
         )
         if any(link.stale for link in links):
             out.append(MemoryStatus(mem.id, "stale", links))
+    prints.save()
     return out
+
+
+def _reverified(compare: Comparison, recorded: dict[str, str], links: Iterable[str]) -> bool:
+    """Whether every link the range touches is recorded as it is at the newer revision.
+
+    Then no link of the memory can stay stale (check_range turns a stale link whose
+    recorded print is the newer one into `unchanged`), so the older revision need not
+    be read: a store verified against the newer code skips parsing the older one.
+    """
+    from memkit.staleness.engine import current_print, touched
+
+    newer = compare.evaluator.snap
+    for text in touched(compare.changes, compare.old, links):
+        was = recorded.get(text)
+        if was is None or was != current_print(newer, text):
+            return False
+    return True
 
 
 class Comparison:
     """States of the touched links between two revisions; each file read and parsed once."""
 
     def __init__(
-        self, store: Store, repo: Any, changes: TreeChanges, old_rev: str, new_rev: str | None
+        self,
+        store: Store,
+        repo: Any,
+        changes: TreeChanges,
+        old_rev: str,
+        new_rev: str | None,
+        prints: PrintCache | None = None,
     ) -> None:
+        from memkit.staleness.engine import Evaluator
+        from memkit.staleness.snapshot import Snapshot
+
         self.changes = changes
-        self.old = Snapshot(store.root, repo, old_rev)
-        self.evaluator = Evaluator(Snapshot(store.root, repo, new_rev), changes)
+        self.old = Snapshot(store.root, repo, old_rev, prints)
+        self.evaluator = Evaluator(Snapshot(store.root, repo, new_rev, prints), changes)
 
     def __call__(self, links: Iterable[str], since: str | None) -> list[LinkStatus]:
+        from memkit.staleness.engine import current_print, touched
+
         out = []
         for text in touched(self.changes, self.old, links):
             before = current_print(self.old, text)

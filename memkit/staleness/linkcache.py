@@ -102,6 +102,8 @@ class LinkCache:
         self.dirty = not ok
         self.opened = time.time_ns()
         self._now: dict[str, list[int] | None] = {}
+        self._paths: dict[str, str | None] = {}  # link -> _path(link)
+        self._made: dict[tuple[str, str, str | None], LinkStatus] = {}  # frozen: shared
 
     @classmethod
     def open(cls, store: Store) -> LinkCache | None:
@@ -122,14 +124,19 @@ class LinkCache:
         return self._now[path]
 
     def get(self, text: str, recorded: str, since: str | None) -> LinkStatus | None:
-        path = _path(text)
+        path = self._paths.get(text, "")
+        if path == "":
+            path = self._paths[text] = _path(text)
         if path is None:
             return None
         now = self._stat_now(path)
         entry = self.links.get(_key(text, recorded, since))
         if entry is None or now is None or self.files.get(path) != now:
             return None
-        return LinkStatus(text, entry[0], None, since)
+        made = self._made.get((text, entry[0], since))
+        if made is None:
+            made = self._made[text, entry[0], since] = LinkStatus(text, entry[0], None, since)
+        return made
 
     def put(self, status: LinkStatus, recorded: str, since: str | None) -> None:
         """Keep a state that depends on its own file only (looked up with get() first)."""

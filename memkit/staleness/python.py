@@ -31,15 +31,51 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
     nodes: dict[str, ast.stmt] = dict(defs)
     for name, assign in _assignments(tree.body, ""):
         nodes.setdefault(name, assign)
+    shared = Dumps()
     return Parsed(
-        lambda: file_print(dump(tree)),
-        LazyPrints(nodes, _print),
+        lambda: file_print(dump(tree, shared.memo)),
+        LazyPrints(nodes, shared.print),
         lambda n: _code_tokens(nodes[n]),
     )
 
 
-def _print(node: ast.stmt) -> SymbolPrint:
-    return symbol_print(node) if isinstance(node, _DEFS) else assignment_print(node)
+class Dumps:
+    """What one file's fingerprints share: the text of each statement dumped, and each
+    definition without its docstrings. A class's print dumps its methods; a link to one
+    of them then takes its statements' texts from here instead of dumping them again.
+    Keeps every statement it dumped alive (the memo is keyed by id)."""
+
+    def __init__(self) -> None:
+        self.memo: dict[int, str] = {}
+        self._stripped: dict[int, tuple[ast.stmt, tuple[str, ...]]] = {}
+
+    def print(self, node: ast.stmt) -> SymbolPrint:
+        if not isinstance(node, _DEFS):
+            return assignment_print(node)
+        docs: list[str] = []
+        body = self.strip(node.body, docs)
+        text = "[" + ",".join([dump(n, self.memo) for n in body]) + "]"
+        return SymbolPrint.of(signature(node), text, "\x00".join(docs))
+
+    def strip(self, body: list[ast.stmt], docs: list[str]) -> list[ast.stmt]:
+        """_strip_docs(body, docs), each nested definition's copy made once."""
+        doc = _docstring(body)
+        if doc is not None:
+            docs.append(_clean(doc))
+            body = body[1:]
+        out: list[ast.stmt] = []
+        for stmt in body:
+            if isinstance(stmt, _DEFS):
+                found = self._stripped.get(id(stmt))
+                if found is None:
+                    inner: list[str] = []
+                    bare = copy.copy(stmt)
+                    bare.body = self.strip(stmt.body, inner)
+                    found = self._stripped[id(stmt)] = (bare, tuple(inner))
+                stmt = found[0]
+                docs += found[1]
+            out.append(stmt)
+        return out
 
 
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|\S")

@@ -25,6 +25,7 @@ from memkit.staleness.snapshot import WORKTREE, Snapshot
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
+    from memkit.staleness.printcache import PrintCache
     from memkit.staleness.verdict import LinkStatus
     from memkit.store import Store
 
@@ -32,11 +33,11 @@ if TYPE_CHECKING:
 class Fingerprinter:
     """Fingerprints of links in the work tree at `root`, recorded at HEAD."""
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, prints: PrintCache | None = None) -> None:
         from memkit.git import find_repo, head_commit
 
         repo = find_repo(root)
-        self.snap = Snapshot(Path(root).resolve(), repo, WORKTREE)
+        self.snap = Snapshot(Path(root).resolve(), repo, WORKTREE, prints)
         self.commit = head_commit(repo) if repo is not None else None
 
     def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
@@ -143,8 +144,11 @@ def verify_store(
         mems = select(store, ids)
         if ids is None:
             mems = [m for m in mems if m.links]
+        from memkit.staleness.printcache import PrintCache
+
         moved = _moves(store, mems, today) if follow else {}
-        printer = Fingerprinter(store.root)
+        kept = PrintCache.of(store)
+        printer = Fingerprinter(store.root, kept)
         saved: list[Memory] = []
         changed: list[Memory] = []
         unchanged: list[Memory] = []
@@ -168,6 +172,7 @@ def verify_store(
                     dataclasses.replace(mem, links=links, paths=paths, verified=verified)
                 )
         written, refused = store.put_many(changed)
+        kept.save()
         order = {m.id: i for i, m in enumerate(mems)}
         saved = sorted(saved + written, key=lambda m: order[m.id])
         if bad and not follow:

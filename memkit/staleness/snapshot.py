@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memkit.staleness.fingerprints import file_print
 from memkit.staleness.links import language_of
 from memkit.staleness.parsed import Parsed, Unparsable
+
+if TYPE_CHECKING:
+    from memkit.staleness.printcache import PrintCache
 
 WORKTREE: str | None = None
 INDEX = ""
@@ -33,10 +36,17 @@ MAX_SOURCE_BYTES = 32 * 1024 * 1024  # a linked source file read from the work t
 class Snapshot:
     """Files relative to the store root at revision `rev` (None: the work tree, "": index)."""
 
-    def __init__(self, root: Path, repo: Any | None, rev: str | None = WORKTREE) -> None:
+    def __init__(
+        self,
+        root: Path,
+        repo: Any | None,
+        rev: str | None = WORKTREE,
+        prints: PrintCache | None = None,
+    ) -> None:
         self.root = root
         self.repo = repo
         self.rev = rev
+        self.prints = prints  # Python prints kept by content between runs
         self.prefix = ""
         if repo is not None and repo.workdir is not None:
             from memkit.git import workdir
@@ -74,7 +84,12 @@ class Snapshot:
         """The parsed file, None if missing; Unparsable if it does not parse."""
         if path not in self._parsed:
             data = self.read(path)
-            self._parsed[path] = None if data is None else parse_source(path, data)
+            if data is None:
+                self._parsed[path] = None
+            elif self.prints is not None and language_of(path) == "python":
+                self._parsed[path] = self.prints.parsed(data, lambda: parse_source(path, data))
+            else:
+                self._parsed[path] = parse_source(path, data)
         return self._parsed[path]
 
     def try_parsed(self, path: str) -> Parsed | None:

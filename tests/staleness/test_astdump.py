@@ -67,3 +67,16 @@ def test_hand_built_nodes_with_missing_fields() -> None:
 def test_refuses_what_is_not_a_node() -> None:
     with pytest.raises(TypeError):
         dump([ast.Load()])  # type: ignore[arg-type]
+
+
+def test_a_shared_memo_gives_the_same_text() -> None:
+    files = [*sorted(Path("memkit/staleness").glob("*.py")), Path(ast.__file__)]
+    for path in files:
+        tree = ast.parse(path.read_bytes())
+        memo: dict[int, str] = {}
+        nodes = [n for n in ast.walk(tree) if isinstance(n, ast.stmt)]
+        for node in [*reversed(nodes), tree, *nodes]:  # inner ones first, then outer
+            assert dump(node, memo) == ast.dump(node), path
+        assert memo  # statements were remembered
+    tree = ast.parse(TRICKY)
+    assert dump(tree, {}) == ast.dump(tree)
