@@ -31,9 +31,9 @@ UNSURE: Any = type("Unsure", (), {"__repr__": lambda self: "UNSURE"})()
 # refuses (it accepts \t \n \r, 0x20-0x7E, 0x85, 0xA0-0xD7FF, 0xE000-0xFFFD, astral).
 _RISKY = re.compile(
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
-    "|^(?:---|\\.\\.\\.)",
-    re.MULTILINE,
 )
+# A line's indentation and content (no trailing spaces); blank and comment lines do not match.
+_LINE = re.compile(r"^( *)([^ #\n](?:[^\n]*[^ \n])?)", re.MULTILINE)
 # A plain scalar may not start with these (`-`, `?`, `:` may when a non-space follows).
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _DQ_STOP = re.compile(r'["\\]')
@@ -75,13 +75,11 @@ class FrontParser:
 
     def load(self, text: str) -> Any:
         """The value of the YAML document `text` as the full loader gives it, or UNSURE."""
-        if _RISKY.search(text):
+        if _RISKY.search(text) or text.startswith(("---", "...")) or "\n---" in text:
             return UNSURE
-        lines: list[tuple[int, str]] = []
-        for line in text.split("\n"):
-            content = line.lstrip(" ")
-            if content and content[0] != "#":
-                lines.append((len(line) - len(content), content.rstrip(" ")))
+        if "\n..." in text:
+            return UNSURE
+        lines = [(len(indent), content) for indent, content in _LINE.findall(text)]
         if not lines:
             return None
         if lines[0][0] != 0 or len(lines) > MAX_NODES:

@@ -89,6 +89,12 @@ def parse_all(
     return Memory(id=mid, body=body, path=path, head=head, **values), []
 
 
+# Registry order: what people and agents write first, then the record `memkit verify` writes.
+_WRITTEN = [f.name for f in REGISTRY if f.kind != "verified"]
+_RECORDED = [f.name for f in REGISTRY if f.kind == "verified"]
+_REQUIRED = [f for f in REGISTRY if f.required]
+
+
 def _check_fields(
     data: Mapping[str, Any], front: str, where: str, problems: list[InvalidMemoryError]
 ) -> dict[str, Any]:
@@ -99,20 +105,20 @@ def _check_fields(
 
     def check(names: list[str]) -> None:
         for name in names:
-            try:
-                values[name] = coerce(name, data[name])
-            except ValueError as e:
-                bad(name, str(e))
+            if name in data:
+                try:
+                    values[name] = coerce(name, data[name])
+                except ValueError as e:
+                    bad(name, str(e))
 
-    # What people and agents write first, then the record `memkit verify` writes.
-    check([f.name for f in REGISTRY if f.name in data and f.kind != "verified"])
-    for f in REGISTRY:
+    check(_WRITTEN)
+    for f in _REQUIRED:
         value: str = values.get(f.name) or ""
-        if f.required and not value.strip():
+        if not value.strip():
             bad(f.name, f"missing or empty {f.name}; add `{f.name}: <{f.description}>`")
-        elif f.required and "\n" in value:
+        elif "\n" in value:
             bad(f.name, f"{f.name} must be a single line")
-    check([f.name for f in REGISTRY if f.name in data and f.kind == "verified"])
+    check(_RECORDED)
     if values.get("revises") and values.get("status", "active") == "active":
         bad(
             "status",

@@ -23,10 +23,31 @@ SYMBOL_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
 COMMIT_RE = re.compile(r"[0-9a-f]{4,64}")
 
 
+_SEEN: dict[tuple[Any, ...], Any] = {}  # (name, type, value) -> coerced: lists and dates repeat
+_MAX_SEEN = 50_000
+
+
 def coerce(name: str, value: Any) -> Any:
-    """The value a `Memory` holds for front-matter field `name`; ValueError if it is wrong."""
+    """The value a `Memory` holds for front-matter field `name`; ValueError if it is wrong.
+
+    Lists of strings and dates are checked once per process for each distinct value
+    (a store repeats its tags, paths and dates); what they give is immutable.
+    """
     f = BY_NAME[name]
-    return _COERCE[f.kind](f, value)
+    kind = f.kind
+    if kind == "list" and type(value) is list and all(type(i) is str for i in value):
+        key: tuple[Any, ...] = (name, tuple(value))
+    elif kind == "date" and type(value) in (str, dt.date):
+        key = (name, type(value), value)
+    else:
+        return _COERCE[kind](f, value)
+    got = _SEEN.get(key)
+    if got is None:
+        got = _COERCE[kind](f, value)  # raises for a wrong value: never cached
+        if len(_SEEN) >= _MAX_SEEN:
+            _SEEN.clear()
+        _SEEN[key] = got
+    return got
 
 
 def coerce_all(data: Mapping[str, Any]) -> dict[str, Any]:
