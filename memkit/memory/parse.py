@@ -15,7 +15,7 @@ from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
 from memkit.memory.file import MAX_BYTES, decode, field_line, split
 from memkit.memory.ids import MAX_ID, is_valid_id, slugify
-from memkit.memory.model import Memory
+from memkit.memory.model import Memory, checked
 from memkit.memory.values import coerce
 
 
@@ -86,7 +86,8 @@ def parse_all(
     values = _check_fields(data, front, where, problems)
     if problems:
         return None, problems
-    return Memory(id=mid, body=body, path=path, head=head, **values), []
+    values.update(id=mid, body=body, path=path, head=head)
+    return checked(values), []
 
 
 # Registry order: what people and agents write first, then the record `memkit verify` writes.

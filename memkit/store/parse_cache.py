@@ -55,24 +55,23 @@ _VERIFIED = tuple(f.name for f in REGISTRY if f.kind == "verified")
 PLAIN_KINDS = frozenset({"text", "choice", "int", "bool", "ref"})  # JSON holds these as they are
 
 
-_KINDS = [(f.name, f.kind) for f in REGISTRY]
 _JSON = json.JSONEncoder(separators=(",", ":")).encode
+_ENCODED = ("id", "path", *_NAMES)
+_ISO_AT = [i for i, k in enumerate(_ENCODED) if k in _DATES]
+_RECORD_AT = [i for i, k in enumerate(_ENCODED) if k in _VERIFIED]
 
 
 def encode(mem: Memory) -> list[Any]:
-    """The cached fields of `mem` (registry order, JSON values: as Memory.to_record gives them)."""
+    """The cached fields of `mem` in registry order, as JSON writes Memory.to_record's
+    values (a list field stays a tuple: JSON writes both as an array)."""
     d = mem.__dict__
-    out = [d["id"], d["path"]]
-    for name, kind in _KINDS:
-        v = d[name]
-        if v is None or kind in PLAIN_KINDS:
-            out.append(v)
-        elif kind == "list":
-            out.append(list(v))
-        elif kind == "date":
-            out.append(v.isoformat())
-        else:
-            out.append(v.to_record())
+    out = [d[k] for k in _ENCODED]
+    for i in _ISO_AT:
+        if (v := out[i]) is not None:
+            out[i] = v.isoformat()
+    for i in _RECORD_AT:
+        if (v := out[i]) is not None:
+            out[i] = v.to_record()
     return out
 
 
