@@ -79,22 +79,23 @@ class FrontParser:
             return UNSURE
         if "\n..." in text:
             return UNSURE
-        lines = [(len(indent), content) for indent, content in _LINE.findall(text)]
+        # Indentation stays a string of spaces: such strings compare as their lengths do.
+        lines: list[tuple[str, str]] = _LINE.findall(text)
         if not lines:
             return None
-        if lines[0][0] != 0 or len(lines) > MAX_NODES:
+        if lines[0][0] or len(lines) > MAX_NODES:
             return UNSURE
         if len(self.keyed) + len(self.items) > MAX_CACHED:
             self.keyed.clear()
             self.items.clear()
         try:
-            value, end = self.mapping(lines, 0, 0, 0)
+            value, end = self.mapping(lines, 0, "", 0)
         except _Unsure:
             return UNSURE
         return value if end == len(lines) else UNSURE
 
     def mapping(
-        self, lines: list[tuple[int, str]], i: int, indent: int, depth: int
+        self, lines: list[tuple[str, str]], i: int, indent: str, depth: int
     ) -> tuple[dict[str, Any], int]:
         """The block mapping whose keys sit at `indent`, from line i; (mapping, next line)."""
         if depth > MAX_DEPTH:
@@ -126,7 +127,7 @@ class FrontParser:
                 out[key] = self.plain("")
         return out, i
 
-    def sequence(self, lines: list[tuple[int, str]], i: int, indent: int) -> tuple[list[Any], int]:
+    def sequence(self, lines: list[tuple[str, str]], i: int, indent: str) -> tuple[list[Any], int]:
         """The block sequence whose `- ` items sit at `indent`; scalars only."""
         n, out, items = len(lines), [], self.items
         while i < n:
