@@ -136,21 +136,23 @@ def report(
                 statistics.median(r[what][1] for r in runs),
             )
     print(f"load average {os.getloadavg()[0]:.1f}; medians, wall s / CPU s")
-    head = "".join(f"{sizes[r]:>18,}" for r in stores)
-    print(f"{'':34}{'memkit':>9}{head}{'k (CPU)':>9}")
+    growth = len({sizes[r] for r in stores}) > 1
+    print("stores: " + ", ".join(f"{r.name} ({sizes[r]:,} memories)" for r in stores))
+    head = "".join(f"{r.name[-17:]:>18}" for r in stores)
+    print(f"{'':34}{'memkit':>9}{head}{'k (CPU)' if growth else '':>9}")
     for (name, impl), cells in sorted(rows.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         line = f"{name:34}{impl:>9}"
         for root in stores:
             w, c = cells[root]
             line += f"{w:>9.3f} /{c:>7.3f}"
         pts = [(sizes[r], cells[r][1]) for r in stores]
-        line += f"{fit(pts):>9.2f}" if len(stores) > 1 else ""
+        line += f"{fit(pts):>9.2f}" if growth else ""
         print(line)
     for impl in impls:
         for root in stores:
             load = rows[("store load (in process)", impl)][root]
             floor = rows[("floor: stat + read (in process)", impl)][root]
-            print(f"{impl}, {sizes[root]:,} memories: load / floor = {load[0] / floor[0]:.2f} "
+            print(f"{impl}, {root.name}: load / floor = {load[0] / floor[0]:.2f} "
                   f"wall, {load[1] / floor[1]:.2f} CPU")  # fmt: skip
 
 
