@@ -72,6 +72,7 @@ class FrontParser:
         self.constructors = constructors
         self.keyed: dict[str, tuple[str, Any]] = {}  # key line -> (key, value or _BLOCK)
         self.items: dict[str, Any] = {}  # `- item` line -> value
+        self.keys: dict[str, bool] = {}  # plain key -> whether it is a plain string key
 
     def load(self, text: str) -> Any:
         """The value of the YAML document `text` as the full loader gives it, or UNSURE."""
@@ -85,9 +86,10 @@ class FrontParser:
             return None
         if lines[0][0] or len(lines) > MAX_NODES:
             return UNSURE
-        if len(self.keyed) + len(self.items) > MAX_CACHED:
+        if len(self.keyed) + len(self.items) + len(self.keys) > MAX_CACHED:
             self.keyed.clear()
             self.items.clear()
+            self.keys.clear()
         try:
             value, end = self.mapping(lines, 0, "", 0)
         except _Unsure:
@@ -163,7 +165,10 @@ class FrontParser:
                     raise _Unsure
                 colon = len(s) - 1
             key = s[:colon]
-            if key[-1] == " " or " #" in key or self.tag(key) != STR:
+            ok = self.keys.get(key)
+            if ok is None:
+                ok = self.keys[key] = key[-1] != " " and " #" not in key and self.tag(key) == STR
+            if not ok:
                 raise _Unsure
         if colon > MAX_KEY:
             raise _Unsure
