@@ -46,7 +46,7 @@ _HEX_LEN = {"x": 2, "u": 4, "U": 8}
 _HEX = frozenset("0123456789abcdefABCDEF")
 MAX_KEY = 1000  # YAML's simple keys end within 1024 characters
 MAX_DEPTH = 8
-MAX_NODES = 5000
+MAX_LINES = 3000  # a line makes at most two nodes: well under the full loader's 10,000
 MAX_CACHED = 50_000
 _BLOCK: Any = object()  # the value is a block on the following lines
 
@@ -84,7 +84,7 @@ class FrontParser:
         lines: list[tuple[str, str]] = _LINE.findall(text)
         if not lines:
             return None
-        if lines[0][0] or len(lines) > MAX_NODES:
+        if lines[0][0] or len(lines) > MAX_LINES:
             return UNSURE
         if len(self.keyed) + len(self.items) + len(self.keys) > MAX_CACHED:
             self.keyed.clear()

@@ -167,6 +167,12 @@ def test_cached_lines_give_the_same_values_to_every_memory() -> None:
     check(texts, parser)
 
 
+@pytest.mark.parametrize("n", [2000, 4999, 5001])
+def test_front_matter_past_the_loaders_node_limit_is_left_to_it(n: int) -> None:
+    text = "".join(f"k{i}: v\n" for i in range(n))  # 2n + 1 nodes
+    assert check([text]) == (1 if n == 2000 else 0)
+
+
 def test_load_uses_the_fast_path_and_falls_back() -> None:
     assert load("title: x\ncreated: 2026-01-02\n") == {"title": "x", "created": dt.date(2026, 1, 2)}
     assert _fast().load("tags: [a, b]\n") is UNSURE
