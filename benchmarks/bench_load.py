@@ -13,7 +13,7 @@ load through the warm cache with the floor (stat and read every memory file), ea
 timed inside the same process after imports. The table gives medians of wall and CPU
 time (user + system), the load's ratio to the floor, and with several stores the
 exponent k of CPU = c * memories^k (least squares on log-log). Each memkit keeps its
-parse cache in its own folder (MEMKIT_CACHE_DIR).
+parse cache in its own folder for each store (MEMKIT_CACHE_DIR).
 """
 
 from __future__ import annotations
@@ -84,19 +84,21 @@ def main() -> None:
     if args.baseline:
         compileall.compile_dir(str(args.baseline / "memkit"), quiet=1)
         impls["baseline"] = {**os.environ, "PYTHONPATH": str(args.baseline)}
-    for name, env in impls.items():
+    for env in impls.values():
         env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["MEMKIT_CACHE_DIR"] = str(tmp / name)
     sizes = {r: sum(1 for _ in (r / ".memory").rglob("*.md")) for r in args.stores}
+    envs: dict[tuple[str, Path], dict[str, str]] = {}
     cases: dict[tuple[str, str, Path], tuple[list[str], Callable[[], None] | None]] = {}
-    for root in args.stores:
+    for n, root in enumerate(args.stores):
         for impl in impls:
+            cache = tmp / f"{impl}-{n}"  # this memkit's parse cache for this store alone
+            envs[(impl, root)] = {**impls[impl], "MEMKIT_CACHE_DIR": str(cache)}
             cases[("compile, cache cleared", impl, root)] = (
                 [PY, "-m", "memkit", "compile"],
-                lambda d=tmp / impl: [p.unlink() for p in d.glob("*/parsed.db")] and None,
+                lambda d=cache: [p.unlink() for p in d.glob("*/parsed.db")] and None,
             )
             cases[("compile, cache warm", impl, root)] = ([PY, "-m", "memkit", "compile"], None)
-            run_env([PY, "-m", "memkit", "compile"], root, impls[impl], None)  # warm up
+            run_env([PY, "-m", "memkit", "compile"], root, envs[(impl, root)], None)  # warm up
     got: dict[tuple[str, str, Path], list[tuple[float, ...]]] = {k: [] for k in cases}
     probes: dict[tuple[str, Path], list[dict[str, tuple[float, float]]]] = {}
     rng = random.Random(11)
@@ -106,10 +108,10 @@ def main() -> None:
         for key in order:
             name, impl, root = key
             if name == "probe":
-                probes.setdefault((impl, root), []).append(probe(root, impls[impl], 3))
+                probes.setdefault((impl, root), []).append(probe(root, envs[(impl, root)], 3))
                 continue
             argv, setup = cases[key]
-            got[key].append(run_env(argv, root, impls[impl], setup))
+            got[key].append(run_env(argv, root, envs[(impl, root)], setup))
     report(args.stores, sizes, impls, got, probes)
 
 
