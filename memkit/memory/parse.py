@@ -15,7 +15,7 @@ from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
 from memkit.memory.file import MAX_BYTES, decode, field_line, split
 from memkit.memory.ids import MAX_ID, is_valid_id, slugify
-from memkit.memory.model import Memory
+from memkit.memory.model import Memory, checked
 from memkit.memory.values import coerce
 
 
@@ -86,7 +86,14 @@ def parse_all(
     values = _check_fields(data, front, where, problems)
     if problems:
         return None, problems
-    return Memory(id=mid, body=body, path=path, head=head, **values), []
+    values.update(id=mid, body=body, path=path, head=head)
+    return checked(values), []
+
+
+# Registry order: what people and agents write first, then the record `memkit verify` writes.
+_WRITTEN = [f.name for f in REGISTRY if f.kind != "verified"]
+_RECORDED = [f.name for f in REGISTRY if f.kind == "verified"]
+_REQUIRED = [f for f in REGISTRY if f.required]
 
 
 def _check_fields(
@@ -97,22 +104,24 @@ def _check_fields(
     def bad(name: str, message: str) -> None:
         problems.append(InvalidMemoryError(where, field_line(front, name), name, message))
 
-    def check(names: list[str]) -> None:
-        for name in names:
+    for name in _WRITTEN:
+        if name in data:
             try:
                 values[name] = coerce(name, data[name])
             except ValueError as e:
                 bad(name, str(e))
-
-    # What people and agents write first, then the record `memkit verify` writes.
-    check([f.name for f in REGISTRY if f.name in data and f.kind != "verified"])
-    for f in REGISTRY:
+    for f in _REQUIRED:
         value: str = values.get(f.name) or ""
-        if f.required and not value.strip():
+        if not value.strip():
             bad(f.name, f"missing or empty {f.name}; add `{f.name}: <{f.description}>`")
-        elif f.required and "\n" in value:
+        elif "\n" in value:
             bad(f.name, f"{f.name} must be a single line")
-    check([f.name for f in REGISTRY if f.name in data and f.kind == "verified"])
+    for name in _RECORDED:
+        if name in data:
+            try:
+                values[name] = coerce(name, data[name])
+            except ValueError as e:
+                bad(name, str(e))
     if values.get("revises") and values.get("status", "active") == "active":
         bad(
             "status",

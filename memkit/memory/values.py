@@ -23,10 +23,38 @@ SYMBOL_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
 COMMIT_RE = re.compile(r"[0-9a-f]{4,64}")
 
 
+_SEEN: dict[tuple[Any, ...], Any] = {}  # (name, value, its types) -> coerced, for lists and dates
+_MAX_SEEN = 50_000
+
+
 def coerce(name: str, value: Any) -> Any:
-    """The value a `Memory` holds for front-matter field `name`; ValueError if it is wrong."""
-    f = BY_NAME[name]
-    return _COERCE[f.kind](f, value)
+    """The value a `Memory` holds for front-matter field `name`; ValueError if it is wrong.
+
+    Lists and dates are checked once per process for each distinct value (a store
+    repeats its tags, paths and dates; True and 1 are told apart by their types);
+    what they give is immutable.
+    """
+    f, check, memo = _PLAN[name]
+    if not memo:
+        return check(f, value)
+    t = type(value)
+    if t is list:
+        try:
+            key: tuple[Any, ...] = (name, tuple(value), tuple(map(type, value)))
+            got = _SEEN.get(key)
+        except TypeError:  # an unhashable item: checked (and refused) below
+            return check(f, value)
+    elif t is str or t is dt.date:
+        key = (name, value, t)
+        got = _SEEN.get(key)
+    else:
+        return check(f, value)
+    if got is None:
+        got = check(f, value)  # raises for a wrong value: never remembered
+        if len(_SEEN) >= _MAX_SEEN:
+            _SEEN.clear()
+        _SEEN[key] = got
+    return got
 
 
 def coerce_all(data: Mapping[str, Any]) -> dict[str, Any]:
@@ -165,6 +193,7 @@ _COERCE: dict[str, Callable[[Field, Any], Any]] = {
     "ref": _ref,
     "verified": _verified,
 }
+_PLAN = {f.name: (f, _COERCE[f.kind], f.kind in ("list", "date")) for f in BY_NAME.values()}
 _ITEM: dict[str, Callable[[str], None]] = {
     "": lambda item: None,
     "tag": check_tag,

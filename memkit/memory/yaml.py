@@ -8,11 +8,14 @@ unquoted.
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Mapping
 from typing import Any
 
 import yaml
+
+from memkit.memory.frontfast import UNSURE, FrontParser
 
 try:
     _Base: Any = yaml.CSafeLoader
@@ -68,6 +71,26 @@ def _timestamp(loader: Any, node: Any) -> Any:
 
 
 Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
+
+
+def _scalar(tag: str) -> Any:
+    """Loader's own constructor for plain scalars of `tag`, as a function of the text."""
+    construct = Loader.yaml_constructors[tag]
+    constructor = yaml.constructor.SafeConstructor()
+    return lambda value: construct(constructor, yaml.ScalarNode(tag, value))
+
+
+@functools.cache
+def _fast() -> FrontParser:
+    """The fast path, with Loader's resolver table and constructors."""
+    return FrontParser(Loader.yaml_implicit_resolvers, _SCALARS)
+
+
+# What the fast path may build: the tags PyYAML's resolver gives plain scalars (not `<<`, `=`).
+_SCALARS = {
+    f"tag:yaml.org,2002:{name}": _scalar(f"tag:yaml.org,2002:{name}")
+    for name in ("null", "bool", "int", "float", "timestamp")
+}
 
 
 def check_depth(text: str) -> None:
@@ -154,7 +177,17 @@ class YAMLLoadError(Exception):
 
 
 def load(text: str) -> Any:
-    """The one YAML document in `text`, loaded with Loader; YAMLLoadError if unreadable."""
+    """The one YAML document in `text`, loaded with Loader; YAMLLoadError if unreadable.
+
+    The shapes memkit writes are read by memkit.memory.frontfast, which gives exactly
+    what Loader gives or hands the text to it (load_full).
+    """
+    value = _fast().load(text)
+    return load_full(text) if value is UNSURE else value
+
+
+def load_full(text: str) -> Any:
+    """`load()` without the fast path: PyYAML with Loader, errors made one line."""
     try:
         return yaml.load(text, Loader=Loader)
     except yaml.MarkedYAMLError as e:

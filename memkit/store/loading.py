@@ -8,6 +8,7 @@ compile load the store several times in one process.
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from memkit.memory import Memory
 from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
 
 _LAST: list[Any] = []  # [key, Loaded] of this process's last full load
+BATCH = 1000  # files read, then parsed, at a time
 _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
     "outside the repository): replace it with the file itself"
@@ -40,7 +42,22 @@ def load(store: Any) -> Loaded:
     A second load in the same process, with every file's size and mtime unchanged
     (none modified too recently to trust) and the parse cache file untouched since,
     returns the first one's result.
+
+    The cyclic garbage collector is paused meanwhile: a load makes hundreds of
+    thousands of objects and no cycles, and the collections those allocations set off
+    (each one walking every object still alive) cost a quarter to a third of a load
+    at 10,000 memories.
     """
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_all(store)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _load_all(store: Any) -> Loaded:
     files = []
     for rel, full in store._walk():
         try:
@@ -70,31 +87,34 @@ def _cache_stamp(store: Any) -> tuple[int, ...]:
 
 
 def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
+    """Every file through the cache, in batches: look up or read the batch, then parse
+    what was read, then cache it (each step over the whole batch keeps the processor's
+    caches warm: a third faster than file by file at 10,000 memories)."""
     cache = ParseCache(store.private_dir() / CACHE_NAME)
     memories: list[Memory] = []
     problems: list[InvalidMemoryError] = []
-    for rel, full, st in files:
-        mem = cache.get(rel, st)
-        if mem is None:
-            try:
-                mm.check_size(st.st_size, rel)
-                raw = read_regular(full, limit=mm.MAX_BYTES, what=rel)
-            except InvalidMemoryError as e:
-                problems.append(e)
-                continue
-            except FileNotFoundError:
-                continue  # deleted while we listed
-            except MemkitError as e:
-                problems.append(InvalidMemoryError(rel, 1, "file", str(e)))
-                continue
-            got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
-            if errs:
-                problems.extend(errs)
-                continue
-            assert got is not None
-            mem = got
-            cache.put(rel, st, mem)
-        memories.append(mem)
+    for start in range(0, len(files), BATCH):
+        batch = files[start : start + BATCH]
+        found = [_cached_or_read(cache, rel, full, st) for rel, full, st in batch]
+        parsed = [
+            mm.parse_all(got, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
+            if isinstance(got, bytes)
+            else got
+            for (rel, _, _), got in zip(batch, found, strict=True)
+        ]
+        for (rel, _, st), got in zip(batch, parsed, strict=True):
+            if isinstance(got, Memory):
+                memories.append(got)
+            elif isinstance(got, InvalidMemoryError):
+                problems.append(got)
+            elif isinstance(got, tuple):
+                mem, errs = got
+                if errs:
+                    problems.extend(errs)
+                else:
+                    assert mem is not None
+                    cache.put(rel, st, mem)
+                    memories.append(mem)
     cache.save()
     cache.close()
     problems.extend(
@@ -102,6 +122,24 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     )
     problems.extend(_duplicates(memories))
     return Loaded(tuple(memories), tuple(problems))
+
+
+def _cached_or_read(
+    cache: ParseCache, rel: str, full: str, st: os.stat_result
+) -> Memory | bytes | InvalidMemoryError | None:
+    """The cached memory, else the file's bytes; a problem, or None if it is gone."""
+    mem = cache.get(rel, st)
+    if mem is not None:
+        return mem
+    try:
+        mm.check_size(st.st_size, rel)
+        return read_regular(full, limit=mm.MAX_BYTES, what=rel)
+    except InvalidMemoryError as e:
+        return e
+    except FileNotFoundError:
+        return None  # deleted while we listed
+    except MemkitError as e:
+        return InvalidMemoryError(rel, 1, "file", str(e))
 
 
 def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:

@@ -9,10 +9,12 @@ second write within the same tick).
 Each entry is positional, [size, mtime_ns, head, body, id, path, *fields] with the
 fields in memkit.fields.REGISTRY order, and a memory is rebuilt from it without the
 dataclass constructor: at 10,000 memories the generic from_record cost more than
-reading the files. The file records the registry's field names and CACHE_VERSION;
-another registry (a field added, renamed, moved) or version makes it start empty.
-The file is derived data and never trusted: it is used only when its schema is
-exactly the one written here (memkit.store.sqlite), else it is replaced.
+reading the files. A row holds the head and the body as text columns of their own
+and the rest as JSON (JSON would escape and unescape the whole of every memory).
+The file records the registry's field names and CACHE_VERSION; another registry (a
+field added, renamed, moved) or version makes it start empty. The file is derived
+data and never trusted: it is used only when its schema is exactly the one written
+here (memkit.store.sqlite), else it is replaced.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from memkit.fields import REGISTRY
 from memkit.memory import Memory, Verification
 from memkit.store import sqlite
 
-CACHE_VERSION = 5  # 5: SQLite; 4: positional entries; 3: control characters refused
+CACHE_VERSION = 6  # 6: head and body in columns; 5: SQLite; 4: positional entries; 3: controls
 CACHE_NAME = "parsed.db"  # in memkit's private folder
 LEGACY = "parsed.json"  # an older memkit's cache: removed
 RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
@@ -55,28 +57,70 @@ _VERIFIED = tuple(f.name for f in REGISTRY if f.kind == "verified")
 PLAIN_KINDS = frozenset({"text", "choice", "int", "bool", "ref"})  # JSON holds these as they are
 
 
+_COLUMNS = "size, mtime, head, body, entry"  # entry: JSON of the id, path and fields
+_JSON = json.JSONEncoder(separators=(",", ":")).encode
+_ENCODED = ("id", "path", *_NAMES)
+_ISO_AT = [i for i, k in enumerate(_ENCODED) if k in _DATES]
+_RECORD_AT = [i for i, k in enumerate(_ENCODED) if k in _VERIFIED]
+
+
 def encode(mem: Memory) -> list[Any]:
-    """The cached fields of `mem` (registry order, JSON values)."""
-    rec = mem.to_record()
-    return [mem.id, mem.path, *(rec[name] for name in _NAMES)]
+    """The cached fields of `mem` in registry order, as JSON writes Memory.to_record's
+    values (a list field stays a tuple: JSON writes both as an array)."""
+    d = mem.__dict__
+    out = [d[k] for k in _ENCODED]
+    for i in _ISO_AT:
+        if (v := out[i]) is not None:
+            out[i] = v.isoformat()
+    for i in _RECORD_AT:
+        if (v := out[i]) is not None:
+            out[i] = v.to_record()
+    return out
+
+
+def _decoder() -> Any:
+    """decode() written out for this registry: one dict display, no loop over the fields.
+
+    Like namedtuple, the function is generated from memkit's own field names (never
+    from cached data), and it is about twice as fast as looping over the kinds.
+    """
+    items = []
+    for i, key in enumerate(_KEYS, start=2):
+        value = f"e[{i}]"
+        if key in _LISTS:
+            value = f"tuple({value})"
+        elif key in _DATES:
+            value = f"None if {value} is None else iso({value})"
+        elif key in _VERIFIED:
+            value = f"None if {value} is None else verified({value})"
+        items.append(f"{key!r}: {value}")
+    items += [f"{key!r}: rest[{key!r}]" for key in _REST]
+    source = (
+        "def decode(e):\n"
+        f"    if len(e) != {_FIRST + len(_NAMES)}:\n"
+        "        raise ValueError('entry of another registry')\n"
+        "    mem = new(Memory)  # frozen: its __dict__ is set whole\n"
+        f"    setattr(mem, '__dict__', {{{', '.join(items)}}})\n"
+        "    return mem\n"
+    )
+    scope = {
+        "new": object.__new__,
+        "Memory": Memory,
+        "setattr": object.__setattr__,
+        "iso": dt.date.fromisoformat,
+        "verified": _verified,
+        "rest": _REST,
+    }
+    exec(source, scope)
+    return scope["decode"]
+
+
+_DECODE = _decoder()
 
 
 def decode(entry: list[Any]) -> Memory:
     """The memory of a cache entry (trusted: written by encode)."""
-    if len(entry) != _FIRST + len(_NAMES):
-        raise ValueError("entry of another registry")
-    d = dict(_REST)
-    d.update(zip(_KEYS, entry[2:], strict=True))
-    for name in _LISTS:
-        d[name] = tuple(d[name])
-    for name in _DATES:
-        if (v := d[name]) is not None:
-            d[name] = dt.date.fromisoformat(v)
-    for name in _VERIFIED:
-        if (v := d[name]) is not None:
-            d[name] = _verified(v)
-    mem: Memory = object.__new__(Memory)  # frozen: the constructor sets each field by hand
-    mem.__dict__.update(d)
+    mem: Memory = _DECODE(entry)
     return mem
 
 
@@ -97,9 +141,11 @@ class ParseCache:
         self.con = _open(path)
         if self.con is not None and bulk:
             try:
-                rows = self.con.execute("SELECT path, size, mtime, entry FROM entries").fetchall()
-                values = json.loads("[" + ",".join(r[3] for r in rows) + "]")
-                self.entries = {r[0]: [r[1], r[2], *v] for r, v in zip(rows, values, strict=True)}
+                rows = self.con.execute(f"SELECT path, {_COLUMNS} FROM entries").fetchall()
+                values = json.loads("[" + ",".join(r[5] for r in rows) + "]")
+                self.entries = {
+                    r[0]: [r[1], r[2], r[3], r[4], *v] for r, v in zip(rows, values, strict=True)
+                }
             except (sqlite3.Error, ValueError, TypeError):
                 self.entries = {}
                 self._reset()
@@ -111,10 +157,10 @@ class ParseCache:
         try:
             for i in range(0, len(rels), 500):  # well under SQLite's limit of parameters
                 chunk = rels[i : i + 500]
-                sql = "SELECT path, size, mtime, entry FROM entries WHERE path IN (%s)"
+                sql = f"SELECT path, {_COLUMNS} FROM entries WHERE path IN (%s)"
                 rows = self.con.execute(sql % ",".join("?" * len(chunk)), chunk).fetchall()
                 for r in rows:
-                    self.entries[r[0]] = [r[1], r[2], *json.loads(r[3])]
+                    self.entries[r[0]] = [*r[1:5], *json.loads(r[5])]
                 self.fetched.update(chunk)
         except (sqlite3.Error, ValueError, TypeError):
             self.entries, self.fetched = {}, set()
@@ -134,9 +180,9 @@ class ParseCache:
         if self.con is None:
             return None
         try:
-            sql = "SELECT size, mtime, entry FROM entries WHERE path = ?"
+            sql = f"SELECT {_COLUMNS} FROM entries WHERE path = ?"
             row = self.con.execute(sql, (rel,)).fetchone()
-            return None if row is None else [row[0], row[1], *json.loads(row[2])]
+            return None if row is None else [*row[:4], *json.loads(row[4])]
         except (sqlite3.Error, ValueError, TypeError):
             return None
 
@@ -168,9 +214,9 @@ class ParseCache:
                 gone = [(rel,) for rel, e in self.changed.items() if e is None]
                 con.executemany("DELETE FROM entries WHERE path = ?", gone)
                 con.executemany(
-                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?)",
+                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
                     [
-                        (rel, e[0], e[1], json.dumps(e[2:], separators=(",", ":")))
+                        (rel, e[0], e[1], e[2], e[3], _JSON(e[4:]))
                         for rel, e in self.changed.items()
                         if e is not None
                     ],
@@ -199,8 +245,9 @@ class ParseCache:
 
 
 SCHEMA = """
-CREATE TABLE entries (path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, entry TEXT)
-    WITHOUT ROWID;
+CREATE TABLE entries (
+    path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, head TEXT, body TEXT, entry TEXT
+);
 CREATE TABLE fields (names TEXT);
 """
 

@@ -54,3 +54,16 @@ def test_coerce_refuses(name: str, value: object, message: str) -> None:
 
 def test_coerce_all_takes_only_managed_fields() -> None:
     assert coerce_all({"title": "A", "owner": "x", "pin": False}) == {"title": "A", "pin": False}
+
+
+def test_repeated_lists_and_dates_give_the_same_values_and_errors() -> None:
+    for _ in range(2):  # the second time from the process's memo of checked values
+        assert coerce("tags", ["a", "b"]) == ("a", "b")
+        assert coerce("created", "2026-01-02") == dt.date(2026, 1, 2)
+        assert coerce("created", dt.date(2026, 1, 2)) == dt.date(2026, 1, 2)
+        with pytest.raises(ValueError, match="escapes the repository"):
+            coerce("paths", ["../x"])
+        with pytest.raises(ValueError, match="invalid date"):
+            coerce("created", "2026-13-01")
+        with pytest.raises(ValueError, match="list of non-empty strings"):
+            coerce("tags", [1, True])

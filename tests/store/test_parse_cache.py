@@ -12,7 +12,7 @@ from conftest import write_memory
 
 from memkit.fields import REGISTRY
 from memkit.store import Store
-from memkit.store.parse_cache import CACHE_NAME, PLAIN_KINDS, ParseCache, decode
+from memkit.store.parse_cache import CACHE_NAME, PLAIN_KINDS, ParseCache, decode, encode
 
 
 def test_parse_cache_is_used_and_invalidated(store: Store) -> None:
@@ -128,6 +128,9 @@ def test_a_cached_memory_equals_the_parsed_one_field_by_field(store: Store) -> N
     assert cached.verified is not None
     assert cached.verified.fingerprints == {"src/x.py::f": "deadbeef"}
     assert decode(cache.entries[".memory/full.md"]) == parsed
+    record = parsed.to_record()  # an entry holds the `--json` record's values, positionally
+    expected = [parsed.id, parsed.path, *(record[f.name] for f in REGISTRY)]
+    assert json.dumps(encode(parsed)) == json.dumps(expected)
 
 
 def test_a_cache_written_with_other_fields_is_not_used(store: Store) -> None:
