@@ -8,7 +8,8 @@ example 1,000, 10,000 and 50,000 memories). DIR holds an older memkit package
 (`git archive COMMIT memkit templates | tar -x -C DIR`), run with PYTHONPATH=DIR by this
 interpreter; without it only this checkout is timed. Each round runs, in a new
 shuffled order, as real processes and for each memkit: `compile` with the parse cache
-cleared, `compile` with it warm, and an in-process probe that alternates a full store
+cleared, `compile` with every derived cache cleared (parse cache, remembered budget
+fits, records), `compile` with them warm, and an in-process probe that alternates a full store
 load through the warm cache with the floor (stat and read every memory file), each
 timed inside the same process after imports. The table gives medians of wall and CPU
 time (user + system), the load's ratio to the floor, and with several stores the
@@ -72,6 +73,16 @@ def probe(root: Path, env: dict[str, str], repeat: int) -> dict[str, tuple[float
     return {k: tuple(statistics.median(x[i] for x in v) for i in (0, 1)) for k, v in got.items()}
 
 
+def _remove(path: Path) -> None:
+    """Remove a derived file or folder of memkit's cache (parse cache, fits, indexes...)."""
+    import shutil
+
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("stores", type=Path, nargs="+")
@@ -96,6 +107,10 @@ def main() -> None:
             cases[("compile, cache cleared", impl, root)] = (
                 [PY, "-m", "memkit", "compile"],
                 lambda d=cache: [p.unlink() for p in d.glob("*/parsed.db")] and None,
+            )
+            cases[("compile, every cache cleared", impl, root)] = (
+                [PY, "-m", "memkit", "compile"],
+                lambda d=cache: [_remove(p) for p in d.glob("*/*")] and None,
             )
             cases[("compile, cache warm", impl, root)] = ([PY, "-m", "memkit", "compile"], None)
             run_env([PY, "-m", "memkit", "compile"], root, envs[(impl, root)], None)  # warm up

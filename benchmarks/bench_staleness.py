@@ -195,8 +195,16 @@ def main() -> None:
         for _, exe in names:
             compiled(exe)
 
+        # Each memkit keeps its caches in a folder of its own: two versions sharing
+        # .git/memkit/ would replace each other's parse cache at every alternation when
+        # its format differs, and both would be timed cold.
+        caches = {name: Path(tmp) / f"cache-{name}" for name, _ in names}
+
         def each(*argv: str) -> list[tuple[str, list[str]]]:
-            return [(name, [exe, *argv]) for name, exe in names]
+            return [
+                (name, ["env", f"MEMKIT_CACHE_DIR={caches[name]}", exe, *argv])
+                for name, exe in names
+            ]
 
         commits = git(root, "rev-list", "--first-parent", "HEAD").split()
         base = commits[min(args.range, len(commits) - 1)]
@@ -215,15 +223,15 @@ def main() -> None:
         ]
         # verify rewrites every memory each run: back to unverified first
         reset = ["git", "checkout", "-q", "--", "."]
-        kept = root / ".git" / "memkit" / "prints.json"
-        cold = ["sh", "-c", f"git checkout -q -- . && rm -f '{kept}'"]
+        kept = " ".join(f"'{d}'/*/prints.json" for d in caches.values())
+        cold = ["sh", "-c", f"git checkout -q -- . && rm -f {kept}"]
         git(root, "add", ".memory")
         git(root, "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "store")
         print(f"YAML, unverified memories: {yaml_share(root)}")
         verify = each("verify", "--all")
         compare("verify --all (cold)", verify, parse_once, root, env, args.runs, cold)
         compare("verify --all (warm)", verify, parse_once, root, env, args.runs, reset)
-        subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
+        subprocess.run(each("verify", "--all")[0][1], cwd=root, env=env, capture_output=True)
         print(f"YAML, verified memories: {yaml_share(root)}")
         check = each("check")
         noop = [sys.executable, "-c", "pass"]
@@ -232,12 +240,12 @@ def main() -> None:
             subprocess.run(cmd, cwd=root, env=env, capture_output=True)
         compare("check (nothing changed)", check, noop, root, env, args.runs)
         label = f"diff over {span} commits, all linked"
-        drop = ["rm", "-f", str(kept)]
+        drop = ["sh", "-c", f"rm -f {kept}"]
         compare(f"{label} (cold)", each(*diff), git_diff, root, env, args.runs, drop)
         compare(f"{label} (warm)", each(*diff), git_diff, root, env, args.runs)
         if args.check_links > args.links:
             more_links(root, args.links, args.check_links)
-            subprocess.run([memkit, "verify", "--all"], cwd=root, env=env, capture_output=True)
+            subprocess.run(each("verify", "--all")[0][1], cwd=root, env=env, capture_output=True)
             for _, cmd in check:
                 time.sleep(2.1)
                 subprocess.run(cmd, cwd=root, env=env, capture_output=True)
