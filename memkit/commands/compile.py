@@ -63,7 +63,8 @@ def compile_(
     if state is not None and state.user:
         ctx.exit(_compile_user(store, check=check, dry_run=dry_run))
     with store.lock():
-        plan = make_plan(store, today=today(), targets=targets or None)
+        # no compile-current record: the hook makes its own (two walks of .memory/ saved)
+        plan = make_plan(store, today=today(), targets=targets or None, record=False)
         for note in plan.notes:
             warn(note)
         if explain:

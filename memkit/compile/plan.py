@@ -125,21 +125,29 @@ def build(
                 tuple(facts))  # fmt: skip
 
 
-def plan(store: Store, *, today: dt.date, targets: Sequence[str] | None = None) -> Plan:
+def plan(
+    store: Store,
+    *,
+    today: dt.date,
+    targets: Sequence[str] | None = None,
+    record: bool = True,
+) -> Plan:
     """What `memkit compile` (and the pre-commit hook) would write, staleness included.
 
     Asks the staleness engine when an active memory was verified against its links
     (the others cannot be stale); outside a git repository the output carries no
     staleness warnings and a note says why. Call it under store.lock() when the
     plan is to be applied. A full compile that finds nothing to change records its
-    inputs (memkit.compile.current), so the hook can tell the next time without one.
+    inputs (memkit.compile.current), so the hook can tell the next time without one;
+    `record=False` skips that (and the two walks of .memory/ it takes: about 0.15 s at
+    10,000 memories), as `memkit compile` does: the hook records for itself.
     """
     from dataclasses import replace
 
     from memkit.compile.current import NAME, Before
     from memkit.stores import load_all
 
-    before = Before(str(store.root), today) if targets is None else None
+    before = Before(str(store.root), today) if targets is None and record else None
     loaded = load_all(store)
     statuses, note = _statuses(store, loaded.memories, today)
     if before is not None:

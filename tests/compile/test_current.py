@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import write_memory
+from conftest import Invoke, write_memory
 
 from memkit.compile import current
 from memkit.compile.plan import apply, plan
@@ -166,3 +166,14 @@ def test_an_unreadable_folder_under_memory_is_never_current(
 
     monkeypatch.setattr(current.os, "scandir", refusing)
     assert not known(compiled)
+
+
+def test_only_the_hooks_compile_records(compiled: Store, run: Invoke) -> None:
+    record = compiled.cache_dir / current.NAME
+    record.unlink()
+    run("compile")  # nothing to change, but `memkit compile` does not walk .memory/ twice
+    assert not record.exists() and not known(compiled)
+    assert plan(Store(compiled.root), today=TODAY, record=False).changes == ()
+    assert not record.exists()
+    assert plan(Store(compiled.root), today=TODAY).changes == ()  # as the hook compiles
+    assert record.exists() and known(compiled)
