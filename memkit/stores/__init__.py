@@ -25,12 +25,12 @@ def load_all(store: Store, loaded: Loaded | None = None) -> Loaded:
     Shared stores' problems (not synced, invalid files) are not the project's files'
     problems: they are left to `memkit sync` and `memkit stores` to report.
     """
-    from memkit.store import Loaded
-    from memkit.stores import team
-
     own = loaded or store.load()
     if "stores" not in store.config.data:
         return own
+    from memkit.store import Loaded
+    from memkit.stores import team
+
     shared = team.load(store.root, store.config, store.private_dir())
     merged, _ = team.merge(own.memories, shared)
     return Loaded(tuple(merged), own.problems)
