@@ -50,37 +50,24 @@ Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
 def static_key(root: str, today: dt.date) -> str:
     """memkit's code and templates, jinja2's and PyYAML's, Python, today, MEMKIT_* variables."""
     import memkit
+    from memkit.resources import library_init, templates_dir
 
     h = hashlib.sha256()
     package = os.path.dirname(os.path.abspath(memkit.__file__))
     parts = [str(VERSION), memkit.__version__, sys.version, today.isoformat(), root]
     parts += [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("MEMKIT_")]
-    for top in (package, _templates(package)):
+    for top in (package, str(templates_dir())):
         for folder, dirs, files in os.walk(top):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
                 if name.endswith((".py", ".j2", ".toml", ".css", ".js", ".json")):
                     parts.append(_stat(os.path.join(folder, name)))
     for lib in ("jinja2", "yaml"):
-        parts.append(_stat(_library(lib)))
+        parts.append(_stat(library_init(lib) or ""))
     for part in parts:
         data = part.encode("utf-8", "surrogateescape")
         h.update(b"%d:" % len(data) + data)
     return h.hexdigest()
-
-
-def _templates(package: str) -> str:
-    inside = os.path.join(package, "templates")
-    return inside if os.path.isdir(inside) else os.path.join(os.path.dirname(package), "templates")
-
-
-def _library(name: str) -> str:
-    """A library's __init__.py, found without importing it (a reinstall changes its stamp)."""
-    for entry in sys.path:
-        candidate = os.path.join(entry or ".", name, "__init__.py")
-        if os.path.isfile(candidate):
-            return candidate
-    return ""
 
 
 def _stat(path: str) -> str:

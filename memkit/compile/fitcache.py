@@ -203,7 +203,7 @@ def frame_key(existing: str | None, path: str, whole: bool) -> tuple[str, ...] |
 def run_salt(root: Path) -> str | None:
     """What every compiled text of this run depends on besides its memories (module doc)."""
     import memkit
-    from memkit.resources import templates_dir
+    from memkit.resources import library_init, templates_dir
 
     h = hashlib.sha256()
 
@@ -217,7 +217,8 @@ def run_salt(root: Path) -> str | None:
     try:
         for name in CODE:
             add(name, _stamp(here / f"{name}.py"))
-        add("jinja2", _stamp(_jinja2_init()))
+        jinja2 = library_init("jinja2")
+        add("jinja2", _stamp(Path(jinja2) if jinja2 else None))
         builtin = templates_dir()
         for name in sorted(os.listdir(builtin)):
             add(name, (builtin / name).read_bytes())
@@ -233,15 +234,6 @@ def _stamp(path: Path | None) -> str:
         return "-"
     st = os.stat(path)
     return f"{path} {st.st_size} {st.st_mtime_ns}"
-
-
-def _jinja2_init() -> Path | None:
-    """jinja2's __init__.py, found without importing jinja2 (a reinstall changes its stamp)."""
-    for entry in sys.path:
-        candidate = Path(entry or ".") / "jinja2" / "__init__.py"
-        if candidate.is_file():
-            return candidate
-    return None
 
 
 def _overrides(directory: Path) -> list[tuple[str, bytes]]:

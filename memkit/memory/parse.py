@@ -104,24 +104,22 @@ def _check_fields(
     def bad(name: str, message: str) -> None:
         problems.append(InvalidMemoryError(where, field_line(front, name), name, message))
 
-    for name in _WRITTEN:
-        if name in data:
-            try:
-                values[name] = coerce(name, data[name])
-            except ValueError as e:
-                bad(name, str(e))
+    def take(names: list[str]) -> None:
+        for name in names:
+            if name in data:
+                try:
+                    values[name] = coerce(name, data[name])
+                except ValueError as e:
+                    bad(name, str(e))
+
+    take(_WRITTEN)
     for f in _REQUIRED:
         value: str = values.get(f.name) or ""
         if not value.strip():
             bad(f.name, f"missing or empty {f.name}; add `{f.name}: <{f.description}>`")
         elif "\n" in value:
             bad(f.name, f"{f.name} must be a single line")
-    for name in _RECORDED:
-        if name in data:
-            try:
-                values[name] = coerce(name, data[name])
-            except ValueError as e:
-                bad(name, str(e))
+    take(_RECORDED)  # after the required fields: the order problems are reported in
     if values.get("revises") and values.get("status", "active") == "active":
         bad(
             "status",

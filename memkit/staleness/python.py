@@ -53,29 +53,9 @@ class Dumps:
         if not isinstance(node, _DEFS):
             return assignment_print(node)
         docs: list[str] = []
-        body = self.strip(node.body, docs)
+        body = _strip_docs(node.body, docs, self._stripped)
         text = "[" + ",".join([dump(n, self.memo) for n in body]) + "]"
         return SymbolPrint.of(signature(node), text, "\x00".join(docs))
-
-    def strip(self, body: list[ast.stmt], docs: list[str]) -> list[ast.stmt]:
-        """_strip_docs(body, docs), each nested definition's copy made once."""
-        doc = _docstring(body)
-        if doc is not None:
-            docs.append(_clean(doc))
-            body = body[1:]
-        out: list[ast.stmt] = []
-        for stmt in body:
-            if isinstance(stmt, _DEFS):
-                found = self._stripped.get(id(stmt))
-                if found is None:
-                    inner: list[str] = []
-                    bare = copy.copy(stmt)
-                    bare.body = self.strip(stmt.body, inner)
-                    found = self._stripped[id(stmt)] = (bare, tuple(inner))
-                stmt = found[0]
-                docs += found[1]
-            out.append(stmt)
-        return out
 
 
 _TOKEN = re.compile(r"[A-Za-z_]\w*|\d+|\S")
@@ -193,8 +173,16 @@ def _docstring(body: list[ast.stmt]) -> str | None:
     return None
 
 
-def _strip_docs(body: list[ast.stmt], docs: list[str]) -> list[ast.stmt]:
-    """The statements without docstrings (also of nested definitions), collected in docs."""
+def _strip_docs(
+    body: list[ast.stmt],
+    docs: list[str],
+    made: dict[int, tuple[ast.stmt, tuple[str, ...]]] | None = None,
+) -> list[ast.stmt]:
+    """The statements without docstrings (also of nested definitions), collected in docs.
+
+    `made` keeps each nested definition's copy and docstrings by id, so that the
+    definitions of one file are copied once however many prints include them.
+    """
     doc = _docstring(body)
     if doc is not None:
         docs.append(_clean(doc))
@@ -202,8 +190,16 @@ def _strip_docs(body: list[ast.stmt], docs: list[str]) -> list[ast.stmt]:
     out: list[ast.stmt] = []
     for stmt in body:
         if isinstance(stmt, _DEFS):
-            stmt = copy.copy(stmt)
-            stmt.body = _strip_docs(stmt.body, docs)
+            found = None if made is None else made.get(id(stmt))
+            if found is None:
+                inner: list[str] = []
+                bare = copy.copy(stmt)
+                bare.body = _strip_docs(stmt.body, inner, made)
+                found = (bare, tuple(inner))
+                if made is not None:
+                    made[id(stmt)] = found
+            stmt = found[0]
+            docs += found[1]
         out.append(stmt)
     return out
 
