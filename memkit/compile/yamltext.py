@@ -50,12 +50,22 @@ def yaml_str(value: str) -> str:
     return _escape().sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+# Values PyYAML's emitter always allows plain (no indicator first, no `: ` or ` #`, no
+# spaces or breaks), paths and globs among them: for these only the resolver's answer
+# is needed, and memkit.memory.yamlscalars gives it without importing PyYAML.
+_SIMPLE = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./*-]*")
+
+
 def plain_ok(value: str) -> bool:
     """Whether `value`, written unquoted after `key: `, reads back as this same string."""
-    from memkit.memory.yaml import plain_scalar_ok
-
     if not value or _CORE.fullmatch(value) or needs_escape(value):
         return False
+    if _SIMPLE.fullmatch(value) and not value.startswith(("---", "...")):
+        from memkit.memory.yamlscalars import STR, tag
+
+        return tag(value) == STR
+    from memkit.memory.yaml import plain_scalar_ok
+
     return plain_scalar_ok(value)
 
 

@@ -13,25 +13,30 @@ aliases, multi-line scalars, duplicate keys, keys that are not strings, tabs, CR
 and other line breaks, BOMs, characters YAML refuses, escapes not listed below,
 complex keys, document markers, mappings inside list items, empty list items.
 
-Plain scalars are typed by the caller's resolver table (PyYAML's own implicit
-resolvers and their regular expressions) and built by the caller's constructors for
-those tags (PyYAML's own functions), so yes/no/on/off, ints, floats, dates and nulls
-come out as the loader makes them. No YAML library is imported here.
+Plain scalars are typed by the caller's resolver (memkit.memory.yamlscalars.tag:
+PyYAML's own implicit resolver table) and built by the caller's constructors for
+those tags (copies of PyYAML's), so yes/no/on/off, ints, floats, dates and nulls
+come out as the loader makes them; a constructor that raises hands the text to the
+full loader. No YAML library is imported here.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from typing import Any
 
 STR = "tag:yaml.org,2002:str"
 UNSURE: Any = type("Unsure", (), {"__repr__": lambda self: "UNSURE"})()
 # Outside what this path reads: tabs, CR, NEL, LS, PS, the BOM, and whatever YAML's reader
 # refuses (it accepts \t \n \r, 0x20-0x7E, 0x85, 0xA0-0xD7FF, 0xE000-0xFFFD, astral).
-_RISKY = re.compile(
+# The class is costly to compile (a few ms, more than reading a memory): ASCII texts, nearly
+# all of them, use the small one.
+_RISKY_CLASS = (
     "[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]"
 )
+_RISKY_ASCII = re.compile("[^\n\x20-\x7e]")
+_risky: list[re.Pattern[str]] = []
 # A line's indentation and content (no trailing spaces); blank and comment lines do not match.
 _LINE = re.compile(r"^( *)([^ #\n](?:[^\n]*[^ \n])?)", re.MULTILINE)
 # A plain scalar may not start with these (`-`, `?`, `:` may when a non-space follows).
@@ -50,7 +55,6 @@ MAX_LINES = 3000  # a line makes at most two nodes: well under the full loader's
 MAX_CACHED = 50_000
 _BLOCK: Any = object()  # the value is a block on the following lines
 
-Resolvers = Mapping[Any, Sequence[tuple[str, "re.Pattern[str]"]]]
 Constructors = Mapping[str, Callable[[str], Any]]
 
 
@@ -59,16 +63,16 @@ class _Unsure(Exception):
 
 
 class FrontParser:
-    """Reads front matter with one resolver table and its constructors (see the module).
+    """Reads front matter with one resolver (`tag`: a plain scalar's tag) and the
+    constructors of those tags (see the module).
 
     Lines repeat across a store (`type: decision`, `- api`, dates), so what a line
     means is remembered: every value cached is immutable (str, int, float, bool,
     None, date, datetime).
     """
 
-    def __init__(self, resolvers: Resolvers, constructors: Constructors) -> None:
-        self.resolvers = resolvers
-        self.wild = list(resolvers.get(None, ()))
+    def __init__(self, tag: Callable[[str], str], constructors: Constructors) -> None:
+        self.tag = tag
         self.constructors = constructors
         self.keyed: dict[str, tuple[str, Any]] = {}  # key line -> (key, value or _BLOCK)
         self.items: dict[str, Any] = {}  # `- item` line -> value
@@ -76,7 +80,7 @@ class FrontParser:
 
     def load(self, text: str) -> Any:
         """The value of the YAML document `text` as the full loader gives it, or UNSURE."""
-        if _RISKY.search(text) or text.startswith(("---", "...")) or "\n---" in text:
+        if _is_risky(text) or text.startswith(("---", "...")) or "\n---" in text:
             return UNSURE
         if "\n..." in text:
             return UNSURE
@@ -194,16 +198,6 @@ class FrontParser:
             raise _Unsure
         return self.plain(s)
 
-    def tag(self, s: str) -> str:
-        """The tag PyYAML's resolver gives the plain scalar `s`."""
-        for tag, regexp in self.resolvers.get(s[0] if s else "", ()):
-            if regexp.match(s):
-                return tag
-        for tag, regexp in self.wild:
-            if regexp.match(s):
-                return tag
-        return STR
-
     def plain(self, s: str) -> Any:
         tag = self.tag(s)
         if tag == STR:
@@ -215,6 +209,15 @@ class FrontParser:
             return construct(s)
         except Exception:  # the full loader says what is wrong
             raise _Unsure from None
+
+
+def _is_risky(text: str) -> bool:
+    """Whether `text` holds a character outside what this path reads (see _RISKY_CLASS)."""
+    if text.isascii():
+        return _RISKY_ASCII.search(text) is not None
+    if not _risky:
+        _risky.append(re.compile(_RISKY_CLASS))
+    return _risky[0].search(text) is not None
 
 
 def _is_item(s: str) -> bool:

@@ -3,24 +3,18 @@
 `load()` reads front matter safely (C speed, no duplicate keys, no aliases, bounded
 nesting) and turns every failure into a one-line YAMLLoadError; `dump()` writes
 front matter back; `plain_scalar_ok()` tells the compiler when a value may go
-unquoted.
+unquoted. PyYAML is imported on first need: the front matter memkit writes is read
+by the fast path (memkit.memory.frontfast with memkit.memory.yamlscalars), which
+needs no YAML library.
 """
 
 from __future__ import annotations
 
 import functools
-import io
 from collections.abc import Mapping
 from typing import Any
 
-import yaml
-
 from memkit.memory.frontfast import UNSURE, FrontParser
-
-try:
-    _Base: Any = yaml.CSafeLoader
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Base = yaml.SafeLoader
 
 MAX_NODES = 10_000
 MAX_DEPTH = 64
@@ -28,77 +22,106 @@ MAX_DEPTH = 64
 _OPENERS = ("[", "{", "-", ":", "?")
 
 
-class Loader(_Base):  # type: ignore[misc]
-    """SafeLoader that refuses duplicate keys and YAML aliases.
+@functools.cache
+def _classes() -> tuple[Any, Any]:
+    """(Loader, Dumper), built on first use: importing PyYAML costs more than reading a
+    memory, and the fast path (memkit.memory.yamlscalars) does without it."""
+    import yaml
 
-    Aliases have no use in a memory's front matter and are how "billion laughs"
-    documents explode, so any alias is an error, found before anything is built.
-    Nesting deeper than MAX_DEPTH is refused before composing: libyaml's composer
-    recurses in C and a deeply nested document would crash the process.
-    """
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # C speed when built with libyaml
 
-    def __init__(self, stream: Any) -> None:
-        if isinstance(stream, str):
-            check_depth(stream)
-        super().__init__(stream)
+    class Loader(base):  # type: ignore[misc]
+        """SafeLoader that refuses duplicate keys and YAML aliases.
 
-    def get_single_data(self) -> Any:
-        node = self.get_single_node()
-        if node is None:
-            return None
-        _check_tree(node)
-        return self.construct_document(node)
+        Aliases have no use in a memory's front matter and are how "billion laughs"
+        documents explode, so any alias is an error, found before anything is built.
+        Nesting deeper than MAX_DEPTH is refused before composing: libyaml's composer
+        recurses in C and a deeply nested document would crash the process.
+        """
 
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
-        seen: set[Any] = set()
-        for key_node, _ in node.value:
-            key = self.construct_object(key_node, deep=True)
-            if isinstance(key, (str, int, float, bool)) or key is None:
-                if key in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"duplicate key {key!r}; keep only one", key_node.start_mark
-                    )
-                seen.add(key)
-        return dict(super().construct_mapping(node, deep=deep))
+        def __init__(self, stream: Any) -> None:
+            if isinstance(stream, str):
+                check_depth(stream)
+            super().__init__(stream)
+
+        def get_single_data(self) -> Any:
+            node = self.get_single_node()
+            if node is None:
+                return None
+            _check_tree(node)
+            return self.construct_document(node)
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict[Any, Any]:
+            seen: set[Any] = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=True)
+                if isinstance(key, (str, int, float, bool)) or key is None:
+                    if key in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"duplicate key {key!r}; keep only one", key_node.start_mark
+                        )
+                    seen.add(key)
+            return dict(super().construct_mapping(node, deep=deep))
+
+    def timestamp(loader: Any, node: Any) -> Any:
+        """A timestamp-looking value that is not a real date stays a string (validated later)."""
+        try:
+            return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
+        except (ValueError, OverflowError):
+            return loader.construct_scalar(node)
+
+    Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+
+    dumper_base: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class Dumper(dumper_base):  # type: ignore[misc]
+        """SafeDumper that never writes anchors/aliases (the loader refuses them)."""
+
+        def ignore_aliases(self, data: Any) -> bool:
+            return True
+
+    def represent_str(dumper: Any, value: str) -> Any:
+        """Plain style only where libyaml reads it back unchanged.
+
+        libyaml writes `=` plain (which YAML 1.1 reads as the `value` tag) and strips
+        non-ASCII spaces such as U+00A0 at the ends of a plain scalar: double-quote those.
+        """
+        if value.startswith("=") or any(
+            not c.isascii() and (c.isspace() or c == "\ufeff") for c in value
+        ):
+            return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
+        return dumper.represent_str(value)
+
+    Dumper.add_representer(str, represent_str)
+    return Loader, Dumper
 
 
-def _timestamp(loader: Any, node: Any) -> Any:
-    """A timestamp-looking value that is not a real date stays a string (validated later)."""
-    try:
-        return yaml.constructor.SafeConstructor.construct_yaml_timestamp(loader, node)
-    except (ValueError, OverflowError):
-        return loader.construct_scalar(node)
-
-
-Loader.add_constructor("tag:yaml.org,2002:timestamp", _timestamp)
-
-
-def _scalar(tag: str) -> Any:
-    """Loader's own constructor for plain scalars of `tag`, as a function of the text."""
-    construct = Loader.yaml_constructors[tag]
-    constructor = yaml.constructor.SafeConstructor()
-    return lambda value: construct(constructor, yaml.ScalarNode(tag, value))
+def __getattr__(name: str) -> Any:
+    """`Loader` and `Dumper`, the PyYAML classes memkit reads and writes YAML with."""
+    if name == "Loader":
+        return _classes()[0]
+    if name == "Dumper":
+        return _classes()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @functools.cache
 def _fast() -> FrontParser:
-    """The fast path, with Loader's resolver table and constructors."""
-    return FrontParser(Loader.yaml_implicit_resolvers, _SCALARS)
+    """The fast path: PyYAML's resolver table and constructors, without PyYAML."""
+    from memkit.memory.yamlscalars import CONSTRUCTORS, tag
 
-
-# What the fast path may build: the tags PyYAML's resolver gives plain scalars (not `<<`, `=`).
-_SCALARS = {
-    f"tag:yaml.org,2002:{name}": _scalar(f"tag:yaml.org,2002:{name}")
-    for name in ("null", "bool", "int", "float", "timestamp")
-}
+    return FrontParser(tag, CONSTRUCTORS)
 
 
 def check_depth(text: str) -> None:
     """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion)."""
     if sum(text.count(c) for c in _OPENERS) < MAX_DEPTH:
         return
+    import yaml
+
     depth = 0
-    for event in yaml.parse(text, Loader=_Base):
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for event in yaml.parse(text, Loader=base):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -114,6 +137,8 @@ def check_depth(text: str) -> None:
 
 
 def _check_tree(root: Any) -> None:
+    import yaml
+
     seen: set[int] = set()
     stack = [root]
     while stack:
@@ -138,35 +163,6 @@ def _check_tree(root: Any) -> None:
             stack.extend(node.value)
 
 
-try:
-    _DumperBase: Any = yaml.CSafeDumper
-except AttributeError:  # pragma: no cover
-    _DumperBase = yaml.SafeDumper
-
-
-class Dumper(_DumperBase):  # type: ignore[misc]
-    """SafeDumper that never writes anchors/aliases (the loader refuses them)."""
-
-    def ignore_aliases(self, data: Any) -> bool:
-        return True
-
-
-def _str(dumper: Any, value: str) -> Any:
-    """Plain style only where libyaml reads it back unchanged.
-
-    libyaml writes `=` plain (which YAML 1.1 reads as the `value` tag) and strips
-    non-ASCII spaces such as U+00A0 at the ends of a plain scalar: double-quote those.
-    """
-    if value.startswith("=") or any(
-        not c.isascii() and (c.isspace() or c == "\ufeff") for c in value
-    ):
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style='"')
-    return dumper.represent_str(value)
-
-
-Dumper.add_representer(str, _str)
-
-
 class YAMLLoadError(Exception):
     """Unreadable YAML: a one-line message, and the 0-based line in the text if known."""
 
@@ -188,8 +184,10 @@ def load(text: str) -> Any:
 
 def load_full(text: str) -> Any:
     """`load()` without the fast path: PyYAML with Loader, errors made one line."""
+    import yaml
+
     try:
-        return yaml.load(text, Loader=Loader)
+        return yaml.load(text, Loader=_classes()[0])
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         problem = " ".join((e.problem or e.context or "invalid YAML").split())
@@ -213,7 +211,7 @@ def dump(data: Mapping[str, Any]) -> str:
     import frontmatter.default_handlers
 
     text: str = frontmatter.default_handlers.YAMLHandler().export(
-        dict(data), Dumper=Dumper, sort_keys=False, width=10_000, default_flow_style=False
+        dict(data), Dumper=_classes()[1], sort_keys=False, width=10_000, default_flow_style=False
     )
     return text + "\n" if text else ""
 
@@ -224,6 +222,10 @@ def plain_scalar_ok(value: str) -> bool:
     Asks PyYAML's emitter whether a plain scalar is allowed and its YAML 1.1 resolver
     that the plain text is not read as a number, boolean, null or date.
     """
+    import io
+
+    import yaml
+
     analysis = yaml.emitter.Emitter(io.StringIO(), allow_unicode=True).analyze_scalar(value)
     if not analysis.allow_block_plain or analysis.multiline:
         return False
@@ -237,9 +239,12 @@ def load_config(text: str) -> Any:
     Unlike front matter, config files use anchors and aliases (`<<: *defaults`), so
     they are allowed here; nesting is bounded as in load(). YAMLLoadError if unreadable.
     """
+    import yaml
+
     try:
         check_depth(text)
-        for doc in yaml.load_all(text, Loader=_Base):
+        base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+        for doc in yaml.load_all(text, Loader=base):
             return doc
         return None
     except yaml.MarkedYAMLError as e:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memkit.compile import markers as sections
 from memkit.compile import mdtext
 from memkit.compile.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
-from memkit.compile.yamltext import yaml_plain
+from memkit.compile.yamltext import _CORE, plain_ok, yaml_plain
 from memkit.errors import ConfigError
 
 
@@ -127,3 +129,23 @@ def test_the_ascii_shortcut_agrees_with_the_escape_pattern() -> None:
     samples = [chr(c) for c in range(0x80)] + ["src/**/*.py", "a\x7fb", "a\tb", "é", "a\u2028b"]
     for value in samples + [f"x{c}y" for c in samples]:
         assert yamltext.needs_escape(value) == bool(pattern.search(value)), repr(value)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet="aZ09_./*-:#?&!|>'\"%@` ~", min_size=1, max_size=10))
+def test_plain_ok_shortcut_agrees_with_pyyamls_emitter(value: str) -> None:
+    """Paths and globs skip PyYAML's emitter; the answer must be the emitter's."""
+    from memkit.memory.yaml import plain_scalar_ok
+
+    if not _CORE.fullmatch(value):
+        assert plain_ok(value) == plain_scalar_ok(value), value
+
+
+@pytest.mark.parametrize(
+    "value", ["api/**", "**/*.py", ".github/**", "memkit/x.py", "2026-01-01", "yes", "0x1F", "-a",
+              "---x", "...", "1_000", "a:b", "docs/*.md", "_x", ".5", "1:30"]
+)  # fmt: skip
+def test_plain_ok_on_globs_and_lookalikes(value: str) -> None:
+    from memkit.memory.yaml import plain_scalar_ok
+
+    assert plain_ok(value) == (not _CORE.fullmatch(value) and plain_scalar_ok(value))

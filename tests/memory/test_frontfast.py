@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 
 from memkit.memory.file import split
 from memkit.memory.frontfast import UNSURE, FrontParser
-from memkit.memory.yaml import _SCALARS, Loader, YAMLLoadError, _fast, load, load_full
+from memkit.memory.yaml import YAMLLoadError, _fast, load, load_full
+from memkit.memory.yamlscalars import CONSTRUCTORS, tag
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -49,7 +50,7 @@ def full(text: str) -> Any:
 
 def check(texts: list[str], parser: FrontParser | None = None) -> int:
     """Compare every text; the number the fast path read itself."""
-    parser = parser or FrontParser(Loader.yaml_implicit_resolvers, _SCALARS)
+    parser = parser or FrontParser(tag, CONSTRUCTORS)
     read = 0
     for text in texts:
         fast = parser.load(text)
@@ -155,7 +156,7 @@ def test_fuzzed_front_matter(parts: list[tuple[str, str, str]]) -> None:
 
 
 def test_cached_lines_give_the_same_values_to_every_memory() -> None:
-    parser = FrontParser(Loader.yaml_implicit_resolvers, _SCALARS)
+    parser = FrontParser(tag, CONSTRUCTORS)
     rng = random.Random(5)
     texts = [
         "".join(rng.choice(["type: note\n", "created: 2026-01-02\n", "pin: yes\n",
