@@ -63,8 +63,9 @@ def compile_(
     if state is not None and state.user:
         ctx.exit(_compile_user(store, check=check, dry_run=dry_run))
     with store.lock():
-        # no compile-current record: the hook makes its own (two walks of .memory/ saved)
-        plan = make_plan(store, today=today(), targets=targets or None, record=False)
+        # a compile that writes records what it left, for the pre-commit hook
+        plan = make_plan(store, today=today(), targets=targets or None,
+                         record=not (check or dry_run or explain))  # fmt: skip
         for note in plan.notes:
             warn(note)
         if explain:

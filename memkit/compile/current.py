@@ -4,14 +4,15 @@ A commit that changes only code a memory links to makes the pre-commit hook ask 
 the compiled files need regenerating?", and the answer is almost always no: the code
 changed, not the memories, and the compiled text changes only when a memory's
 staleness warning does. `compile-current` in memkit's private folder (memkit.cachedir)
-records the inputs of the last full compile (memkit.compile.plan.plan) that found
-nothing to change, and `is_current` compares today's inputs with it:
+records the inputs of the last full compile (memkit.compile.plan.plan, then apply)
+and the files it left, and `is_current` compares today's inputs with it:
 
 - memkit's own code (every module's size and mtime), its built-in templates, jinja2's
   and PyYAML's, Python's version, today's date and every MEMKIT_* variable;
 - every file and folder under .memory/ (memories, config, override templates), by
-  size, mtime, ctime, inode and mode; nothing is recorded while a file there is less
-  than two seconds old (a second change within the clock's tick could keep them);
+  size, mtime, ctime, inode and mode; a file less than two seconds old also by its
+  bytes (SHA-256): a second change within the clock's tick could keep its stamp, so
+  such a file counts as unchanged only while its bytes are too;
 - the bytes (SHA-256) or absence of every file compile reads or writes: each
   target's shared files, the memkit* files of each rule folder and the listing of the
   folder, nested AGENTS.md files, the files memories' `source` names, and whether
@@ -19,10 +20,13 @@ nothing to change, and `is_current` compares today's inputs with it:
 - the staleness warnings the compile used (when a memory was verified against its
   links, `statuses` gives them again; they are compared, not trusted).
 
-Every input is taken before and after that compile and recorded only when both
-agree, so a file changed while it ran leaves no record. Any difference, or a
-missing, mangled or foreign record, means "not known to be current": the caller
-compiles as before. Standard library only at import.
+The inputs are taken before the compile reads them (`Before`) and recorded once it
+has written its files (`memkit compile` and the hook both record): the outputs'
+states are taken again then, and a file compile did not write must be as it was, one
+it wrote must hold the bytes it wrote, or nothing is recorded. An input that changes
+while compile runs, or after, differs from the record (in its stamp or, within the
+tick, its bytes). Any difference, or a missing, mangled or foreign record, means "not
+known to be current": the caller compiles as before. Standard library only at import.
 """
 
 from __future__ import annotations
@@ -41,7 +45,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "compile-current"
-VERSION = 1
+VERSION = 2
 RACY_NS = 2_000_000_000
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
@@ -79,34 +83,74 @@ def _stat(path: str) -> str:
 
 
 def memory_tree(root: str) -> tuple[list[str], bool]:
-    """Every file and folder under .memory/ with its stamp; whether one is too new to trust."""
-    now = time.time_ns()
-    out: list[str] = []
-    racy = _tree(os.path.join(root, ".memory"), "", now, out)
-    return out, racy
+    """Every file and folder under .memory/ with its stamp, a file modified less than
+    RACY_NS ago with its bytes' digest too; whether everything could be read."""
+    lines: list[str] = []
+    ok = _tree(os.path.join(root, ".memory"), "", time.time_ns(), lines, [])
+    return lines, ok
 
 
-def _tree(folder: str, prefix: str, now: int, out: list[str]) -> bool:
-    racy = False
+def _tree(folder: str, prefix: str, now: int | None, out: list[str], paths: list[str]) -> bool:
+    """Append each entry's line to `out` and its path to `paths`; `now` None: no digests."""
+    ok = True
     try:
         with os.scandir(folder) as it:
             entries = sorted(it, key=lambda e: e.name)
     except FileNotFoundError:
-        return False
-    except OSError:  # unreadable: nothing can be known about it
         return True
+    except OSError:  # unreadable: nothing can be known about it
+        return False
     for entry in entries:
         try:
             st = entry.stat(follow_symlinks=False)
         except OSError:
-            racy = True  # going away while we look
+            ok = False  # going away while we look
             continue
         rel = prefix + entry.name
-        out.append(f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}")
-        racy = racy or now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS
+        line = f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
+        if now is not None and now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
+            if entry.is_dir(follow_symlinks=False):
+                pass  # its entries are listed: that is its content
+            elif entry.is_file(follow_symlinks=False):
+                digest = _digest(entry.path)
+                ok = ok and digest is not None
+                line += f" sha256:{digest}"
+            else:
+                ok = False  # a new link or other special file: not recorded
+        out.append(line)
+        paths.append(entry.path)
         if entry.is_dir(follow_symlinks=False):
-            racy = _tree(entry.path, rel + "/", now, out) or racy
-    return racy
+            ok = _tree(entry.path, rel + "/", now, out, paths) and ok
+    return ok
+
+
+def _digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def same_tree(root: str, recorded: object) -> bool:
+    """Whether .memory/ is as `recorded` (memory_tree's lines): every stamp the same and,
+    where a digest was recorded, the bytes the same too."""
+    if not isinstance(recorded, list):
+        return False
+    lines: list[str] = []
+    paths: list[str] = []
+    if not _tree(os.path.join(root, ".memory"), "", None, lines, paths):
+        return False
+    if len(lines) != len(recorded):
+        return False
+    for line, path, then in zip(lines, paths, recorded, strict=True):
+        if line == then:
+            continue
+        if not isinstance(then, str) or not then.startswith(line + " sha256:"):
+            return False
+        if _digest(path) != then[len(line) + 8 :]:
+            return False
+    return True
 
 
 def file_state(root: str, rel: str) -> str:
@@ -138,8 +182,9 @@ def file_state(root: str, rel: str) -> str:
     return state
 
 
-def folder_state(root: str, rel: str) -> list[str]:
-    """A rule folder's listing, with the state of each memkit* file in it."""
+def folder_state(root: str, rel: str) -> list[Any]:
+    """A rule folder: its own state, then [name, state] of each entry (the state of
+    memkit* files only); ["absent" or "error N", its state] when it cannot be listed."""
     full = os.path.join(root, rel)
     try:
         names = sorted(os.listdir(full))
@@ -147,10 +192,10 @@ def folder_state(root: str, rel: str) -> list[str]:
         return ["absent", file_state(root, rel)]
     except OSError as e:
         return [f"error {e.errno}", file_state(root, rel)]
-    out = [file_state(root, rel)]
+    out: list[Any] = [file_state(root, rel)]
     for name in names:
         state = file_state(root, f"{rel}/{name}") if name.startswith("memkit") else ""
-        out.append(f"{name} {state}")
+        out.append([name, state])
     return out
 
 
@@ -183,35 +228,39 @@ def _again(root: str, seen: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Before:
-    """The inputs as they were before a compile; `record` writes them if still so after."""
+    """The inputs as they were before a compile; `record` writes them once it is done."""
 
     def __init__(self, root: str, today: dt.date) -> None:
         self.root = root
         self.today = today
-        self.tree, self.racy = memory_tree(root)  # a memory too new: nothing will be recorded
-        self.key = "" if self.racy else static_key(root, today)
+        self.tree, self.known = memory_tree(root)  # an unreadable entry: nothing recorded
+        self.key = static_key(root, today) if self.known else ""
         self.seen: dict[str, Any] | None = None
 
     def watch(self, memories: Iterable[Any]) -> None:
         """Take the files' states once the memories (which name some of them) are known."""
         from memkit.compile.targets import TARGETS
 
-        if self.racy:
+        if not self.known:
             return
         shared = [p for t in TARGETS.values() for p in t.shared]
         folders = [d for t in TARGETS.values() for d, _ in t.rule_dirs]
         self.seen = watched(self.root, memories, shared, folders)
 
-    def record(self, path: str, stale: Stale | None) -> None:
-        """Write the record when no input changed since the compile began."""
-        if self.racy or self.seen is None:
+    def record(
+        self, path: str, stale: Stale | None, written: Mapping[str, bytes | None] | None = None
+    ) -> None:
+        """Write the record when every file compile reads or writes is as it left them:
+        those in `written` (path -> the bytes compile wrote, None: deleted) holding those
+        bytes, the others as `watch` found them."""
+        if not self.known or self.seen is None:
             return
-        tree, racy = memory_tree(self.root)
-        if racy or tree != self.tree or _again(self.root, self.seen) != self.seen:
+        after = _again(self.root, self.seen)
+        if not _as_left(self.seen, after, written or {}):
             return
         if static_key(self.root, self.today) != self.key:
             return
-        data = {"version": VERSION, "key": self.key, "tree": tree, "seen": self.seen,
+        data = {"version": VERSION, "key": self.key, "tree": self.tree, "seen": after,
                 "stale": stale}  # fmt: skip
         from pathlib import Path
 
@@ -221,8 +270,61 @@ class Before:
             atomic_write(Path(path), json.dumps(data, separators=(",", ":")).encode(), fsync=False)
 
 
+def _holds(state: str, new: bytes | None) -> bool:
+    """Whether a file's state (file_state) is that of a file holding `new` (None: absent)."""
+    if new is None:
+        return state == "absent"
+    return state.split(" ", 2)[:2] == ["file", hashlib.sha256(new).hexdigest()]
+
+
+def _as_left(
+    before: Mapping[str, Any], after: Mapping[str, Any], written: Mapping[str, Any]
+) -> bool:
+    """Every watched file and folder as the compile left it (see Before.record)."""
+    files, folders = before["files"], before["folders"]
+    claimed = set()
+    for p, state in files.items():
+        if p in written:
+            claimed.add(p)
+            if not _holds(after["files"][p], written[p]):
+                return False
+        elif after["files"][p] != state:
+            return False
+    for d, listing in folders.items():
+        mine = {
+            p.rpartition("/")[2]: new for p, new in written.items() if p.rpartition("/")[0] == d
+        }
+        claimed.update(f"{d}/{name}" for name in mine)
+        now = after["folders"][d]
+        if not mine:
+            if now != listing:
+                return False
+            continue
+        was = dict(_entries(listing))
+        if not now or not isinstance(now[0], str) or now[0].split(" ")[0] != "dir":
+            return False
+        left = dict(_entries(now))
+        for name, new in mine.items():
+            was.pop(name, None)
+            if new is None:
+                if name in left:
+                    return False
+            elif name not in left or not _holds(left.pop(name), new):
+                return False
+        if left != was:
+            return False
+    return claimed >= set(written)
+
+
+def _entries(listing: list[Any]) -> list[tuple[str, str]]:
+    """A folder_state listing's (name, state) pairs; none for an absent folder."""
+    if listing and not isinstance(listing[-1], list):
+        return []
+    return [(name, state) for name, state in listing[1:]]
+
+
 def is_current(root: str, cache: str, today: dt.date, stale: Callable[[], Stale | None]) -> bool:
-    """Whether the last compile that found nothing to change still would (module docstring).
+    """Whether a compile now would write the files the recorded one left (module docstring).
 
     `stale` gives today's staleness warnings; it is called only when the record has
     some to compare (a memory verified against its links), and may raise (then the
@@ -241,8 +343,7 @@ def is_current(root: str, cache: str, today: dt.date, stale: Callable[[], Stale 
         return False
     if not all(isinstance(v, dict) for v in seen.values()):
         return False
-    tree, racy = memory_tree(root)
-    if racy or tree != data.get("tree"):
+    if not same_tree(root, data.get("tree")):
         return False
     if data.get("key") != static_key(root, today):
         return False

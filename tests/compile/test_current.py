@@ -4,6 +4,7 @@ never "current" when a compile would change something."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, write_memory
 
+from memkit.clock import today
 from memkit.compile import current
 from memkit.compile.plan import apply, plan
 from memkit.store import Store
@@ -106,22 +108,78 @@ def test_an_environment_override_is_an_input(
     assert not known(compiled)
 
 
-def test_a_memory_written_just_now_is_not_recorded(
+def test_a_memory_written_just_now_is_known_by_its_bytes(
     compiled: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(current, "RACY_NS", 3_600_000_000_000)
-    (compiled.cache_dir / current.NAME).unlink()
+    monkeypatch.setattr(current, "RACY_NS", 3_600_000_000_000)  # every file "just written"
+    record = compiled.cache_dir / current.NAME
+    record.unlink()
     assert plan(Store(compiled.root), today=TODAY).changes == ()
-    assert not (compiled.cache_dir / current.NAME).exists()
+    data = json.loads(record.read_bytes())
+    memories = [line for line in data["tree"] if line.startswith("rule-01.md ")]
+    assert memories and " sha256:" in memories[0]
+    assert known(compiled)
+    monkeypatch.setattr(current, "RACY_NS", 0)
+    assert known(compiled)  # settled since: the stamp and the bytes still match
+    # the same stamp with other bytes (a second write within the clock's tick) is not current
+    line = memories[0]
+    data["tree"][data["tree"].index(line)] = line[:-6] + (
+        "0" * 6 if line[-6:] != "0" * 6 else "1" * 6
+    )
+    record.write_text(json.dumps(data), encoding="utf-8")
+    assert not known(compiled)
 
 
-def test_a_compile_with_changes_or_for_some_targets_records_nothing(compiled: Store) -> None:
-    (compiled.cache_dir / current.NAME).unlink()
+def test_a_compile_that_writes_records_what_it_left(compiled: Store) -> None:
+    record = compiled.cache_dir / current.NAME
+    write_memory(compiled, "rule-01", memory(1, "More.\n"))
+    p = plan(Store(compiled.root), today=TODAY)
+    assert p.changes and not known(compiled)
+    apply(p)
+    assert record.exists() and known(compiled)
+    assert plan(Store(compiled.root), today=TODAY, record=False).changes == ()
+    agents_edited(compiled)
+    assert not known(compiled)
+
+
+def test_a_rule_file_written_or_deleted_is_recorded(compiled: Store) -> None:
+    new_scope = "---\ntitle: Lib rule\ntype: convention\npaths:\n- lib/**\n---\n\nLib.\n"
+    write_memory(compiled, "rule-50", new_scope)  # a new scope: new rule files
+    apply(plan(Store(compiled.root), today=TODAY))
+    assert known(compiled)
+    (compiled.dir / "rule-50.md").unlink()  # its rule file goes
+    p = plan(Store(compiled.root), today=TODAY)
+    assert any(f.new is None for f in p.changes)
+    apply(p)
+    assert known(compiled)
+
+
+def test_output_changed_after_compile_wrote_it_is_not_recorded(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    record = compiled.cache_dir / current.NAME
+    record.unlink()
+    write_memory(compiled, "rule-01", memory(1, "More.\n"))
+    p = plan(Store(compiled.root), today=TODAY)
+    real = current._again
+
+    def meddled(root: str, seen: object) -> object:
+        agents_edited(compiled)  # another process, between the write and the record
+        return real(root, seen)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(current, "_again", meddled)
+    apply(p)
+    assert not record.exists()
+
+
+def test_a_plan_for_some_targets_or_never_applied_records_nothing(compiled: Store) -> None:
+    record = compiled.cache_dir / current.NAME
+    record.unlink()
     assert plan(Store(compiled.root), today=TODAY, targets=["agents"]).changes == ()
-    assert not (compiled.cache_dir / current.NAME).exists()
+    assert not record.exists()
     write_memory(compiled, "rule-01", memory(1, "More.\n"))
     assert plan(Store(compiled.root), today=TODAY).changes
-    assert not (compiled.cache_dir / current.NAME).exists()
+    assert not record.exists()
 
 
 def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
@@ -168,12 +226,15 @@ def test_an_unreadable_folder_under_memory_is_never_current(
     assert not known(compiled)
 
 
-def test_only_the_hooks_compile_records(compiled: Store, run: Invoke) -> None:
+def test_memkit_compile_records_and_check_does_not(compiled: Store, run: Invoke) -> None:
     record = compiled.cache_dir / current.NAME
     record.unlink()
-    run("compile")  # nothing to change, but `memkit compile` does not walk .memory/ twice
-    assert not record.exists() and not known(compiled)
-    assert plan(Store(compiled.root), today=TODAY, record=False).changes == ()
+    write_memory(compiled, "rule-01", memory(1, "More.\n"))
+    run("compile", "--check", code=1)
+    run("compile", "--dry-run")
     assert not record.exists()
-    assert plan(Store(compiled.root), today=TODAY).changes == ()  # as the hook compiles
-    assert record.exists() and known(compiled)
+    run("compile")
+    assert record.exists() and known(compiled, today())
+    record.unlink()
+    run("compile")  # nothing to change: recorded too
+    assert known(compiled, today())
