@@ -31,10 +31,20 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
 def _temp(path: Path, data: bytes, fsync: bool = True) -> str:
-    import tempfile
-
+    """A new file `.NAME.RANDOM.tmp` beside `path` holding `data` (mode 0o600 until the
+    caller sets it), created exclusively as tempfile.mkstemp does, without importing
+    tempfile (with shutil, random and the compressors: more than the write itself)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
+    for _ in range(100):
+        tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(6).hex()}.tmp")
+        try:
+            fd = os.open(tmp, flags, 0o600)
+            break
+        except FileExistsError:
+            continue
+    else:  # pragma: no cover - a hundred 48-bit names taken
+        raise FileExistsError(f"no free temporary name beside {path}")
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)

@@ -7,7 +7,7 @@ symbolic links, duplicate ids), likely secrets, and `supersedes`, `superseded_by
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Mapping, Sequence
 
 from memkit import memory as mm
 from memkit.errors import InvalidMemoryError, MemkitError
@@ -38,6 +38,37 @@ def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidM
         if only is None or mem.path in only:
             problems += _secrets(store, mem)
             problems += _dangling(mem, ids)
+    problems.sort(key=lambda p: (p.path, p.line, p.field))
+    return problems
+
+
+def validate_files(
+    store: Store, paths: Collection[str], sizes: Mapping[str, Sequence[int]]
+) -> list[InvalidMemoryError] | None:
+    """What validate(store, only=paths) finds, reading only those files; None when that
+    needs the other memories: an id (file name) another memory file shares, or a
+    reference (`supersedes`, `superseded_by`, `revises`) to another memory.
+
+    `sizes` has every memory file (path relative to the root -> [size, ...] as listed:
+    memkit.githooks.index.memory_stamps); the pre-commit hook validates a staged memory
+    this way without loading the store.
+    """
+    from collections import Counter
+
+    from memkit.store.loading import load_one
+
+    ids = Counter(rel.rsplit("/", 1)[-1][:-3] for rel in sizes)
+    problems: list[InvalidMemoryError] = []
+    for rel in sorted(paths):
+        if rel not in sizes or ids[rel.rsplit("/", 1)[-1][:-3]] > 1:
+            return None
+        mem, found = load_one(str(store.root), rel, sizes[rel][0])
+        problems += found
+        if mem is None:
+            continue
+        if mem.supersedes or mem.superseded_by or mem.revises:
+            return None
+        problems += _secrets(store, mem)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
     return problems
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
 from conftest import write_memory
 
 from memkit import memory as mm
@@ -43,3 +44,48 @@ def test_only_limits_the_files_but_not_the_duplicate_rule(store: Store) -> None:
     assert [(p.path, p.field) for p in validate(store, only=[".memory/dup.md"])] == [
         (".memory/sub/dup.md", "id")
     ]
+
+
+CASES = {
+    "valid": "---\ntitle: Fine\ntype: convention\n---\n\nBody.\n",
+    "bad yaml": "---\ntitle: [unclosed\n---\n\nBody.\n",
+    "bad field": "---\ntitle: T\ntype: opinion\nconfidence: sure\n---\n\nBody.\n",
+    "secret": "---\ntitle: Keys\ntype: gotcha\n---\n\nThe key is AKIAIOSFODNN7EXAMPLF in prod.\n",
+    "allowed secret": (
+        "---\ntitle: Keys\n---\n\nAKIAIOSFODNN7EXAMPLF <!-- memkit: allow-secret -->\n"
+    ),
+    "secret in title": "---\ntitle: token ghp_0123456789abcdefghijABCDEFGHIJ012345\n---\n\nB.\n",
+    "supersedes": "---\ntitle: New\nsupersedes:\n- old\n---\n\nBody.\n",
+    "dangling": "---\ntitle: New\nstatus: draft\nrevises: nothing-here\n---\n\nBody.\n",
+    "no front matter": "Just text.\n",
+    "not utf-8": b"---\ntitle: \xff\n---\n",
+    "huge": "---\ntitle: Big\n---\n\n" + "x" * 1_100_000 + "\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+@pytest.mark.parametrize("twin", [False, True])
+def test_validate_files_agrees_with_validate(store: Store, case: str, twin: bool) -> None:
+    """The hook's staged-files-only validation finds what validate(only=...) finds, or
+    steps aside (None) when the answer depends on other memories."""
+    from memkit.githooks.index import memory_stamps
+    from memkit.validation import validate_files
+
+    write_memory(store, "old", "---\ntitle: Old\n---\n\nOld.\n")
+    write_memory(store, "other", "---\ntitle: Other\n---\n\nOther.\n")
+    text = CASES[case]
+    path = store.dir / "sub" / "staged.md"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode("utf-8"))
+    if twin:
+        write_memory(store, "staged", "---\ntitle: Twin\n---\n\nSame file name.\n")
+    stamps = memory_stamps(str(store.root))
+    staged = {".memory/sub/staged.md"}
+    lean = validate_files(Store(store.root), staged, stamps)
+    full = validate(Store(store.root), only=staged)
+    if twin or case in ("supersedes", "dangling"):
+        assert lean is None
+    else:
+        assert lean is not None
+        assert [str(p) for p in lean] == [str(p) for p in full]
+        assert bool(full) == (case not in ("valid", "allowed secret")), full

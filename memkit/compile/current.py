@@ -35,8 +35,11 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import sys
 import time
+
+from memkit.compile.tree import file_digest, same_tree, tree_key, walk
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -46,7 +49,7 @@ if TYPE_CHECKING:
 
 NAME = "compile-current"
 VERSION = 2
-RACY_NS = 2_000_000_000
+RACY_NS = 2_000_000_000  # a file changed this recently may change again with the same stamp
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
 
@@ -80,77 +83,6 @@ def _stat(path: str) -> str:
     except OSError:
         return f"{path} -"
     return f"{path} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ino}"
-
-
-def memory_tree(root: str) -> tuple[list[str], bool]:
-    """Every file and folder under .memory/ with its stamp, a file modified less than
-    RACY_NS ago with its bytes' digest too; whether everything could be read."""
-    lines: list[str] = []
-    ok = _tree(os.path.join(root, ".memory"), "", time.time_ns(), lines, [])
-    return lines, ok
-
-
-def _tree(folder: str, prefix: str, now: int | None, out: list[str], paths: list[str]) -> bool:
-    """Append each entry's line to `out` and its path to `paths`; `now` None: no digests."""
-    ok = True
-    try:
-        with os.scandir(folder) as it:
-            entries = sorted(it, key=lambda e: e.name)
-    except FileNotFoundError:
-        return True
-    except OSError:  # unreadable: nothing can be known about it
-        return False
-    for entry in entries:
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            ok = False  # going away while we look
-            continue
-        rel = prefix + entry.name
-        line = f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
-        if now is not None and now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS:
-            if entry.is_dir(follow_symlinks=False):
-                pass  # its entries are listed: that is its content
-            elif entry.is_file(follow_symlinks=False):
-                digest = _digest(entry.path)
-                ok = ok and digest is not None
-                line += f" sha256:{digest}"
-            else:
-                ok = False  # a new link or other special file: not recorded
-        out.append(line)
-        paths.append(entry.path)
-        if entry.is_dir(follow_symlinks=False):
-            ok = _tree(entry.path, rel + "/", now, out, paths) and ok
-    return ok
-
-
-def _digest(path: str) -> str | None:
-    try:
-        with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
-    except OSError:
-        return None
-
-
-def same_tree(root: str, recorded: object) -> bool:
-    """Whether .memory/ is as `recorded` (memory_tree's lines): every stamp the same and,
-    where a digest was recorded, the bytes the same too."""
-    if not isinstance(recorded, list):
-        return False
-    lines: list[str] = []
-    paths: list[str] = []
-    if not _tree(os.path.join(root, ".memory"), "", None, lines, paths):
-        return False
-    if len(lines) != len(recorded):
-        return False
-    for line, path, then in zip(lines, paths, recorded, strict=True):
-        if line == then:
-            continue
-        if not isinstance(then, str) or not then.startswith(line + " sha256:"):
-            return False
-        if _digest(path) != then[len(line) + 8 :]:
-            return False
-    return True
 
 
 def file_state(root: str, rel: str) -> str:
@@ -206,12 +138,15 @@ def watched(
     from memkit.compile.targets import NEVER_NESTED, literal_dir
 
     paths = set(shared)
+    scopes = {m.paths for m in memories if m.paths}  # memories share a few scopes
+    for scope in scopes:
+        d = literal_dir(scope)
+        if d and d.split("/")[0] not in NEVER_NESTED:
+            paths.add(f"{d}/AGENTS.md")
     for m in memories:
-        if m.paths:
-            d = literal_dir(m.paths)
-            if d and d.split("/")[0] not in NEVER_NESTED:
-                paths.add(f"{d}/AGENTS.md")
-        source, sep, _ = (m.source or "").partition("#")
+        if not m.source:
+            continue
+        source, sep, _ = m.source.partition("#")
         if sep and source and "://" not in source and not source.startswith("/"):
             paths.add(source)
     return {
@@ -228,24 +163,67 @@ def _again(root: str, seen: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class Before:
-    """The inputs as they were before a compile; `record` writes them once it is done."""
+    """The inputs as they were before a compile; `record` writes them once it is done.
+
+    Made before the store is loaded: it lists .memory/ and stats everything but the
+    memory files, whose stamps (and the digests of the recent ones) `watch` takes from
+    the load itself (memkit.store.loading.Loaded), which stats each file before
+    reading it: .memory/ is walked once, not twice.
+    """
 
     def __init__(self, root: str, today: dt.date) -> None:
         self.root = root
         self.today = today
-        self.tree, self.known = memory_tree(root)  # an unreadable entry: nothing recorded
+        self.now = time.time_ns()
+        self.entries = walk(root, defer=True)
+        self.known = self.entries is not None  # an unreadable entry: nothing recorded
+        self.fresh: dict[str, str] = {}  # path under .memory/ -> SHA-256, for recent files
+        for rel, st in self.entries or ():
+            if st is not None and self._recent(st):
+                full = os.path.join(root, ".memory", rel)
+                digest = file_digest(full) if stat.S_ISREG(st.st_mode) else None
+                self.known = self.known and digest is not None  # new links, fifos: unknown
+                self.fresh[rel] = digest or ""
         self.key = static_key(root, today) if self.known else ""
+        self.tree = ""
         self.seen: dict[str, Any] | None = None
 
-    def watch(self, memories: Iterable[Any]) -> None:
-        """Take the files' states once the memories (which name some of them) are known."""
+    def _recent(self, st: os.stat_result) -> bool:
+        """Modified too recently for its stamp to tell a second change (folders: their
+        entries are listed, that is their content)."""
+        return (
+            not stat.S_ISDIR(st.st_mode)
+            and self.now - max(st.st_mtime_ns, st.st_ctime_ns) < RACY_NS
+        )
+
+    def watch(self, loaded: Any) -> None:
+        """Complete the tree from the load (memkit.store.loading.Loaded) and take the
+        states of the files compile reads or writes (the memories name some of them)."""
         from memkit.compile.targets import TARGETS
 
-        if not self.known:
+        if not self.known or self.entries is None:
             return
+        stats, digests, now, lines = loaded.stats, loaded.digests, self.now, []
+        for rel, st in self.entries:
+            if st is None:
+                st = stats.get(".memory/" + rel)
+                if st is None:  # came or went while the store was read
+                    self.known = False
+                    return
+                mtime, ctime = st.st_mtime_ns, st.st_ctime_ns
+                if now - (mtime if mtime > ctime else ctime) < RACY_NS:
+                    digest = digests.get(".memory/" + rel)
+                    if digest is None:  # served from the parse cache though just changed
+                        self.known = False
+                        return
+                    self.fresh[rel] = digest
+            lines.append(
+                f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
+            )
+        self.tree = tree_key(lines)
         shared = [p for t in TARGETS.values() for p in t.shared]
         folders = [d for t in TARGETS.values() for d, _ in t.rule_dirs]
-        self.seen = watched(self.root, memories, shared, folders)
+        self.seen = watched(self.root, loaded.memories, shared, folders)
 
     def record(
         self, path: str, stale: Stale | None, written: Mapping[str, bytes | None] | None = None
@@ -260,8 +238,8 @@ class Before:
             return
         if static_key(self.root, self.today) != self.key:
             return
-        data = {"version": VERSION, "key": self.key, "tree": self.tree, "seen": after,
-                "stale": stale}  # fmt: skip
+        data = {"version": VERSION, "key": self.key, "tree": self.tree, "fresh": self.fresh,
+                "seen": after, "stale": stale}  # fmt: skip
         from pathlib import Path
 
         from memkit.fsutil import atomic_write
@@ -343,7 +321,7 @@ def is_current(root: str, cache: str, today: dt.date, stale: Callable[[], Stale 
         return False
     if not all(isinstance(v, dict) for v in seen.values()):
         return False
-    if not same_tree(root, data.get("tree")):
+    if not same_tree(root, data.get("tree"), data.get("fresh")):
         return False
     if data.get("key") != static_key(root, today):
         return False

@@ -155,7 +155,7 @@ def plan(
     loaded = load_all(store)
     statuses, note = _statuses(store, loaded.memories, today)
     if before is not None:
-        before.watch(loaded.memories)
+        before.watch(loaded)
     built = build(store, today=today, targets=targets, statuses=statuses, loaded=loaded)
     pending = None
     if before is not None and not note and "stores" not in store.config.data:

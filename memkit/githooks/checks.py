@@ -168,9 +168,11 @@ def invalid_memories(
 ) -> list[InvalidMemoryError]:
     """The problems the commit brings into the store, proportional to what it stages.
 
-    Only the staged memory files are checked (through the parse cache), plus the
-    store-wide rules they can break: duplicate ids and `supersedes` references. A
-    staged config or template is loaded; a staged deletion checks the whole store.
+    Only the staged memory files are checked, plus the store-wide rules they can break:
+    duplicate ids and `supersedes` references. When neither can apply (no other memory
+    file has the same name, the staged memories refer to no other) the staged files are
+    read alone (validation.validate_files), else through the store's load. A staged
+    config or template is loaded; a staged deletion checks the whole store.
     """
     from memkit.validation import validate
 
@@ -186,7 +188,10 @@ def invalid_memories(
     staged = {n for n in touched if n in stamps}
     if not staged:
         return []
-    return validate(store, only=staged)
+    from memkit.validation import validate_files
+
+    lean = validate_files(store, staged, stamps)  # the staged files alone, when that tells
+    return validate(store, only=staged) if lean is None else lean
 
 
 def compile_needed(

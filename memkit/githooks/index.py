@@ -1,9 +1,10 @@
 """The pre-commit hook's derived index: which files memories link to, which files compile writes.
 
 `read_index(root, stamps)` answers from `hooks-index` in memkit's private folder
-(memkit.cachedir), rebuilt only when a memory file's size or mtime changed
-(`memory_stamps`); `relevant` picks the staged names memkit must look at. Standard
-library only: the fast path (memkit.githooks.fastpath) uses it on every commit.
+(memkit.cachedir), rebuilt when a memory file's size or mtime changed
+(`memory_stamps`), reading again only the memory files that changed; `relevant`
+picks the staged names memkit must look at. Standard library only: the fast path
+(memkit.githooks.fastpath) uses it on every commit.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
     from memkit.githooks.pinned import PinnedStore
 
 INDEX_NAME = "hooks-index"
-INDEX_HEADER = "memkit hook index 1\n"
+INDEX_HEADER = "memkit hook index 2\n"
+LEAN_MAX = 64  # more memory files changed than this: load the store (its parse cache) instead
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
 
 Stamps = dict[str, list[int]]
@@ -79,9 +81,10 @@ def read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None = Non
     `opener` gives the store to rebuild it from (memkit.store.Store(root) by default).
 
     The index is plain lines (no json: its import alone costs a few ms): a header,
-    `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file
-    and `o PATH` for every file `memkit compile` may write (`o DIR/PREFIX*`: any file
-    whose path starts with DIR/PREFIX).
+    `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file,
+    `o PATH` for every file `memkit compile` may write (`o DIR/PREFIX*`: any file
+    whose path starts with DIR/PREFIX), and `w N PATH` for each file the Nth memory
+    (in `m` order) links to, from which a rebuild takes the unchanged memories' links.
     """
     if isinstance(opener, Opener):  # once per hook run
         if opener.read is None or opener.read[0] != stamps:
@@ -99,43 +102,118 @@ def _read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None) -> 
     head = _index_head(stamps)
     if text.startswith(head):
         rest = text[len(head) :].split("\n")
-        if rest[-1] == "" and all(x[:2] in ("l ", "o ") for x in rest[:-1]):
+        if rest[-1] == "" and all(x[:2] in ("l ", "o ", "w ") for x in rest[:-1]):
             links = [x[2:] for x in rest[:-1] if x[0] == "l"]
             return links, [x[2:] for x in rest[:-1] if x[0] == "o"]
-    return rebuild_index(root, stamps, opener)
+    return rebuild_index(root, stamps, opener, text)
 
 
-def _index_head(stamps: Stamps) -> str:
-    lines = [f"m {size} {mtime} {rel}\n" for rel, (size, mtime) in sorted(stamps.items())]
+def _index_head(stamps: Stamps, recent: set[str] | frozenset[str] = frozenset()) -> str:
+    lines = [
+        f"m - - {rel}\n" if rel in recent else f"m {size} {mtime} {rel}\n"
+        for rel, (size, mtime) in sorted(stamps.items())
+    ]
     return INDEX_HEADER + "".join(lines)
 
 
-def rebuild_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None = None) -> Index:
-    """Load the store (through its parse cache) and write the index."""
+def rebuild_index(
+    root: str, stamps: Stamps, opener: Callable[[], Any] | None = None, old: str = ""
+) -> Index:
+    """Each memory's linked files, then the index written.
+
+    A memory whose stamp is as the old index (`old`, its text) recorded keeps the files
+    it recorded; the others are read one by one as the store's load reads them, or,
+    when more than LEAN_MAX changed, the store is loaded (through its parse cache)."""
     import contextlib
     import time
     from pathlib import Path
 
     from memkit.fsutil import atomic_write
+
+    kept, outputs = _old_links(old)
+    changed = [rel for rel, stamp in stamps.items() if kept.get(rel, (None,))[0] != stamp]
+    per: dict[str, list[str]] = {rel: kept[rel][1] for rel in stamps if rel in kept}
+    if len(changed) > LEAN_MAX:
+        from memkit.staleness.anchors import watched
+
+        loaded = (opener or _store_opener(root))().load()
+        per = {m.path: watched(m.links) for m in loaded.memories if m.path in stamps}
+    else:
+        for rel in changed:
+            per[rel] = _links_of(root, rel, stamps[rel][0])
+    links = sorted({link for files in per.values() for link in files})
+    outputs = outputs or compiled_outputs()  # memkit's code: the fast read trusts it too
+    with contextlib.suppress(OSError):  # memkit's private folder, as the store makes it
+        os.makedirs(cache_dir(root), mode=0o700, exist_ok=True)
+    now = time.time_ns()
+    # a memory modified too recently to trust its stamp is written `m - - PATH`: the fast
+    # read never matches it, and the next rebuild reads that file again (and only it)
+    recent = {rel for rel, (_, mtime) in stamps.items() if now - mtime < _RACY_NS}
+    names_ok = not any("\n" in name for name in [*stamps, *links])
+    if names_ok:
+        text = _index_head(stamps, recent) + "".join(f"l {link}\n" for link in links)
+        text += "".join(f"o {out}\n" for out in outputs)
+        for i, rel in enumerate(sorted(stamps)):
+            text += "".join(f"w {i} {link}\n" for link in per.get(rel, ()))
+        with contextlib.suppress(OSError):  # a read-only checkout goes without the index
+            atomic_write(Path(cache_dir(root), INDEX_NAME), text.encode("utf-8"), fsync=False)
+    return links, outputs
+
+
+def _store_opener(root: str) -> Callable[[], Any]:
+    from memkit.store import Store
+
+    return lambda: Store(root)
+
+
+def _old_links(text: str) -> tuple[dict[str, tuple[list[int], list[str]]], list[str]]:
+    """From an index's text: {memory path: (its stamp, the files it links to)} and the
+    compiled outputs; ({}, []) when it is not an index as this version writes them."""
+    if not text.startswith(INDEX_HEADER) or not text.endswith("\n"):
+        return {}, []
+    order: list[tuple[str, list[int]]] = []
+    files: dict[int, list[str]] = {}
+    linked: list[str] = []
+    outputs: list[str] = []
+    for line in text[len(INDEX_HEADER) : -1].split("\n"):
+        kind, _, rest = line.partition(" ")
+        if kind == "l":
+            linked.append(rest)
+        elif kind == "o":
+            outputs.append(rest)
+        elif kind == "m":
+            size, mtime, rel = [*rest.split(" ", 2), "", ""][:3]
+            if size == mtime == "-" and rel:
+                order.append((rel, [-1, -1]))  # to be read again
+                continue
+            if not (size.isdigit() and mtime.isdigit() and rel):
+                return {}, []
+            order.append((rel, [int(size), int(mtime)]))
+        elif kind == "w":
+            n, _, link = rest.partition(" ")
+            if not n.isdigit() or not link:
+                return {}, []
+            files.setdefault(int(n), []).append(link)
+        else:
+            return {}, []
+    if any(n >= len(order) for n in files):
+        return {}, []
+    if sorted({link for links in files.values() for link in links}) != linked:
+        return {}, []  # not as memkit writes it
+    return {rel: (stamp, files.get(i, [])) for i, (rel, stamp) in enumerate(order)}, outputs
+
+
+def _links_of(root: str, rel: str, size: int) -> list[str]:
+    """The files one memory file links to, read as the store's load reads it (none if it
+    is invalid or gone: the load leaves such a file out)."""
+    from memkit.store.loading import load_one
+
+    mem, _ = load_one(root, rel, size)
+    if mem is None or not mem.links:
+        return []
     from memkit.staleness.anchors import watched
 
-    if opener is None:
-        from memkit.store import Store
-
-        loaded = Store(root).load()
-    else:
-        loaded = opener().load()
-    links = watched(link for m in loaded.memories for link in m.links)
-    outputs = compiled_outputs()
-    now = time.time_ns()
-    settled = all(now - mtime >= _RACY_NS for _, mtime in stamps.values())
-    names_ok = not any("\n" in name for name in [*stamps, *links])
-    if settled and names_ok:
-        text = _index_head(stamps) + "".join(f"l {link}\n" for link in links)
-        text += "".join(f"o {out}\n" for out in outputs)
-        with contextlib.suppress(OSError):  # a read-only checkout goes without the index
-            atomic_write(Path(cache_dir(root), INDEX_NAME), text.encode("utf-8"))
-    return links, outputs
+    return watched(mem.links)
 
 
 def compiled_outputs() -> list[str]:

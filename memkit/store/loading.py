@@ -11,7 +11,8 @@ from __future__ import annotations
 import gc
 import os
 import time
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from memkit import memory as mm
@@ -30,10 +31,17 @@ _LINK_PROBLEM = (
 
 @dataclass(frozen=True)
 class Loaded:
-    """Every memory that parsed, and every problem with the ones that did not."""
+    """Every memory that parsed, and every problem with the ones that did not.
+
+    `stats` are the stat results (lstat) of the memory files, taken before each was
+    read, keyed by path relative to the root; `digests` the SHA-256 of the bytes read
+    of those modified in the last 2 * RACY_NS (memkit.compile.current records both).
+    """
 
     memories: tuple[Memory, ...]
     problems: tuple[InvalidMemoryError, ...]
+    stats: Mapping[str, os.stat_result] = field(default_factory=dict, compare=False, repr=False)
+    digests: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
 
 def load(store: Any) -> Loaded:
@@ -93,9 +101,16 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     cache = ParseCache(store.private_dir() / CACHE_NAME)
     memories: list[Memory] = []
     problems: list[InvalidMemoryError] = []
+    digests: dict[str, str] = {}
+    recent = time.time_ns() - 2 * RACY_NS
     for start in range(0, len(files), BATCH):
         batch = files[start : start + BATCH]
         found = [_cached_or_read(cache, rel, full, st) for rel, full, st in batch]
+        for (rel, _, st), raw in zip(batch, found, strict=True):
+            if isinstance(raw, bytes) and max(st.st_mtime_ns, st.st_ctime_ns) > recent:
+                import hashlib
+
+                digests[rel] = hashlib.sha256(raw).hexdigest()
         parsed = [
             mm.parse_all(got, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
             if isinstance(got, bytes)
@@ -121,7 +136,8 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
         InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(store.links)
     )
     problems.extend(_duplicates(memories))
-    return Loaded(tuple(memories), tuple(problems))
+    stats = {rel: st for rel, _, st in files}
+    return Loaded(tuple(memories), tuple(problems), stats, digests)
 
 
 def _cached_or_read(
@@ -131,8 +147,12 @@ def _cached_or_read(
     mem = cache.get(rel, st)
     if mem is not None:
         return mem
+    return _read(rel, full, st.st_size)
+
+
+def _read(rel: str, full: str, size: int) -> bytes | InvalidMemoryError | None:
     try:
-        mm.check_size(st.st_size, rel)
+        mm.check_size(size, rel)
         return read_regular(full, limit=mm.MAX_BYTES, what=rel)
     except InvalidMemoryError as e:
         return e
@@ -140,6 +160,19 @@ def _cached_or_read(
         return None  # deleted while we listed
     except MemkitError as e:
         return InvalidMemoryError(rel, 1, "file", str(e))
+
+
+def load_one(root: str, rel: str, size: int) -> tuple[Memory | None, list[InvalidMemoryError]]:
+    """One memory file (`rel` under `root`, `size` bytes when listed) as a full load reads
+    it, without the parse cache: (memory, []) or (None, its problems); (None, []) when
+    it is gone."""
+    got = _read(rel, os.path.join(root, rel), size)
+    if got is None:
+        return None, []
+    if isinstance(got, InvalidMemoryError):
+        return None, [got]
+    mem, problems = mm.parse_all(got, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
+    return (None, problems) if problems else (mem, [])
 
 
 def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:

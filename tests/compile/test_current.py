@@ -15,7 +15,7 @@ from conftest import Invoke, write_memory
 from memkit.clock import today
 from memkit.compile import current
 from memkit.compile.plan import apply, plan
-from memkit.store import Store
+from memkit.store import Store, loading
 
 TODAY = dt.date(2026, 11, 22)
 CONFIG = '[compile]\ntargets = ["agents", "claude", "cursor", "copilot"]\n'
@@ -112,22 +112,42 @@ def test_a_memory_written_just_now_is_known_by_its_bytes(
     compiled: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(current, "RACY_NS", 3_600_000_000_000)  # every file "just written"
+    monkeypatch.setattr(loading, "RACY_NS", 3_600_000_000_000)
     record = compiled.cache_dir / current.NAME
     record.unlink()
     assert plan(Store(compiled.root), today=TODAY).changes == ()
     data = json.loads(record.read_bytes())
-    memories = [line for line in data["tree"] if line.startswith("rule-01.md ")]
-    assert memories and " sha256:" in memories[0]
+    assert "rule-01.md" in data["fresh"] and "config.toml" in data["fresh"]
     assert known(compiled)
     monkeypatch.setattr(current, "RACY_NS", 0)
-    assert known(compiled)  # settled since: the stamp and the bytes still match
+    assert known(compiled)  # settled since: the stamps and the bytes still match
     # the same stamp with other bytes (a second write within the clock's tick) is not current
-    line = memories[0]
-    data["tree"][data["tree"].index(line)] = line[:-6] + (
-        "0" * 6 if line[-6:] != "0" * 6 else "1" * 6
-    )
+    data["fresh"]["rule-01.md"] = "0" * 64
     record.write_text(json.dumps(data), encoding="utf-8")
     assert not known(compiled)
+
+
+@pytest.mark.parametrize("kind", ["added", "edited", "deleted"])
+def test_a_memory_changed_while_compile_ran_is_never_current(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch, kind: str
+) -> None:
+    real = loading.load
+
+    def meddled(store: Store) -> loading.Loaded:
+        loaded = real(store)  # compile has read the store: another process changes it
+        if kind == "added":
+            write_memory(compiled, "rule-60", memory(60))
+        elif kind == "edited":
+            write_memory(compiled, "rule-01", memory(1, "More.\n"))
+        else:
+            (compiled.dir / "rule-02.md").unlink()
+        return loaded
+
+    monkeypatch.setattr(loading, "load", meddled)
+    plan(Store(compiled.root), today=TODAY)
+    monkeypatch.setattr(loading, "load", real)
+    assert not known(compiled)
+    assert plan(Store(compiled.root), today=TODAY, record=False).changes
 
 
 def test_a_compile_that_writes_records_what_it_left(compiled: Store) -> None:
@@ -184,7 +204,7 @@ def test_a_plan_for_some_targets_or_never_applied_records_nothing(compiled: Stor
 
 def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
     before = current.Before(str(compiled.root), TODAY)
-    before.watch(Store(compiled.root).load().memories)
+    before.watch(Store(compiled.root).load())
     record = str(compiled.cache_dir / current.NAME)
     before.record(record, {"rule-01": "src/a.py (body changed)"})
     root, cache = str(compiled.root), str(compiled.cache_dir)

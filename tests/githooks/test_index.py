@@ -44,3 +44,85 @@ def test_a_memory_file_deleted_while_listing_is_left_out(
 
     monkeypatch.setattr(hook_index, "memory_entries", listing_then_delete)
     assert sorted(hook_index.memory_stamps(str(store.root))) == [".memory/kept.md"]
+
+
+LINKED = "---\ntitle: M{i}\nlinks:\n- src/m{i}.py::f\n- {extra}\n---\nBody {i}.\n"
+
+
+def _fill(store: Store, n: int) -> None:
+    for i in range(n):
+        write_memory(store, f"m{i:02d}", LINKED.format(i=i, extra=f"docs/d{i % 3}.md"))
+
+
+def test_a_rebuild_reads_only_the_memories_that_changed(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memkit.store import loading
+
+    _fill(store, 12)
+    monkeypatch.setattr(hook_index, "_RACY_NS", 0)  # files written by the test are trusted
+    root = str(store.root)
+    first = hook_index.read_index(root, hook_index.memory_stamps(root))
+    read: list[str] = []
+    real = loading.load_one
+
+    def counting(root: str, rel: str, size: int) -> object:
+        read.append(rel)
+        return real(root, rel, size)
+
+    monkeypatch.setattr(loading, "load_one", counting)
+    write_memory(store, "m03", LINKED.format(i=3, extra="docs/new.md"))
+    (store.dir / "m05.md").unlink()
+    write_memory(store, "bad", "---\ntitle: [unclosed\nlinks: [x.py]\n---\n")
+    stamps = hook_index.memory_stamps(root)
+    links, outputs = hook_index.read_index(root, stamps)
+    assert sorted(read) == [".memory/bad.md", ".memory/m03.md"]
+    assert "docs/new.md" in links and "src/m05.py" not in links and "x.py" not in links
+    assert outputs == first[1]
+    monkeypatch.setattr(hook_index, "LEAN_MAX", -1)  # the whole store, through its load
+    (store.cache_dir / hook_index.INDEX_NAME).unlink()
+    assert hook_index.read_index(root, stamps) == (links, outputs)
+
+
+@pytest.mark.parametrize(
+    "planted",
+    ["", "memkit hook index 1\nm 1 2 .memory/a.md\nl a\n", "memkit hook index 2\nm x y z\n",
+     "memkit hook index 2\nw 7 src/x.py\n", "memkit hook index 2\nzz\n"],
+)  # fmt: skip
+def test_a_foreign_or_mangled_index_is_rebuilt_whole(
+    store: Store, monkeypatch: pytest.MonkeyPatch, planted: str
+) -> None:
+    _fill(store, 3)
+    root = str(store.root)
+    stamps = hook_index.memory_stamps(root)
+    (store.cache_dir).mkdir(parents=True, exist_ok=True)
+    (store.cache_dir / hook_index.INDEX_NAME).write_text(planted, encoding="utf-8")
+    assert hook_index.read_index(root, stamps)[0] == [
+        "docs/d0.md", "docs/d1.md", "docs/d2.md", "src/m0.py", "src/m1.py", "src/m2.py"
+    ]  # fmt: skip
+
+
+def test_a_memory_too_new_to_trust_is_read_again_and_only_it(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memkit.store import loading
+
+    _fill(store, 6)
+    root = str(store.root)
+    for path in store.dir.glob("*.md"):  # every file settled but the one written below
+        os.utime(path, ns=(10**9, 10**9))
+    write_memory(store, "m02", LINKED.format(i=2, extra="docs/fresh.md"))
+    stamps = hook_index.memory_stamps(root)
+    assert "docs/fresh.md" in hook_index.read_index(root, stamps)[0]
+    text = (store.cache_dir / hook_index.INDEX_NAME).read_text(encoding="utf-8")
+    assert "m - - .memory/m02.md\n" in text and "m - - .memory/m01.md" not in text
+    read: list[str] = []
+    real = loading.load_one
+
+    def counting(root: str, rel: str, size: int) -> object:
+        read.append(rel)
+        return real(root, rel, size)
+
+    monkeypatch.setattr(loading, "load_one", counting)
+    assert "docs/fresh.md" in hook_index.read_index(root, stamps)[0]
+    assert read == [".memory/m02.md"]  # the others come from the index

@@ -1,0 +1,41 @@
+"""The stamps of .memory/ (memkit.compile.tree): one order for both walks, digests compared."""
+
+from __future__ import annotations
+
+import os
+
+from conftest import write_memory
+
+from memkit.compile import tree
+from memkit.store import Store
+
+
+def test_the_deferred_walk_lists_what_the_full_one_does(store: Store) -> None:
+    write_memory(store, "a", "---\ntitle: A\n---\n")
+    write_memory(store, "b", "---\ntitle: B\n---\n", folder="sub")
+    (store.dir / "templates").mkdir()
+    (store.dir / "templates" / "x.md").write_text("not a memory\n", encoding="utf-8")
+    (store.dir / ".hidden.md").write_text("not a memory\n", encoding="utf-8")
+    (store.dir / "link.md").symlink_to("a.md")
+    full = tree.walk(str(store.root), defer=False)
+    deferred = tree.walk(str(store.root), defer=True)
+    assert full is not None and deferred is not None
+    assert [rel for rel, _ in full] == [rel for rel, _ in deferred]
+    left = sorted(rel for rel, st in deferred if st is None)
+    assert left == ["a.md", "sub/b.md"]  # what the store's load stats and reads
+    lines, ok = tree.memory_tree(str(store.root))
+    assert ok and len(lines) == len(full)
+
+
+def test_same_tree_compares_stamps_and_recorded_bytes(store: Store) -> None:
+    write_memory(store, "a", "---\ntitle: A\n---\n")
+    root = str(store.root)
+    lines, _ = tree.memory_tree(root)
+    key = tree.tree_key(lines)
+    digest = tree.file_digest(os.path.join(root, ".memory", "a.md"))
+    assert tree.same_tree(root, key, {"a.md": digest})
+    assert not tree.same_tree(root, key, {"a.md": "0" * 64})
+    assert not tree.same_tree(root, "x", {})
+    assert not tree.same_tree(root, key, [])
+    write_memory(store, "b", "---\ntitle: B\n---\n")
+    assert not tree.same_tree(root, key, {})
