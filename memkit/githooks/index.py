@@ -151,10 +151,15 @@ def rebuild_index(
     recent = {rel for rel, (_, mtime) in stamps.items() if now - mtime < _RACY_NS}
     names_ok = not any("\n" in name for name in [*stamps, *links])
     if names_ok:
-        text = _index_head(stamps, recent) + "".join(f"l {link}\n" for link in links)
-        text += "".join(f"o {out}\n" for out in outputs)
-        for i, rel in enumerate(sorted(stamps)):
-            text += "".join(f"w {i} {link}\n" for link in per.get(rel, ()))
+        own = [
+            f"w {i} {link}\n" for i, rel in enumerate(sorted(stamps)) for link in per.get(rel, ())
+        ]
+        text = "".join([
+            _index_head(stamps, recent),
+            *(f"l {link}\n" for link in links),
+            *(f"o {out}\n" for out in outputs),
+            *own,
+        ])  # fmt: skip
         with contextlib.suppress(OSError):  # a read-only checkout goes without the index
             atomic_write(Path(cache_dir(root), INDEX_NAME), text.encode("utf-8"), fsync=False)
     return links, outputs
