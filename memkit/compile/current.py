@@ -40,6 +40,7 @@ import sys
 import time
 
 from memkit.compile.tree import file_digest, same_tree, tree_key, walk
+from memkit.walk import MEMORY_DIR
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class Before:
         self.fresh: dict[str, str] = {}  # path under .memory/ -> SHA-256, for recent files
         for rel, st in self.entries or ():
             if st is not None and self._recent(st):
-                full = os.path.join(root, ".memory", rel)
+                full = os.path.join(root, MEMORY_DIR, rel)
                 digest = file_digest(full) if stat.S_ISREG(st.st_mode) else None
                 self.known = self.known and digest is not None  # new links, fifos: unknown
                 self.fresh[rel] = digest or ""
@@ -206,13 +207,13 @@ class Before:
         stats, digests, now, lines = loaded.stats, loaded.digests, self.now, []
         for rel, st in self.entries:
             if st is None:
-                st = stats.get(".memory/" + rel)
+                st = stats.get(f"{MEMORY_DIR}/{rel}")
                 if st is None:  # came or went while the store was read
                     self.known = False
                     return
                 mtime, ctime = st.st_mtime_ns, st.st_ctime_ns
                 if now - (mtime if mtime > ctime else ctime) < RACY_NS:
-                    digest = digests.get(".memory/" + rel)
+                    digest = digests.get(f"{MEMORY_DIR}/{rel}")
                     if digest is None:  # served from the parse cache though just changed
                         self.known = False
                         return

@@ -14,6 +14,8 @@ import hashlib
 import operator
 import os
 
+from memkit.walk import MEMORY_DIR, SKIP_DIRS
+
 _NAME = operator.attrgetter("name")
 
 
@@ -30,16 +32,12 @@ def walk(root: str, *, defer: bool) -> list[Entry] | None:
     """Every file and folder under .memory/, each folder followed by its entries, in name
     order; None when one cannot be read. With `defer`, memory files (those the store
     loads: memkit.walk.memory_entries) are listed without a stat: the load takes theirs."""
-    from memkit.walk import MEMORY_DIR
-
     out: list[Entry] = []
     ok = _entries_of(os.path.join(root, MEMORY_DIR), "", defer, out)
     return out if ok else None
 
 
 def _entries_of(folder: str, prefix: str, loaded: bool, out: list[Entry]) -> bool:
-    from memkit.walk import SKIP_DIRS
-
     try:
         with os.scandir(folder) as it:
             entries = sorted(it, key=_NAME)
@@ -98,8 +96,6 @@ def same_tree(root: str, tree: object, fresh: object) -> bool:
     lines, ok = memory_tree(root)
     if not ok or tree_key(lines) != tree:
         return False
-    from memkit.walk import MEMORY_DIR
-
     return all(
         isinstance(rel, str) and file_digest(os.path.join(root, MEMORY_DIR, rel)) == digest
         for rel, digest in fresh.items()

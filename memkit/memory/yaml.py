@@ -22,15 +22,20 @@ MAX_DEPTH = 64
 _OPENERS = ("[", "{", "-", ":", "?")
 
 
+def _safe_loader() -> Any:
+    """PyYAML's safe loader, the C one when PyYAML was built with libyaml."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 @functools.cache
 def _classes() -> tuple[Any, Any]:
     """(Loader, Dumper), built on first use: importing PyYAML costs more than reading a
     memory, and the fast path (memkit.memory.yamlscalars) does without it."""
     import yaml
 
-    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # C speed when built with libyaml
-
-    class Loader(base):  # type: ignore[misc]
+    class Loader(_safe_loader()):  # type: ignore[misc]
         """SafeLoader that refuses duplicate keys and YAML aliases.
 
         Aliases have no use in a memory's front matter and are how "billion laughs"
@@ -120,8 +125,7 @@ def check_depth(text: str) -> None:
     import yaml
 
     depth = 0
-    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    for event in yaml.parse(text, Loader=base):
+    for event in yaml.parse(text, Loader=_safe_loader()):
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
@@ -243,8 +247,7 @@ def load_config(text: str) -> Any:
 
     try:
         check_depth(text)
-        base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        for doc in yaml.load_all(text, Loader=base):
+        for doc in yaml.load_all(text, Loader=_safe_loader()):
             return doc
         return None
     except yaml.MarkedYAMLError as e:

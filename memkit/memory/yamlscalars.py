@@ -130,11 +130,7 @@ def _int(value: str) -> int:
     if value[0] == "0":
         return sign * int(value, 8)
     if ":" in value:
-        total, base = 0, 1
-        for digit in reversed([int(part) for part in value.split(":")]):
-            total += digit * base
-            base *= 60
-        return sign * total
+        return sign * int(_base60([int(part) for part in value.split(":")], 0))
     return sign * int(value)
 
 
@@ -154,12 +150,18 @@ def _float(value: str) -> float:
     if value == ".nan":
         return _NAN
     if ":" in value:
-        total, base = 0.0, 1
-        for digit in reversed([float(part) for part in value.split(":")]):
-            total += digit * base
-            base *= 60
-        return sign * total
+        return sign * _base60([float(part) for part in value.split(":")], 0.0)
     return sign * float(value)
+
+
+def _base60(digits: list[int] | list[float], total: float) -> float:
+    """`1:30:00` read as PyYAML does: base 60, summed from the last part onto `total`
+    (0 for ints, which keeps the sum an int; 0.0 for floats)."""
+    base = 1
+    for digit in reversed(digits):
+        total += digit * base
+        base *= 60
+    return total
 
 
 _DATE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})\Z")

@@ -54,15 +54,11 @@ def _fill(store: Store, n: int) -> None:
         write_memory(store, f"m{i:02d}", LINKED.format(i=i, extra=f"docs/d{i % 3}.md"))
 
 
-def test_a_rebuild_reads_only_the_memories_that_changed(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The memory files read one by one (memkit.store.loading.load_one), once started."""
     from memkit.store import loading
 
-    _fill(store, 12)
-    monkeypatch.setattr(hook_index, "_RACY_NS", 0)  # files written by the test are trusted
-    root = str(store.root)
-    first = hook_index.read_index(root, hook_index.memory_stamps(root))
     read: list[str] = []
     real = loading.load_one
 
@@ -71,12 +67,23 @@ def test_a_rebuild_reads_only_the_memories_that_changed(
         return real(root, rel, size)
 
     monkeypatch.setattr(loading, "load_one", counting)
+    yield read
+
+
+def test_a_rebuild_reads_only_the_memories_that_changed(
+    store: Store, monkeypatch: pytest.MonkeyPatch, reads: list[str]
+) -> None:
+    _fill(store, 12)
+    monkeypatch.setattr(hook_index, "_RACY_NS", 0)  # files written by the test are trusted
+    root = str(store.root)
+    first = hook_index.read_index(root, hook_index.memory_stamps(root))
+    reads.clear()
     write_memory(store, "m03", LINKED.format(i=3, extra="docs/new.md"))
     (store.dir / "m05.md").unlink()
     write_memory(store, "bad", "---\ntitle: [unclosed\nlinks: [x.py]\n---\n")
     stamps = hook_index.memory_stamps(root)
     links, outputs = hook_index.read_index(root, stamps)
-    assert sorted(read) == [".memory/bad.md", ".memory/m03.md"]
+    assert sorted(reads) == [".memory/bad.md", ".memory/m03.md"]
     assert "docs/new.md" in links and "src/m05.py" not in links and "x.py" not in links
     assert outputs == first[1]
     monkeypatch.setattr(hook_index, "LEAN_MAX", -1)  # the whole store, through its load
@@ -103,10 +110,8 @@ def test_a_foreign_or_mangled_index_is_rebuilt_whole(
 
 
 def test_a_memory_too_new_to_trust_is_read_again_and_only_it(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    store: Store, reads: list[str]
 ) -> None:
-    from memkit.store import loading
-
     _fill(store, 6)
     root = str(store.root)
     for path in store.dir.glob("*.md"):  # every file settled but the one written below
@@ -116,13 +121,6 @@ def test_a_memory_too_new_to_trust_is_read_again_and_only_it(
     assert "docs/fresh.md" in hook_index.read_index(root, stamps)[0]
     text = (store.cache_dir / hook_index.INDEX_NAME).read_text(encoding="utf-8")
     assert "m - - .memory/m02.md\n" in text and "m - - .memory/m01.md" not in text
-    read: list[str] = []
-    real = loading.load_one
-
-    def counting(root: str, rel: str, size: int) -> object:
-        read.append(rel)
-        return real(root, rel, size)
-
-    monkeypatch.setattr(loading, "load_one", counting)
+    reads.clear()
     assert "docs/fresh.md" in hook_index.read_index(root, stamps)[0]
-    assert read == [".memory/m02.md"]  # the others come from the index
+    assert reads == [".memory/m02.md"]  # the others come from the index
