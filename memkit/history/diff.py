@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memkit.errors import GitError
+from memkit.history import snapshots
+from memkit.history.snapshots import Memories, Snapshot
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:  # pygit2's side (memkit.git, provenance) loads only when it is asked
@@ -135,9 +137,15 @@ def _review(
     git.require_commits(repo, "`memkit diff`")
     base_id = _resolve(repo, base) if base else default_base(store)
     head_id = _resolve(repo, head) if head else None
-    old = _snapshot_at(repo, folder, base_id)
-    new = _snapshot_at(repo, folder, head_id) if head_id else _snapshot_disk(store)
-    changes = _with_owners(store, _compare(old, new), new)
+    files = snapshots.Memories(store, lambda oid: git.read_blob(repo, oid))
+    old = snapshots.at_revision(repo, folder, base_id)
+    if head_id:
+        new = snapshots.at_revision(repo, folder, head_id)
+    else:
+        new = snapshots.on_disk(store, files, sha256=len(base_id) == 64)
+    files.want(old, new)
+    changes = _with_owners(store, _compare(old, new, files), new, files)
+    files.save()
     stale = _stale(store, base_id, head_id, mems)
     notes = []
     if git.is_shallow(repo):
@@ -171,28 +179,6 @@ def _stale(
 # -------------------------------------------------------------- snapshots
 
 
-def _is_memory_path(rel: str) -> bool:
-    parts = rel.split("/")
-    return (
-        rel.endswith(".md")
-        and not any(p.startswith(".") for p in parts)
-        and not (len(parts) > 1 and parts[0] == "templates")
-    )
-
-
-def _snapshot_at(repo: Any, folder: str, rev: str) -> dict[str, tuple[str, bytes]]:
-    """{id: (store path, bytes)} of the memories at `rev`."""
-    from memkit import git
-
-    out: dict[str, tuple[str, bytes]] = {}
-    for path, oid in sorted(git.files_at(repo, rev, folder).items()):
-        rel = path[len(folder) + 1 :]
-        if _is_memory_path(rel):
-            mid = rel.rsplit("/", 1)[-1][:-3]
-            out.setdefault(mid, (f"{MEMORY_DIR}/{rel}", git.read_blob(repo, oid)))
-    return out
-
-
 def _without_links(
     store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
 ) -> Review | None:
@@ -213,94 +199,62 @@ def _without_links(
     if old is None or (revs.head is not None and new is None):
         return None
     folder = f"{revs.prefix}{MEMORY_DIR}"
-    before = _by_id(folder, old)
+    data: dict[str, bytes] = {}
+
+    def read(oid: str) -> bytes:  # a blob whose cached parse could not be used
+        if oid not in data:
+            data.update(plain.blobs(store.root, [oid]) or {})
+        if oid not in data:
+            raise GitError(f"git cannot read the blob {oid} of a memory file")
+        return data[oid]
+
+    files = snapshots.Memories(store, read)
+    before = snapshots.by_id(folder, old)
     if new is not None:
-        after = _by_id(folder, new)
-        same = {m for m in before.keys() & after.keys() if before[m] == after[m]}
-        wanted = [o for side in (before, after) for m, (_, o) in side.items() if m not in same]
-        data = plain.blobs(store.root, sorted(set(wanted)))
-        if data is None:
-            return None
-        now = {m: (p, data[oid]) for m, (p, oid) in after.items() if m not in same}
+        after = snapshots.by_id(folder, new)
     else:
-        now = _snapshot_disk(store)
-        same = {m for m in before.keys() & now.keys() if before[m] == _blob_of(now[m])}
-        now = {m: v for m, v in now.items() if m not in same}
-        data = plain.blobs(store.root, sorted({o for m, (_, o) in before.items() if m not in same}))
-        if data is None:
-            return None
-    was = {m: (p, data[oid]) for m, (p, oid) in before.items() if m not in same}
-    changes = _with_owners(store, _compare(was, now), now)
+        after = snapshots.on_disk(store, files, sha256=len(revs.base) == 64)
+    same = {m for m in before.keys() & after.keys() if before[m] == after[m]}
+    was = {m: v for m, v in before.items() if m not in same}
+    now = {m: v for m, v in after.items() if m not in same}
+    found = plain.blobs(store.root, files.missing([*was.values(), *now.values()]))
+    if found is None:
+        return None
+    data.update(found)
+    changes = _with_owners(store, _compare(was, now, files), now, files)
+    files.save()
     notes = ("shallow clone: history before the clone's depth is not available",)
     return Review(revs.base, revs.head, tuple(changes), (), notes if revs.shallow else ())
-
-
-def _by_id(folder: str, files: dict[str, str]) -> dict[str, tuple[str, str]]:
-    """{id: (store path, blob id)} of the memory files in a listing (as _snapshot_at)."""
-    out: dict[str, tuple[str, str]] = {}
-    for path, oid in sorted(files.items()):
-        rel = path[len(folder) + 1 :]
-        if path.startswith(folder + "/") and _is_memory_path(rel):
-            out.setdefault(rel.rsplit("/", 1)[-1][:-3], (f"{MEMORY_DIR}/{rel}", oid))
-    return out
-
-
-def _blob_of(entry: tuple[str, bytes]) -> tuple[str, str]:
-    """(path, the SHA-1 blob id of the bytes): unequal to every id in a SHA-256 repository,
-    where every file is then read and compared."""
-    import hashlib
-
-    path, data = entry
-    header = f"blob {len(data)}\0".encode()
-    return path, hashlib.sha1(header + data, usedforsecurity=False).hexdigest()
-
-
-def _snapshot_disk(store: Store) -> dict[str, tuple[str, bytes]]:
-    out: dict[str, tuple[str, bytes]] = {}
-    for p in store.files():
-        out.setdefault(p.stem, (store.rel(p), p.read_bytes()))
-    return out
 
 
 # -------------------------------------------------------------- comparing
 
 
-def _compare(
-    old: dict[str, tuple[str, bytes]], new: dict[str, tuple[str, bytes]]
-) -> list[MemoryChange]:
+def _compare(old: Snapshot, new: Snapshot, files: Memories) -> list[MemoryChange]:
+    """The changes from `old` to `new`; a file equal to one removed (same bytes, same
+    blob id) under another name is that memory renamed."""
     removed = {m: old[m] for m in old.keys() - new.keys()}
     added = {m: new[m] for m in new.keys() - old.keys()}
     out: list[MemoryChange] = []
-    for mid, (path, data) in sorted(added.items()):
-        twin = next((o for o, (_, d) in sorted(removed.items()) if _same_text(d, data)), None)
+    for mid, (path, oid) in sorted(added.items()):
+        twin = next((o for o, (_, b) in sorted(removed.items()) if b == oid), None)
         if twin is not None:
-            old_path, old_data = removed.pop(twin)
-            out.append(_changed(mid, "renamed", (old_path, old_data), (path, data)))
+            old_path, _ = removed.pop(twin)
+            out.append(_changed(mid, "renamed", (old_path, oid), (path, oid), files))
         else:
-            out.append(_added(mid, path, data))
-    for mid, (path, data) in sorted(removed.items()):
-        mem = _load(mid, path, data)
+            out.append(_added(mid, path, oid, files))
+    for mid, (path, oid) in sorted(removed.items()):
+        mem = files.load(mid, path, oid)
         out.append(MemoryChange(mid, "removed", mem.title if mem else mid, None, path))
     for mid in sorted(old.keys() & new.keys()):
         if old[mid] != new[mid]:
             kind = "renamed" if old[mid][0] != new[mid][0] else "changed"
-            out.append(_changed(mid, kind, old[mid], new[mid]))
+            out.append(_changed(mid, kind, old[mid], new[mid], files))
     return sorted(out, key=lambda c: (c.id, c.kind))
 
 
-def _same_text(a: bytes, b: bytes) -> bool:
-    return a == b
-
-
-def _load(mid: str, path: str, data: bytes) -> Memory | None:
-    from memkit import memory as mm
-
-    mem, _ = mm.parse_all(data, mid=mid, path=path)
-    return mem
-
-
-def _added(mid: str, path: str, data: bytes) -> MemoryChange:
-    mem = _load(mid, path, data)
+def _added(mid: str, path: str, oid: str, files: Memories) -> MemoryChange:
+    mem = files.load(mid, path, oid)
     if mem is None:
         return MemoryChange(mid, "added", mid, path, None, invalid=True)
     fields = tuple(FieldChange(k, None, _show(v)) for k, v in mem.fields().items())
@@ -308,9 +262,11 @@ def _added(mid: str, path: str, data: bytes) -> MemoryChange:
     return MemoryChange(mid, "added", mem.title, path, None, fields, body, _flags(None, mem))
 
 
-def _changed(mid: str, kind: str, old: tuple[str, bytes], new: tuple[str, bytes]) -> MemoryChange:
-    a = _load(_stem(old[0]), old[0], old[1])
-    b = _load(mid, new[0], new[1])
+def _changed(
+    mid: str, kind: str, old: tuple[str, str], new: tuple[str, str], files: Memories
+) -> MemoryChange:
+    a = files.load(snapshots.stem(old[0]), *old)
+    b = files.load(mid, *new)
     if b is None:
         return MemoryChange(mid, kind, mid, new[0], old[0], invalid=True)
     from memkit.history.provenance import changed_parts
@@ -321,10 +277,6 @@ def _changed(mid: str, kind: str, old: tuple[str, bytes], new: tuple[str, bytes]
     fields = tuple(FieldChange(k, _show(fa.get(k)), _show(fb.get(k))) for k in names)
     body = _body_diff(a.text if a else "", b.text)
     return MemoryChange(mid, kind, b.title, new[0], old[0], fields, body, _flags(a, b))
-
-
-def _stem(path: str) -> str:
-    return path.rsplit("/", 1)[-1].removesuffix(".md")
 
 
 def _show(value: Any) -> str | None:
@@ -379,7 +331,7 @@ def _flags(old: Memory | None, new: Memory) -> tuple[str, ...]:
 
 
 def _with_owners(
-    store: Store, changes: list[MemoryChange], new: dict[str, tuple[str, bytes]]
+    store: Store, changes: list[MemoryChange], new: Snapshot, files: Memories
 ) -> list[MemoryChange]:
     """Each change with its reviewers from CODEOWNERS (none when there is no CODEOWNERS)."""
     import dataclasses
@@ -391,7 +343,7 @@ def _with_owners(
         return changes
     out = []
     for c in changes:
-        mem = _load(c.id, *new[c.id]) if c.id in new else None
+        mem = files.load(c.id, *new[c.id]) if c.id in new else None
         links, globs = (mem.links, mem.paths) if mem else ((), ())
         owners = rules.for_memory(str(c.path or c.old_path), links, globs)
         out.append(dataclasses.replace(c, owners=owners))

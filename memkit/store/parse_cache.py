@@ -15,6 +15,10 @@ The file records the registry's field names and CACHE_VERSION; another registry 
 field added, renamed, moved) or version makes it start empty. The file is derived
 data and never trusted: it is used only when its schema is exactly the one written
 here (memkit.store.sqlite), else it is replaced.
+
+A second table keeps parses by git blob id and path (`memkit diff` reads memory files
+at revisions, where there is no size and mtime): the same bytes at the same path always
+parse to the same memory. Past BLOB_ROWS rows it keeps only those one run used.
 """
 
 from __future__ import annotations
@@ -33,12 +37,13 @@ from memkit.fields import REGISTRY
 from memkit.memory import Memory, Verification
 from memkit.store import sqlite
 
-CACHE_VERSION = 6  # 6: head and body in columns; 5: SQLite; 4: positional entries; 3: controls
+CACHE_VERSION = 7  # 7: blobs; 6: head and body in columns; 5: SQLite; 4: positional; 3: controls
 CACHE_NAME = "parsed.db"  # in memkit's private folder
 LEGACY = "parsed.json"  # an older memkit's cache: removed
 RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted
 _NAMES = [f.name for f in REGISTRY]
 _FIRST = 6  # entry items before the fields: size, mtime_ns, head, body, id, path
+BLOB_ROWS = 20_000  # blob rows kept (a run looking up more than half as many keeps its own)
 
 
 def _verified(v: Any) -> Verification:
@@ -138,6 +143,8 @@ class ParseCache:
         self.now_ns = 0
         self.used: set[str] = set()
         self.fetched: set[str] = set()  # looked up by prefetch: entries has them, or none is
+        self.blobs: dict[tuple[str, str], list[Any] | None] = {}  # (blob id, path) -> entry
+        self.new_blobs: set[tuple[str, str]] = set()
         self.con = _open(path)
         if self.con is not None and bulk:
             try:
@@ -196,11 +203,46 @@ class ParseCache:
             return
         self.changed[rel] = [st.st_size, st.st_mtime_ns, mem.head, mem.body, *encode(mem)]
 
+    def prefetch_blobs(self, keys: list[tuple[str, str]]) -> None:
+        """Read the blob entries of `keys` ((blob id, path)) in a few queries."""
+        wanted = [k for k in keys if k not in self.blobs]
+        for k in wanted:
+            self.blobs[k] = None
+        if self.con is None or not wanted:
+            return
+        try:
+            oids = sorted({oid for oid, _ in wanted})
+            for i in range(0, len(oids), 500):  # well under SQLite's limit of parameters
+                chunk = oids[i : i + 500]
+                sql = f"SELECT oid, path, {_COLUMNS} FROM blobs WHERE oid IN (%s)"
+                for r in self.con.execute(sql % ",".join("?" * len(chunk)), chunk).fetchall():
+                    if (r[0], r[1]) in self.blobs:
+                        self.blobs[(r[0], r[1])] = [*r[2:6], *json.loads(r[6])]
+        except (sqlite3.Error, ValueError, TypeError):
+            self.blobs = dict.fromkeys(self.blobs)
+
+    def get_blob(self, oid: str, path: str) -> Memory | None:
+        """The memory cached for the blob `oid` at `path`, else None (prefetch first)."""
+        entry = self.blobs.get((oid, path))
+        if not entry:
+            return None
+        try:
+            return decode(entry)
+        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+            return None
+
+    def put_blob(self, oid: str, path: str, size: int, mem: Memory) -> None:
+        """Remember `mem` as the parse of the blob `oid` (`size` bytes) at `path`."""
+        self.blobs[(oid, path)] = [size, 0, mem.head, mem.body, *encode(mem)]
+        self.new_blobs.add((oid, path))
+
     def save(self) -> None:
         """Write the changed entries; after a full load, drop those of files not seen."""
         if self.bulk:
             for rel in set(self.entries) - self.used:
                 self.changed[rel] = None
+        if self.new_blobs:
+            self._save_blobs()
         if not self.changed:
             return
         with contextlib.suppress(OSError, sqlite3.Error):  # a read-only checkout goes without
@@ -227,6 +269,33 @@ class ParseCache:
                 raise
             self.changed = {}
 
+    def _save_blobs(self) -> None:
+        """Write the new blob entries; past BLOB_ROWS rows (or twice what this run looked
+        up), keep only this run's."""
+        with contextlib.suppress(OSError, sqlite3.Error):
+            if self.con is None:
+                self._reset()
+            if self.con is None:
+                return
+            con = self.con
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                rows = con.execute("SELECT count(*) FROM blobs").fetchone()[0]
+                if rows + len(self.new_blobs) > max(BLOB_ROWS, 2 * len(self.blobs)):
+                    con.execute("DELETE FROM blobs")
+                    keep = [k for k, e in self.blobs.items() if e is not None]
+                else:
+                    keep = sorted(self.new_blobs)
+                con.executemany(
+                    "INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [(*k, *e[:4], _JSON(e[4:])) for k in keep if (e := self.blobs[k])],
+                )
+                con.execute("COMMIT")
+            except BaseException:
+                con.execute("ROLLBACK")
+                raise
+            self.new_blobs = set()
+
     def _reset(self) -> None:
         """Start an empty cache file in place of a missing, damaged or other one."""
         if self.con is not None:
@@ -249,6 +318,10 @@ CREATE TABLE entries (
     path TEXT PRIMARY KEY, size INTEGER, mtime INTEGER, head TEXT, body TEXT, entry TEXT
 );
 CREATE TABLE fields (names TEXT);
+CREATE TABLE blobs (
+    oid TEXT, path TEXT, size INTEGER, mtime INTEGER, head TEXT, body TEXT, entry TEXT,
+    PRIMARY KEY (oid, path)
+);
 """
 
 
