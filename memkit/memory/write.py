@@ -43,10 +43,11 @@ def dumps(mem: Memory) -> str:
         patched = _patch(front.replace("\r\n", "\n"), old, new_fields)
         if patched is not None:
             text = mem.head[:start] + patched.replace("\n", nl) + mem.head[start + len(front) :]
-            check = _known_values(load_yaml(split(text, mem.path)[1], mem.path))
-            if check is not None and _as_memory(check, mem) == mem:
+            if _says(text, mem):
                 return text + mem.body
-    data = _merge(original, new_fields)
+    # Not patchable line by line (a flow-style `{title: x}` front matter, say): the
+    # whole front matter written again, its keys in their order, unknown keys kept.
+    data = _merge(original, new_fields, None if old is None else _normalised(old))
     return f"{mem.head[:start]}{_dump_yaml(data, nl)}---{nl}{mem.body}"
 
 
@@ -77,6 +78,16 @@ def _require_utf8(*texts: str) -> None:
             ) from None
 
 
+def _says(text: str, mem: Memory) -> bool:
+    """Whether a patched head reads back as `mem` (a patch can make YAML that does not
+    parse: a line added after a flow mapping)."""
+    try:
+        check = _known_values(load_yaml(split(text, mem.path)[1], mem.path))
+    except InvalidMemoryError:
+        return False
+    return check is not None and _as_memory(check, mem) == mem
+
+
 def _known_values(original: Mapping[str, Any]) -> dict[str, Any] | None:
     try:
         return coerce_all(original)
@@ -95,7 +106,7 @@ def _patch(front: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str | 
     lines = front.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
-    old_fields = Memory(id="x", **{"title": "", **old}).fields()  # defaults normalised
+    old_fields = _normalised(old)
     for name in NAMES:
         before, after = old_fields.get(name), new.get(name)
         if before == after:
@@ -111,6 +122,11 @@ def _patch(front: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str | 
     return "".join(lines)
 
 
+def _normalised(values: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields `values` give a memory, defaults normalised as Memory.fields() does."""
+    return Memory(id="x", **{"title": "", **values}).fields()
+
+
 def _block(lines: list[str], name: str) -> tuple[int, int] | None:
     key = re.compile(rf"^{re.escape(name)}[ \t]*:")
     for i, line in enumerate(lines):
@@ -122,8 +138,12 @@ def _block(lines: list[str], name: str) -> tuple[int, int] | None:
     return None
 
 
-def _merge(original: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, Any]:
-    """Original key order and unknown keys, with memkit's fields updated."""
+def _merge(
+    original: Mapping[str, Any], known: Mapping[str, Any], was: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """Original key order and unknown keys, with memkit's fields updated; a field the
+    original did not write is added only when it changed from what the original gave
+    (`was`; None: every field is added)."""
     out: dict[str, Any] = {}
     for key, value in original.items():
         if key in NAMES:
@@ -132,7 +152,8 @@ def _merge(original: Mapping[str, Any], known: Mapping[str, Any]) -> dict[str, A
         else:
             out[key] = value
     for key, value in known.items():
-        out.setdefault(key, value)
+        if key not in out and (was is None or was.get(key) != value):
+            out[key] = value
     return out
 
 

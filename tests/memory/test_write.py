@@ -37,6 +37,23 @@ def test_new_field_is_appended_and_removed_field_dropped() -> None:
     assert "owner: team-http   # unknown key, kept\nexpires: 2027-01-01\n---\n" in out
 
 
+def test_flow_style_front_matter_is_written_again_when_a_field_changes() -> None:
+    text = "---\n{title: Flow, tags: [a], owner: me}  # one line\n---\n\nBody.\n"
+    mem = mm.parse(text, mid="flow")
+    assert mm.dumps(mem) == text  # unchanged: every byte kept
+    verified = mm.Verification("ab12cd34", TODAY, {"src/a.py::f": "sig:1 body:2 doc:3"})
+    for changed in (
+        dataclasses.replace(mem, verified=verified),  # a field added
+        dataclasses.replace(mem, title="Flow 2", tags=("b",)),  # fields changed
+    ):
+        out = mm.dumps(changed)
+        assert out.startswith("---\ntitle: ") and out.endswith("---\n\nBody.\n")
+        assert "owner: me\n" in out  # an unknown key is kept
+        assert "status:" not in out and "type:" not in out  # defaults are not written
+        head = out[: -len("\nBody.\n")]
+        assert mm.parse(out, mid="flow") == dataclasses.replace(changed, head=head)
+
+
 def test_crlf_file_keeps_crlf() -> None:
     text = "---\r\ntitle: A\r\nupdated: 2026-01-01\r\n---\r\nBody\r\n"
     mem = mm.parse(text, mid="a")
