@@ -143,7 +143,7 @@ def _review(
         new = snapshots.at_revision(repo, folder, head_id)
     else:
         new = snapshots.on_disk(store, files, sha256=len(base_id) == 64)
-    files.want(old, new)
+    files.want(*_differing(old, new))
     changes = _with_owners(store, _compare(old, new, files), new, files)
     files.save()
     stale = _stale(store, base_id, head_id, mems)
@@ -214,9 +214,7 @@ def _without_links(
         after = snapshots.by_id(folder, new)
     else:
         after = snapshots.on_disk(store, files, sha256=len(revs.base) == 64)
-    same = {m for m in before.keys() & after.keys() if before[m] == after[m]}
-    was = {m: v for m, v in before.items() if m not in same}
-    now = {m: v for m, v in after.items() if m not in same}
+    was, now = _differing(before, after)
     found = plain.blobs(store.root, files.missing([*was.values(), *now.values()]))
     if found is None:
         return None
@@ -228,6 +226,14 @@ def _without_links(
 
 
 # -------------------------------------------------------------- comparing
+
+
+def _differing(old: Snapshot, new: Snapshot) -> tuple[Snapshot, Snapshot]:
+    """The entries of each side that are not the same on the other (what a review reads)."""
+    return (
+        {m: v for m, v in old.items() if new.get(m) != v},
+        {m: v for m, v in new.items() if old.get(m) != v},
+    )
 
 
 def _compare(old: Snapshot, new: Snapshot, files: Memories) -> list[MemoryChange]:
