@@ -115,8 +115,12 @@ def verify(
         commit_written(store, [m.path for m in done.saved], f"memkit: verify {names}")
     for problem in done.problems:
         click.echo(f"memkit: {problem}", err=True)
-    if done.problems:
-        click.echo(f"memkit: {len(done.problems)} link(s) could not be verified", err=True)
+    links = sum(1 for p in done.problems if not p.unreadable)
+    counts = [f"{links} link(s) could not be verified"] if links else []
+    if unread := len({p.id for p in done.problems if p.unreadable}):
+        counts.append(f"{unread} invalid memory file(s) (see `memkit validate`)")
+    if counts:
+        click.echo(f"memkit: {'; '.join(counts)}", err=True)
         ctx.exit(EXIT_FOUND)
 
 

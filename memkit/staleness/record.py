@@ -115,6 +115,7 @@ class Problem:
     id: str
     where: str
     message: str
+    unreadable: bool = False  # the memory file itself is invalid: no link of it was read
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}" if self.where else self.message
@@ -141,9 +142,16 @@ def verify_store(
     from memkit.staleness.check import select
 
     with store.lock():
-        mems = select(store, ids)
-        if ids is None:
-            mems = [m for m in mems if m.links]
+        unreadable: tuple[Problem, ...] = ()
+        if ids is None:  # every memory: an invalid file is one that cannot be verified
+            loaded = store.load()
+            mems = sorted((m for m in loaded.memories if m.links), key=lambda m: m.id)
+            unreadable = tuple(
+                Problem(e.path.rsplit("/", 1)[-1].removesuffix(".md"), "", str(e), True)
+                for e in loaded.problems
+            )
+        else:
+            mems = select(store, ids)
         from memkit.staleness.printcache import PrintCache
 
         moved = _moves(store, mems, today) if follow else {}
@@ -181,7 +189,7 @@ def verify_store(
             Problem(mem.id, _where(mem, link), _fix(mem, msg, moved.get(mem.id, {}).get(link)))
             for mem, link, msg in bad
         ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
-        return Verified(tuple(saved), problems, tuple(unchanged))
+        return Verified(tuple(saved), problems + unreadable, tuple(unchanged))
 
 
 def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:

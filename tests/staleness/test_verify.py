@@ -39,6 +39,27 @@ def test_one_bad_link_costs_only_its_memory(run: Invoke, repo: Path, store: Stor
     assert store.get("second").verified.commit != head  # type: ignore[union-attr]
 
 
+def test_an_invalid_memory_file_is_a_problem_of_verify_all(
+    run: Invoke, repo: Path, store: Store
+) -> None:
+    write(repo, "a.py", CODE)
+    commit_all(repo, "code")
+    remember(repo, store, ["a.py::good"], mid="ok")
+    (repo / ".memory" / "broken.md").write_text("---\ntitle: [\nlinks: [a.py::good]\n---\n")
+    (repo / ".memory" / "no-title.md").write_text("---\nlinks: [a.py::other]\n---\n\nText.\n")
+    write(repo, "a.py", CODE.replace("x + 1", "x + 2"))
+    commit_all(repo, "change")
+    done = run("verify", "--all", code=1)
+    assert done.stdout.startswith("verified ok at ")  # the valid memory is verified all the same
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("memkit: .memory/broken.md:")
+    assert lines[1].startswith("memkit: .memory/no-title.md:")
+    assert lines[-1] == "memkit: 2 invalid memory file(s) (see `memkit validate`)"
+    (repo / ".memory" / "broken.md").unlink()
+    (repo / ".memory" / "no-title.md").unlink()
+    assert run("verify", "--all").stderr == ""  # nothing left: exit 0
+
+
 def test_verify_store_reports_and_verify_raises_after_saving(repo: Path, store: Store) -> None:
     write(repo, "a.py", CODE)
     commit_all(repo, "code")
