@@ -115,6 +115,8 @@ def _check_fields(
     take(_WRITTEN)
     for f in _REQUIRED:
         value: str = values.get(f.name) or ""
+        if f.name in data and f.name not in values:
+            continue  # there, but refused above: that problem says why
         if not value.strip():
             bad(f.name, f"missing or empty {f.name}; add `{f.name}: <{f.description}>`")
         elif "\n" in value:

@@ -164,6 +164,16 @@ def test_control_characters_are_refused_in_fields(front: str, field: str, char: 
     assert str(err).isprintable()  # one line, nothing a terminal would act on
 
 
+@pytest.mark.parametrize("title", ['"A\\tB"', "[a, b]", "{a: b}"])
+def test_a_title_refused_is_not_also_reported_missing(title: str) -> None:
+    mem, problems = mm.parse_all(f"---\ntitle: {title}\n---\nbody\n", mid="m", path="m.md")
+    assert mem is None
+    assert [p.field for p in problems] == ["title"]
+    assert "missing" not in problems[0].message
+    _, problems = mm.parse_all("---\ntitle: ' '\n---\nbody\n", mid="m", path="m.md")
+    assert [p.message.split(";")[0] for p in problems] == ["missing or empty title"]
+
+
 def test_bodies_may_hold_tabs_and_control_characters() -> None:
     mem = mm.parse("---\ntitle: A\n---\n\tindented\x1b[31m\n", mid="m")
     assert mem.body == "\tindented\x1b[31m\n"  # escaped when compiled or printed
