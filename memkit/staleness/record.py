@@ -79,6 +79,12 @@ class Fingerprinter:
                 f"{(snap.root / link.path).resolve()}, outside {snap.root}; memkit reads only "
                 "inside the repository: link the real file instead"
             )
+        if parsed is None and (snap.root / link.path).is_dir():
+            raise LinkError(
+                f"link {text!r}: {link.path} is a folder; a link names a file (or a symbol in "
+                f"one): link the files that matter, or scope the memory with `paths: "
+                f"[{link.path.rstrip('/')}/**]`"
+            )
         if parsed is None:
             raise LinkError(
                 f"link {text!r}: no file {link.path} in {snap.root}; "

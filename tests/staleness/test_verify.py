@@ -81,6 +81,10 @@ def test_fingerprint_names_every_bad_link(repo: Path) -> None:
     lines = str(e.value).splitlines()
     assert len(lines) == 2
     assert "defines no symbol 'nope'" in lines[0] and "no file b.py" in lines[1]
+    write(repo, "pkg/c.py", CODE)
+    for link in ("pkg", "pkg/"):
+        with pytest.raises(LinkError, match=r"pkg/? is a folder; .*`paths: \[pkg/\*\*\]`"):
+            fingerprint(repo, [link], today=TODAY)
 
 
 def test_fingerprints_never_read_as_credentials(run: Invoke, repo: Path, store: Store) -> None:
