@@ -9,10 +9,12 @@ a declaration form its `doc` part.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from memkit.memory.values import SYMBOL_RE
 from memkit.staleness.fingerprints import SymbolPrint, file_print
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
@@ -199,14 +201,20 @@ def _walk(
         if kind not in g.decls:
             continue
         name = _name(node)
-        if not name:
-            continue
+        if not _IDENTIFIER.fullmatch(name):
+            continue  # nothing a link could name (see _IDENTIFIER), nor anything inside it
         full = prefix + name
         yield full, node, here
         if kind in g.containers:
             body = node.child_by_field_name("body")
             if body is not None:
                 yield from _walk(body, full + ".", g)
+
+
+# A declaration is a symbol when a link can name it (memkit.memory.values.SYMBOL_RE):
+# not `declare module 'express' {...}` (a string), a computed key `[Symbol.iterator]`,
+# a destructuring `const { a, b } = ...` or a `#private` member.
+_IDENTIFIER = re.compile(SYMBOL_RE.pattern.removeprefix("^").removesuffix("$"))
 
 
 def _name(node: Any) -> str:

@@ -161,3 +161,26 @@ def test_rust_foreign_blocks() -> None:
     source = b'extern "C" {\n    fn abs(x: i32) -> i32;\n}\n'
     source += b"mod m {\n    extern {\n        fn g();\n    }\n}\n"
     assert {"abs", "m", "m.g"} <= set(treesitter.parse(source, "rust").symbols)
+
+
+UNNAMEABLE = b"""
+declare module 'express-serve-static-core' { interface Request { user: string } }
+declare module '../..' { interface ContextVariableMap { a: number } }
+export const { setA, setB } = slice.actions;
+const [x, y] = pair;
+class C { [Symbol.iterator]() { return 1 } #secret = 1; ok() { return 2 } static s = 3 }
+namespace NS { export function f() {} }
+"""
+
+
+@pytest.mark.parametrize("language", ["typescript", "tsx"])
+def test_only_what_a_link_can_name_is_a_symbol(language: str) -> None:
+    """A string-named module, a computed key, a destructuring or a #private member is no
+    symbol (nor is anything inside it): `--follow` could never write a link to it."""
+    pytest.importorskip("tree_sitter")
+    from memkit.memory.values import check_link
+
+    symbols = sorted(treesitter.parse(UNNAMEABLE, language).symbols)
+    assert symbols == ["C", "C.ok", "C.s", "NS", "NS.f"]
+    for name in symbols:
+        check_link(f"a.ts::{name}")
