@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memkit.clock import today as today
+from memkit.commands.fast import skipped_files as skipped_files
 from memkit.controls import CONTROL
 from memkit.controls import printable as printable
 from memkit.errors import EXIT_FOUND as EXIT_FOUND
@@ -56,13 +57,6 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
         cells = [c.ljust(w) for c, w in zip(r, widths, strict=False)] + [r[-1]]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines)
-
-
-def skipped_files(problems: Any) -> str:
-    """The warning for invalid memory files a command left out: counted by file, named."""
-    files = sorted({p.path for p in problems})
-    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
-    return f"skipped {len(files)} invalid memory file(s): {shown}; run `memkit validate`"
 
 
 def warn_skipped(store: Store) -> None:

@@ -1,4 +1,4 @@
-"""`memkit search` and `memkit context --file` without click: their fast paths.
+"""`memkit search`, `memkit context --file` and `memkit check` without click.
 
 Importing click and building the command group costs more CPU than a search on a
 warm index, or than the few memories `context --file` reads. memkit.cli.main hands
@@ -10,7 +10,8 @@ context: `--file F` / `-f F` / `--file=F`, `--budget N`, `--format markdown|json
 command runs and prints exactly what its click command (memkit.commands.search)
 prints: both call `run` / `run_context` here. Anything else (help, a bad value, an
 unknown option, `--query`, `-word`) returns None and click handles it, error
-messages included.
+messages included. `memkit check [--json] [ID]...` likewise (run_check, which its click
+command calls too).
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from memkit.errors import report
+from memkit.errors import EXIT_FOUND, report
 
 if TYPE_CHECKING:
     from memkit.search.rank import Hit
+    from memkit.staleness.verdict import LinkStatus, MemoryStatus
     from memkit.store import Store
 
 _CONTEXT_FORMATS = ("markdown", "json")
@@ -105,6 +107,22 @@ def parse_context(argv: list[str]) -> dict[str, Any] | None:
     return opts
 
 
+def parse_check(argv: list[str]) -> dict[str, Any] | None:
+    """The options of `memkit check` in `argv` (ids and `--json`), or None for click."""
+    opts: dict[str, Any] = {"ids": [], "as_json": False}
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            opts["ids"].extend(args)
+        elif arg == "--json":
+            opts["as_json"] = True
+        elif arg.startswith("-"):
+            return None
+        else:
+            opts["ids"].append(arg)
+    return None if os.environ.get("MEMKIT_ROOT") else opts
+
+
 def search(argv: list[str]) -> int | None:
     """Run `memkit search` on `argv`; its exit code, or None to leave it to click."""
     return _run(parse(argv), run)
@@ -115,15 +133,82 @@ def context(argv: list[str]) -> int | None:
     return _run(parse_context(argv), run_context)
 
 
-def _run(opts: dict[str, Any] | None, command: Callable[..., None]) -> int | None:
+def check(argv: list[str]) -> int | None:
+    """Run `memkit check` on `argv`; its exit code, or None to leave it to click."""
+    return _run(parse_check(argv), run_check)
+
+
+def _run(opts: dict[str, Any] | None, command: Callable[..., Any]) -> int | None:
     if opts is None:
         return None
     try:
-        command(opts, _echo)
+        failed = command(opts, _echo)
         sys.stdout.flush()
     except (Exception, KeyboardInterrupt) as e:
         return report(e)
-    return 0
+    return EXIT_FOUND if failed else 0
+
+
+def run_check(opts: dict[str, Any], echo: Callable[..., None], store: Store | None = None) -> bool:
+    """Print the staleness of the memories `opts["ids"]` names (all when none); True when
+    one fails the check (`[check] fail_on`)."""
+    from memkit.clock import today
+    from memkit.staleness import check_store
+    from memkit.staleness.verdict import fail_on, fails
+    from memkit.store import Store, find_root
+
+    store = store or Store(find_root())
+    if opts["ids"]:
+        statuses = check_store(store, today=today(), ids=opts["ids"])
+    else:  # one load of the store for the check and for the warning about invalid files
+        loaded = store.load()
+        mems = sorted(loaded.memories, key=lambda m: m.id)
+        statuses = check_store(store, today=today(), memories=mems)
+        if loaded.problems:
+            from memkit.controls import printable
+
+            echo(printable(f"memkit: warning: {skipped_files(loaded.problems)}"), err=True)
+    failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
+    if opts["as_json"]:
+        _json([s.to_record() for s in statuses], echo)
+    else:
+        echo(check_report(statuses))
+    return any(fails(s, failing) for s in statuses)
+
+
+def check_report(statuses: list[MemoryStatus]) -> str:
+    """Each memory that needs attention with its links, then a summary line.
+
+    A draft (or proposed revision, or archived memory) is marked as such: it never fails.
+    """
+    from memkit.staleness.verdict import MEMORY_STATES
+
+    lines: list[str] = []
+    for status in statuses:
+        if status.state == "fresh":
+            continue
+        note = "" if status.active else " (draft: does not fail the check)"
+        lines.append(f"{status.id}: {status.state}{note}")
+        lines.extend(f"  {_link_line(link)}" for link in status.links if link.state != "unchanged")
+    counts = {s: sum(1 for x in statuses if x.state == s) for s in MEMORY_STATES}
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+    lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
+    return "\n".join(lines)
+
+
+def _link_line(link: LinkStatus) -> str:
+    how = link.how()
+    if link.state == "unverified":
+        return f"{link.link}: never fingerprinted (run `memkit verify`)"
+    since = f" since {link.since[:12]}" if link.since else ""
+    return f"{link.link}: {how}{since}"
+
+
+def skipped_files(problems: Any) -> str:
+    """The warning for invalid memory files a command left out: counted by file, named."""
+    files = sorted({p.path for p in problems})
+    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    return f"skipped {len(files)} invalid memory file(s): {shown}; run `memkit validate`"
 
 
 def run(opts: dict[str, Any], echo: Callable[..., None], store: Store | None = None) -> None:

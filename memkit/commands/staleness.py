@@ -2,24 +2,16 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import click
 
 from memkit.commands._common import (
     EXIT_FOUND,
     commit_option,
     commit_written,
-    echo_json,
     get_store,
-    skipped_files,
     today,
-    warn,
 )
 from memkit.errors import MemkitError
-
-if TYPE_CHECKING:
-    from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
 
 @click.command()
@@ -36,53 +28,10 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
     it stricter). For a pull request, `memkit ci --base REF` fails only for
     what the change caused.
     """
-    from memkit.staleness import check_store
-    from memkit.staleness.verdict import fail_on, fails
+    from memkit.commands.fast import run_check
 
-    store = get_store(ctx)
-    if ids:
-        statuses = check_store(store, today=today(), ids=ids)
-    else:  # one load of the store for the check and for the warning about invalid files
-        loaded = store.load()
-        mems = sorted(loaded.memories, key=lambda m: m.id)
-        statuses = check_store(store, today=today(), memories=mems)
-        if loaded.problems:
-            warn(skipped_files(loaded.problems))
-    failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
-    if as_json:
-        echo_json([s.to_record() for s in statuses])
-    else:
-        click.echo(report(statuses))
-    if any(fails(s, failing) for s in statuses):
+    if run_check({"ids": list(ids), "as_json": as_json}, click.echo, get_store(ctx)):
         ctx.exit(EXIT_FOUND)
-
-
-def report(statuses: list[MemoryStatus]) -> str:
-    """Each memory that needs attention with its links, then a summary line.
-
-    A draft (or proposed revision, or archived memory) is marked as such: it never fails.
-    """
-    from memkit.staleness.verdict import MEMORY_STATES
-
-    lines: list[str] = []
-    for status in statuses:
-        if status.state == "fresh":
-            continue
-        note = "" if status.active else " (draft: does not fail the check)"
-        lines.append(f"{status.id}: {status.state}{note}")
-        lines.extend(f"  {_link_line(link)}" for link in status.links if link.state != "unchanged")
-    counts = {s: sum(1 for x in statuses if x.state == s) for s in MEMORY_STATES}
-    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
-    lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
-    return "\n".join(lines)
-
-
-def _link_line(link: LinkStatus) -> str:
-    how = link.how()
-    if link.state == "unverified":
-        return f"{link.link}: never fingerprinted (run `memkit verify`)"
-    since = f" since {link.since[:12]}" if link.since else ""
-    return f"{link.link}: {how}{since}"
 
 
 @click.command()
