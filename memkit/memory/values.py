@@ -19,7 +19,9 @@ from memkit.globs import check as check_glob_shape
 from memkit.memory.ids import is_valid_id
 from memkit.memory.model import Verification
 
-SYMBOL_RE = re.compile(r"^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$")
+# A dotted name of identifiers (Unicode letters too, as Python, Go, Java and JavaScript
+# allow; `$` for JavaScript); a name starting with a digit is none.
+SYMBOL_RE = re.compile(r"^(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)*$")
 COMMIT_RE = re.compile(r"[0-9a-f]{4,64}")
 
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from memkit.staleness import python, treesitter
+from memkit.store import Store
+from tests.conftest import Invoke
 
 SHIMS = b"""import sys
 from typing import TYPE_CHECKING, overload
@@ -184,3 +188,24 @@ def test_only_what_a_link_can_name_is_a_symbol(language: str) -> None:
     assert symbols == ["C", "C.ok", "C.s", "NS", "NS.f"]
     for name in symbols:
         check_link(f"a.ts::{name}")
+
+
+def test_unicode_names_are_symbols_a_link_can_name(run: Invoke, repo: Path, store: Store) -> None:
+    """Identifiers in other scripts (Python, Go, Java and JavaScript allow them) link."""
+    (repo / "tarifs.py").write_text("def café(prix):\n    return prix * 2\n", encoding="utf-8")
+    (repo / "b.ts").write_text("export class Ñandú { méthode() { return 1 } }\n", "utf-8")
+    links = ["--link", "tarifs.py::café"]
+    if treesitter_available():
+        links += ["--link", "b.ts::Ñandú.méthode"]
+    mid = run("add", "Prix", "--body", "Doublé.", *links).stdout.strip()
+    assert run("check", mid).stdout == "1 memories checked: 1 fresh\n"
+    (repo / "tarifs.py").write_text("def café(prix):\n    return prix * 3\n", encoding="utf-8")
+    assert "tarifs.py::café: body" in run("check", mid, code=1).stdout
+
+
+def treesitter_available() -> bool:
+    try:
+        import tree_sitter  # noqa: F401
+    except ImportError:
+        return False
+    return True
