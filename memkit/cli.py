@@ -24,9 +24,7 @@ def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
     if argv[:1] in (["search"], ["context"], ["check"]):
         from memkit.commands import fast
 
-        code = {"search": fast.search, "context": fast.context, "check": fast.check}[argv[0]](
-            argv[1:]
-        )
+        code = getattr(fast, argv[0])(argv[1:])  # fast.search, fast.context, fast.check
         if code is not None:
             raise SystemExit(code)
     from memkit.commands.group import cli

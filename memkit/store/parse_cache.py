@@ -30,6 +30,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -241,60 +242,55 @@ class ParseCache:
         if self.bulk:
             for rel in set(self.entries) - self.used:
                 self.changed[rel] = None
-        if self.new_blobs:
-            self._save_blobs()
-        if not self.changed:
-            return
-        with contextlib.suppress(OSError, sqlite3.Error):  # a read-only checkout goes without
-            if self.con is None:
-                self._reset()
-            if self.con is None:
-                return
-            con = self.con
-            con.execute("BEGIN IMMEDIATE")
-            try:
-                gone = [(rel,) for rel, e in self.changed.items() if e is None]
-                con.executemany("DELETE FROM entries WHERE path = ?", gone)
-                con.executemany(
-                    "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (rel, e[0], e[1], e[2], e[3], _JSON(e[4:]))
-                        for rel, e in self.changed.items()
-                        if e is not None
-                    ],
-                )
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
+        if self.new_blobs and self._write(self._write_blobs):
+            self.new_blobs = set()
+        if self.changed and self._write(self._write_entries):
             self.changed = {}
 
-    def _save_blobs(self) -> None:
-        """Write the new blob entries; past BLOB_ROWS rows (or twice what this run looked
-        up), keep only this run's."""
+    def _write(self, work: Callable[[sqlite3.Connection], None]) -> bool:
+        """Run `work` in one write transaction; False when the cache cannot be written (a
+        read-only checkout goes without)."""
         with contextlib.suppress(OSError, sqlite3.Error):
             if self.con is None:
                 self._reset()
             if self.con is None:
-                return
+                return False
             con = self.con
             con.execute("BEGIN IMMEDIATE")
             try:
-                rows = con.execute("SELECT count(*) FROM blobs").fetchone()[0]
-                if rows + len(self.new_blobs) > max(BLOB_ROWS, 2 * len(self.blobs)):
-                    con.execute("DELETE FROM blobs")
-                    keep = [k for k, e in self.blobs.items() if e is not None]
-                else:
-                    keep = sorted(self.new_blobs)
-                con.executemany(
-                    "INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [(*k, *e[:4], _JSON(e[4:])) for k in keep if (e := self.blobs[k])],
-                )
+                work(con)
                 con.execute("COMMIT")
             except BaseException:
                 con.execute("ROLLBACK")
                 raise
-            self.new_blobs = set()
+            return True
+        return False
+
+    def _write_entries(self, con: sqlite3.Connection) -> None:
+        gone = [(rel,) for rel, e in self.changed.items() if e is None]
+        con.executemany("DELETE FROM entries WHERE path = ?", gone)
+        con.executemany(
+            "INSERT OR REPLACE INTO entries VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (rel, e[0], e[1], e[2], e[3], _JSON(e[4:]))
+                for rel, e in self.changed.items()
+                if e is not None
+            ],
+        )
+
+    def _write_blobs(self, con: sqlite3.Connection) -> None:
+        """The new blob entries; past BLOB_ROWS rows (or twice what this run looked up),
+        only this run's are kept."""
+        rows = con.execute("SELECT count(*) FROM blobs").fetchone()[0]
+        if rows + len(self.new_blobs) > max(BLOB_ROWS, 2 * len(self.blobs)):
+            con.execute("DELETE FROM blobs")
+            keep = [k for k, e in self.blobs.items() if e is not None]
+        else:
+            keep = sorted(self.new_blobs)
+        con.executemany(
+            "INSERT OR REPLACE INTO blobs VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(*k, *e[:4], _JSON(e[4:])) for k in keep if (e := self.blobs[k])],
+        )
 
     def _reset(self) -> None:
         """Start an empty cache file in place of a missing, damaged or other one."""
