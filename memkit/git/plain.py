@@ -1,7 +1,8 @@
 """A few read-only questions asked of the `git` command instead of pygit2.
 
 Loading pygit2 costs more than `git diff` of a long range, so the commands that only
-list and read files at two revisions (`memkit diff` when no memory has links) ask the
+list and read files at two revisions (`memkit diff` when no memory has links), and
+recording fingerprints of the work tree (which needs only HEAD's commit id), ask the
 git command. Each function answers None when git is missing or says no; the caller
 then takes the pygit2 way, which reports the error properly.
 """
@@ -23,6 +24,18 @@ def _run(root: Path, args: list[str], data: bytes | None = None) -> bytes | None
     except OSError:
         return None
     return done.stdout if done.returncode == 0 else None
+
+
+def head(root: Path) -> tuple[str, str] | None:
+    """(HEAD's commit id, the folder at `root` from the top, `/`-ended or empty); None
+    if git cannot say (no commits yet, not a repository, no git)."""
+    out = _run(root, ["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}"])
+    if out is None:
+        return None
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) != 3 or lines[2] or len(lines[1]) not in (40, 64):
+        return None
+    return lines[1], lines[0]
 
 
 @dataclass(frozen=True)

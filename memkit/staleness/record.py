@@ -35,9 +35,16 @@ class Fingerprinter:
 
     def __init__(self, root: Path, prints: PrintCache | None = None) -> None:
         from memkit.git import find_repo, head_commit
+        from memkit.git.plain import head
 
-        repo = find_repo(root)
-        self.snap = Snapshot(Path(root).resolve(), repo, WORKTREE, prints)
+        root = Path(root).resolve()
+        known = head(root)  # the git command answers in a few ms; loading pygit2 takes ~50
+        if known is not None:
+            self.commit: str | None = known[0]
+            self.snap = Snapshot.of_worktree(root, known[1], lambda: find_repo(root), prints)
+            return
+        repo = find_repo(root)  # no commits yet, no repository or no git: pygit2 says which
+        self.snap = Snapshot(root, repo, WORKTREE, prints)
         self.commit = head_commit(repo) if repo is not None else None
 
     def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -44,7 +45,8 @@ class Snapshot:
         prints: PrintCache | None = None,
     ) -> None:
         self.root = root
-        self.repo = repo
+        self._repo = repo
+        self._open: Callable[[], Any | None] | None = None
         self.rev = rev
         self.prints = prints  # Python prints kept by content between runs
         self.prefix = ""
@@ -54,6 +56,28 @@ class Snapshot:
             rel = root.relative_to(workdir(repo)).as_posix()
             self.prefix = "" if rel == "." else rel + "/"
         self._parsed: dict[str, Parsed | None] = {}
+
+    @classmethod
+    def of_worktree(
+        cls,
+        root: Path,
+        prefix: str,
+        open_repo: Callable[[], Any | None],
+        prints: PrintCache | None = None,
+    ) -> Snapshot:
+        """The work tree at `root` (`prefix` from the repository's top), its repository
+        opened by `open_repo` only if something asks for it: reading the work tree and
+        parsing it need no pygit2."""
+        snap = cls(root, None, WORKTREE, prints)
+        snap.prefix = prefix
+        snap._open = open_repo
+        return snap
+
+    @property
+    def repo(self) -> Any | None:
+        if self._open is not None:
+            self._repo, self._open = self._open(), None
+        return self._repo
 
     def git_path(self, path: str) -> str:
         return self.prefix + path

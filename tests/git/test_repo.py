@@ -157,3 +157,21 @@ def test_a_certificate_file_libgit2_refuses_is_named(repo: Path, tmp_path: Path)
         f"; SSL_CERT_FILE={empty} names no certificates OpenSSL can load: point it at a "
         "certificate bundle or unset SSL_CERT_FILE\n"
     )
+
+
+def test_head_from_the_git_command_agrees_with_pygit2(repo: Path, tmp_path: Path) -> None:
+    from memkit.git.plain import head
+
+    assert head(repo) is None  # no commits yet: the caller asks pygit2, which says so
+    (repo / "sub" / "deeper").mkdir(parents=True)
+    (repo / "sub" / "a.txt").write_text("a\n")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "one")
+    commit = head_commit(open_repo(repo))
+    assert head(repo) == (commit, "")
+    assert head(repo / "sub" / "deeper") == (commit, "sub/deeper/")
+    git(repo, "checkout", "-q", "--detach")
+    assert head(repo) == (commit, "")
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    assert head(outside) is None

@@ -115,3 +115,25 @@ def test_masking_keeps_hand_written_secrets_in_the_verified_block() -> None:
     assert "sig:" not in masked and "3e8271e2" not in masked and token in masked
     assert masked.count("\n") == text.count("\n")
     assert [line for line, _ in secret_findings(text, None)] == [7]
+
+
+def test_recording_the_work_tree_loads_no_pygit2(repo: Path, store: Store) -> None:
+    """HEAD's id comes from the git command; pygit2 is loaded only when a link needs
+    the repository itself, and without commits (then the commit is None, as before)."""
+    import subprocess
+    import sys
+
+    assert fingerprint(repo, []).commit is None
+    write(repo, "pkg/mod.py", "def f():\n    return 1\n")
+    commit_all(repo, "code")
+    script = (
+        "import sys\nfrom memkit.staleness import fingerprint\n"
+        "v = fingerprint(sys.argv[1], ['pkg/mod.py::f'])\n"
+        "print(v.commit, 'pygit2' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(repo)], capture_output=True, text=True)
+    head = git(repo, "rev-parse", "HEAD").strip()
+    assert done.stdout.split() == [head, "False"], done.stderr
+    whole = fingerprint(repo, ["pkg/mod.py::f"]).fingerprints["pkg/mod.py::f"]
+    sub = fingerprint(repo / "pkg", ["mod.py::f"])  # a store in a folder of the repository
+    assert (sub.commit, dict(sub.fingerprints)) == (head, {"mod.py::f": whole})
