@@ -4,9 +4,9 @@ Commands live in memkit/commands/ and load lazily, so `memkit --help` imports no
 the heavy libraries. The click group (memkit.commands.group, also `memkit.cli.cli`)
 hands any exception a command raises to memkit.errors.report, the one mapping of
 errors to exit codes and messages: 0 ok, 1 a check found something, 2 user error
-(any MemkitError), 3 a bug. A plain `memkit search`, `memkit context --file` or
-`memkit check` (the options they know, nothing else) runs without importing click at
-all (memkit.commands.fast): importing click costs more than the work.
+(any MemkitError), 3 a bug. A plain `memkit search`, `memkit context --file`,
+`memkit check` or `memkit verify` (the options they know, nothing else) runs without
+importing click at all (memkit.commands.fast): importing click costs more than the work.
 """
 
 from __future__ import annotations
@@ -21,10 +21,10 @@ __all__ = ["COMMANDS", "main"]
 
 def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
     argv = sys.argv[1:] if args is None else list(args)
-    if argv[:1] in (["search"], ["context"], ["check"]):
+    if argv[:1] in (["search"], ["context"], ["check"], ["verify"]):
         from memkit.commands import fast
 
-        code = getattr(fast, argv[0])(argv[1:])  # fast.search, fast.context, fast.check
+        code = getattr(fast, argv[0])(argv[1:])  # fast.search, .context, .check, .verify
         if code is not None:
             raise SystemExit(code)
     from memkit.commands.group import cli

@@ -11,7 +11,8 @@ command runs and prints exactly what its click command (memkit.commands.search)
 prints: both call `run` / `run_context` here. Anything else (help, a bad value, an
 unknown option, `--query`, `-word`) returns None and click handles it, error
 messages included. `memkit check [--json] [ID]...` likewise (run_check, which its click
-command calls too).
+command calls too), and `memkit verify` with ids or `--all` and `--follow` (run_verify;
+`--commit` goes to click).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from memkit.errors import EXIT_FOUND, report
 
 if TYPE_CHECKING:
+    from memkit.memory import Memory
     from memkit.search.rank import Hit
     from memkit.staleness.verdict import LinkStatus, MemoryStatus
     from memkit.store import Store
@@ -123,6 +125,25 @@ def parse_check(argv: list[str]) -> dict[str, Any] | None:
     return None if os.environ.get("MEMKIT_ROOT") else opts
 
 
+def parse_verify(argv: list[str]) -> dict[str, Any] | None:
+    """The options of `memkit verify` in `argv` (ids, `--all`, `--follow`), or None for
+    click (`--commit`, help, unknown options, and neither ids nor `--all`, or both)."""
+    opts: dict[str, Any] = {"ids": [], "all": False, "follow": False}
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            opts["ids"].extend(args)
+        elif arg in ("--all", "--follow"):
+            opts[arg[2:]] = True
+        elif arg.startswith("-"):
+            return None
+        else:
+            opts["ids"].append(arg)
+    if bool(opts["ids"]) == opts["all"] or os.environ.get("MEMKIT_ROOT"):
+        return None
+    return opts
+
+
 def search(argv: list[str]) -> int | None:
     """Run `memkit search` on `argv`; its exit code, or None to leave it to click."""
     return _run(parse(argv), run)
@@ -136,6 +157,11 @@ def context(argv: list[str]) -> int | None:
 def check(argv: list[str]) -> int | None:
     """Run `memkit check` on `argv`; its exit code, or None to leave it to click."""
     return _run(parse_check(argv), run_check)
+
+
+def verify(argv: list[str]) -> int | None:
+    """Run `memkit verify` on `argv`; its exit code, or None to leave it to click."""
+    return _run(parse_verify(argv), run_verify)
 
 
 def _run(opts: dict[str, Any] | None, command: Callable[..., Any]) -> int | None:
@@ -174,6 +200,44 @@ def run_check(opts: dict[str, Any], echo: Callable[..., None], store: Store | No
     else:
         echo(check_report(statuses))
     return any(fails(s, failing) for s in statuses)
+
+
+def run_verify(
+    opts: dict[str, Any],
+    echo: Callable[..., None],
+    store: Store | None = None,
+    written: Callable[[list[Memory]], None] | None = None,
+) -> bool:
+    """Verify the memories `opts["ids"]` names (every linked one with `opts["all"]`),
+    print each one written and each problem; True when a problem remained. `written`
+    is given the memories saved, before the problems are printed (`--commit`)."""
+    from memkit.clock import today
+    from memkit.controls import printable
+    from memkit.staleness import verify_store
+    from memkit.store import Store, find_root
+
+    store = store or Store(find_root())
+    every = opts["all"]
+    done = verify_store(store, None if every else opts["ids"], today=today(), follow=opts["follow"])
+    lines = []
+    for mem in done.saved:
+        commit = mem.verified.commit if mem.verified and mem.verified.commit else None
+        lines.append(f"verified {mem.id}" + (f" at {commit[:12]}" if commit else ""))
+    for mem in () if every else done.unchanged:
+        lines.append(f"{mem.id}: fingerprints unchanged, file left as it is")
+    if lines:
+        echo("\n".join(lines))
+    if written is not None and done.saved:
+        written(list(done.saved))
+    for problem in done.problems:
+        echo(printable(f"memkit: {problem}"), err=True)
+    links = sum(1 for p in done.problems if not p.unreadable)
+    counts = [f"{links} link(s) could not be verified"] if links else []
+    if unread := len({p.id for p in done.problems if p.unreadable}):
+        counts.append(f"{unread} invalid memory file(s) (see `memkit validate`)")
+    if counts:
+        echo(f"memkit: {'; '.join(counts)}", err=True)
+    return bool(counts)
 
 
 def check_report(statuses: list[MemoryStatus]) -> str:

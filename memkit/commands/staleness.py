@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from memkit.commands._common import (
@@ -12,6 +14,9 @@ from memkit.commands._common import (
     today,
 )
 from memkit.errors import MemkitError
+
+if TYPE_CHECKING:
+    from memkit.memory import Memory
 
 
 @click.command()
@@ -48,28 +53,19 @@ def verify(
     Every memory that can be verified is; each one that cannot is reported as
     FILE:LINE: problem and fix (exit 1 if any).
     """
-    from memkit.staleness import verify_store
+    from memkit.commands.fast import run_verify
 
     if bool(ids) == all_:
         raise MemkitError("name the memories to verify (memkit verify ID...) or pass --all")
     store = get_store(ctx)
-    done = verify_store(store, None if all_ else ids, today=today(), follow=follow)
-    for mem in done.saved:
-        commit = mem.verified.commit if mem.verified and mem.verified.commit else None
-        click.echo(f"verified {mem.id}" + (f" at {commit[:12]}" if commit else ""))
-    for mem in () if all_ else done.unchanged:
-        click.echo(f"{mem.id}: fingerprints unchanged, file left as it is")
-    if do_commit and done.saved:
-        names = " ".join(m.id for m in done.saved)
-        commit_written(store, [m.path for m in done.saved], f"memkit: verify {names}")
-    for problem in done.problems:
-        click.echo(f"memkit: {problem}", err=True)
-    links = sum(1 for p in done.problems if not p.unreadable)
-    counts = [f"{links} link(s) could not be verified"] if links else []
-    if unread := len({p.id for p in done.problems if p.unreadable}):
-        counts.append(f"{unread} invalid memory file(s) (see `memkit validate`)")
-    if counts:
-        click.echo(f"memkit: {'; '.join(counts)}", err=True)
+
+    def commit(saved: list[Memory]) -> None:
+        if do_commit:
+            names = " ".join(m.id for m in saved)
+            commit_written(store, [m.path for m in saved], f"memkit: verify {names}")
+
+    opts = {"ids": list(ids), "all": all_, "follow": follow}
+    if run_verify(opts, click.echo, store, commit):
         ctx.exit(EXIT_FOUND)
 
 
