@@ -80,3 +80,19 @@ def test_a_shared_memo_gives_the_same_text() -> None:
         assert memo  # statements were remembered
     tree = ast.parse(TRICKY)
     assert dump(tree, {}) == ast.dump(tree)
+
+
+def test_nodes_built_by_hand_without_some_fields() -> None:
+    """A node lacking a field (made by hand, not parsed) is dumped as ast.dump does."""
+    nodes = [
+        ast.Name("x"),
+        ast.Name(id="x", ctx=ast.Load()),
+        ast.Constant(1),
+        ast.Constant(value=None, kind=None),
+        ast.FunctionDef(name="f", body=[ast.Pass()]),
+        ast.Call(func=ast.Name("g"), args=[ast.Constant(b"\x00"), ast.Constant(...)]),
+        ast.arguments(),
+        ast.alias("a"),
+    ]
+    for node in nodes:
+        assert dump(node) == ast.dump(node)
