@@ -56,12 +56,14 @@ def secret_findings(
 
     found = {(f.line, f.kind) for f in scan(machine_data_masked(text), honour_pragma=honour_pragma)}
     if mem is not None:
-        front = mm.split(mem.head, mem.path)[1] if mem.head else ""
         values = [("title", mem.title), ("source", mem.source or "")]
         values += [(name, v) for name in ("tags", "paths", "links") for v in getattr(mem, name)]
         kinds = {kind for _, kind in found}
+        front = None  # the front matter's text, split out only when a value has a finding
         for field, f in scan_values(values, honour_pragma=honour_pragma):
             if f.kind not in kinds:  # not already seen in the raw text
+                if front is None:
+                    front = mm.split(mem.head, mem.path)[1] if mem.head else ""
                 found.add((mm.field_line(front, field) if front else 1, f.kind))
     return sorted(found)
 

@@ -306,8 +306,11 @@ class Store:
         refused: list[tuple[str, MemkitError]] = []
         for mem in mems:
             try:
-                path = self.root / mem.path if mem.path else self.path_of(mem.id)
-                rel = self.rel(path)
+                if mem.path and _plain_rel(mem.path):  # as the store's load writes it
+                    path, rel = self.root / mem.path, mem.path
+                else:
+                    path = self.root / mem.path if mem.path else self.path_of(mem.id)
+                    rel = self.rel(path)
                 text, saved = _text_and_parse(mem, rel)
                 check_secrets(text, rel, False, mem=saved)
             except MemkitError as e:
@@ -338,6 +341,16 @@ class Store:
         """Serialize read-modify-write cycles between processes (not re-entrant)."""
         with file_lock(self.private_dir() / "store.lock"):
             yield
+
+
+def _plain_rel(path: str) -> bool:
+    """Whether `path` is already what Store.rel would make of root / path: a relative
+    POSIX path without empty, `.` or `..` parts (the paths the store's load gives)."""
+    return (
+        not path.startswith("/")
+        and "\\" not in path
+        and all(part not in ("", ".", "..") for part in path.split("/"))
+    )
 
 
 def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:

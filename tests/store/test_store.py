@@ -133,3 +133,18 @@ def test_get_many_never_reads_a_hint_through_a_link(store: Store, tmp_path: Path
     assert [m.title for m in store.get_many(["real"])] == ["Real"]  # found by a walk
     with pytest.raises(MemkitError):
         store.get_many(["linked"])
+
+
+@pytest.mark.parametrize(
+    "path",
+    [".memory/a.md", ".memory/x/y.md", "a b/c.md", ".memory/./a.md", ".memory//a.md",
+     "/abs/a.md", ".memory/../a.md", ".memory/a.md/", "", ".", "a\\b.md"],
+)  # fmt: skip
+def test_a_plain_relative_path_is_what_rel_makes_of_it(store: Store, path: str) -> None:
+    """put_many takes a memory's path as its relative path when _plain_rel says so."""
+    from memkit.store.store import _plain_rel
+
+    plain = path in (".memory/a.md", ".memory/x/y.md", "a b/c.md")
+    assert _plain_rel(path) == plain
+    if plain:
+        assert store.rel(store.root / path) == path
