@@ -109,15 +109,16 @@ def parse_context(argv: list[str]) -> dict[str, Any] | None:
     return opts
 
 
-def parse_check(argv: list[str]) -> dict[str, Any] | None:
-    """The options of `memkit check` in `argv` (ids and `--json`), or None for click."""
-    opts: dict[str, Any] = {"ids": [], "as_json": False}
+def _ids_and_flags(argv: list[str], flags: dict[str, str]) -> dict[str, Any] | None:
+    """Ids and the flags named in `flags` (option -> key) in `argv`; None for click when
+    another option is given or MEMKIT_ROOT is set."""
+    opts: dict[str, Any] = {"ids": [], **dict.fromkeys(flags.values(), False)}
     args = iter(argv)
     for arg in args:
         if arg == "--":
             opts["ids"].extend(args)
-        elif arg == "--json":
-            opts["as_json"] = True
+        elif arg in flags:
+            opts[flags[arg]] = True
         elif arg.startswith("-"):
             return None
         else:
@@ -125,23 +126,16 @@ def parse_check(argv: list[str]) -> dict[str, Any] | None:
     return None if os.environ.get("MEMKIT_ROOT") else opts
 
 
+def parse_check(argv: list[str]) -> dict[str, Any] | None:
+    """The options of `memkit check` in `argv` (ids and `--json`), or None for click."""
+    return _ids_and_flags(argv, {"--json": "as_json"})
+
+
 def parse_verify(argv: list[str]) -> dict[str, Any] | None:
     """The options of `memkit verify` in `argv` (ids, `--all`, `--follow`), or None for
     click (`--commit`, help, unknown options, and neither ids nor `--all`, or both)."""
-    opts: dict[str, Any] = {"ids": [], "all": False, "follow": False}
-    args = iter(argv)
-    for arg in args:
-        if arg == "--":
-            opts["ids"].extend(args)
-        elif arg in ("--all", "--follow"):
-            opts[arg[2:]] = True
-        elif arg.startswith("-"):
-            return None
-        else:
-            opts["ids"].append(arg)
-    if bool(opts["ids"]) == opts["all"] or os.environ.get("MEMKIT_ROOT"):
-        return None
-    return opts
+    opts = _ids_and_flags(argv, {"--all": "all", "--follow": "follow"})
+    return None if opts is None or bool(opts["ids"]) == opts["all"] else opts
 
 
 def search(argv: list[str]) -> int | None:
