@@ -28,10 +28,13 @@ MAX_KEY = 120
 
 def restamped(mem: Memory, verified: Verification) -> Memory:
     """`mem` with `verified`, its head already carrying the new block where possible."""
+    from memkit.memory.model import checked
+
     head = _head(mem, verified)
     if head is None:
         return dataclasses.replace(mem, verified=verified)
-    return dataclasses.replace(mem, verified=verified, head=head)
+    # the fields of a valid memory and a Verification: no need to check them again
+    return checked({**vars(mem), "verified": verified, "head": head})
 
 
 def _head(mem: Memory, verified: Verification) -> str | None:
