@@ -17,7 +17,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("memkit.errors", "memkit.fields", "memkit.config",
               "memkit.limits", "memkit.cachedir", "memkit.fsutil", "memkit.walk",
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
-              "memkit.clock")),
+              "memkit.clock", "memkit.lazyre")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
     ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",
