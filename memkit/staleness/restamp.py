@@ -16,6 +16,8 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
+from memkit.memory.model import checked
+
 if TYPE_CHECKING:
     from memkit.memory import Memory, Verification
 
@@ -28,8 +30,6 @@ MAX_KEY = 120
 
 def restamped(mem: Memory, verified: Verification) -> Memory:
     """`mem` with `verified`, its head already carrying the new block where possible."""
-    from memkit.memory.model import checked
-
     head = _head(mem, verified)
     if head is None:
         return dataclasses.replace(mem, verified=verified)

@@ -77,10 +77,18 @@ def test_other_check_calls_are_left_to_click(args: tuple[str, ...]) -> None:
     assert parse_check(list(args)) is None
 
 
-def test_fast_check_imports_no_click(checked: Path) -> None:
-    code = "import sys\nfrom memkit.cli import main\ntry:\n    main(['check', 'fresh-one'])\n" \
+def main_in_a_process(root: Path, *args: str) -> tuple[str, bool]:
+    """What memkit.cli.main prints for `args` in a new process at `root`, and whether
+    it imported click."""
+    code = "import sys\nfrom memkit.cli import main\ntry:\n    main(sys.argv[1:])\n" \
         "except SystemExit:\n    pass\nprint('click' in sys.modules, file=sys.stderr)"  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], cwd=checked, capture_output=True,
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
                           text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
-    assert done.stderr.strip().splitlines()[-1] == "False"
-    assert done.stdout == "1 memories checked: 1 fresh\n"
+    return done.stdout, done.stderr.strip().splitlines()[-1] == "True"
+
+
+def test_fast_check_imports_no_click(checked: Path) -> None:
+    assert main_in_a_process(checked, "check", "fresh-one") == (
+        "1 memories checked: 1 fresh\n",
+        False,
+    )

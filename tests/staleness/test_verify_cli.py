@@ -12,6 +12,7 @@ import pytest
 from memkit.commands.fast import parse_verify
 from memkit.store import Store
 from tests.conftest import git
+from tests.staleness.test_check_cli import main_in_a_process
 from tests.staleness.test_staleness_languages import commit_all, remember, write
 
 CODE = "def good(x):\n    return x + 1\n\n\ndef other(y):\n    return y * 2\n"
@@ -89,9 +90,5 @@ def test_other_verify_calls_are_left_to_click(args: tuple[str, ...]) -> None:
 
 
 def test_fast_verify_imports_no_click(verifiable: Path) -> None:
-    code = "import sys\nfrom memkit.cli import main\ntry:\n    main(['verify', 'fresh-one'])\n" \
-        "except SystemExit:\n    pass\nprint('click' in sys.modules, file=sys.stderr)"  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], cwd=verifiable, capture_output=True,
-                          text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
-    assert done.stderr.strip().splitlines()[-1] == "False"
-    assert done.stdout == "fresh-one: fingerprints unchanged, file left as it is\n"
+    out = "fresh-one: fingerprints unchanged, file left as it is\n"
+    assert main_in_a_process(verifiable, "verify", "fresh-one") == (out, False)
