@@ -8,8 +8,13 @@ Generates a store (benchmarks/gen_store.py), installs the hook, then times real
 
 - fast path: the commit touches no memory and no linked code;
 - linked code: the commit changes a file a memory links to (staleness check);
-- memory edit: the commit changes a memory and the compiled files regenerated for it
-  (validation, compile finding nothing left to do, staleness);
+- memory edit, compiled by hand: the commit changes a memory and the compiled files
+  `memkit compile` regenerated for it (validation, compile finding nothing left to do,
+  staleness);
+- memory edit, after the hook's first run: the same, the way a hand edit is committed
+  with the hook installed: the first `git commit` validated the memory, regenerated the
+  compiled files and stopped; this is the commit that follows (the hook's lean route,
+  memkit.githooks.lean);
 - index rebuild: the first commit after a memory changed on disk.
 
 Each against the same commit made with `--no-verify` (no hook). Prints the figures.
@@ -139,6 +144,15 @@ def run(repo: Path, n: int, runs: int, *, verified: bool = False) -> None:
         compile_outputs(repo)  # as after the hook's first, regenerating run
         git(repo, "add", "-A")
 
+    def touch_memory_hook_first(i: int) -> None:
+        linked_mem.write_text(linked_mem.read_text() + f"\nEdited {i}.\n")
+        git(repo, "add", str(linked_mem))
+        # the first `git commit` after the edit: the hook validates the memory, regenerates
+        # the compiled files and stops the commit so that they are reviewed
+        subprocess.run([repo / ".git" / "hooks" / "pre-commit"], cwd=repo, env=ENV,
+                       capture_output=True)  # fmt: skip
+        git(repo, "add", "-A")
+
     def touch_memory_unstaged(i: int) -> None:
         linked_mem.write_text(linked_mem.read_text() + f"\nUnstaged {i}.\n")
         touch_notes(i)
@@ -155,7 +169,8 @@ def run(repo: Path, n: int, runs: int, *, verified: bool = False) -> None:
     for name, change in (
         ("fast path: nothing linked, no memory", touch_notes),
         ("linked code changed (staleness check)", touch_code),
-        ("memory changed (validate, compile)", touch_memory),
+        ("memory changed, compiled by hand", touch_memory),
+        ("memory changed, after the hook's first run", touch_memory_hook_first),
         ("index rebuild: a memory changed on disk", touch_memory_unstaged),
     ):
         base, base_cpu = median_ms(repo, runs, change, "--no-verify")

@@ -74,3 +74,18 @@ def _project_key(root: str) -> str:
     digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     base = "".join(c if c.isalnum() or c in "-_" else "-" for c in os.path.basename(real))
     return f"{base[:40] or 'root'}-{digest}"
+
+
+def write_private(root: str, name: str, data: bytes) -> bool:
+    """Replace file `name` in the private folder (made if missing, owner-only) with `data`,
+    atomically and without flushing to disk: a derived file, rebuilt if lost. False when
+    it could not be written (a read-only checkout goes without it)."""
+    from memkit.fsatomic import atomic_write
+
+    folder = cache_dir(root)
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        atomic_write(os.path.join(folder, name), data, fsync=False)
+    except OSError:
+        return False
+    return True

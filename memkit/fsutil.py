@@ -1,6 +1,7 @@
 """Files: atomic writes, locks, and the one safe way to read from a repository.
 
-Writes are a temp file in the same directory, fsync, then rename or link. Reads of
+Writes are a temp file in the same directory, fsync, then rename or link (one file:
+memkit.fsatomic, re-exported here). Reads of
 anything a repository carries (memory files, config, templates, instruction files,
 compiled outputs, linked source files) go through `read_inside`, which refuses a path
 that leads out of the repository or into `.git/` (through a symbolic link), a file
@@ -19,6 +20,9 @@ import stat
 from pathlib import Path
 
 from memkit.errors import MemkitError, UnsafePathError
+from memkit.fsatomic import atomic_write as atomic_write  # re-exported: one writer
+from memkit.fsatomic import fsync_dir
+from memkit.fsatomic import temp_beside as _temp
 
 TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
 if TYPE_CHECKING:
@@ -28,63 +32,6 @@ MiB = 1024 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
-
-
-def _temp(path: Path, data: bytes, fsync: bool = True) -> str:
-    """A new file `.NAME.RANDOM.tmp` beside `path` holding `data` (mode 0o600 until the
-    caller sets it), created exclusively as tempfile.mkstemp does, without importing
-    tempfile (with shutil, random and the compressors: more than the write itself)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    flags = os.O_RDWR | os.O_CREAT | os.O_EXCL | _NOFOLLOW | _CLOEXEC | getattr(os, "O_BINARY", 0)
-    for _ in range(100):
-        tmp = os.path.join(path.parent, f".{path.name}.{os.urandom(6).hex()}.tmp")
-        try:
-            fd = os.open(tmp, flags, 0o600)
-            break
-        except FileExistsError:
-            continue
-    else:  # pragma: no cover - a hundred 48-bit names taken
-        raise FileExistsError(f"no free temporary name beside {path}")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            if fsync:
-                os.fsync(f.fileno())
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    return tmp
-
-
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
-def atomic_write(path: Path, data: bytes, *, mode: int | None = None, fsync: bool = True) -> None:
-    """Replace `path` with `data`: readers see the old file or the new one, never a mix.
-
-    `fsync=False` skips flushing to disk, for derived files that can be regenerated
-    (compiled outputs): still atomic for readers, much cheaper for many files.
-    """
-    tmp = _temp(path, data, fsync)
-    try:
-        if mode is None and path.exists():
-            mode = path.stat().st_mode & 0o7777
-        os.chmod(tmp, mode if mode is not None else 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if fsync:
-        _fsync_dir(path.parent)
 
 
 def atomic_write_many(files: list[tuple[Path, bytes]]) -> None:
@@ -187,7 +134,7 @@ def create_new(path: Path, data: bytes) -> bool:
     finally:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
-    _fsync_dir(path.parent)
+    fsync_dir(path.parent)
     return True
 
 

@@ -1,23 +1,41 @@
 """Files shipped with memkit: the top-level templates/ directory (memkit/templates in a wheel);
-and where an installed library's code is, found without importing it."""
+and where an installed library's code is, found without importing it.
+
+Standard library only, and no pathlib at import: the pre-commit hook's fast path asks
+where the templates are (memkit.compile.current) on commits that need nothing else.
+"""
 
 from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-_HERE = Path(__file__).resolve().parent
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pathlib import Path
+
+_HERE = os.path.dirname(os.path.realpath(__file__))
 
 
-def templates_dir() -> Path:
-    """The built-in templates: inside the package when installed, beside it in a checkout."""
-    for candidate in (_HERE / "templates", _HERE.parent / "templates"):
-        if candidate.is_dir():
+def templates_folder() -> str:
+    """The built-in templates' folder: inside the package when installed, beside it in a
+    checkout."""
+    for candidate in (
+        os.path.join(_HERE, "templates"),
+        os.path.join(os.path.dirname(_HERE), "templates"),
+    ):
+        if os.path.isdir(candidate):
             return candidate
     raise FileNotFoundError(  # pragma: no cover - a broken install
         f"memkit's templates/ directory is missing (looked in {_HERE}); reinstall memkit"
     )
+
+
+def templates_dir() -> Path:
+    """templates_folder() as a Path."""
+    from pathlib import Path
+
+    return Path(templates_folder())
 
 
 def read_template(name: str) -> str:

@@ -43,7 +43,10 @@ def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidM
 
 
 def validate_files(
-    store: Store, paths: Collection[str], sizes: Mapping[str, Sequence[int]]
+    store: Store,
+    paths: Collection[str],
+    sizes: Mapping[str, Sequence[int]],
+    clean: dict[str, tuple[bytes, Memory]] | None = None,
 ) -> list[InvalidMemoryError] | None:
     """What validate(store, only=paths) finds, reading only those files; None when that
     needs the other memories: an id (file name) another memory file shares, or a
@@ -52,6 +55,9 @@ def validate_files(
     `sizes` has every memory file (path relative to the root -> [size, ...] as listed:
     memkit.githooks.index.memory_stamps); the pre-commit hook validates a staged memory
     this way without loading the store.
+
+    `clean`, when given, receives each file found without any problem: its path ->
+    (the bytes the secret scan read, the memory parsed), when both readings agree.
     """
     from collections import Counter
 
@@ -68,17 +74,32 @@ def validate_files(
             continue
         if mem.supersedes or mem.superseded_by or mem.revises:
             return None
-        problems += _secrets(store, mem)
+        read: list[bytes] = []
+        found = _secrets(store, mem, read)
+        problems += found
+        if clean is not None and not found and read and read[0] == _text_of(mem):
+            clean[rel] = (read[0], mem)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
     return problems
 
 
-def _secrets(store: Store, mem: Memory) -> list[InvalidMemoryError]:
-    """A problem for every likely secret in the memory's file."""
+def _text_of(mem: Memory) -> bytes:
+    """The bytes of the file `mem` was parsed from, when they read as UTF-8 text."""
+    return (mem.head + mem.body).encode("utf-8", "surrogateescape")
+
+
+def _secrets(
+    store: Store, mem: Memory, read: list[bytes] | None = None
+) -> list[InvalidMemoryError]:
+    """A problem for every likely secret in the memory's file (its bytes appended to
+    `read`, when given)."""
     try:
-        text = store.read(store.root / mem.path).decode("utf-8")
+        raw = store.read(store.root / mem.path)
     except MemkitError:
         return []
+    text = raw.decode("utf-8")
+    if read is not None:
+        read.append(raw)
     return [
         InvalidMemoryError(mem.path, line, "secret", f"looks like a {kind}; {_SECRET_FIX}")
         for line, kind in secret_findings(text, mem)

@@ -1,7 +1,8 @@
-"""The two walks every reader shares: up to the project root, and down the memory files.
+"""The walks every reader shares: up to the project root, and down the memory files.
 
 find_up finds the project (MEMKIT_ROOT, else the nearest directory holding `.memory/`
-or `.git`); memory_entries lists the memory files under `.memory/`. Standard library
+or `.git`); memory_entries lists the memory files under `.memory/`; tree_entries lists
+everything there with its stamp (memkit.compile.tree digests it). Standard library
 only (the git hook's fast path uses it) and plain strings with os.scandir: pathlib
 costs ~30 us a file, which dominates at 10,000 memories.
 """
@@ -9,6 +10,7 @@ costs ~30 us a file, which dominates at 10,000 memories.
 from __future__ import annotations
 
 import os
+from stat import S_ISREG
 
 TYPE_CHECKING = False  # no typing/collections imports: this runs on every commit
 if TYPE_CHECKING:
@@ -64,3 +66,64 @@ def memory_entries(root: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
                     stack.append((e.path, f"{rel_dir}/{name}"))
             elif name.endswith(".md") and (e.is_symlink() or e.is_file(follow_symlinks=False)):
                 yield f"{rel_dir}/{name}", e
+
+
+def _name(entry: os.DirEntry[str]) -> str:
+    return entry.name
+
+
+# One entry of .memory/: (path under .memory/, its lstat or None while a memory file's
+# stamp is to come from the store's load).
+Entry = tuple[str, "os.stat_result | None"]
+
+
+def tree_entries(
+    root: str, *, defer: bool, stamps: dict[str, list[int]] | None = None
+) -> list[Entry] | None:
+    """Every file and folder under .memory/, each folder followed by its entries, in name
+    order; None when one cannot be read. With `defer`, memory files (those the store
+    loads: memory_entries) are listed without a stat: the load takes theirs. `stamps`,
+    when given (and not `defer`), receives {".memory/PATH": [size, mtime_ns]} of every
+    memory file that is a regular file, as the listing goes."""
+    out: list[Entry] = []
+    ok = _entries_of(os.path.join(root, MEMORY_DIR), "", True, defer, out, stamps)
+    return out if ok else None
+
+
+def _entries_of(
+    folder: str,
+    prefix: str,
+    area: bool,
+    defer: bool,
+    out: list[Entry],
+    stamps: dict[str, list[int]] | None,
+) -> bool:
+    """List `folder` into `out`; `area`: inside where memory files live (no hidden
+    folder on the way, not .memory/templates)."""
+    try:
+        with os.scandir(folder) as it:
+            entries = sorted(it, key=_name)
+    except FileNotFoundError:
+        return True
+    except OSError:  # unreadable: nothing can be known about it
+        return False
+    for entry in entries:
+        name, rel = entry.name, prefix + entry.name
+        is_dir = entry.is_dir(follow_symlinks=False)
+        hidden = name.startswith(".")
+        memory = area and not hidden and not is_dir and name.endswith(".md")
+        if memory and defer and entry.is_file(follow_symlinks=False):
+            out.append((rel, None))
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+        except OSError:
+            return False  # going away while we look
+        out.append((rel, st))
+        if memory and stamps is not None and S_ISREG(st.st_mode):
+            stamps[f"{MEMORY_DIR}/{rel}"] = [st.st_size, st.st_mtime_ns]
+        if is_dir:
+            inner = area and not hidden and not (not prefix and name in SKIP_DIRS)
+            if not _entries_of(entry.path, rel + "/", inner, defer, out, stamps):
+                return False
+    return True

@@ -81,7 +81,8 @@ def test_validate_files_agrees_with_validate(store: Store, case: str, twin: bool
         write_memory(store, "staged", "---\ntitle: Twin\n---\n\nSame file name.\n")
     stamps = memory_stamps(str(store.root))
     staged = {".memory/sub/staged.md"}
-    lean = validate_files(Store(store.root), staged, stamps)
+    clean: dict[str, tuple[bytes, object]] = {}
+    lean = validate_files(Store(store.root), staged, stamps, clean)  # type: ignore[arg-type]
     full = validate(Store(store.root), only=staged)
     if twin or case in ("supersedes", "dangling"):
         assert lean is None
@@ -89,3 +90,6 @@ def test_validate_files_agrees_with_validate(store: Store, case: str, twin: bool
         assert lean is not None
         assert [str(p) for p in lean] == [str(p) for p in full]
         assert bool(full) == (case not in ("valid", "allowed secret")), full
+        # what the hook remembers as valid (memkit.githooks.valid): the bytes it read
+        assert list(clean) == ([] if full else [".memory/sub/staged.md"])
+        assert all(data == path.read_bytes() for data, _ in clean.values())

@@ -26,21 +26,22 @@ states are taken again then, and a file compile did not write must be as it was,
 it wrote must hold the bytes it wrote, or nothing is recorded. An input that changes
 while compile runs, or after, differs from the record (in its stamp or, within the
 tick, its bytes). Any difference, or a missing, mangled or foreign record, means "not
-known to be current": the caller compiles as before. Standard library only at import.
+known to be current": the caller compiles as before. The record is plain lines
+(`encode`). Standard library only at import, and neither json nor re: the pre-commit
+hook asks on commits that need nothing else (memkit.githooks.lean).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import json
 import os
 import stat
 import sys
 import time
 
+from memkit.compile.record import VERSION, decode, encode
 from memkit.compile.tree import file_digest, same_tree, tree_key, walk
-from memkit.walk import MEMORY_DIR
+from memkit.walk import MEMORY_DIR, Entry
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,22 +50,23 @@ if TYPE_CHECKING:
     from typing import Any
 
 NAME = "compile-current"
-VERSION = 2
 RACY_NS = 2_000_000_000  # a file changed this recently may change again with the same stamp
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
 
 
-def static_key(root: str, today: dt.date) -> str:
-    """memkit's code and templates, jinja2's and PyYAML's, Python, today, MEMKIT_* variables."""
+def static_key(root: str, today: dt.date | str) -> str:
+    """memkit's code and templates, jinja2's and PyYAML's, Python, today (a date or its
+    ISO text), MEMKIT_* variables."""
     import memkit
-    from memkit.resources import library_init, templates_dir
+    from memkit.resources import library_init, templates_folder
 
     h = hashlib.sha256()
     package = os.path.dirname(os.path.abspath(memkit.__file__))
-    parts = [str(VERSION), memkit.__version__, sys.version, today.isoformat(), root]
+    day = today if isinstance(today, str) else today.isoformat()
+    parts = [str(VERSION), memkit.__version__, sys.version, day, root]
     parts += [f"{k}={v}" for k, v in sorted(os.environ.items()) if k.startswith("MEMKIT_")]
-    for top in (package, str(templates_dir())):
+    for top in (package, templates_folder()):
         for folder, dirs, files in os.walk(top):
             dirs[:] = sorted(d for d in dirs if d != "__pycache__")
             for name in sorted(files):
@@ -241,12 +243,15 @@ class Before:
             return
         data = {"version": VERSION, "key": self.key, "tree": self.tree, "fresh": self.fresh,
                 "seen": after, "stale": stale}  # fmt: skip
-        from pathlib import Path
+        from memkit.fsatomic import atomic_write
 
-        from memkit.fsutil import atomic_write
+        text = encode(data)
+        if text is None:  # a name the lines cannot hold: no record, compile runs next time
+            return
+        import contextlib  # here: the hook's lean route imports this module, not this
 
         with contextlib.suppress(OSError):
-            atomic_write(Path(path), json.dumps(data, separators=(",", ":")).encode(), fsync=False)
+            atomic_write(path, text.encode("utf-8", "surrogateescape"), fsync=False)
 
 
 def _holds(state: str, new: bytes | None) -> bool:
@@ -302,29 +307,38 @@ def _entries(listing: list[Any]) -> list[tuple[str, str]]:
     return [(name, state) for name, state in listing[1:]]
 
 
-def is_current(root: str, cache: str, today: dt.date, stale: Callable[[], Stale | None]) -> bool:
+def is_current(
+    root: str,
+    cache: str,
+    today: dt.date | str,
+    stale: Callable[[], Stale | None],
+    *,
+    key: str | None = None,
+    tree: list[Entry] | None = None,
+) -> bool:
     """Whether a compile now would write the files the recorded one left (module docstring).
 
-    `stale` gives today's staleness warnings; it is called only when the record has
-    some to compare (a memory verified against its links), and may raise (then the
-    answer is False).
+        `stale` gives today's staleness warnings; it is called only when the record has
+        some to compare (a memory verified against its links), and may raise (then the
+        answer is False). `key`: static_key(root, today), and `tree`: .memory/ as
+    memkit.walk.tree_entries(root, defer=False) just listed it, when the caller has them.
     """
     try:
         with open(os.path.join(cache, NAME), "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
-        data = json.loads(raw) if len(raw) <= MAX_RECORD_BYTES else None
-    except (OSError, ValueError, RecursionError):
+    except OSError:
         return False
-    if not isinstance(data, dict) or data.get("version") != VERSION:
+    data = decode(raw) if len(raw) <= MAX_RECORD_BYTES else None
+    if data is None or data.get("version") != VERSION:
         return False
     seen = data.get("seen")
     if not isinstance(seen, dict) or set(seen) != {"files", "folders"}:
         return False
     if not all(isinstance(v, dict) for v in seen.values()):
         return False
-    if not same_tree(root, data.get("tree"), data.get("fresh")):
+    if not same_tree(root, data.get("tree"), data.get("fresh"), tree):
         return False
-    if data.get("key") != static_key(root, today):
+    if data.get("key") != (key or static_key(root, today)):
         return False
     if _again(root, seen) != seen:
         return False

@@ -29,6 +29,7 @@ from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:
     from memkit.errors import InvalidMemoryError
+    from memkit.memory import Memory
     from memkit.staleness.verdict import LinkStatus
     from memkit.store import Store
 
@@ -113,7 +114,7 @@ def run_hook(
         if hook == "validate":
             problems = validate(store)
         else:
-            problems = invalid_memories(store, staged, stamps)
+            problems = invalid_memories(store, staged, stamps, today=today)
         if problems:
             files = len({p.path for p in problems})
             summary = f"memkit: {len(problems)} problem(s) in {files} file(s)"
@@ -164,7 +165,7 @@ def merge_commit(
 
 
 def invalid_memories(
-    store: Store, names: list[str], stamps: Stamps | None = None
+    store: Store, names: list[str], stamps: Stamps | None = None, *, today: dt.date | None = None
 ) -> list[InvalidMemoryError]:
     """The problems the commit brings into the store, proportional to what it stages.
 
@@ -173,6 +174,9 @@ def invalid_memories(
     file has the same name, the staged memories refer to no other) the staged files are
     read alone (validation.validate_files), else through the store's load. A staged
     config or template is loaded; a staged deletion checks the whole store.
+
+    With `today`, the files read alone and found valid are remembered by their bytes
+    (memkit.githooks.valid): the next commit of the same files needs no validation.
     """
     from memkit.validation import validate
 
@@ -190,8 +194,28 @@ def invalid_memories(
         return []
     from memkit.validation import validate_files
 
-    lean = validate_files(store, staged, stamps)  # the staged files alone, when that tells
-    return validate(store, only=staged) if lean is None else lean
+    clean: dict[str, tuple[bytes, Memory]] = {}
+    lean = validate_files(store, staged, stamps, clean)  # the staged files alone, if that tells
+    if lean is None:
+        return validate(store, only=staged)
+    if clean and today is not None:
+        _remember_valid(store, clean, stamps, today)
+    return lean
+
+
+def _remember_valid(
+    store: Store, clean: dict[str, tuple[bytes, Memory]], stamps: Stamps, today: dt.date
+) -> None:
+    from memkit.compile.current import static_key
+    from memkit.githooks import valid
+    from memkit.staleness.anchors import watched
+
+    root = str(store.root)
+    found = {
+        rel: (valid.digest(data), len(data), tuple(watched(mem.links)))
+        for rel, (data, mem) in clean.items()
+    }
+    valid.remember(root, static_key(root, today), found, stamps)
 
 
 def compile_needed(

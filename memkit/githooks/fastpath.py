@@ -4,8 +4,10 @@ The installed hook calls `memkit.githooks.fastpath.main(["pre-commit", "--root",
 Most commits touch neither a memory nor code a memory links to, and for those it
 answers "nothing to do" with the standard library alone: the staged names come from
 `git diff --cached --name-only -z`, the linked files from the derived index
-(memkit.githooks.index). Only when a staged file matters does it load the store (and
-with it the heavy libraries) and run the checks, memkit.githooks.checks.run_precommit,
+(memkit.githooks.index). When a staged file matters, the lean route
+(memkit.githooks.lean) may still know that the checks would find nothing (memories the
+hook validated with these bytes, compiled files current); otherwise it loads the store
+(and with it the heavy libraries) and runs the checks, memkit.githooks.checks.run_hook,
 with the staged names and memory stamps it already has. memkit.errors.report turns
 any failure into the message and exit code.
 """
@@ -16,7 +18,7 @@ import os
 import sys
 
 from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
-from memkit.githooks.index import Opener, Stamps, memory_stamps, read_index, relevant
+from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant
 from memkit.walk import MEMORY_DIR
 
 USAGE = (
@@ -91,7 +93,9 @@ def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Sta
     names = staged_names(root)
     if not names:
         return None
-    stamps = memory_stamps(root)
+    stamps, tree = memory_walk(root)
+    if opener is not None:
+        opener.tree = tree
     if not relevant(names, *read_index(root, stamps, opener)):
         return None
     return names, stamps
@@ -121,10 +125,23 @@ def main(argv: list[str]) -> int:
         return report(e, hook=hook, started=False)
     if work is None:
         return EXIT_OK
+    if hook == "pre-commit" and _lean(root, *work, opener):
+        return EXIT_OK
     try:
         return _check(opener, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
         return report(e, hook=hook)
+
+
+def _lean(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
+    """Whether the lean route knows the checks would find nothing (memkit.githooks.lean);
+    False on any error, which the checks then meet and report."""
+    from memkit.githooks.lean import nothing_to_do
+
+    try:
+        return nothing_to_do(root, names, stamps, opener)
+    except Exception:  # the full checks run, and say what is wrong
+        return False
 
 
 def _check(

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 
-from memkit.cachedir import cache_dir
-from memkit.walk import MEMORY_DIR, memory_entries
+from memkit.cachedir import cache_dir, write_private
+from memkit.walk import MEMORY_DIR, Entry, memory_entries, tree_entries
 
 TYPE_CHECKING = False  # typing costs the fast path an import
 if TYPE_CHECKING:
@@ -42,6 +42,18 @@ class Opener:
         self.root = root
         self.store: PinnedStore | None = store  # or a plain Store a caller already has
         self.read: tuple[Stamps, Index] | None = None  # the index as this run read it
+        self.tree: list[Entry] | None = None  # .memory/ as memory_walk listed it for this run
+        self._key: str | None = None
+
+    def key(self) -> str:
+        """The key of memkit's code and today (memkit.compile.current.static_key) for the
+        store's root, worked out once per hook run; "" when today is not known here."""
+        if self._key is None:
+            from memkit.compile.current import static_key
+
+            day = today_text()
+            self._key = static_key(os.path.realpath(self.root), day) if day else ""
+        return self._key
 
     def __call__(self) -> PinnedStore:
         if self.store is None:
@@ -53,12 +65,43 @@ class Opener:
         return self.store
 
 
-def memory_stamps(root: str) -> Stamps:
-    """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists).
+def today_text() -> str | None:
+    """Today as memkit.clock.today() gives it, in ISO form, without importing datetime;
+    None when MEMKIT_TODAY pins a date not written YYYY-MM-DD (the clock judges it)."""
+    import time
 
-    A file deleted between the listing and its stat (a rename, another process) is left
-    out, as it would be had the listing come a moment later.
-    """
+    pinned = os.environ.get("MEMKIT_TODAY")
+    if not pinned:
+        return time.strftime("%Y-%m-%d")
+    digits = pinned.replace("-", "")
+    ok = (
+        len(pinned) == 10
+        and pinned[4] == pinned[7] == "-"
+        and digits.isdigit()
+        and digits.isascii()
+    )
+    return pinned if ok else None
+
+
+def memory_stamps(root: str) -> Stamps:
+    """{relative path: [size, mtime_ns]} of every memory file (the files Store.files() lists)."""
+    return memory_walk(root)[0]
+
+
+def memory_walk(root: str) -> tuple[Stamps, list[Entry] | None]:
+    """memory_stamps, and the listing of everything under .memory/ they were taken from
+    (memkit.walk.tree_entries, which the compiled files' current check digests); None
+    for the listing when an entry could not be read or went away while listed: then
+    the memory files are listed alone, and one deleted meanwhile is left out, as it
+    would be had the listing come a moment later."""
+    stamps: Stamps = {}
+    entries = tree_entries(root, defer=False, stamps=stamps)
+    if entries is None:
+        return _listed_stamps(root), None
+    return stamps, entries
+
+
+def _listed_stamps(root: str) -> Stamps:
     stamps: Stamps = {}
     for rel, entry in memory_entries(root):  # plain strings and scandir: runs every commit
         if not entry.is_symlink():
@@ -124,11 +167,7 @@ def rebuild_index(
     A memory whose stamp is as the old index (`old`, its text) recorded keeps the files
     it recorded; the others are read one by one as the store's load reads them, or,
     when more than LEAN_MAX changed, the store is loaded (through its parse cache)."""
-    import contextlib
     import time
-    from pathlib import Path
-
-    from memkit.fsutil import atomic_write
 
     kept, outputs = _old_links(old)
     changed = [rel for rel, stamp in stamps.items() if kept.get(rel, (None,))[0] != stamp]
@@ -139,12 +178,11 @@ def rebuild_index(
         loaded = (opener or _store_opener(root))().load()
         per = {m.path: watched(m.links) for m in loaded.memories if m.path in stamps}
     else:
+        known = _known_links(root, changed, stamps, opener)
         for rel in changed:
-            per[rel] = _links_of(root, rel, stamps[rel][0])
+            per[rel] = list(known[rel]) if rel in known else _links_of(root, rel, stamps[rel][0])
     links = sorted({link for files in per.values() for link in files})
     outputs = outputs or compiled_outputs()  # memkit's code: the fast read trusts it too
-    with contextlib.suppress(OSError):  # memkit's private folder, as the store makes it
-        os.makedirs(cache_dir(root), mode=0o700, exist_ok=True)
     now = time.time_ns()
     # a memory modified too recently to trust its stamp is written `m - - PATH`: the fast
     # read never matches it, and the next rebuild reads that file again (and only it)
@@ -160,9 +198,22 @@ def rebuild_index(
             *(f"o {out}\n" for out in outputs),
             *own,
         ])  # fmt: skip
-        with contextlib.suppress(OSError):  # a read-only checkout goes without the index
-            atomic_write(Path(cache_dir(root), INDEX_NAME), text.encode("utf-8"), fsync=False)
+        write_private(root, INDEX_NAME, text.encode("utf-8"))  # none in a read-only checkout
     return links, outputs
+
+
+def _known_links(
+    root: str, rels: list[str], stamps: Stamps, opener: Callable[[], Any] | None
+) -> dict[str, tuple[str, ...]]:
+    """The links of those of `rels` the hook validated as they are now
+    (memkit.githooks.valid), without parsing them."""
+    if not rels or not isinstance(opener, Opener):
+        return {}
+    from memkit.githooks import valid
+
+    if not os.path.isfile(os.path.join(cache_dir(root), valid.NAME)):
+        return {}
+    return valid.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
 
 
 def _store_opener(root: str) -> Callable[[], Any]:

@@ -4,7 +4,6 @@ never "current" when a compile would change something."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -116,14 +115,15 @@ def test_a_memory_written_just_now_is_known_by_its_bytes(
     record = compiled.cache_dir / current.NAME
     record.unlink()
     assert plan(Store(compiled.root), today=TODAY).changes == ()
-    data = json.loads(record.read_bytes())
+    data = current.decode(record.read_bytes())
+    assert data is not None
     assert "rule-01.md" in data["fresh"] and "config.toml" in data["fresh"]
     assert known(compiled)
     monkeypatch.setattr(current, "RACY_NS", 0)
     assert known(compiled)  # settled since: the stamps and the bytes still match
     # the same stamp with other bytes (a second write within the clock's tick) is not current
     data["fresh"]["rule-01.md"] = "0" * 64
-    record.write_text(json.dumps(data), encoding="utf-8")
+    record.write_text(current.encode(data) or "", encoding="utf-8")
     assert not known(compiled)
 
 
@@ -221,7 +221,14 @@ def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
 @pytest.mark.parametrize(
     "planted",
     [b"", b"{", b"[]", b'{"version": 2}', b'{"version": 1, "seen": {"files": []}}',
-     b'{"version": 1, "key": "x", "seen": {"files": {}, "folders": {}}}'],
+     b'{"version": 1, "key": "x", "seen": {"files": {}, "folders": {}}}',
+     b"memkit compile-current 3\n", b"memkit compile-current 3\nkey\tx\ntree\tx\n",
+     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\nfs\tdir\tabsent\n",
+     b"memkit compile-current 3\nkey\tx\nkey\tx\ntree\tx\nstale\t-\n",
+     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t\n",
+     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\ns\tid\twarning\n",
+     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\nfile\ta\n",
+     b"memkit compile-current 2\nkey\tx\ntree\tx\nstale\t-\n"],
 )  # fmt: skip
 def test_a_mangled_record_is_not_current(compiled: Store, planted: bytes) -> None:
     (compiled.cache_dir / current.NAME).write_bytes(planted)
@@ -258,3 +265,42 @@ def test_memkit_compile_records_and_check_does_not(compiled: Store, run: Invoke)
     record.unlink()
     run("compile")  # nothing to change: recorded too
     assert known(compiled, today())
+
+
+def round_trip(data: dict[str, object]) -> dict[str, object] | None:
+    text = current.encode(data)
+    assert text is not None
+    return current.decode(text.encode("utf-8", "surrogateescape"))
+
+
+def test_the_record_reads_back_as_it_was_written(compiled: Store) -> None:
+    data = current.decode((compiled.cache_dir / current.NAME).read_bytes())
+    assert data is not None and data["version"] == current.VERSION
+    assert round_trip(data) == data
+    shapes: dict[str, object] = {
+        "version": current.VERSION, "key": "k", "tree": "t", "fresh": {"a.md": "0" * 64},
+        "seen": {"files": {"AGENTS.md": "file 00", "x/\u00e9\udcff": "absent"},
+                 "folders": {".cursor/rules": ["absent", "absent"],
+                             ".claude/rules": ["dir", ["memkit-a.md", "file 1"], ["mine.md", ""]]}},
+        "stale": {"rule-01": "src/a.py::f (body changed)"},
+    }  # fmt: skip
+    for stale in (shapes["stale"], None, {}):
+        assert round_trip({**shapes, "stale": stale}) == {**shapes, "stale": stale}
+    for bad in ("a\tb", "a\nb", "a\rb"):  # what the lines cannot hold is not recorded
+        assert current.encode({**shapes, "stale": {"rule-01": bad}}) is None
+        assert current.encode({**shapes, "fresh": {bad: "0"}}) is None
+
+
+def test_a_name_the_record_cannot_hold_leaves_no_record(compiled: Store) -> None:
+    record = compiled.cache_dir / current.NAME
+    record.unlink()
+    write(compiled.root / ".cursor" / "rules" / "mine\tnotes.mdc", "My own rule.\n")
+    apply(plan(Store(compiled.root), today=TODAY))
+    plan(Store(compiled.root), today=TODAY)
+    assert not record.exists() and not known(compiled)
+
+
+def test_the_key_takes_today_as_a_date_or_its_text(compiled: Store) -> None:
+    root = str(compiled.root)
+    assert current.static_key(root, TODAY) == current.static_key(root, TODAY.isoformat())
+    assert current.is_current(root, str(compiled.cache_dir), TODAY.isoformat(), lambda: None)

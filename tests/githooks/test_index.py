@@ -39,11 +39,40 @@ def test_a_memory_file_deleted_while_listing_is_left_out(
 
     def listing_then_delete(root: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
         entries = list(listed(root))
-        (store.dir / "gone.md").unlink()  # after scandir saw it, before its stat
+        (store.dir / "gone.md").unlink(missing_ok=True)  # after scandir saw it, before its stat
         yield from entries
 
     monkeypatch.setattr(hook_index, "memory_entries", listing_then_delete)
+    real_tree = hook_index.tree_entries
+
+    def tree_then_gone(root: str, *, defer: bool, stamps: dict[str, list[int]]) -> object:
+        assert real_tree(root, defer=defer, stamps=stamps) is not None  # listed whole first
+        return None  # what tree_entries says when an entry goes away while listed
+
+    monkeypatch.setattr(hook_index, "tree_entries", tree_then_gone)
     assert sorted(hook_index.memory_stamps(str(store.root))) == [".memory/kept.md"]
+    assert hook_index.memory_walk(str(store.root))[1] is None
+
+
+def test_the_stamps_are_those_of_the_files_the_store_lists(store: Store) -> None:
+    for rel in ("a", "sub/b", "templates/not-a-memory", ".hidden/c", "sub/.d", "deep/er/e"):
+        path = store.dir / f"{rel}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("---\ntitle: T\n---\n", encoding="utf-8")
+    (store.dir / "templates.md").write_text("---\ntitle: T\n---\n", encoding="utf-8")
+    (store.dir / "notes.txt").write_text("x", encoding="utf-8")
+    (store.dir / "link.md").symlink_to(store.dir / "a.md")
+    (store.dir / "dir.md").mkdir()
+    root = str(store.root)
+    stamps, tree = hook_index.memory_walk(root)
+    assert tree is not None and ("sub", store.dir.joinpath("sub").lstat()) in tree
+    assert stamps == hook_index._listed_stamps(root)
+    assert sorted(stamps) == [
+        ".memory/a.md",
+        ".memory/deep/er/e.md",
+        ".memory/sub/b.md",
+        ".memory/templates.md",
+    ]
 
 
 LINKED = "---\ntitle: M{i}\nlinks:\n- src/m{i}.py::f\n- {extra}\n---\nBody {i}.\n"

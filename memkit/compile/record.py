@@ -1,0 +1,73 @@
+"""The compile-current record (memkit.compile.current) as plain lines, tab-separated.
+
+No json: its import, with `re`, costs the pre-commit hook's lean route
+(memkit.githooks.lean) more than reading the record. Standard library only.
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+VERSION = 3
+HEADER = f"memkit compile-current {VERSION}\n"
+_UNSAFE = ("\t", "\n", "\r")
+
+
+def encode(data: Mapping[str, Any]) -> str | None:
+    """The record as plain lines; None when a string holds a tab or a line break.
+
+    `key`, `tree`, then `fresh PATH DIGEST`, `file PATH STATE`, for each folder its
+    listing in order (`fs DIR STATE` for a plain state, `fe DIR NAME STATE` for an
+    entry), and `stale -` (none recorded) or `stale +` and `s ID WARNING` lines.
+    """
+    seen, stale = data["seen"], data["stale"]
+    rows: list[tuple[str, ...]] = [("key", data["key"]), ("tree", data["tree"])]
+    rows += [("fresh", rel, digest) for rel, digest in data["fresh"].items()]
+    rows += [("file", p, state) for p, state in seen["files"].items()]
+    for d, listing in seen["folders"].items():
+        rows.append(("folder", d))
+        for item in listing:
+            rows.append(("fs", d, item) if isinstance(item, str) else ("fe", d, *item))
+    rows.append(("stale", "-" if stale is None else "+"))
+    rows += [("s", mid, warning) for mid, warning in (stale or {}).items()]
+    if any(c in cell for row in rows for cell in row for c in _UNSAFE):
+        return None
+    return HEADER + "".join("\t".join(row) + "\n" for row in rows)
+
+
+def decode(raw: bytes) -> dict[str, Any] | None:
+    """A record encode() wrote, as the mapping it was made from; None for anything else."""
+    text = raw.decode("utf-8", "surrogateescape")
+    if not text.startswith(HEADER) or not text.endswith("\n"):
+        return None
+    out: dict[str, Any] = {"version": VERSION, "fresh": {}}
+    files: dict[str, str] = {}
+    folders: dict[str, list[Any]] = {}
+    for line in text[len(HEADER) : -1].split("\n"):
+        kind, *cells = line.split("\t")
+        n = len(cells)
+        if kind in ("key", "tree") and n == 1 and kind not in out:
+            out[kind] = cells[0]
+        elif kind == "fresh" and n == 2:
+            out["fresh"][cells[0]] = cells[1]
+        elif kind == "file" and n == 2:
+            files[cells[0]] = cells[1]
+        elif kind == "folder" and n == 1 and cells[0] not in folders:
+            folders[cells[0]] = []
+        elif kind == "fs" and n == 2 and cells[0] in folders:
+            folders[cells[0]].append(cells[1])
+        elif kind == "fe" and n == 3 and cells[0] in folders:
+            folders[cells[0]].append([cells[1], cells[2]])
+        elif kind == "stale" and n == 1 and cells[0] in ("-", "+") and "stale" not in out:
+            out["stale"] = None if cells[0] == "-" else {}
+        elif kind == "s" and n == 2 and out.get("stale") is not None:
+            out["stale"][cells[0]] = cells[1]
+        else:
+            return None
+    if not {"key", "tree", "stale"} <= set(out):
+        return None
+    out["seen"] = {"files": files, "folders": folders}
+    return out

@@ -1,0 +1,196 @@
+"""The pre-commit hook's lean route (memkit.githooks.lean) and the record of memory files
+it validated (memkit.githooks.valid): in real `git commit` runs, a commit of memories
+the hook already knows needs neither the store nor the memory model, and anything else
+takes the full checks, which say what they always said."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git, write_memory
+
+from memkit.cachedir import cache_dir
+from memkit.clock import today
+from memkit.compile import current
+from memkit.githooks import checks, fastpath, lean, valid
+from memkit.githooks.index import INDEX_NAME, Opener, memory_walk
+from memkit.store import Store
+from tests.githooks import committing
+from tests.githooks.committing import commit
+
+project = committing.project  # the fixture: memory use-tabs, target AGENTS.md, hook installed
+EDITED = "---\ntitle: Use tabs\ntype: convention\n---\n\nUse tabs, never spaces.\n"
+SECRET = "ghp_" + "a" * 36
+
+
+def hand_edit(project: Path, text: str = EDITED, mid: str = "use-tabs") -> Path:
+    """A memory edited by hand and staged, then the first `git commit`: the hook validates
+    it, regenerates AGENTS.md and stops; the regenerated file is staged as asked."""
+    path = project / ".memory" / f"{mid}.md"
+    path.write_text(text, encoding="utf-8")
+    git(project, "add", "-A")
+    first = commit(project)
+    assert first.returncode == 1 and "regenerated AGENTS.md" in first.stderr
+    git(project, "add", "-A")
+    return path
+
+
+def knows(project: Path) -> bool:
+    root = str(project)
+    stamps, tree = memory_walk(root)
+    opener = Opener(root)
+    opener.tree = tree
+    return lean.nothing_to_do(root, fastpath.staged_names(root), stamps, opener)
+
+
+def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:
+    """The installed hook's entry point in a fresh interpreter: exit code, output, and
+    which of the heavier modules it imported."""
+    code = (
+        "import sys\n"
+        "from memkit.githooks.fastpath import main\n"
+        "rc = main(['pre-commit', '--root', '.'])\n"
+        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'dataclasses', 'json'}\n"
+        "print(rc, sorted(heavy & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=project, capture_output=True, text=True, check=True
+    )
+    rc, _, modules = done.stdout.strip().partition(" ")
+    return int(rc), done.stderr, eval(modules)  # a list of names printed by the script above
+
+
+def test_the_commit_after_the_hook_regenerated_needs_no_store(project: Path) -> None:
+    hand_edit(project)
+    assert knows(project)
+    assert hook_in_a_process(project) == (0, "", [])
+    done = commit(project)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+def test_what_the_lean_route_lets_through_the_checks_let_through(
+    project: Path, store: Store
+) -> None:
+    hand_edit(project)
+    names = fastpath.staged_names(str(project))
+    assert knows(project)
+    outcome = checks.run_hook(Store(project), "pre-commit", names, today=today())
+    assert outcome == checks.Outcome()
+
+
+def test_other_bytes_than_those_validated_take_the_checks(project: Path) -> None:
+    path = hand_edit(project)
+    path.write_text(EDITED + f"\nThe token is {SECRET}.\n", encoding="utf-8")
+    git(project, "add", "-A")
+    assert not knows(project)
+    done = commit(project)
+    assert done.returncode == 1 and "looks like a GitHub token" in done.stderr, done.stderr
+
+
+def test_a_record_that_does_not_match_is_not_trusted(project: Path) -> None:
+    hand_edit(project)
+    record = Path(cache_dir(str(project)), valid.NAME)
+    text = record.read_text("utf-8")
+    good = text.split("\n")[2].split(" ")[1]
+    record.write_text(text.replace(good, "0" * 64), encoding="utf-8")
+    assert not knows(project)  # another file's digest
+    size = text.split("\n")[2].split(" ")[2]
+    record.write_text(text.replace(f" {size} ", f" {int(size) + 1} "), encoding="utf-8")
+    assert not knows(project)  # another size
+    record.write_text(text.replace("key ", "key 0", 1), encoding="utf-8")
+    assert not knows(project)  # recorded under another version of memkit, or another day
+    mangled_texts = ("", text.replace("\nv ", "\nx "), text[:-1], text.replace(good, "short"),
+                     text.replace(f" {size} ", " big "), text.replace("key ", "kex "))  # fmt: skip
+    for mangled in mangled_texts:
+        record.write_text(mangled, encoding="utf-8")
+        assert not knows(project)
+    record.write_text(text, encoding="utf-8")
+    assert knows(project)
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["same name elsewhere", "config", "deleted memory", "linked code", "outputs by hand",
+     "stale warning", "record of today missing"],
+)  # fmt: skip
+def test_anything_else_takes_the_checks(project: Path, store: Store, change: str) -> None:
+    hand_edit(project)
+    assert knows(project)
+    if change == "same name elsewhere":
+        write_memory(store, "sub/use-tabs", EDITED)  # two files, one id: the load decides
+    elif change == "config":
+        (store.dir / "config.toml").write_text('[compile]\ntargets = ["agents"]\n\n', "utf-8")
+        git(project, "add", "-A")
+    elif change == "deleted memory":
+        git(project, "rm", "-qf", ".memory/use-tabs.md")
+    elif change == "linked code":
+        (project / "src.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+        write_memory(store, "linked", "---\ntitle: L\nlinks:\n- src.py::f\n---\n\nB.\n")
+        git(project, "add", "-A")
+    elif change == "outputs by hand":
+        agents = project / "AGENTS.md"
+        agents.write_text(agents.read_text("utf-8") + "\nMine.\n", encoding="utf-8")
+        git(project, "add", "-A")
+    elif change == "stale warning":
+        record = Path(cache_dir(str(project)), current.NAME)
+        text = record.read_text("utf-8").replace("stale\t-\n", "stale\t+\ns\tuse-tabs\tx\n")
+        record.write_text(text, encoding="utf-8")
+    else:
+        Path(cache_dir(str(project)), current.NAME).unlink()
+    assert not knows(project)
+
+
+def test_the_index_takes_a_known_memorys_links_without_parsing_it(
+    project: Path, store: Store
+) -> None:
+    (project / "src.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    linked = "---\ntitle: Use tabs\ntype: convention\nlinks:\n- src.py::f\n---\n\nTabs.\n"
+    path = hand_edit(project, linked)
+    index = Path(cache_dir(str(project)), INDEX_NAME)
+    st = path.stat()
+    text = index.read_text("utf-8")
+    stamp = f"m {st.st_size} {st.st_mtime_ns} .memory/use-tabs.md\n"
+    assert stamp in text or "m - - .memory/use-tabs.md\n" in text
+    index.write_text(text.replace(stamp, "m 0 0 .memory/use-tabs.md\n"), encoding="utf-8")
+    code = (
+        "import sys\n"
+        "from memkit.githooks.index import Opener, memory_stamps, read_index\n"
+        "print(read_index('.', memory_stamps('.'), Opener('.'))[0], 'memkit.memory' in sys.modules)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True,
+                          text=True, check=True)  # fmt: skip
+    assert done.stdout == "['src.py'] False\n"
+
+
+def test_the_record_keeps_the_files_there_are(tmp_path: Path) -> None:
+    root = str(tmp_path)
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "a.md").write_bytes(b"A")
+    (tmp_path / "b.md").write_bytes(b"B")
+    da, db = valid.digest(b"A"), valid.digest(b"B")
+    valid.remember(root, "k", {"a.md": (da, 1, ("src/x.py", "docs/"))}, {"a.md"})
+    valid.remember(root, "k", {"b.md": (db, 1, ())}, {"a.md", "b.md"})
+    assert valid.read(root, "k") == {"a.md": (da, 1, ("src/x.py", "docs/")), "b.md": (db, 1, ())}
+    sizes = {"a.md": 1, "b.md": 1, "c.md": 1}
+    asked = []
+
+    def key() -> str:
+        asked.append(1)
+        return "k"
+
+    found = valid.known(root, ["a.md", "b.md", "c.md"], sizes, key)
+    assert found == {"a.md": ("src/x.py", "docs/"), "b.md": ()} and asked == [1]
+    assert valid.known(root, ["a.md"], sizes, lambda: "other") == {}  # another key
+    (tmp_path / "b.md").write_bytes(b"C")  # the same size, other bytes
+    assert valid.known(root, ["b.md"], sizes, key) == {} and asked == [1]
+    assert valid.known(root, ["a.md"], {"a.md": 2}, key) == {} and asked == [1]  # not read
+    assert valid.read(root, "other") == {}
+    valid.remember(root, "k", {"b.md": (db, 1, ())}, {"b.md"})  # a.md is gone from the store
+    assert set(valid.read(root, "k")) == {"b.md"}
+    valid.remember(root, "new", {"a.md": (da, 1, ())}, {"a.md", "b.md"})  # another key: anew
+    assert valid.read(root, "new") == {"a.md": (da, 1, ())} and valid.read(root, "k") == {}
+    valid.remember(root, "k", {"x\ny.md": (da, 1, ()), "c.md": (da, 1, ("a\nb",))}, {"c.md"})
+    assert valid.read(root, "k") == {}  # names the lines cannot hold are not recorded
