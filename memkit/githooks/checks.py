@@ -28,6 +28,8 @@ from memkit.githooks.index import (
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from memkit.errors import InvalidMemoryError
     from memkit.memory import Memory
     from memkit.staleness.verdict import LinkStatus
@@ -106,6 +108,7 @@ def run_hook(
 
     store.require()
     opener = opener or Opener(str(store.root), store)
+    opener.today(today.isoformat())
     if hook == "pre-merge-commit":
         return merge_commit(store, staged, today=today, stamps=stamps, opener=opener)
     if stamps is None and hook in ("pre-commit", "stale"):
@@ -114,13 +117,13 @@ def run_hook(
         if hook == "validate":
             problems = validate(store)
         else:
-            problems = invalid_memories(store, staged, stamps, today=today)
+            problems = invalid_memories(store, staged, stamps, key=opener.key)
         if problems:
             files = len({p.path for p in problems})
             summary = f"memkit: {len(problems)} problem(s) in {files} file(s)"
             return Outcome(tuple(str(p) for p in problems), (summary,), stop=True)
     if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps, opener):
-        changed = recompile(store, today=today)
+        changed = recompile(store, today=today, key=opener.key)
         if changed:
             return Outcome(err=(_regenerated(changed),), stop=True)
     if hook in ("pre-commit", "stale"):
@@ -165,7 +168,11 @@ def merge_commit(
 
 
 def invalid_memories(
-    store: Store, names: list[str], stamps: Stamps | None = None, *, today: dt.date | None = None
+    store: Store,
+    names: list[str],
+    stamps: Stamps | None = None,
+    *,
+    key: Callable[[], str] | None = None,
 ) -> list[InvalidMemoryError]:
     """The problems the commit brings into the store, proportional to what it stages.
 
@@ -175,8 +182,9 @@ def invalid_memories(
     read alone (validation.validate_files), else through the store's load. A staged
     config or template is loaded; a staged deletion checks the whole store.
 
-    With `today`, the files read alone and found valid are remembered by their bytes
-    (memkit.githooks.valid): the next commit of the same files needs no validation.
+    With `key` (index.Opener.key: memkit.compile.current.static_key for today), the files
+    read alone and found valid are remembered by their bytes (memkit.githooks.valid):
+    the next commit of the same files needs no validation.
     """
     from memkit.validation import validate
 
@@ -198,24 +206,22 @@ def invalid_memories(
     lean = validate_files(store, staged, stamps, clean)  # the staged files alone, if that tells
     if lean is None:
         return validate(store, only=staged)
-    if clean and today is not None:
-        _remember_valid(store, clean, stamps, today)
+    if clean and key is not None and key():
+        _remember_valid(str(store.root), clean, stamps, key())
     return lean
 
 
 def _remember_valid(
-    store: Store, clean: dict[str, tuple[bytes, Memory]], stamps: Stamps, today: dt.date
+    root: str, clean: dict[str, tuple[bytes, Memory]], stamps: Stamps, key: str
 ) -> None:
-    from memkit.compile.current import static_key
     from memkit.githooks import valid
     from memkit.staleness.anchors import watched
 
-    root = str(store.root)
     found = {
         rel: (valid.digest(data), len(data), tuple(watched(mem.links)))
         for rel, (data, mem) in clean.items()
     }
-    valid.remember(root, static_key(root, today), found, stamps)
+    valid.remember(root, key, found, stamps)
 
 
 def compile_needed(
@@ -232,11 +238,12 @@ def compile_needed(
     return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
-def recompile(store: Store, *, today: dt.date) -> list[str]:
+def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = None) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote.
 
     Nothing to do when the last compile that changed nothing recorded the same inputs
     (memkit.compile.current): a commit of linked code alone then compiles nothing.
+    `key`: the hook run's index.Opener.key, worked out once for every check.
     """
     from memkit.compile.current import is_current
 
@@ -245,7 +252,8 @@ def recompile(store: Store, *, today: dt.date) -> list[str]:
 
         return statuses_now(store, today=today)
 
-    if is_current(str(store.root), str(store.cache_dir), today, stale):
+    known = key() if key is not None else None
+    if is_current(str(store.root), str(store.cache_dir), today, stale, key=known or None):
         return []
     from memkit.compile.plan import apply, plan
 

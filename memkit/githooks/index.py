@@ -43,7 +43,13 @@ class Opener:
         self.store: PinnedStore | None = store  # or a plain Store a caller already has
         self.read: tuple[Stamps, Index] | None = None  # the index as this run read it
         self.tree: list[Entry] | None = None  # .memory/ as memory_walk listed it for this run
+        self._day: str | None = None  # today, when the checks are given it
         self._key: str | None = None
+
+    def today(self, day: str) -> None:
+        """Use `day` (ISO) for key(): the checks' today, which a caller may pin."""
+        if day != self._day:
+            self._day, self._key = day, None
 
     def key(self) -> str:
         """The key of memkit's code and today (memkit.compile.current.static_key) for the
@@ -51,7 +57,7 @@ class Opener:
         if self._key is None:
             from memkit.compile.current import static_key
 
-            day = today_text()
+            day = self._day or today_text()
             self._key = static_key(os.path.realpath(self.root), day) if day else ""
         return self._key
 

@@ -42,9 +42,6 @@ def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -
     links, _ = read_index(root, stamps, opener)
     if any(not n.startswith(MEMORY_DIR + "/") for n in relevant(names, links)):
         return False
-    key = opener.key()
-    if not key:
-        return False
     if touched:
         mine = {n.rsplit("/", 1)[-1] for n in touched}
         if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
@@ -53,7 +50,10 @@ def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -
 
         sizes = {rel: stamps[rel][0] for rel in touched}
         if len(valid.known(root, touched, sizes, opener.key)) != len(touched):
-            return False
+            return False  # (the key is worked out only when the bytes matched)
+    key = opener.key()
+    if not key:
+        return False
     from memkit.compile.current import is_current
 
     real = os.path.realpath(root)
