@@ -6,6 +6,7 @@ commit` brings the same memory and the regenerated files. `nothing_to_do` tells,
 with the standard library alone, that the checks (memkit.githooks.checks.run_hook)
 would find nothing in such a commit:
 
+- `.memory/` is a folder, not a link (the store judges where a link leads);
 - every staged memory file is one the hook validated with these very bytes
   (memkit.githooks.valid), and no other memory file has its name (ids are file names);
   nothing else under .memory/ is staged (no config, template or deletion);
@@ -36,6 +37,8 @@ def _no_warnings() -> None:
 def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
     """Whether the pre-commit checks would find nothing to say about the staged `names`
     (see the module docstring); False whenever that is not known."""
+    if os.path.islink(os.path.join(root, MEMORY_DIR)):
+        return False  # the store says whether it may be read (Store.require)
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
     if any(n not in stamps for n in touched):
         return False

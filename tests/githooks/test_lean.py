@@ -15,6 +15,7 @@ from conftest import git, write_memory
 from memkit.cachedir import cache_dir
 from memkit.clock import today
 from memkit.compile import current
+from memkit.compile.plan import apply, plan
 from memkit.githooks import checks, fastpath, lean, valid
 from memkit.githooks.index import INDEX_NAME, Opener, memory_walk
 from memkit.store import Store
@@ -113,23 +114,21 @@ def test_a_record_that_does_not_match_is_not_trusted(project: Path) -> None:
 
 @pytest.mark.parametrize(
     "change",
-    ["same name elsewhere", "config", "deleted memory", "linked code", "outputs by hand",
-     "stale warning", "record of today missing"],
+    ["same name elsewhere", "config", "deleted memory", "outputs by hand",
+     "stale warning", "record of today missing", "store behind a link"],
 )  # fmt: skip
 def test_anything_else_takes_the_checks(project: Path, store: Store, change: str) -> None:
     hand_edit(project)
     assert knows(project)
-    if change == "same name elsewhere":
-        write_memory(store, "sub/use-tabs", EDITED)  # two files, one id: the load decides
+    if change == "same name elsewhere":  # two files, one id: the load decides
+        write_memory(store, "sub/use-tabs", EDITED)
+        apply(plan(Store(project), today=today()))  # compiled since: the record is current
+        git(project, "add", "AGENTS.md")
     elif change == "config":
         (store.dir / "config.toml").write_text('[compile]\ntargets = ["agents"]\n\n', "utf-8")
         git(project, "add", "-A")
     elif change == "deleted memory":
         git(project, "rm", "-qf", ".memory/use-tabs.md")
-    elif change == "linked code":
-        (project / "src.py").write_text("def f():\n    return 1\n", encoding="utf-8")
-        write_memory(store, "linked", "---\ntitle: L\nlinks:\n- src.py::f\n---\n\nB.\n")
-        git(project, "add", "-A")
     elif change == "outputs by hand":
         agents = project / "AGENTS.md"
         agents.write_text(agents.read_text("utf-8") + "\nMine.\n", encoding="utf-8")
@@ -138,9 +137,27 @@ def test_anything_else_takes_the_checks(project: Path, store: Store, change: str
         record = Path(cache_dir(str(project)), current.NAME)
         text = record.read_text("utf-8").replace("stale\t-\n", "stale\t+\ns\tuse-tabs\tx\n")
         record.write_text(text, encoding="utf-8")
-    else:
+    elif change == "record of today missing":
         Path(cache_dir(str(project)), current.NAME).unlink()
+    else:
+        moved = project.parent / "elsewhere"
+        (project / ".memory").rename(moved)
+        (project / ".memory").symlink_to(moved)
     assert not knows(project)
+
+
+def test_a_staged_linked_file_takes_the_checks(project: Path, store: Store) -> None:
+    (project / "src.py").write_text("def f():\n    return 1\n", encoding="utf-8")
+    write_memory(store, "linked", "---\ntitle: L\nlinks:\n- src.py::f\n---\n\nB.\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-q", "--no-verify", "-m", "linked")
+    hand_edit(project)
+    assert knows(project)
+    (project / "src.py").write_text("def f():\n    return 2\n", encoding="utf-8")
+    git(project, "add", "src.py")
+    assert not knows(project)  # the staleness report is the checks' to give
+    done = commit(project)
+    assert done.returncode == 0 and "linked: L (.memory/linked.md)" in done.stderr, done.stderr
 
 
 def test_the_index_takes_a_known_memorys_links_without_parsing_it(
