@@ -2,6 +2,7 @@
 """Time what memkit's pre-commit hook adds to a `git commit`, with 1,000 memories.
 
     python benchmarks/bench_hook.py [--memories N] [--runs R] [--keep DIR] [--verified]
+        [--baseline DIR]
 
 Generates a store (benchmarks/gen_store.py), installs the hook, then times real
 `git commit` runs (median of R) for:
@@ -18,6 +19,10 @@ Generates a store (benchmarks/gen_store.py), installs the hook, then times real
 - index rebuild: the first commit after a memory changed on disk.
 
 Each against the same commit made with `--no-verify` (no hook). Prints the figures.
+With --baseline DIR (a folder holding another memkit package, e.g. made with `git
+archive REV memkit templates | tar -x -C DIR`), that version's hook is timed too, on
+the same store, alternating with this one commit by commit (an even number of runs
+gives each version the first turn equally often), each with its own cache folder.
 With --verified, every memory with links is first verified against them (`memkit
 verify --all`), as in a store that uses staleness checks: compiling then asks the
 staleness engine, which opens the repository.
@@ -61,11 +66,11 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def timed_commit(repo: Path, *flags: str) -> tuple[float, float]:
+def timed_commit(repo: Path, *flags: str, env: dict[str, str] = ENV) -> tuple[float, float]:
     """Wall-clock and CPU seconds of one `git commit`."""
     start, start_cpu = time.perf_counter(), cpu()
     done = subprocess.run(
-        ["git", "commit", "-q", "-m", "bench", *flags], cwd=repo, env=ENV, capture_output=True
+        ["git", "commit", "-q", "-m", "bench", *flags], cwd=repo, env=env, capture_output=True
     )
     elapsed, used = time.perf_counter() - start, cpu() - start_cpu
     if done.returncode != 0:
@@ -73,22 +78,42 @@ def timed_commit(repo: Path, *flags: str) -> tuple[float, float]:
     return elapsed, used
 
 
+Change = Callable[[int, dict[str, str]], None]
+
+
 def median_ms(
-    repo: Path, runs: int, change: Callable[[int], None], *flags: str
+    repo: Path, runs: int, change: Change, *flags: str, env: dict[str, str] = ENV
 ) -> tuple[float, float]:
     """Median wall-clock and CPU milliseconds of `runs` commits, each after `change(i)`."""
-    wall, used = [], []
+    return medians_ms(repo, runs, change, {"": env}, *flags)[""]
+
+
+def medians_ms(
+    repo: Path, runs: int, change: Change, envs: dict[str, dict[str, str]], *flags: str
+) -> dict[str, tuple[float, float]]:
+    """median_ms for each version (name -> environment), alternating commit by commit."""
+    wall: dict[str, list[float]] = {name: [] for name in envs}
+    used: dict[str, list[float]] = {name: [] for name in envs}
+    names = list(envs)
     for i in range(runs):
-        change(i)
-        w, c = timed_commit(repo, *flags)
-        wall.append(w)
-        used.append(c)
-    return statistics.median(wall) * 1000, statistics.median(used) * 1000
+        for name in names if i % 2 == 0 else names[::-1]:
+            change(i, envs[name])
+            w, c = timed_commit(repo, *flags, env=envs[name])
+            wall[name].append(w)
+            used[name].append(c)
+    return {
+        name: (statistics.median(wall[name]) * 1000, statistics.median(used[name]) * 1000)
+        for name in envs
+    }
 
 
-def compile_outputs(repo: Path) -> None:
+def compile_outputs(repo: Path, env: dict[str, str] = ENV) -> None:
     subprocess.run(
-        [sys.executable, "-m", "memkit", "compile"], cwd=repo, check=True, capture_output=True
+        [sys.executable, "-m", "memkit", "compile"],
+        cwd=repo,
+        check=True,
+        capture_output=True,
+        env=env,
     )
 
 
@@ -105,16 +130,39 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=9)
     ap.add_argument("--keep", type=Path, help="Generate into this (new) directory and keep it.")
     ap.add_argument("--verified", action="store_true", help="Verify every linked memory first.")
+    ap.add_argument("--baseline", type=Path, help="A folder holding another memkit package.")
     args = ap.parse_args()
     import compileall
 
     compileall.compile_dir(Path(__file__).resolve().parents[1] / "memkit", quiet=1)
+    if args.baseline:
+        if not (args.baseline / "memkit" / "__init__.py").is_file():
+            sys.exit(f"bench_hook: {args.baseline} holds no memkit package (memkit/__init__.py)")
+        compileall.compile_dir(args.baseline / "memkit", quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         repo = generate(args.memories, args.keep or Path(tmp) / "repo")
-        run(repo, args.memories, args.runs, verified=args.verified)
+        versions = {"this": ENV}
+        if args.baseline:
+            versions = {
+                "this": {**ENV, "MEMKIT_CACHE_DIR": str(Path(tmp) / "cache-this")},
+                "baseline": {
+                    **ENV,
+                    "MEMKIT_CACHE_DIR": str(Path(tmp) / "cache-baseline"),
+                    "PYTHONPATH": str(args.baseline.absolute()),
+                },
+            }
+        run(repo, args.memories, args.runs, verified=args.verified, versions=versions)
 
 
-def run(repo: Path, n: int, runs: int, *, verified: bool = False) -> None:
+def run(
+    repo: Path,
+    n: int,
+    runs: int,
+    *,
+    verified: bool = False,
+    versions: dict[str, dict[str, str]] | None = None,
+) -> None:
+    versions = versions or {"this": ENV}
     from memkit.githooks.install import install
 
     mdir = repo / ".memory"
@@ -131,41 +179,42 @@ def run(repo: Path, n: int, runs: int, *, verified: bool = False) -> None:
     code = repo / linked.group(1)
     notes = repo / "NOTES.txt"
 
-    def touch_notes(i: int) -> None:
+    def touch_notes(i: int, env: dict[str, str]) -> None:
         notes.write_text(f"note {i} {time.time_ns()}\n")
         git(repo, "add", "NOTES.txt")
 
-    def touch_code(i: int) -> None:
+    def touch_code(i: int, env: dict[str, str]) -> None:
         code.write_text(code.read_text().replace("return value", f"return value  # {i}", 1))
         git(repo, "add", str(code))
 
-    def touch_memory(i: int) -> None:
+    def touch_memory(i: int, env: dict[str, str]) -> None:
         linked_mem.write_text(linked_mem.read_text() + f"\nMore text {i}.\n")
-        compile_outputs(repo)  # as after the hook's first, regenerating run
+        compile_outputs(repo, env)  # `memkit compile` by hand before committing
         git(repo, "add", "-A")
 
-    def touch_memory_hook_first(i: int) -> None:
+    def touch_memory_hook_first(i: int, env: dict[str, str]) -> None:
         linked_mem.write_text(linked_mem.read_text() + f"\nEdited {i}.\n")
         git(repo, "add", str(linked_mem))
         # the first `git commit` after the edit: the hook validates the memory, regenerates
         # the compiled files and stops the commit so that they are reviewed
-        subprocess.run([repo / ".git" / "hooks" / "pre-commit"], cwd=repo, env=ENV,
+        subprocess.run([repo / ".git" / "hooks" / "pre-commit"], cwd=repo, env=env,
                        capture_output=True)  # fmt: skip
         git(repo, "add", "-A")
 
-    def touch_memory_unstaged(i: int) -> None:
+    def touch_memory_unstaged(i: int, env: dict[str, str]) -> None:
         linked_mem.write_text(linked_mem.read_text() + f"\nUnstaged {i}.\n")
-        touch_notes(i)
+        touch_notes(i, env)
 
-    compile_outputs(repo)
+    for env in versions.values():
+        compile_outputs(repo, env)
     git(repo, "add", "-A")
     timed_commit(repo, "--no-verify")  # the compiled files, and warm caches
     kind = "linked memories verified" if verified else "no memory verified"
     print(f"git commit with the memkit pre-commit hook, {n} memories ({kind}), median of {runs}")
     print(f"(load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; bare python start")
     print(f" {bare_python_ms():.0f} ms: on a busy machine the CPU column is the steadier one)")
-    print(f"{'':<42}{'-------- wall clock --------':>30}{'-- CPU --':>12}")
-    print(f"{'scenario':<42}{'no hook':>10}{'hook':>10}{'added':>10}{'added':>12}")
+    print(f"{'':<56}{'-------- wall clock --------':>30}{'-- CPU --':>12}")
+    print(f"{'scenario':<56}{'no hook':>10}{'hook':>10}{'added':>10}{'added':>12}")
     for name, change in (
         ("fast path: nothing linked, no memory", touch_notes),
         ("linked code changed (staleness check)", touch_code),
@@ -174,10 +223,11 @@ def run(repo: Path, n: int, runs: int, *, verified: bool = False) -> None:
         ("index rebuild: a memory changed on disk", touch_memory_unstaged),
     ):
         base, base_cpu = median_ms(repo, runs, change, "--no-verify")
-        hook, hook_cpu = median_ms(repo, runs, change)
-        added, added_cpu = hook - base, hook_cpu - base_cpu
-        print(f"{name:<42}{base:>8.0f}ms{hook:>8.0f}ms{added:>8.0f}ms{added_cpu:>10.0f}ms")
-    touch_notes(runs)
+        for version, (hook, hook_cpu) in medians_ms(repo, runs, change, versions).items():
+            added, added_cpu = hook - base, hook_cpu - base_cpu
+            label = name if len(versions) == 1 else f"{name} [{version}]"
+            print(f"{label:<56}{base:>8.0f}ms{hook:>8.0f}ms{added:>8.0f}ms{added_cpu:>10.0f}ms")
+    touch_notes(runs, ENV)
     time.sleep(2.1)  # let the last memory edit settle, then rebuild the index once
     subprocess.run([repo / ".git" / "hooks" / "pre-commit"], cwd=repo, env=ENV, check=True)
     print(f"\nthe processes alone, fast path (median of {runs * 2} runs)")
