@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping, Sequence
 from memkit import memory as mm
 from memkit.errors import InvalidMemoryError, MemkitError
 from memkit.memory import Memory
-from memkit.store import Store, secret_findings
+from memkit.store import Loaded, Store, secret_findings
 
 _SECRET_FIX = (
     "remove it (a store committed to git keeps it forever), or mark a fake example with "
@@ -120,3 +120,23 @@ def _dangling(mem: Memory, ids: Collection[str]) -> list[InvalidMemoryError]:
         )
         for field, ref in missing
     ]
+
+
+def remember_fresh(store: Store, loaded: Loaded, key: str) -> None:
+    """Remember for the pre-commit hook (memkit.validity) the memories a load parsed
+    afresh (Loaded.fresh) that validate_files would find clean: no secret, no reference
+    to another memory; whether another file shares the name, the hook asks itself."""
+    from memkit.staleness.anchors import watched
+    from memkit.validity import digest, remember
+
+    by_path = {m.path: m for m in loaded.memories}
+    found = {}
+    for rel, raw in loaded.fresh.items():
+        mem = by_path.get(rel)
+        if mem is None or mem.supersedes or mem.superseded_by or mem.revises:
+            continue
+        if raw != _text_of(mem) or secret_findings(raw.decode("utf-8"), mem):
+            continue
+        found[rel] = (digest(raw), len(raw), tuple(watched(mem.links)))
+    if found:
+        remember(str(store.root), key, found, loaded.stats)

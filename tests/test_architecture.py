@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parents[1] / "memkit"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("memkit.errors", "memkit.fields", "memkit.config",
               "memkit.limits", "memkit.cachedir", "memkit.fsatomic", "memkit.fsutil", "memkit.walk",
+              "memkit.validity",
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
               "memkit.clock", "memkit.lazyre")),
     ("memory", ("memkit.memory",)),

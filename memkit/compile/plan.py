@@ -157,6 +157,10 @@ def plan(
     if before is not None:
         before.watch(loaded)
     built = build(store, today=today, targets=targets, statuses=statuses, loaded=loaded)
+    if before is not None and before.key and loaded.fresh:
+        from memkit.validation import remember_fresh
+
+        remember_fresh(store, loaded, before.key)  # the commit that follows needs no validation
     pending = None
     if before is not None and not note and "stores" not in store.config.data:
         pending = (before, str(store.private_dir() / NAME), stale_warnings(statuses))

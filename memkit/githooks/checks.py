@@ -183,7 +183,7 @@ def invalid_memories(
     config or template is loaded; a staged deletion checks the whole store.
 
     With `key` (index.Opener.key: memkit.compile.current.static_key for today), the files
-    read alone and found valid are remembered by their bytes (memkit.githooks.valid):
+    read alone and found valid are remembered by their bytes (memkit.validity):
     the next commit of the same files needs no validation.
     """
     from memkit.validation import validate
@@ -214,14 +214,14 @@ def invalid_memories(
 def _remember_valid(
     root: str, clean: dict[str, tuple[bytes, Memory]], stamps: Stamps, key: str
 ) -> None:
-    from memkit.githooks import valid
+    from memkit import validity
     from memkit.staleness.anchors import watched
 
     found = {
-        rel: (valid.digest(data), len(data), tuple(watched(mem.links)))
+        rel: (validity.digest(data), len(data), tuple(watched(mem.links)))
         for rel, (data, mem) in clean.items()
     }
-    valid.remember(root, key, found, stamps)
+    validity.remember(root, key, found, stamps)
 
 
 def compile_needed(

@@ -212,14 +212,14 @@ def _known_links(
     root: str, rels: list[str], stamps: Stamps, opener: Callable[[], Any] | None
 ) -> dict[str, tuple[str, ...]]:
     """The links of those of `rels` the hook validated as they are now
-    (memkit.githooks.valid), without parsing them."""
+    (memkit.validity), without parsing them."""
     if not rels or not isinstance(opener, Opener):
         return {}
-    from memkit.githooks import valid
+    from memkit import validity
 
-    if not os.path.isfile(os.path.join(cache_dir(root), valid.NAME)):
+    if not os.path.isfile(os.path.join(cache_dir(root), validity.NAME)):
         return {}
-    return valid.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
+    return validity.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
 
 
 def _store_opener(root: str) -> Callable[[], Any]:

@@ -8,7 +8,7 @@ would find nothing in such a commit:
 
 - `.memory/` is a folder, not a link (the store judges where a link leads);
 - every staged memory file is one the hook validated with these very bytes
-  (memkit.githooks.valid), and no other memory file has its name (ids are file names);
+  (memkit.validity), and no other memory file has its name (ids are file names);
   nothing else under .memory/ is staged (no config, template or deletion);
 - the compiled files are current (memkit.compile.current.is_current), with no
   staleness warning recorded (those need the staleness engine);
@@ -49,10 +49,10 @@ def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -
         mine = {n.rsplit("/", 1)[-1] for n in touched}
         if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
             return False  # a file name two memory files share: the store's load decides
-        from memkit.githooks import valid
+        from memkit import validity
 
         sizes = {rel: stamps[rel][0] for rel in touched}
-        if len(valid.known(root, touched, sizes, opener.key)) != len(touched):
+        if len(validity.known(root, touched, sizes, opener.key)) != len(touched):
             return False  # (the key is worked out only when the bytes matched)
     key = opener.key()
     if not key:

@@ -23,6 +23,7 @@ from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
 
 _LAST: list[Any] = []  # [key, Loaded] of this process's last full load
 BATCH = 1000  # files read, then parsed, at a time
+FRESH_MAX = 64  # Loaded.fresh keeps the bytes of at most this many files parsed afresh
 _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
     "outside the repository): replace it with the file itself"
@@ -35,13 +36,17 @@ class Loaded:
 
     `stats` are the stat results (lstat) of the memory files, taken before each was
     read, keyed by path relative to the root; `digests` the SHA-256 of the bytes read
-    of those modified in the last 2 * RACY_NS (memkit.compile.current records both).
+    of those modified in the last 2 * RACY_NS (memkit.compile.current records both);
+    `fresh` the bytes of the memories this load parsed rather than took from the parse
+    cache (the few edited since the last load), empty when more than FRESH_MAX were
+    (compile remembers the valid ones for the pre-commit hook: memkit.validity).
     """
 
     memories: tuple[Memory, ...]
     problems: tuple[InvalidMemoryError, ...]
     stats: Mapping[str, os.stat_result] = field(default_factory=dict, compare=False, repr=False)
     digests: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
+    fresh: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
 def load(store: Any) -> Loaded:
@@ -102,6 +107,7 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     memories: list[Memory] = []
     problems: list[InvalidMemoryError] = []
     digests: dict[str, str] = {}
+    fresh: dict[str, bytes] | None = {}
     recent = time.time_ns() - 2 * RACY_NS
     for start in range(0, len(files), BATCH):
         batch = files[start : start + BATCH]
@@ -117,7 +123,7 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
             else got
             for (rel, _, _), got in zip(batch, found, strict=True)
         ]
-        for (rel, _, st), got in zip(batch, parsed, strict=True):
+        for (rel, _, st), got, raw in zip(batch, parsed, found, strict=True):
             if isinstance(got, Memory):
                 memories.append(got)
             elif isinstance(got, InvalidMemoryError):
@@ -127,9 +133,12 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
                 if errs:
                     problems.extend(errs)
                 else:
-                    assert mem is not None
+                    assert mem is not None and isinstance(raw, bytes)
                     cache.put(rel, st, mem)
                     memories.append(mem)
+                    if fresh is not None:
+                        fresh[rel] = raw
+                        fresh = fresh if len(fresh) <= FRESH_MAX else None
     cache.save()
     cache.close()
     problems.extend(
@@ -137,7 +146,7 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     )
     problems.extend(_duplicates(memories))
     stats = {rel: st for rel, _, st in files}
-    return Loaded(tuple(memories), tuple(problems), stats, digests)
+    return Loaded(tuple(memories), tuple(problems), stats, digests, fresh or {})
 
 
 def _cached_or_read(

@@ -1,5 +1,5 @@
 """The pre-commit hook's lean route (memkit.githooks.lean) and the record of memory files
-it validated (memkit.githooks.valid): in real `git commit` runs, a commit of memories
+it validated (memkit.validity): in real `git commit` runs, a commit of memories
 the hook already knows needs neither the store nor the memory model, and anything else
 takes the full checks, which say what they always said."""
 
@@ -10,13 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, write_memory
+from conftest import Invoke, git, write_memory
 
+from memkit import validity
 from memkit.cachedir import cache_dir
 from memkit.clock import today
 from memkit.compile import current
 from memkit.compile.plan import apply, plan
-from memkit.githooks import checks, fastpath, lean, valid
+from memkit.githooks import checks, fastpath, lean
 from memkit.githooks.index import INDEX_NAME, Opener, memory_walk
 from memkit.store import Store
 from tests.githooks import committing
@@ -82,6 +83,26 @@ def test_what_the_lean_route_lets_through_the_checks_let_through(
     assert outcome == checks.Outcome()
 
 
+def test_a_memory_compiled_by_hand_needs_no_store_either(project: Path, run: Invoke) -> None:
+    (project / "README").write_text("more\n", encoding="utf-8")
+    git(project, "add", "README")
+    assert commit(project).returncode == 0  # the hook's index is made once, on a first commit
+    (project / ".memory" / "use-tabs.md").write_text(EDITED, encoding="utf-8")
+    run("compile")  # read afresh, found clean: remembered for the hook
+    git(project, "add", "-A")
+    assert hook_in_a_process(project) == (0, "", [])
+    assert commit(project).returncode == 0
+
+
+def test_compile_remembers_no_memory_holding_a_secret(project: Path, run: Invoke) -> None:
+    (project / ".memory" / "use-tabs.md").write_text(EDITED + f"\n{SECRET}\n", "utf-8")
+    run("compile")
+    git(project, "add", "-A")
+    assert not knows(project)
+    done = commit(project)
+    assert done.returncode == 1 and "looks like a GitHub token" in done.stderr, done.stderr
+
+
 def test_other_bytes_than_those_validated_take_the_checks(project: Path) -> None:
     path = hand_edit(project)
     path.write_text(EDITED + f"\nThe token is {SECRET}.\n", encoding="utf-8")
@@ -93,7 +114,7 @@ def test_other_bytes_than_those_validated_take_the_checks(project: Path) -> None
 
 def test_a_record_that_does_not_match_is_not_trusted(project: Path) -> None:
     hand_edit(project)
-    record = Path(cache_dir(str(project)), valid.NAME)
+    record = Path(cache_dir(str(project)), validity.NAME)
     text = record.read_text("utf-8")
     good = text.split("\n")[2].split(" ")[1]
     record.write_text(text.replace(good, "0" * 64), encoding="utf-8")
@@ -187,10 +208,10 @@ def test_the_record_keeps_the_files_there_are(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "a.md").write_bytes(b"A")
     (tmp_path / "b.md").write_bytes(b"B")
-    da, db = valid.digest(b"A"), valid.digest(b"B")
-    valid.remember(root, "k", {"a.md": (da, 1, ("src/x.py", "docs/"))}, {"a.md"})
-    valid.remember(root, "k", {"b.md": (db, 1, ())}, {"a.md", "b.md"})
-    assert valid.read(root, "k") == {"a.md": (da, 1, ("src/x.py", "docs/")), "b.md": (db, 1, ())}
+    da, db = validity.digest(b"A"), validity.digest(b"B")
+    validity.remember(root, "k", {"a.md": (da, 1, ("src/x.py", "docs/"))}, {"a.md"})
+    validity.remember(root, "k", {"b.md": (db, 1, ())}, {"a.md", "b.md"})
+    assert validity.read(root, "k") == {"a.md": (da, 1, ("src/x.py", "docs/")), "b.md": (db, 1, ())}
     sizes = {"a.md": 1, "b.md": 1, "c.md": 1}
     asked = []
 
@@ -198,16 +219,16 @@ def test_the_record_keeps_the_files_there_are(tmp_path: Path) -> None:
         asked.append(1)
         return "k"
 
-    found = valid.known(root, ["a.md", "b.md", "c.md"], sizes, key)
+    found = validity.known(root, ["a.md", "b.md", "c.md"], sizes, key)
     assert found == {"a.md": ("src/x.py", "docs/"), "b.md": ()} and asked == [1]
-    assert valid.known(root, ["a.md"], sizes, lambda: "other") == {}  # another key
+    assert validity.known(root, ["a.md"], sizes, lambda: "other") == {}  # another key
     (tmp_path / "b.md").write_bytes(b"C")  # the same size, other bytes
-    assert valid.known(root, ["b.md"], sizes, key) == {} and asked == [1]
-    assert valid.known(root, ["a.md"], {"a.md": 2}, key) == {} and asked == [1]  # not read
-    assert valid.read(root, "other") == {}
-    valid.remember(root, "k", {"b.md": (db, 1, ())}, {"b.md"})  # a.md is gone from the store
-    assert set(valid.read(root, "k")) == {"b.md"}
-    valid.remember(root, "new", {"a.md": (da, 1, ())}, {"a.md", "b.md"})  # another key: anew
-    assert valid.read(root, "new") == {"a.md": (da, 1, ())} and valid.read(root, "k") == {}
-    valid.remember(root, "k", {"x\ny.md": (da, 1, ()), "c.md": (da, 1, ("a\nb",))}, {"c.md"})
-    assert valid.read(root, "k") == {}  # names the lines cannot hold are not recorded
+    assert validity.known(root, ["b.md"], sizes, key) == {} and asked == [1]
+    assert validity.known(root, ["a.md"], {"a.md": 2}, key) == {} and asked == [1]  # not read
+    assert validity.read(root, "other") == {}
+    validity.remember(root, "k", {"b.md": (db, 1, ())}, {"b.md"})  # a.md is gone from the store
+    assert set(validity.read(root, "k")) == {"b.md"}
+    validity.remember(root, "new", {"a.md": (da, 1, ())}, {"a.md", "b.md"})  # another key: anew
+    assert validity.read(root, "new") == {"a.md": (da, 1, ())} and validity.read(root, "k") == {}
+    validity.remember(root, "k", {"x\ny.md": (da, 1, ()), "c.md": (da, 1, ("a\nb",))}, {"c.md"})
+    assert validity.read(root, "k") == {}  # names the lines cannot hold are not recorded

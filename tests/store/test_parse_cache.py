@@ -165,3 +165,21 @@ def test_a_second_load_in_a_process_reuses_the_first(store: Store) -> None:
     assert store.load().memories[0].title == "New"
     fresh = write_memory(store, "b", "---\ntitle: Just written\n---\n")  # racy: not kept
     assert fresh.exists() and store.load() is not store.load()
+
+
+def test_a_load_keeps_the_bytes_of_the_few_files_it_parsed_afresh(store: Store) -> None:
+    from memkit.store import loading
+
+    paths = [write_memory(store, f"m{i}", f"---\ntitle: M{i}\n---\n\nB{i}.\n") for i in range(3)]
+    hour_ago = time.time() - 3600
+    for path in paths:
+        os.utime(path, (hour_ago, hour_ago))
+    first = Store(store.root).load()
+    assert sorted(first.fresh) == [".memory/m0.md", ".memory/m1.md", ".memory/m2.md"]
+    assert first.fresh[".memory/m1.md"] == paths[1].read_bytes()
+    paths[1].write_text("---\ntitle: M1\n---\n\nEdited.\n", encoding="utf-8")
+    again = Store(store.root).load()  # the others come from the parse cache
+    assert dict(again.fresh) == {".memory/m1.md": paths[1].read_bytes()}
+    for i in range(3, loading.FRESH_MAX + 4):
+        write_memory(store, f"m{i}", f"---\ntitle: M{i}\n---\n\nB{i}.\n")
+    assert Store(store.root).load().fresh == {}  # too many to keep: nothing kept

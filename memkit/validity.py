@@ -1,16 +1,18 @@
-"""Memory files the pre-commit hook found valid, remembered by their bytes.
+"""Memory files found valid, remembered by their bytes: the pre-commit hook's record.
 
 A commit that changes a memory makes the hook validate it (parse, fields, secret scan)
 and regenerate the compiled files; it then stops the commit so that they are reviewed,
 and the next `git commit` brings the same memory again. `hook-valid` in memkit's
-private folder (memkit.cachedir) remembers each memory file the hook's validation
-found clean: its path, the SHA-256 and size of the bytes it read, the files it links to,
-under the key of memkit's code (memkit.compile.current.static_key: memkit's modules,
-PyYAML's, Python, today, MEMKIT_* variables). With it the hook's lean route
+private folder (memkit.cachedir) remembers each memory file found clean, by the hook's
+validation (memkit.githooks.checks) or by a compile that read it afresh
+(memkit.compile.plan): its path, the SHA-256 and size of the bytes read, the files it
+links to, under the key of memkit's code (memkit.compile.current.static_key: memkit's
+modules, PyYAML's, Python, today, MEMKIT_* variables). With it the hook's lean route
 (memkit.githooks.lean) knows a staged memory valid without loading the memory model,
-and the derived index (memkit.githooks.index) takes its links from here instead of
-parsing it again. A file whose bytes differ, an entry under another key, a mangled
-record: not known, validated as before. Standard library only.
+and the hook's derived index (memkit.githooks.index) takes its links from here instead
+of parsing it again. A file whose bytes differ, an entry under another key, a mangled
+record: not known, validated as before. Standard library only, in the base layer so
+that compile (a feature) and the hooks (an integration) both write it.
 """
 
 from __future__ import annotations
