@@ -126,8 +126,7 @@ def remember_fresh(store: Store, loaded: Loaded, key: str) -> None:
     """Remember for the pre-commit hook (memkit.validity) the memories a load parsed
     afresh (Loaded.fresh) that validate_files would find clean: no secret, no reference
     to another memory; whether another file shares the name, the hook asks itself."""
-    from memkit.staleness.anchors import watched
-    from memkit.validity import digest, remember
+    from memkit.validity import remember
 
     by_path = {m.path: m for m in loaded.memories}
     found = {}
@@ -137,6 +136,15 @@ def remember_fresh(store: Store, loaded: Loaded, key: str) -> None:
             continue
         if raw != _text_of(mem) or secret_findings(raw.decode("utf-8"), mem):
             continue
-        found[rel] = (digest(raw), len(raw), tuple(watched(mem.links)))
+        found[rel] = valid_entry(raw, mem)
     if found:
         remember(str(store.root), key, found, loaded.stats)
+
+
+def valid_entry(data: bytes, mem: Memory) -> tuple[str, int, tuple[str, ...]]:
+    """What memkit.validity records of a memory found valid: its bytes' digest and size,
+    and the files it links to."""
+    from memkit.staleness.anchors import watched
+    from memkit.validity import digest
+
+    return digest(data), len(data), tuple(watched(mem.links))

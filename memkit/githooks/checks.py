@@ -215,12 +215,9 @@ def _remember_valid(
     root: str, clean: dict[str, tuple[bytes, Memory]], stamps: Stamps, key: str
 ) -> None:
     from memkit import validity
-    from memkit.staleness.anchors import watched
+    from memkit.validation import valid_entry
 
-    found = {
-        rel: (validity.digest(data), len(data), tuple(watched(mem.links)))
-        for rel, (data, mem) in clean.items()
-    }
+    found = {rel: valid_entry(data, mem) for rel, (data, mem) in clean.items()}
     validity.remember(root, key, found, stamps)
 
 
