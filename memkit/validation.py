@@ -72,7 +72,7 @@ def validate_files(
         problems += found
         if mem is None:
             continue
-        if mem.supersedes or mem.superseded_by or mem.revises:
+        if _refers(mem):
             return None
         read: list[bytes] = []
         found = _secrets(store, mem, read)
@@ -81,6 +81,11 @@ def validate_files(
             clean[rel] = (read[0], mem)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
     return problems
+
+
+def _refers(mem: Memory) -> bool:
+    """Whether the memory names another (`supersedes`, `superseded_by`, `revises`)."""
+    return bool(mem.supersedes or mem.superseded_by or mem.revises)
 
 
 def _text_of(mem: Memory) -> bytes:
@@ -123,28 +128,32 @@ def _dangling(mem: Memory, ids: Collection[str]) -> list[InvalidMemoryError]:
 
 
 def remember_fresh(store: Store, loaded: Loaded, key: str) -> None:
-    """Remember for the pre-commit hook (memkit.validity) the memories a load parsed
-    afresh (Loaded.fresh) that validate_files would find clean: no secret, no reference
-    to another memory; whether another file shares the name, the hook asks itself."""
-    from memkit.validity import remember
-
+    """Remember for the pre-commit hook the memories a load parsed afresh (Loaded.fresh)
+    that validate_files would find clean: no secret, no reference to another memory;
+    whether another file shares the name, the hook asks itself."""
     by_path = {m.path: m for m in loaded.memories}
-    found = {}
+    clean = {}
     for rel, raw in loaded.fresh.items():
         mem = by_path.get(rel)
-        if mem is None or mem.supersedes or mem.superseded_by or mem.revises:
+        if mem is None or _refers(mem) or raw != _text_of(mem):
             continue
-        if raw != _text_of(mem) or secret_findings(raw.decode("utf-8"), mem):
-            continue
-        found[rel] = valid_entry(raw, mem)
-    if found:
-        remember(str(store.root), key, found, loaded.stats)
+        if not secret_findings(raw.decode("utf-8"), mem):
+            clean[rel] = (raw, mem)
+    remember_valid(str(store.root), key, clean, loaded.stats)
 
 
-def valid_entry(data: bytes, mem: Memory) -> tuple[str, int, tuple[str, ...]]:
-    """What memkit.validity records of a memory found valid: its bytes' digest and size,
-    and the files it links to."""
+def remember_valid(
+    root: str, key: str, clean: Mapping[str, tuple[bytes, Memory]], keep: Collection[str]
+) -> None:
+    """Add the memories found clean (path -> the bytes validated, the memory) to
+    memkit.validity's record under `key`: their digest and size, the files they link
+    to. `keep`: every memory file there is (the record drops the others)."""
+    if not clean:
+        return
     from memkit.staleness.anchors import watched
-    from memkit.validity import digest
+    from memkit.validity import digest, remember
 
-    return digest(data), len(data), tuple(watched(mem.links))
+    found = {
+        rel: (digest(raw), len(raw), tuple(watched(m.links))) for rel, (raw, m) in clean.items()
+    }
+    remember(root, key, found, keep)

@@ -318,9 +318,9 @@ def is_current(
 ) -> bool:
     """Whether a compile now would write the files the recorded one left (module docstring).
 
-        `stale` gives today's staleness warnings; it is called only when the record has
-        some to compare (a memory verified against its links), and may raise (then the
-        answer is False). `key`: static_key(root, today), and `tree`: .memory/ as
+    `stale` gives today's staleness warnings; it is called only when the record has
+    some to compare (a memory verified against its links), and may raise (then the
+    answer is False). `key`: static_key(root, today), and `tree`: .memory/ as
     memkit.walk.tree_entries(root, defer=False) just listed it, when the caller has them.
     """
     try:

@@ -206,19 +206,12 @@ def invalid_memories(
     lean = validate_files(store, staged, stamps, clean)  # the staged files alone, if that tells
     if lean is None:
         return validate(store, only=staged)
-    if clean and key is not None and key():
-        _remember_valid(str(store.root), clean, stamps, key())
+    day_key = key() if clean and key is not None else ""
+    if day_key:
+        from memkit.validation import remember_valid
+
+        remember_valid(str(store.root), day_key, clean, stamps)
     return lean
-
-
-def _remember_valid(
-    root: str, clean: dict[str, tuple[bytes, Memory]], stamps: Stamps, key: str
-) -> None:
-    from memkit import validity
-    from memkit.validation import valid_entry
-
-    found = {rel: valid_entry(data, mem) for rel, (data, mem) in clean.items()}
-    validity.remember(root, key, found, stamps)
 
 
 def compile_needed(

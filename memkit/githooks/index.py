@@ -217,8 +217,6 @@ def _known_links(
         return {}
     from memkit import validity
 
-    if not os.path.isfile(os.path.join(cache_dir(root), validity.NAME)):
-        return {}
     return validity.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
 
 
