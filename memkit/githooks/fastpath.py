@@ -21,6 +21,10 @@ from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
 from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant
 from memkit.walk import MEMORY_DIR
 
+TYPE_CHECKING = False  # typing costs the fast path an import
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 USAGE = (
     "usage: python -m memkit.githooks.fastpath pre-commit|pre-merge-commit [--root DIR] [--strict]"
 )
@@ -39,7 +43,12 @@ def staged_names(root: str) -> list[str]:
     the environment git gave the hook, so `git commit -a` and `git commit FILE` (which
     use a temporary index) are seen as git sees them.
     """
-    code, out = _spawn(["git", "-C", root, *_DIFF])
+    return _staged_names(root, _start(["git", "-C", root, *_DIFF]))
+
+
+def _staged_names(root: str, wait: Callable[[], tuple[int, bytes]]) -> list[str]:
+    """staged_names, from the `git diff` that `wait` waits for."""
+    code, out = wait()
     if code != 0:  # run it again the slow way, for git's message
         import subprocess
 
@@ -49,8 +58,9 @@ def staged_names(root: str) -> list[str]:
     return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
 
-def _spawn(argv: list[str]) -> tuple[int, bytes]:
-    """Run a command, return (exit code, stdout); stderr discarded.
+def _start(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
+    """Start a command; the function returned waits for it: (exit code, stdout), stderr
+    discarded. Call it exactly once.
 
     posix_spawn and a pipe: importing subprocess (threading, selectors, signal) costs
     more than the `git diff` it would run.
@@ -59,7 +69,7 @@ def _spawn(argv: list[str]) -> tuple[int, bytes]:
         import subprocess
 
         done = subprocess.run(argv, capture_output=True)
-        return done.returncode, done.stdout
+        return lambda: (done.returncode, done.stdout)
     r, w = os.pipe()
     try:
         null = os.open(os.devnull, os.O_WRONLY)
@@ -73,13 +83,21 @@ def _spawn(argv: list[str]) -> tuple[int, bytes]:
         finally:
             os.close(null)
             os.close(w)
-        chunks = []
-        while chunk := os.read(r, 65536):
-            chunks.append(chunk)
-    finally:
+    except BaseException:
         os.close(r)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), b"".join(chunks)
+        raise
+
+    def wait() -> tuple[int, bytes]:
+        chunks = []
+        try:
+            while chunk := os.read(r, 65536):
+                chunks.append(chunk)
+        finally:
+            os.close(r)
+            _, status = os.waitpid(pid, 0)
+        return os.waitstatus_to_exitcode(status), b"".join(chunks)
+
+    return wait
 
 
 def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Stamps] | None:
@@ -90,10 +108,13 @@ def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Sta
     that follow reuse it (the store is loaded once per hook run)."""
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
-    names = staged_names(root)
+    wait = _start(["git", "-C", root, *_DIFF])
+    try:  # .memory/ is listed while git works out the staged names
+        stamps, tree = memory_walk(root)
+    finally:
+        names = _staged_names(root, wait)
     if not names:
         return None
-    stamps, tree = memory_walk(root)
     if opener is not None:
         opener.tree = tree
     if not relevant(names, *read_index(root, stamps, opener)):

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -152,6 +153,39 @@ def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:
     assert done.stderr.endswith(
         "memkit: nothing was changed; fix the cause, or commit with `git commit --no-verify`\n"
     )
+
+
+def test_memory_folder_is_listed_while_git_diff_runs_and_git_is_always_waited_for(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / "README").write_text("x\n", encoding="utf-8")
+    git(project, "add", "README")
+    assert fastpath.staged_work(str(project)) is None  # README matters to no memory
+    git(project, "add", "src/app.py")
+    (project / "src" / "app.py").write_text(APP + "\n", encoding="utf-8")
+    git(project, "add", "src/app.py")
+    work = fastpath.staged_work(str(project))
+    assert work is not None and work[0] == ["README", "src/app.py"]
+    assert list(work[1]) == [".memory/totals-rounded-once.md"]
+
+    def broken(root: str) -> None:
+        raise OSError("listing failed")
+
+    waited = []
+    start = fastpath._start
+
+    def started(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
+        wait = start(argv)
+        return lambda: waited.append(wait()) or waited[-1]
+
+    monkeypatch.setattr(fastpath, "memory_walk", broken)
+    monkeypatch.setattr(fastpath, "_start", started)
+    fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
+    with pytest.raises(OSError, match="listing failed"):
+        fastpath.staged_work(str(project))
+    assert [code for code, _ in waited] == [0]  # git diff was waited for, its pipe read
+    if fds is not None:
+        assert len(os.listdir("/proc/self/fd")) == fds
 
 
 def test_hook_runs_in_a_linked_worktree_and_with_hookspath(project: Path) -> None:
