@@ -119,6 +119,7 @@ def scan_values(
     return [
         (field, finding)
         for field, value in pairs
+        if value  # an empty value (no source, say) holds nothing
         for finding in scan(value, honour_pragma=honour_pragma)
     ]
 
