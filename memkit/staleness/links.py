@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import PurePosixPath
 
 # File suffix -> language name. Python uses the stdlib ast, the rest tree-sitter.
 LANGUAGES = {
@@ -46,4 +45,14 @@ class Link:
 
 
 def language_of(path: str) -> str | None:
-    return LANGUAGES.get(PurePosixPath(path).suffix.lower())
+    """The language of the file at `path` by its suffix, as PurePosixPath(path).suffix
+    reads it (the last part's, not of a name starting with its only dot), with plain
+    string work: this runs once for every link verify and check read."""
+    name = path
+    if "/" in path:
+        parts = [p for p in path.split("/") if p and p != "."]
+        name = parts[-1] if parts else ""
+    elif name == ".":
+        name = ""
+    i = name.rfind(".")
+    return LANGUAGES.get(name[i:].lower()) if 0 < i < len(name) - 1 else None
