@@ -26,7 +26,7 @@ from memkit.fsatomic import temp_beside as _temp
 
 TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterator, Sequence
 
 MiB = 1024 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -34,7 +34,7 @@ _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 
 
-def atomic_write_many(files: list[tuple[Path, bytes]]) -> None:
+def atomic_write_many(files: Sequence[tuple[str | Path, bytes]]) -> None:
     """atomic_write for many files with two flushes to disk in all instead of two each.
 
     Every temp file is written, the data flushed once (os.sync), then each is renamed
@@ -45,18 +45,22 @@ def atomic_write_many(files: list[tuple[Path, bytes]]) -> None:
     on ext4, creating a thousand names in a folder whose names were just replaced cost
     about ten times more kernel time than in a new one.
     """
-    temps: list[tuple[str, Path]] = []
-    folders: dict[Path, str] = {}
+    temps: list[tuple[str, str]] = []
+    folders: dict[str, str] = {}
     token = os.urandom(4).hex()
     try:
-        for path, data in files:
-            if path.parent not in folders:
-                folders[path.parent] = _batch_folder(path.parent, token)
-            temps.append((_temp_in(folders[path.parent], path, data, _mode_of(path)), path))
+        for path, data in files:  # plain strings: pathlib costs microseconds a file
+            full = os.fspath(path)
+            parent, name = os.path.split(full)
+            parent = parent or "."
+            folder = folders.get(parent)
+            if folder is None:
+                folder = folders[parent] = _batch_folder(parent, token)
+            temps.append((_temp_in(folder, name, full, data, _mode_of(full)), full))
         if temps:
             os.sync()
-        for tmp, path in temps:
-            os.replace(tmp, path)
+        for tmp, full in temps:
+            os.replace(tmp, full)
     except BaseException:
         for tmp, _ in temps:
             with contextlib.suppress(OSError):
@@ -64,25 +68,25 @@ def atomic_write_many(files: list[tuple[Path, bytes]]) -> None:
         raise
     finally:
         for parent, folder in folders.items():
-            if folder != str(parent):
+            if folder != parent:
                 with contextlib.suppress(OSError):
                     os.rmdir(folder)
     if temps:
         os.sync()
 
 
-def _batch_folder(parent: Path, token: str) -> str:
+def _batch_folder(parent: str, token: str) -> str:
     """A new private folder in `parent` for a batch's temp files (`parent` itself if not)."""
-    parent.mkdir(parents=True, exist_ok=True)
+    os.makedirs(parent, exist_ok=True)
     folder = os.path.join(parent, f".memkit-{token}.tmp")
     try:
         os.mkdir(folder, 0o700)
     except OSError:
-        return str(parent)
+        return parent
     return folder
 
 
-def _mode_of(path: Path) -> int:
+def _mode_of(path: str | Path) -> int:
     """The permission bits of `path` (following a symbolic link), 0o644 if it is not there."""
     try:
         return os.stat(path).st_mode & 0o7777
@@ -92,9 +96,10 @@ def _mode_of(path: Path) -> int:
         raise
 
 
-def _temp_in(folder: str, path: Path, data: bytes, mode: int) -> str:
-    """A new temp file in `folder` holding `data` with permissions `mode` (not flushed)."""
-    tmp = os.path.join(folder, f".{path.name}.tmp")
+def _temp_in(folder: str, name: str, path: str, data: bytes, mode: int) -> str:
+    """A new temp file in `folder` for `path` (whose file name is `name`) holding `data`
+    with permissions `mode` (not flushed)."""
+    tmp = os.path.join(folder, f".{name}.tmp")
     flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _CLOEXEC | _NOFOLLOW
     try:
         fd = os.open(tmp, flags, 0o600)

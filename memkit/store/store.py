@@ -302,12 +302,14 @@ class Store:
         Each is validated and checked for secrets first; one that fails is left
         untouched and returned with its error, the others are written.
         """
-        staged = []
+        staged: list[tuple[str | Path, bytes, Memory]] = []
         refused: list[tuple[str, MemkitError]] = []
+        root = str(self.root)
         for mem in mems:
+            path: str | Path
             try:
                 if mem.path and _plain_rel(mem.path):  # as the store's load writes it
-                    path, rel = self.root / mem.path, mem.path
+                    path, rel = os.path.join(root, mem.path), mem.path
                 else:
                     path = self.root / mem.path if mem.path else self.path_of(mem.id)
                     rel = self.rel(path)
