@@ -5,38 +5,77 @@ repo (opening the repository, revisions, shallow clones, the default branch), co
 two states), blobs (file contents at a revision, in the index or on disk), trees
 (reading raw tree objects), history (file and folder history walks). The public API
 is re-exported here: `from memkit import git; git.open_repo(path)`.
+
+Importing this package imports none of its modules (memkit.git.plain, say, answers
+`memkit verify` without the history walks): each name below is imported from its
+module when first asked for.
 """
 
 from __future__ import annotations
 
-from memkit.git.blobs import blob_at, files_at, read_at, read_blob, tracked_paths
-from memkit.git.changes import (
-    TreeChanges,
-    changes_since,
-    local_changes,
-    range_changes,
-    staged_changes,
-)
-from memkit.git.commit import check_identity, commit_paths, signature
-from memkit.git.history import (
-    FileChange,
-    FileHistory,
-    file_history,
-    find_deletion,
-    folder_changes,
-)
-from memkit.git.repo import (
-    default_branch,
-    find_repo,
-    head_commit,
-    is_shallow,
-    merge_base_with_default,
-    open_repo,
-    require_commits,
-    resolve,
-    shallow_commits,
-    workdir,
-)
+import importlib
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from memkit.git.blobs import blob_at, files_at, read_at, read_blob, tracked_paths
+    from memkit.git.changes import (
+        TreeChanges,
+        changes_since,
+        local_changes,
+        range_changes,
+        staged_changes,
+    )
+    from memkit.git.commit import check_identity, commit_paths, signature
+    from memkit.git.history import (
+        FileChange,
+        FileHistory,
+        file_history,
+        find_deletion,
+        folder_changes,
+    )
+    from memkit.git.repo import (
+        default_branch,
+        find_repo,
+        head_commit,
+        is_shallow,
+        merge_base_with_default,
+        open_repo,
+        require_commits,
+        resolve,
+        shallow_commits,
+        workdir,
+    )
+
+_HOME = {
+    "FileChange": "memkit.git.history",
+    "FileHistory": "memkit.git.history",
+    "TreeChanges": "memkit.git.changes",
+    "blob_at": "memkit.git.blobs",
+    "changes_since": "memkit.git.changes",
+    "check_identity": "memkit.git.commit",
+    "commit_paths": "memkit.git.commit",
+    "default_branch": "memkit.git.repo",
+    "file_history": "memkit.git.history",
+    "files_at": "memkit.git.blobs",
+    "find_deletion": "memkit.git.history",
+    "find_repo": "memkit.git.repo",
+    "folder_changes": "memkit.git.history",
+    "head_commit": "memkit.git.repo",
+    "is_shallow": "memkit.git.repo",
+    "local_changes": "memkit.git.changes",
+    "merge_base_with_default": "memkit.git.repo",
+    "open_repo": "memkit.git.repo",
+    "range_changes": "memkit.git.changes",
+    "read_at": "memkit.git.blobs",
+    "read_blob": "memkit.git.blobs",
+    "require_commits": "memkit.git.repo",
+    "resolve": "memkit.git.repo",
+    "shallow_commits": "memkit.git.repo",
+    "signature": "memkit.git.commit",
+    "staged_changes": "memkit.git.changes",
+    "tracked_paths": "memkit.git.blobs",
+    "workdir": "memkit.git.repo",
+}
 
 __all__ = [
     "FileChange",
@@ -68,3 +107,12 @@ __all__ = [
     "tracked_paths",
     "workdir",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _HOME.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memkit.git' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value

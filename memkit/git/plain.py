@@ -9,7 +9,6 @@ then takes the pygit2 way, which reports the error properly.
 
 from __future__ import annotations
 
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +16,8 @@ _SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 
 
 def _run(root: Path, args: list[str], data: bytes | None = None) -> bytes | None:
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", *_SAFE, *args], cwd=root, input=data, capture_output=True, check=False
@@ -29,8 +30,14 @@ def _run(root: Path, args: list[str], data: bytes | None = None) -> bytes | None
 def head(root: Path) -> tuple[str, str] | None:
     """(HEAD's commit id, the folder at `root` from the top, `/`-ended or empty); None
     if git cannot say (no commits yet, not a repository, no git)."""
-    out = _run(root, ["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}"])
-    if out is None:
+    from memkit.spawn import output
+
+    asked = ["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}"]
+    try:  # without subprocess, which costs `memkit verify` more to import than this
+        code, out = output(["git", "-C", str(root), *_SAFE, *asked])
+    except OSError:
+        return None
+    if code != 0:
         return None
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) != 3 or lines[2] or len(lines[1]) not in (40, 64):

@@ -19,6 +19,7 @@ import sys
 
 from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
 from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant
+from memkit.spawn import start as _start
 from memkit.walk import MEMORY_DIR
 
 TYPE_CHECKING = False  # typing costs the fast path an import
@@ -56,48 +57,6 @@ def _staged_names(root: str, wait: Callable[[], tuple[int, bytes]]) -> list[str]
         err = done.stderr.decode("utf-8", "replace").strip() or f"exit code {code}"
         raise HookError(f"`git diff --cached` failed in {root}: {err}")
     return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
-
-
-def _start(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
-    """Start a command; the function returned waits for it: (exit code, stdout), stderr
-    discarded. Call it exactly once.
-
-    posix_spawn and a pipe: importing subprocess (threading, selectors, signal) costs
-    more than the `git diff` it would run.
-    """
-    if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows
-        import subprocess
-
-        done = subprocess.run(argv, capture_output=True)
-        return lambda: (done.returncode, done.stdout)
-    r, w = os.pipe()
-    try:
-        null = os.open(os.devnull, os.O_WRONLY)
-        try:
-            actions = [
-                (os.POSIX_SPAWN_DUP2, w, 1),
-                (os.POSIX_SPAWN_DUP2, null, 2),
-                (os.POSIX_SPAWN_CLOSE, r),
-            ]
-            pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
-        finally:
-            os.close(null)
-            os.close(w)
-    except BaseException:
-        os.close(r)
-        raise
-
-    def wait() -> tuple[int, bytes]:
-        chunks = []
-        try:
-            while chunk := os.read(r, 65536):
-                chunks.append(chunk)
-        finally:
-            os.close(r)
-            _, status = os.waitpid(pid, 0)
-        return os.waitstatus_to_exitcode(status), b"".join(chunks)
-
-    return wait
 
 
 def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Stamps] | None:

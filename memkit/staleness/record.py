@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memkit.errors import MemkitError
 from memkit.memory import Verification
@@ -30,20 +30,28 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 
+def _repo(root: Path) -> Any:
+    """The repository at `root` (memkit.git, imported only when a link needs it)."""
+    from memkit.git import find_repo
+
+    return find_repo(root)
+
+
 class Fingerprinter:
     """Fingerprints of links in the work tree at `root`, recorded at HEAD."""
 
     def __init__(self, root: Path, prints: PrintCache | None = None) -> None:
-        from memkit.git import find_repo, head_commit
         from memkit.git.plain import head
 
         root = Path(root).resolve()
         known = head(root)  # the git command answers in a few ms; loading pygit2 takes ~50
         if known is not None:
             self.commit: str | None = known[0]
-            self.snap = Snapshot.of_worktree(root, known[1], lambda: find_repo(root), prints)
+            self.snap = Snapshot.of_worktree(root, known[1], lambda: _repo(root), prints)
             return
-        repo = find_repo(root)  # no commits yet, no repository or no git: pygit2 says which
+        from memkit.git import head_commit
+
+        repo = _repo(root)  # no commits yet, no repository or no git: pygit2 says which
         self.snap = Snapshot(root, repo, WORKTREE, prints)
         self.commit = head_commit(repo) if repo is not None else None
 
