@@ -27,17 +27,19 @@ def start(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
         return lambda: (done.returncode, done.stdout)
     r, w = os.pipe()
     try:
-        null = os.open(os.devnull, os.O_WRONLY)
         try:
-            actions = [
-                (os.POSIX_SPAWN_DUP2, w, 1),
-                (os.POSIX_SPAWN_DUP2, null, 2),
-                (os.POSIX_SPAWN_CLOSE, r),
-            ]
-            pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                actions = [
+                    (os.POSIX_SPAWN_DUP2, w, 1),
+                    (os.POSIX_SPAWN_DUP2, null, 2),
+                    (os.POSIX_SPAWN_CLOSE, r),
+                ]
+                pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+            finally:
+                os.close(null)
         finally:
-            os.close(null)
-            os.close(w)
+            os.close(w)  # the child holds its own copy
     except BaseException:
         os.close(r)
         raise

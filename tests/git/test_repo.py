@@ -175,3 +175,16 @@ def test_head_from_the_git_command_agrees_with_pygit2(repo: Path, tmp_path: Path
     outside = tmp_path / "plain"
     outside.mkdir()
     assert head(outside) is None
+
+
+def test_every_name_the_git_package_offers_is_its_module_s() -> None:
+    import importlib
+
+    from memkit import git
+
+    for name in git.__all__:
+        home = importlib.import_module(git._HOME[name])
+        assert getattr(git, name) is getattr(home, name)
+    assert sorted(git._HOME) == sorted(git.__all__)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
+        git.nothing_here  # noqa: B018
