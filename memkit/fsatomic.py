@@ -9,6 +9,7 @@ import, each costing that path more than the write itself.
 
 from __future__ import annotations
 
+import errno
 import os
 
 TYPE_CHECKING = False
@@ -58,6 +59,17 @@ def temp_beside(path: str | PathLike[str], data: bytes, fsync: bool = True) -> s
     return tmp
 
 
+def mode_of(path: str | PathLike[str]) -> int:
+    """The permission bits a file replacing `path` keeps: those of `path` (following a
+    symbolic link), 0o644 if there is nothing there."""
+    try:
+        return os.stat(path).st_mode & 0o7777
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            return 0o644  # what os.path.exists() answers False to
+        raise
+
+
 def fsync_dir(directory: str | PathLike[str]) -> None:
     """Flush a folder's entries (a rename in it) to disk; nothing if it cannot be opened."""
     try:
@@ -83,9 +95,7 @@ def atomic_write(
     path = os.fspath(path)
     tmp = temp_beside(path, data, fsync)
     try:
-        if mode is None and os.path.exists(path):
-            mode = os.stat(path).st_mode & 0o7777
-        os.chmod(tmp, mode if mode is not None else 0o644)
+        os.chmod(tmp, mode_of(path) if mode is None else mode)
         os.replace(tmp, path)
     except BaseException:
         _unlink_quietly(tmp)

@@ -14,14 +14,13 @@ the same and keeps a symbolic link that leads inside the repository.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
 from pathlib import Path
 
 from memkit.errors import MemkitError, UnsafePathError
 from memkit.fsatomic import atomic_write as atomic_write  # re-exported: one writer
-from memkit.fsatomic import fsync_dir
+from memkit.fsatomic import fsync_dir, mode_of
 from memkit.fsatomic import temp_beside as _temp
 
 TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
@@ -56,7 +55,7 @@ def atomic_write_many(files: Sequence[tuple[str | Path, bytes]]) -> None:
             folder = folders.get(parent)
             if folder is None:
                 folder = folders[parent] = _batch_folder(parent, token)
-            temps.append((_temp_in(folder, name, full, data, _mode_of(full)), full))
+            temps.append((_temp_in(folder, name, full, data, mode_of(full)), full))
         if temps:
             os.sync()
         for tmp, full in temps:
@@ -84,16 +83,6 @@ def _batch_folder(parent: str, token: str) -> str:
     except OSError:
         return parent
     return folder
-
-
-def _mode_of(path: str | Path) -> int:
-    """The permission bits of `path` (following a symbolic link), 0o644 if it is not there."""
-    try:
-        return os.stat(path).st_mode & 0o7777
-    except OSError as e:
-        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
-            return 0o644  # what Path.exists() answers False to
-        raise
 
 
 def _temp_in(folder: str, name: str, path: str, data: bytes, mode: int) -> str:
