@@ -39,7 +39,7 @@ def test_a_command_that_cannot_start_raises_and_leaks_nothing() -> None:
     assert open_fds() == fds
 
 
-def test_started_command_runs_while_the_caller_works(tmp_path: Path) -> None:
+def test_a_started_command_has_run_once_waited_for(tmp_path: Path) -> None:
     flag = tmp_path / "flag"
     wait = spawn.start([sys.executable, "-c", f"open({str(flag)!r}, 'w').write('1')"])
     code, _ = wait()

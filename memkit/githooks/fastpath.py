@@ -44,11 +44,16 @@ def staged_names(root: str) -> list[str]:
     the environment git gave the hook, so `git commit -a` and `git commit FILE` (which
     use a temporary index) are seen as git sees them.
     """
-    return _staged_names(root, _start(["git", "-C", root, *_DIFF]))
+    return _staged_names(root, _start_diff(root))
+
+
+def _start_diff(root: str) -> Callable[[], tuple[int, bytes]]:
+    """`git diff --cached` of the commit being made, started: call the result to wait."""
+    return _start(["git", "-C", root, *_DIFF])
 
 
 def _staged_names(root: str, wait: Callable[[], tuple[int, bytes]]) -> list[str]:
-    """staged_names, from the `git diff` that `wait` waits for."""
+    """staged_names, from the `git diff` that `wait` (_start_diff) waits for."""
     code, out = wait()
     if code != 0:  # run it again the slow way, for git's message
         import subprocess
@@ -67,7 +72,7 @@ def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Sta
     that follow reuse it (the store is loaded once per hook run)."""
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
-    wait = _start(["git", "-C", root, *_DIFF])
+    wait = _start_diff(root)
     try:  # .memory/ is listed while git works out the staged names
         stamps, tree = memory_walk(root)
     finally:
