@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import shutil
 import subprocess
 import sys
 import time
@@ -27,7 +28,7 @@ def memkit(
     root: Path, *args: str, stdin: str = "", timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    return subprocess.run([sys.executable, "-m", "memkit", *args], cwd=root, input=stdin,
+    return subprocess.run([sys.executable, "-P", "-m", "memkit", *args], cwd=root, input=stdin,
                           capture_output=True, text=True, env=env, timeout=timeout)  # fmt: skip
 
 
@@ -434,3 +435,87 @@ def test_revert_never_takes_another_memorys_text(store: Store) -> None:
     done = memkit(store.root, "revert", "w14-add-20")
     assert done.returncode == 2 and "has no earlier version" in done.stderr
     assert "tok-b" in (store.dir / "w14-add-20.md").read_text("utf-8")
+
+
+# ------------------------------------------------- a `memkit` folder in the work tree
+
+
+def _plant_memkit_package(root: Path, marker: Path) -> None:
+    """A `memkit` package at the top of the work tree that proves it ran by creating `marker`."""
+    (root / "memkit").mkdir()
+    (root / "memkit" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').close()\n", "utf-8")
+    (root / "memkit" / "__main__.py").write_text("", "utf-8")
+
+
+def test_a_memkit_folder_a_branch_carries_never_runs_in_the_git_hook(
+    store: Store, marker: Path
+) -> None:
+    """git never versions hooks, so that checking out code cannot run it: memkit's hook
+    starts Python with -P, or the work tree would come first on the import path."""
+    from memkit.githooks import install as hooks
+    from memkit.githooks.fastpath import OLD_HOOK
+
+    root = store.root
+    write_memory(store, "retry-policy", OK)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "--no-verify", "-m", "start")
+    hooks.install(root)
+    _plant_memkit_package(root, marker)
+    git(root, "add", "-A")
+    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=root, capture_output=True,
+                          text=True)  # fmt: skip
+    assert (done.returncode, marker.exists()) == (0, False), done.stderr
+    assert OLD_HOOK not in done.stderr
+    # The spelling of hooks installed before -P: the planted package runs (the test's proof
+    # that it is planted where an import would find it).
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(hook.read_text("utf-8").replace(" -P -c ", " -c "), "utf-8")
+    (root / "memkit" / "__main__.py").write_text("# changed\n", "utf-8")
+    git(root, "add", "-A")
+    subprocess.run(["git", "commit", "-q", "-m", "y"], cwd=root, capture_output=True)
+    assert marker.exists()
+
+
+def test_a_hook_installed_before_safe_path_says_to_reinstall(store: Store) -> None:
+    from memkit.githooks import install as hooks
+    from memkit.githooks.fastpath import OLD_HOOK
+
+    root = store.root
+    hooks.install(root)
+    hook = root / ".git" / "hooks" / "pre-commit"
+    hook.write_text(hook.read_text("utf-8").replace(" -P -c ", " -c "), "utf-8")
+    write_memory(store, "retry-policy", OK)
+    git(root, "add", "-A")
+    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=root, capture_output=True,
+                          text=True)  # fmt: skip
+    assert done.returncode in (0, 1)  # the checks run as before: only the warning is new
+    assert done.stderr.splitlines()[0] == OLD_HOOK
+
+
+def test_a_memkit_folder_in_the_work_tree_never_runs_in_the_merge_driver(
+    store: Store, marker: Path, tmp_path: Path
+) -> None:
+    """The merge driver's command, run as git runs it: by sh, at the top of the work tree."""
+    from memkit.githooks.mergedriver import OLD_DRIVER, install_merge_driver
+
+    root = store.root
+    install_merge_driver(store)
+    driver = git(root, "config", "merge.memkit.driver").strip()
+    _plant_memkit_package(root, marker)
+    sides = []
+    for name, text in (("base", "a\n"), ("ours", "a\nb\n"), ("theirs", "c\na\n")):
+        (tmp_path / name).write_text(text, "utf-8")
+        sides.append(str(tmp_path / name))
+    for old, planted in ((driver, False), (driver.replace(" -P -m ", " -m "), True)):
+        command = old.replace("%O", sides[0]).replace("%A", sides[1]).replace("%B", sides[2])
+        done = subprocess.run(["sh", "-c", command.replace("%P", "NOTES.md")], cwd=root,
+                              capture_output=True, text=True)  # fmt: skip
+        assert marker.exists() == planted, done.stderr
+        if not planted:
+            assert done.returncode == 0 and OLD_DRIVER not in done.stderr, done.stderr
+            assert (tmp_path / "ours").read_text("utf-8") == "c\na\nb\n"
+    shutil.rmtree(root / "memkit")  # the old spelling, without a planted package
+    command = driver.replace(" -P -m ", " -m ").replace("%O", sides[0]).replace("%A", sides[1])
+    done = subprocess.run(["sh", "-c", command.replace("%B", sides[2]).replace("%P", "NOTES.md")],
+                          cwd=root, capture_output=True, text=True)  # fmt: skip
+    assert done.stderr.splitlines()[0] == OLD_DRIVER

@@ -119,8 +119,12 @@ def uninstall(
 @click.pass_context
 def merge_file(ctx: click.Context, base: Path, ours: Path, theirs: Path, path: str) -> None:
     """git's merge driver for compiled files (%O %A %B %P); the result is left in OURS."""
+    from memkit.githooks.fastpath import work_tree_first
+    from memkit.githooks.mergedriver import OLD_DRIVER
     from memkit.githooks.mergedriver import merge_file as merge
 
+    if work_tree_first():
+        click.echo(OLD_DRIVER, err=True)
     clean, message = merge(base, ours, theirs, path)
     if message:
         click.echo(message, err=True)

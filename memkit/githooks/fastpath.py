@@ -27,10 +27,24 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 USAGE = (
-    "usage: python -m memkit.githooks.fastpath pre-commit|pre-merge-commit [--root DIR] [--strict]"
+    "usage: python -P -m memkit.githooks.fastpath pre-commit|pre-merge-commit"
+    " [--root DIR] [--strict]"
 )
 ENTRIES = ("pre-commit", "pre-merge-commit")
 _DIFF = ("diff", "--cached", "--name-only", "-z", "--no-renames", "--relative")
+
+
+OLD_HOOK = (
+    "memkit: this git hook was installed by an older memkit, which lets a `memkit` folder "
+    "in the work tree run in its place; run `memkit hooks install` to update it"
+)
+
+
+def work_tree_first() -> bool:
+    """Whether this Python was started with the current folder first on its import path
+    (`python -c` or `-m` without `-P`): how hooks and merge drivers from memkit before
+    `-P` start it, where a `memkit` folder in the work tree would be imported."""
+    return not sys.flags.safe_path and bool(sys.path) and sys.path[0] in ("", os.getcwd())
 
 
 class HookError(Exception):
@@ -103,6 +117,8 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_USER
     hook = args[0]
+    if work_tree_first():
+        print(OLD_HOOK, file=sys.stderr, flush=True)
     opener = Opener(root)
     try:
         work = staged_work(root, opener)

@@ -36,7 +36,7 @@ if [ -x "$chained" ]; then
 fi
 python={python}
 if [ -x "$python" ]; then
-    exec "$python" -c '{code}' {hook} --root {root}
+    exec "$python" -P -c '{code}' {hook} --root {root}
 elif command -v memkit >/dev/null 2>&1; then
     exec memkit --root {root} hooks run {hook}
 fi
@@ -47,6 +47,10 @@ exit 0
 
 
 # `python -c` rather than `-m`: runpy is not needed, and a missing memkit is a warning.
+# `-P` (safe path): without it `-c` puts the work tree (git runs hooks at its top) first
+# on the import path, and a `memkit/` folder or `memkit.py` a branch carries would run
+# in the hook's place at the next commit: git never versions hooks so that checking
+# out code cannot run it. (`-I` would also drop the user site memkit may live in.)
 _CODE = """import sys
 try:
     from memkit.githooks.fastpath import main

@@ -23,12 +23,18 @@ if TYPE_CHECKING:
 DRIVER = "memkit"
 ATTR_BEGIN = "# >>> memkit merge driver (memkit hooks install --merge-driver)"
 ATTR_END = "# <<< memkit merge driver"
+OLD_DRIVER = (
+    "memkit: this merge driver was registered by an older memkit, which lets a `memkit` "
+    "folder in the work tree run in its place; run `memkit hooks install --merge-driver`"
+)
 
 
 def install_merge_driver(store: Store) -> list[str]:
     """Register the `memkit` merge driver in git's config and mark compiled files with it."""
     top = toplevel(store.root)
-    driver = f"{shlex.quote(sys.executable)} -m memkit hooks merge-file %O %A %B %P"
+    # -P: git runs the driver at the work tree's top, which `-m` would put first on the
+    # import path (a `memkit/` folder in the merged branch would run: see install._CODE)
+    driver = f"{shlex.quote(sys.executable)} -P -m memkit hooks merge-file %O %A %B %P"
     changes = []
     for key, value in (("name", "memkit: regenerate compiled files"), ("driver", driver)):
         current = subprocess.run(

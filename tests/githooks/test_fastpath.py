@@ -142,7 +142,7 @@ def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:
     (tmp_path / ".memory").mkdir()
     env = {**os.environ, "GIT_CEILING_DIRECTORIES": str(tmp_path.parent)}
     done = subprocess.run(
-        [sys.executable, "-c", hooks._CODE, "pre-commit", "--root", str(tmp_path)],
+        [sys.executable, "-P", "-c", hooks._CODE, "pre-commit", "--root", str(tmp_path)],
         capture_output=True,
         text=True,
         env=env,

@@ -59,7 +59,7 @@ def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:
         "print(rc, sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], cwd=project, capture_output=True, text=True, check=True
+        [sys.executable, "-P", "-c", code], cwd=project, capture_output=True, text=True, check=True
     )
     rc, _, modules = done.stdout.strip().partition(" ")
     return int(rc), done.stderr, eval(modules)  # a list of names printed by the script above
