@@ -68,10 +68,10 @@ def cache_dir(root: str) -> str:
 
 
 def _project_key(root: str) -> str:
-    import hashlib
+    from memkit.sha import sha256
 
     real = os.path.realpath(root)
-    digest = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    digest = sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]
     base = "".join(c if c.isalnum() or c in "-_" else "-" for c in os.path.basename(real))
     return f"{base[:40] or 'root'}-{digest}"
 

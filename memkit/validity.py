@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 
 from memkit.cachedir import cache_dir, write_private
+from memkit.sha import sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,9 +35,7 @@ Entry = tuple[str, int, tuple[str, ...]]
 
 
 def digest(data: bytes) -> str:
-    import hashlib  # here: an index rebuild asks this module first, mostly for nothing
-
-    return hashlib.sha256(data).hexdigest()
+    return sha256(data).hexdigest()
 
 
 def file_digest(root: str, rel: str) -> str | None:

@@ -33,7 +33,6 @@ hook asks on commits that need nothing else (memkit.githooks.lean).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat
 import sys
@@ -41,6 +40,7 @@ import time
 
 from memkit.compile.record import VERSION, decode, encode
 from memkit.compile.tree import file_digest, same_tree, tree_key, walk
+from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry
 
 TYPE_CHECKING = False
@@ -61,7 +61,7 @@ def static_key(root: str, today: dt.date | str) -> str:
     import memkit
     from memkit.resources import library_init, templates_folder
 
-    h = hashlib.sha256()
+    h = sha256()
     package = os.path.dirname(os.path.abspath(memkit.__file__))
     day = today if isinstance(today, str) else today.isoformat()
     parts = [str(VERSION), memkit.__version__, sys.version, day, root]
@@ -106,7 +106,7 @@ def file_state(root: str, rel: str) -> str:
         else:
             try:
                 with open(full, "rb") as f:
-                    state = "file " + hashlib.sha256(f.read()).hexdigest()
+                    state = "file " + sha256(f.read()).hexdigest()
             except OSError as e:
                 state = f"error {e.errno}"
     real = os.path.realpath(full)
@@ -258,7 +258,7 @@ def _holds(state: str, new: bytes | None) -> bool:
     """Whether a file's state (file_state) is that of a file holding `new` (None: absent)."""
     if new is None:
         return state == "absent"
-    return state.split(" ", 2)[:2] == ["file", hashlib.sha256(new).hexdigest()]
+    return state.split(" ", 2)[:2] == ["file", sha256(new).hexdigest()]
 
 
 def _as_left(

@@ -10,9 +10,9 @@ library only.
 
 from __future__ import annotations
 
-import hashlib
 import os
 
+from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry, tree_entries
 
 walk = tree_entries  # the listing lives in memkit.walk: the hook's fast path takes stamps from it
@@ -37,13 +37,13 @@ def memory_tree(root: str, entries: list[Entry] | None = None) -> tuple[list[str
 def file_digest(path: str) -> str | None:
     try:
         with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            return sha256(f.read()).hexdigest()
     except OSError:
         return None
 
 
 def tree_key(lines: list[str]) -> str:
-    return hashlib.sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
+    return sha256("\n".join(lines).encode("utf-8", "surrogateescape")).hexdigest()
 
 
 def same_tree(root: str, tree: object, fresh: object, entries: list[Entry] | None = None) -> bool:

@@ -55,7 +55,8 @@ def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:
         "import sys\n"
         "from memkit.githooks.fastpath import main\n"
         "rc = main(['pre-commit', '--root', '.'])\n"
-        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'dataclasses', 'json'}\n"
+        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'dataclasses', 'json',\n"
+        "        '_hashlib'}\n"
         "print(rc, sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run(
