@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import pytest
 
+from memkit import walk
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
 
 
@@ -49,3 +51,48 @@ def test_memory_entries_skip_dot_names_and_templates(tmp_path: Path) -> None:
         ".memory/a.md",
         ".memory/team/b.md",
     ]
+
+
+def _listed(folder: str, prefix: str = "") -> list[tuple[str, int, int]]:
+    """What tree_entries must give, by paths: (path, mode, size), folders then their entries."""
+    out = []
+    for name in sorted(os.listdir(folder)):
+        st = os.lstat(os.path.join(folder, name))
+        out.append((prefix + name, st.st_mode, st.st_size))
+        if stat.S_ISDIR(st.st_mode):
+            out += _listed(os.path.join(folder, name), prefix + name + "/")
+    return out
+
+
+def test_tree_entries_list_every_entry_by_name_and_stamp_the_memory_files(tmp_path: Path) -> None:
+    mem = tmp_path / ".memory"
+    for folder in ("a/.hidden", "templates", "b/c", ".cache"):
+        (mem / folder).mkdir(parents=True)
+    for name in ("x.md", ".y.md", "a/z.md", "a/.hidden/q.md", "templates/t.md", "b/c/d.md",
+                 "b/c/e.txt", ".cache/k.md"):  # fmt: skip
+        (mem / name).write_text(name, "utf-8")
+    (mem / "b" / "link.md").symlink_to("../x.md")
+    (mem / "b" / "outside").symlink_to(tmp_path)  # a folder link: listed, never entered
+    os.mkfifo(mem / "b" / "pipe.md")
+    stamps: dict[str, list[int]] = {}
+    entries = walk.tree_entries(str(tmp_path), defer=False, stamps=stamps)
+    assert entries is not None
+    assert [(rel, st.st_mode, st.st_size) for rel, st in entries if st] == _listed(str(mem))
+    regular = {".memory/x.md", ".memory/a/z.md", ".memory/b/c/d.md"}
+    assert {k: v[0] for k, v in stamps.items()} == {k: len(k) - 8 for k in regular}
+    deferred = walk.tree_entries(str(tmp_path), defer=True)
+    assert deferred is not None
+    assert [rel for rel, st in deferred if st is None] == sorted(k[8:] for k in regular)
+    assert [rel for rel, _ in deferred] == [rel for rel, _ in entries]
+
+
+def test_tree_entries_of_a_missing_a_linked_and_a_wrong_memory_folder(tmp_path: Path) -> None:
+    assert walk.tree_entries(str(tmp_path), defer=False) == []
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "m.md").write_text("m", "utf-8")
+    (tmp_path / ".memory").symlink_to(tmp_path / "real")  # followed, as a path would be
+    linked = walk.tree_entries(str(tmp_path), defer=True)
+    assert linked == [("m.md", None)]
+    (tmp_path / ".memory").unlink()
+    (tmp_path / ".memory").write_text("not a folder", "utf-8")
+    assert walk.tree_entries(str(tmp_path), defer=False) is None

@@ -7,6 +7,7 @@ import datetime as dt
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import Invoke, write_memory
@@ -242,14 +243,14 @@ def test_an_unreadable_folder_under_memory_is_never_current(
     apply(plan(Store(compiled.root), today=TODAY))
     plan(Store(compiled.root), today=TODAY)
     assert known(compiled)
-    real = os.scandir
+    real = os.open  # the listing opens each folder under .memory/ (as root, chmod cannot refuse)
 
-    def refusing(path: str) -> object:
+    def refusing(path: str, *args: Any, **kwargs: Any) -> int:
         if str(path).endswith("private"):
             raise PermissionError(13, "Permission denied", path)
-        return real(path)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(current.os, "scandir", refusing)
+    monkeypatch.setattr(current.os, "open", refusing)
     assert not known(compiled)
 
 
