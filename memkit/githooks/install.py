@@ -30,7 +30,8 @@ _SCRIPT = """\
 #!/bin/sh
 {marker}: installed by `memkit hooks install`, removed by `memkit hooks uninstall`.
 # It is rewritten on reinstall: put your own checks in {chained}, which runs first.
-chained="$(dirname "$0")/{chained}"
+case $0 in */*) here=${{0%/*}} ;; *) here=. ;; esac  # as dirname, without its process
+chained="$here/{chained}"
 if [ -x "$chained" ]; then
     "$chained" "$@" || exit $?
 fi

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -86,6 +87,22 @@ def test_existing_hook_is_chained_and_restored(repo: Path, store: Store) -> None
     assert (hdir / "pre-commit").read_text("utf-8") == USER_HOOK
     assert not (hdir / "pre-commit.before-memkit").exists()
     assert hooks.uninstall(repo) == [f"left {hdir / 'pre-commit'} alone: it is not memkit's"]
+
+
+@pytest.mark.parametrize("called", ["absolute", "relative", "bare name"])
+def test_the_chained_hook_runs_however_the_hook_is_called(
+    repo: Path, store: Store, called: str
+) -> None:
+    hdir = repo / ".git" / "hooks"
+    user_hook(hdir / "pre-commit")
+    hooks.install(repo)
+    argv, cwd = {
+        "absolute": (["sh", str(hdir / "pre-commit")], repo),
+        "relative": (["sh", ".git/hooks/pre-commit"], repo),
+        "bare name": (["sh", "pre-commit"], hdir),
+    }[called]
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "user hook ran\n"), done.stderr
 
 
 def test_refuses_when_both_hook_and_chained_exist(repo: Path, store: Store) -> None:
