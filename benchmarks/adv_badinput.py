@@ -86,7 +86,7 @@ class BadInput:
 
         def one(case: tuple[dict[str, str], list[str]]) -> Run:
             env, args = case
-            argv = [sys.executable, "-m", "memkit", *[os.fsencode(a) for a in args]]
+            argv = [sys.executable, "-P", "-m", "memkit", *[os.fsencode(a) for a in args]]
             return limited(argv, cwd=self.repo, env=env, timeout=self.timeout)
 
         with ThreadPoolExecutor(self.jobs) as pool:

@@ -223,7 +223,7 @@ def memkit(
     capped: bool = False,
 ) -> Run:
     return run(
-        [sys.executable, "-m", "memkit", *args],
+        [sys.executable, "-P", "-m", "memkit", *args],
         cwd=root,
         env=env,
         stdin=stdin,

@@ -252,7 +252,7 @@ class Hostile:
                     },
                 )
             return run(
-                [sys.executable, "-m", "memkit", "hook", event],
+                [sys.executable, "-P", "-m", "memkit", "hook", event],
                 cwd=c.repo,
                 env=c.env,
                 stdin=json.dumps(payload),

@@ -28,7 +28,7 @@ class Mcp:
         self.err_path = root.parent / f".mcp-stderr-{os.getpid()}-{id(self)}"
         self._err = open(self.err_path, "wb")  # noqa: SIM115 - closed in close()
         self.proc = subprocess.Popen(
-            argv or [sys.executable, "-m", "memkit", "mcp"],
+            argv or [sys.executable, "-P", "-m", "memkit", "mcp"],
             cwd=root,
             env=env,
             stdin=subprocess.PIPE,

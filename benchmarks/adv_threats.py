@@ -331,6 +331,15 @@ def import_through_links(c: Ctx) -> None:
     c.link(".clinerules", c.fifo("cline-fifo"))
 
 
+def memkit_package(c: Ctx) -> None:
+    """`memkit/` and `memkit.py` at the top of the work tree: Python started with `-c` or
+    `-m` there imports them before the installed memkit (the git hooks run at the top)."""
+    code = f"open({str(c.marker)!r}, 'w').close()\n"
+    write(c.repo / "memkit" / "__init__.py", code)
+    write(c.repo / "memkit" / "__main__.py", code)
+    write(c.repo / "memkit.py", code)
+
+
 THREATS: dict[str, Callable[[Ctx], None]] = {
     "planted whoosh pickles in .memory/.cache": planted_whoosh,
     "planted jinja bytecode in .memory/.cache": planted_bytecode,
@@ -359,4 +368,5 @@ THREATS: dict[str, Callable[[Ctx], None]] = {
     "nested outputs into .git/ and .memory/": nested_outputs,
     "YAML bombs, deep nesting, 1 MB files": hostile_memories,
     "import through links": import_through_links,
+    "a memkit package at the top of the work tree": memkit_package,
 }

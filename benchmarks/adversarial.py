@@ -4,7 +4,8 @@
     python benchmarks/adversarial.py [--quick] [--dir DIR] [--keep] [--json OUT]
 
 Builds everything in a temp dir (real git repositories, real `memkit` processes run as
-`sys.executable -m memkit`) and runs five sections:
+`sys.executable -P -m memkit`: as the console script, with the work tree off the import
+path) and runs five sections:
 
 1. kill -9 per write path: every writing command, the MCP server, the pre-commit hook
    under `git commit` and the Stop hook are killed with SIGKILL at their I/O calls; each

@@ -90,47 +90,82 @@ def _stat(path: str) -> str:
 
 def file_state(root: str, rel: str) -> str:
     """A file compile reads or writes: absent, a folder, other, or its bytes' SHA-256;
-    with where it really is when a link (itself or a folder above it) leads elsewhere."""
+    with where it really is when a link (itself or a folder above it) leads elsewhere.
+
+    A link out of the repository or into .git/ is "outside", never read (compile reads
+    and writes only inside: the safe-path layer refuses it); a file too big for compile
+    to read is known by its size and time."""
     full = os.path.join(root, rel)
-    try:
-        st = os.stat(full)
-    except FileNotFoundError:
-        state = "absent"
-    except OSError as e:
-        state = f"error {e.errno}"
-    else:
-        if os.path.isdir(full):
-            state = "dir"
-        elif not os.path.isfile(full):
-            state = f"other {st.st_mode}"
-        else:
-            try:
-                with open(full, "rb") as f:
-                    state = "file " + sha256(f.read()).hexdigest()
-            except OSError as e:
-                state = f"error {e.errno}"
+    top = os.path.realpath(root)
     real = os.path.realpath(full)
-    if real != os.path.join(os.path.realpath(root), rel):
+    git = os.path.join(top, ".git")
+    if not real.startswith(top + os.sep) or real == git or real.startswith(git + os.sep):
+        state = "outside"
+    else:
+        state = _state_of(real)
+    if real != os.path.join(top, rel):
         state += f" via {real}"
     if os.path.islink(full):
         state += " link"
     return state
 
 
+MAX_HASHED = 16 * 1024 * 1024  # compile refuses to read an output (or a template) bigger
+
+
+def _state_of(real: str) -> str:
+    """file_state of a path inside the repository with no link left in it."""
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        return "absent"
+    except OSError as e:
+        return f"error {e.errno}"
+    if stat.S_ISDIR(st.st_mode):
+        return "dir"
+    if not stat.S_ISREG(st.st_mode):
+        return f"other {st.st_mode}"
+    if st.st_size > MAX_HASHED:
+        return f"big {st.st_size} {st.st_mtime_ns}"
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(real, flags | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        return f"error {e.errno}"
+    try:  # what was stat'ed may have been replaced since: check what is open
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED:
+            return f"other {st.st_mode}"
+        h, size = sha256(), 0
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+            if size > MAX_HASHED:  # it grew while read: not one compile can use
+                return f"big {size} {st.st_mtime_ns}"
+        return "file " + h.hexdigest()
+    except OSError as e:
+        return f"error {e.errno}"
+    finally:
+        os.close(fd)
+
+
 def folder_state(root: str, rel: str) -> list[Any]:
     """A rule folder: its own state, then [name, state] of each entry (the state of
-    memkit* files only); ["absent" or "error N", its state] when it cannot be listed."""
+    memkit* files only); ["absent" or "error N", its state] when it cannot be listed,
+    ["outside", its state] when it leads out of the repository (never listed)."""
     full = os.path.join(root, rel)
+    state = file_state(root, rel)
+    if state.startswith("outside"):
+        return ["outside", state]  # never listed: compile writes no rule file through it
     try:
         names = sorted(os.listdir(full))
     except FileNotFoundError:
-        return ["absent", file_state(root, rel)]
+        return ["absent", state]
     except OSError as e:
-        return [f"error {e.errno}", file_state(root, rel)]
-    out: list[Any] = [file_state(root, rel)]
+        return [f"error {e.errno}", state]
+    out: list[Any] = [state]
     for name in names:
-        state = file_state(root, f"{rel}/{name}") if name.startswith("memkit") else ""
-        out.append([name, state])
+        out.append([name, file_state(root, f"{rel}/{name}") if name.startswith("memkit") else ""])
     return out
 
 

@@ -246,8 +246,12 @@ def _overrides(directory: Path) -> list[tuple[str, bytes]]:
     import stat
 
     out: list[tuple[str, bytes]] = []
-    if not os.path.lexists(directory):
+    try:
+        top_mode = os.lstat(directory).st_mode
+    except FileNotFoundError:
         return out
+    if not stat.S_ISDIR(top_mode):  # a link (os.walk would list where it leads): first
+        raise ValueError(f"{directory}: not a plain folder")
     for top, dirs, files in os.walk(directory):
         dirs.sort()
         for name in [*sorted(files), *dirs, ""]:

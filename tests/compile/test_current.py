@@ -305,3 +305,55 @@ def test_the_key_takes_today_as_a_date_or_its_text(compiled: Store) -> None:
     root = str(compiled.root)
     assert current.static_key(root, TODAY) == current.static_key(root, TODAY.isoformat())
     assert current.is_current(root, str(compiled.cache_dir), TODAY.isoformat(), lambda: None)
+
+
+def test_files_linked_out_of_the_repository_or_into_git_are_never_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by benchmarks/adversarial.py: compile's record hashed a CLAUDE.md and a
+    template override linked out of the repository (the safe-path layer refuses them)."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "config").write_text("[core]\n", "utf-8")
+    outside.mkdir()
+    (outside / "CLAUDE.md").write_text("secret\n", "utf-8")
+    (repo / "CLAUDE.md").symlink_to(outside / "CLAUDE.md")
+    (repo / "GEMINI.md").symlink_to(repo / ".git" / "config")
+    (repo / "AGENTS.md").write_text("inside\n", "utf-8")
+    (repo / "rules").symlink_to(outside)  # a folder above the file leads out
+    real_open = os.open
+
+    def guarded(path: Any, *args: Any, **kwargs: Any) -> int:
+        where = os.path.realpath(path)
+        assert where.startswith(os.path.realpath(repo)) and ".git" not in where, f"read {path}"
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(current.os, "open", guarded)
+    monkeypatch.setattr(current, "open", lambda path, *a, **k: guarded(path), raising=False)
+    root = str(repo)
+    real = os.path.realpath
+    assert current.file_state(root, "CLAUDE.md") == (
+        f"outside via {real(outside / 'CLAUDE.md')} link"
+    )
+    assert current.file_state(root, "rules/CLAUDE.md") == (
+        f"outside via {real(outside / 'CLAUDE.md')}"
+    )
+    assert current.file_state(root, "GEMINI.md") == f"outside via {real(repo / '.git/config')} link"
+    listed = []
+    monkeypatch.setattr(current.os, "listdir", lambda path: listed.append(path) or [])
+    assert current.folder_state(root, "rules") == ["outside", f"outside via {real(outside)} link"]
+    assert listed == []
+    digest = current.sha256(b"inside\n").hexdigest()
+    assert current.file_state(root, "AGENTS.md") == f"file {digest}"
+
+
+def test_a_file_too_big_for_compile_is_known_by_size_and_time(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(current, "MAX_HASHED", 10)
+    path = compiled.root / "BIG.md"
+    path.write_bytes(b"x" * 11)
+    st = path.stat()
+    assert current.file_state(str(compiled.root), "BIG.md") == f"big 11 {st.st_mtime_ns}"
+    path.write_bytes(b"x" * 10)
+    assert current.file_state(str(compiled.root), "BIG.md").startswith("file ")

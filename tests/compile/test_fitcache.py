@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -232,6 +233,25 @@ def test_no_cache_when_an_override_is_a_link(filled: Store, tmp_path: Path) -> N
     (filled.dir / "templates" / "section.md.j2").symlink_to(outside)
     assert fitcache.run_salt(filled.root) is None
     assert fitcache.FitCache.open(filled.private_dir(), filled.root) is None
+
+
+def test_a_templates_folder_linked_out_is_never_read(
+    filled: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by benchmarks/adversarial.py: the salt read the files of a linked-out
+    .memory/templates/ before it noticed the link."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "section.md.j2").write_text("x\n", encoding="utf-8")
+    (filled.dir / "templates").symlink_to(outside)
+    real_open = open
+
+    def guarded(path: Any, *args: Any, **kwargs: Any) -> Any:
+        assert not os.path.realpath(path).startswith(str(outside)), f"read {path}"
+        return real_open(path, *args, **kwargs)
+
+    monkeypatch.setattr(fitcache, "open", guarded, raising=False)
+    assert fitcache.run_salt(filled.root) is None
 
 
 def test_the_salt_reads_the_overrides_render_reads() -> None:
