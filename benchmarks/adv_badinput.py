@@ -222,7 +222,11 @@ def _hook_problem(r: Run, event: str) -> str | None:
             data = json.loads(r.out)
         except ValueError:
             return f"stdout is not JSON: {shorten(r.out, 120)}"
-        if event != "session-start" or "hookSpecificOutput" not in data:
+        # a top-level systemMessage (shown to the person, any event: the Stop hook names
+        # the draft it saved), and SessionStart's context
+        told = isinstance(data, dict) and set(data) == {"systemMessage"}
+        told = told and isinstance(data["systemMessage"], str)
+        if not told and (event != "session-start" or "hookSpecificOutput" not in data):
             return f"unexpected stdout: {shorten(r.out, 120)}"
     return None
 

@@ -130,9 +130,10 @@ class Writer:
             r.code == 0,
             "revert refused: no earlier version (or not committed)" if first else None,
         )
-        if r.code == 0:  # what it put back has the text it was added with, maybe no more
-            with self.L.lock:
+        if r.code == 0:  # what it put back has the text it was added with, maybe no more,
+            with self.L.lock:  # and the status committed then (a draft, if approved since)
                 self.L.owned[target].tokens = self.L.owned[target].tokens[:1]
+                self.L.owned[target].approved = False
 
     def other(self, op: str) -> None:
         if op == "verify":

@@ -210,8 +210,11 @@ def _bullets(items: tuple[str, ...], code: bool = True) -> list[str]:
 def render(summary: Summary, sid: str) -> tuple[str, str]:
     """(title, body) of the episode."""
     s = summary
-    if s.asked:
-        title = f"Session: {s.asked[:100]}" + (" …" if len(s.asked) > 100 else "")
+    whole = (s.asked or "").strip()
+    asked = whole.splitlines()[0] if whole else ""
+    if asked:  # a title is one line: the prompt's first (the body keeps it whole)
+        cut = len(asked) > 100 or asked != whole
+        title = f"Session: {asked[:100]}" + (" …" if cut else "")
     elif s.edited:
         more = f" and {len(s.edited) - 2} more" if len(s.edited) > 2 else ""
         title = f"Session: edited {', '.join(s.edited[:2])}{more}"

@@ -112,7 +112,7 @@ RULES: tuple[Rule, ...] = (
     _r("Frame.io token", "fio-u-", r"\bfio-u-[A-Za-z0-9_=-]{64}"),
     _r("MaxMind license key", "_mmk", r"\b[A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk\b"),
     _r("ClickHouse Cloud key", "4b1d", r"\b4b1d[A-Za-z0-9]{38}\b", mixed=True),
-    _r("Mapbox secret token", "sk.eyJ", rf"\bsk\.eyJ[{_URLSAFE}]{{50,300}}\.[{_URLSAFE}]{{20,40}}"),
+    _r("Mapbox secret token", "sk.eyJ", rf"\bsk\.eyJ[{_URLSAFE}]{{30,300}}\.[{_URLSAFE}]{{20,40}}"),
     _r("Typeform token", "tfp_", r"\btfp_[A-Za-z0-9_.=-]{59}", mixed=True),
     # package registries
     _r("npm token", "npm_", r"\bnpm_[A-Za-z0-9]{36}\b"),

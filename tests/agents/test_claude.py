@@ -453,6 +453,19 @@ def test_the_first_prompt_names_the_episode(project: Path) -> None:
     assert mem.text.startswith("Asked: Fix rounding in invoice totals\n\nWhat Claude Code session")
 
 
+def test_a_title_is_the_first_line_of_what_was_asked() -> None:
+    """A prompt of several lines (a pasted key, a log) still gives a one-line title."""
+    from memkit.agents.drafts import Summary, render
+
+    asked = "  Fix rounding\nin invoice totals\n"
+    summary = Summary(read=(), edited=(), commands=(), searches=(), symbols=(), asked=asked)
+    title, body = render(summary, "s1")
+    assert title == "Session: Fix rounding …"
+    assert body.startswith(f"Asked: {asked}")
+    one = Summary(read=(), edited=(), commands=(), searches=(), symbols=(), asked="x" * 150)
+    assert render(one, "s1")[0] == f"Session: {'x' * 100} …"
+
+
 def test_claude_hook_is_listed_and_hook_is_a_hidden_alias(run: Invoke) -> None:
     """`memkit hook` (what earlier settings run) sat next to `memkit hooks` (git) in --help."""
     listed = [line.split()[0] for line in run("--help").stdout.splitlines() if line[:2] == "  "]

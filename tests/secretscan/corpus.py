@@ -191,6 +191,9 @@ def _cloud_and_developer_tools() -> list[tuple[str, str]]:
         ("MaxMind license key", p(r(ALNUM, 6), "_", r(ALNUM, 29), "_m", "mk")),
         ("ClickHouse Cloud key", p("4b", "1d", r(ALNUM, 38))),
         ("Mapbox secret token", p("sk.", "eyJ", r(URLSAFE, 80), ".", r(URLSAFE, 22))),
+        # a short user name and id: `{"u":"abcde","a":"..."}` in base64, 45 after eyJ
+        ("Mapbox secret token", p("sk.", "eyJ1Ijoi", r(LOW, 8), "IiwiYSI6I", r(URLSAFE, 20),
+                                  "In0.", r(URLSAFE, 22))),
         ("Typeform token", p("tf", "p_", r(ALNUM, 59))),
         ("RubyGems key", p("ruby", "gems_", r(HEX, 48))),
         ("NuGet API key", p("oy", "2", r(LOW + DIG, 43))),
