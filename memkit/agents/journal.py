@@ -133,7 +133,11 @@ def prune_journals(root: Path, *, keep_days: int, today: dt.date) -> None:
     for e in entries:
         if not (e.name.endswith(".jsonl") and e.is_file(follow_symlinks=False)):
             continue
-        age = today - datetime.date.fromtimestamp(e.stat(follow_symlinks=False).st_mtime)
+        try:
+            mtime = e.stat(follow_symlinks=False).st_mtime
+        except FileNotFoundError:  # another session's hook pruned it meanwhile
+            continue
+        age = today - datetime.date.fromtimestamp(mtime)
         if age.days > keep_days:
             import contextlib
 

@@ -82,7 +82,10 @@ class Index:
         for rel, entry in memory_entries(str(self.store.root)):
             if entry.is_symlink():
                 continue
-            st = entry.stat(follow_symlinks=False)
+            try:
+                st = entry.stat(follow_symlinks=False)
+            except FileNotFoundError:  # removed while listed: as if listed a moment later
+                continue
             out[rel] = [st.st_size, _trusted(st.st_mtime_ns, now)]
         shared = _shared_stamp(self.store)
         if shared is not None:

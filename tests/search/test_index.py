@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+from collections.abc import Iterator
 
 import pytest
 
@@ -41,6 +43,28 @@ def test_a_file_rewritten_in_place_is_seen(store: Store) -> None:
     assert ids(store, "alpha") == ["two"]
     assert ids(store, "gamma") == ["one"]
     assert index.refresh(full=True) == "current"
+
+
+def test_a_memory_removed_while_the_index_lists_them_is_left_out(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by benchmarks/adversarial.py: `rm` between the listing and the stat of a
+    file made a concurrent search (MCP search_memories) fail with a traceback."""
+    from memkit import walk
+
+    mem(store, "one", "First memory", "alpha words")
+    gone = mem(store, "two", "Second memory", "alpha other")
+    listed = walk.memory_entries
+
+    def racing(root: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
+        for rel, entry in listed(root):
+            if entry.path == str(gone):
+                gone.unlink()  # another process removes it just now
+            yield rel, entry
+
+    monkeypatch.setattr(walk, "memory_entries", racing)
+    assert sorted(Index(store).scan()) == [".memory/one.md"]
+    assert ids(store, "alpha") == ["one"]
 
 
 def test_updates_keep_the_index_small_and_right(store: Store) -> None:
