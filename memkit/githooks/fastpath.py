@@ -44,7 +44,12 @@ def work_tree_first() -> bool:
     """Whether this Python was started with the current folder first on its import path
     (`python -c` or `-m` without `-P`): how hooks and merge drivers from memkit before
     `-P` start it, where a `memkit` folder in the work tree would be imported."""
-    return not sys.flags.safe_path and bool(sys.path) and sys.path[0] in ("", os.getcwd())
+    if sys.flags.safe_path or not sys.path:
+        return False
+    try:
+        return sys.path[0] in ("", os.getcwd())
+    except OSError:  # the current folder is gone: nothing can be imported from it
+        return False
 
 
 class HookError(Exception):
