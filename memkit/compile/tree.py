@@ -11,6 +11,7 @@ library only.
 from __future__ import annotations
 
 import os
+from stat import S_ISREG
 
 from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry, tree_entries
@@ -34,12 +35,37 @@ def memory_tree(root: str, entries: list[Entry] | None = None) -> tuple[list[str
     return ([], False) if entries is None else (_tree_lines(entries), True)
 
 
+MAX_DIGESTED = 16 * 1024 * 1024  # a memory file is at most 1 MB: a bigger one is unknown
+_READ = (
+    os.O_RDONLY
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_NONBLOCK", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
 def file_digest(path: str) -> str | None:
+    """The SHA-256 of a regular file's bytes; None for anything else (a link, a FIFO, a
+    file over MAX_DIGESTED, one that cannot be read), which is never current."""
     try:
-        with open(path, "rb") as f:
-            return sha256(f.read()).hexdigest()
+        fd = os.open(path, _READ)
     except OSError:
         return None
+    try:
+        st = os.fstat(fd)
+        if not S_ISREG(st.st_mode) or st.st_size > MAX_DIGESTED:
+            return None
+        h, size = sha256(), 0
+        while chunk := os.read(fd, 1 << 20):
+            h.update(chunk)
+            size += len(chunk)
+            if size > MAX_DIGESTED:  # it grew while read
+                return None
+        return h.hexdigest()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 def tree_key(lines: list[str]) -> str:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
+import pytest
 from conftest import write_memory
 
 from memkit.compile import tree
@@ -39,3 +41,20 @@ def test_same_tree_compares_stamps_and_recorded_bytes(store: Store) -> None:
     assert not tree.same_tree(root, key, [])
     write_memory(store, "b", "---\ntitle: B\n---\n")
     assert not tree.same_tree(root, key, {})
+
+
+def test_only_a_regular_file_within_the_limit_has_a_digest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What compile's record digests is never a FIFO (which would block), a link, or a
+    file so big that reading it whole would exhaust memory: those are unknown."""
+    plain = tmp_path / "m.md"
+    plain.write_bytes(b"memory")
+    assert tree.file_digest(str(plain)) == tree.sha256(b"memory").hexdigest()
+    os.mkfifo(tmp_path / "fifo.md")
+    (tmp_path / "link.md").symlink_to(plain)
+    assert tree.file_digest(str(tmp_path / "fifo.md")) is None
+    assert tree.file_digest(str(tmp_path / "link.md")) is None
+    assert tree.file_digest(str(tmp_path / "missing.md")) is None
+    monkeypatch.setattr(tree, "MAX_DIGESTED", 5)
+    assert tree.file_digest(str(plain)) is None
