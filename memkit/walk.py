@@ -90,19 +90,7 @@ def tree_entries(
     by name in an open folder, not by a path walked from the root again): the git
     hook lists 1,000 memory files on every commit, 12% faster so."""
     out: list[Entry] = []
-    if not _BY_FD:  # pragma: no cover - platforms without scandir/stat on descriptors
-        ok = _entries_at(os.path.join(root, MEMORY_DIR), "", True, defer, out, stamps)
-        return out if ok else None
-    try:  # .memory/ itself may be a link, as os.scandir(path) would follow it
-        fd = os.open(os.path.join(root, MEMORY_DIR), _DIR_FLAGS & ~_NOFOLLOW)
-    except FileNotFoundError:
-        return out
-    except OSError:  # not a folder, unreadable: nothing can be known about it
-        return None
-    try:
-        ok = _entries_at(fd, "", True, defer, out, stamps)
-    finally:
-        os.close(fd)
+    ok = _folder_entries(None, os.path.join(root, MEMORY_DIR), "", True, defer, out, stamps)
     return out if ok else None
 
 
@@ -152,7 +140,7 @@ def _entries_at(
 
 
 def _folder_entries(
-    parent: int | str,
+    parent: int | str | None,
     name: str,
     prefix: str,
     area: bool,
@@ -160,16 +148,20 @@ def _folder_entries(
     out: list[Entry],
     stamps: dict[str, list[int]] | None,
 ) -> bool:
-    """_entries_at for the folder `name` in `parent`: opened by name in the open parent
-    (never through a link: one swapped in meanwhile fails to open, and the listing is
-    unknown)."""
-    if isinstance(parent, str):  # pragma: no cover - see _BY_FD
+    """_entries_at for the folder `name` in `parent`, opened by name in the open parent,
+    never through a link (one swapped in meanwhile fails to open, and the listing is
+    unknown); with `parent` None, `name` is .memory/'s path, which may be a link, as
+    os.scandir(path) would follow it. A folder that is not there lists nothing."""
+    if isinstance(parent, str):  # pragma: no cover - no scandir on descriptors (_BY_FD)
         return _entries_at(os.path.join(parent, name), prefix, area, defer, out, stamps)
+    if parent is None and not _BY_FD:  # pragma: no cover - the same
+        return _entries_at(name, prefix, area, defer, out, stamps)
+    flags = _DIR_FLAGS if parent is not None else _DIR_FLAGS & ~_NOFOLLOW
     try:
-        fd = os.open(name, _DIR_FLAGS, dir_fd=parent)
+        fd = os.open(name, flags, dir_fd=parent)
     except FileNotFoundError:
         return True
-    except OSError:
+    except OSError:  # not a folder, unreadable: nothing can be known about it
         return False
     try:
         return _entries_at(fd, prefix, area, defer, out, stamps)
