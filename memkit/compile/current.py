@@ -39,7 +39,7 @@ import sys
 import time
 
 from memkit.compile.record import VERSION, decode, encode
-from memkit.compile.tree import file_digest, same_tree, tree_key, walk
+from memkit.compile.tree import content_state, file_digest, same_tree, tree_key, walk
 from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry
 
@@ -102,51 +102,12 @@ def file_state(root: str, rel: str) -> str:
     if not real.startswith(top + os.sep) or real == git or real.startswith(git + os.sep):
         state = "outside"
     else:
-        state = _state_of(real)
+        state = content_state(real)
     if real != os.path.join(top, rel):
         state += f" via {real}"
     if os.path.islink(full):
         state += " link"
     return state
-
-
-MAX_HASHED = 16 * 1024 * 1024  # compile refuses to read an output (or a template) bigger
-
-
-def _state_of(real: str) -> str:
-    """file_state of a path inside the repository with no link left in it."""
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        return "absent"
-    except OSError as e:
-        return f"error {e.errno}"
-    if stat.S_ISDIR(st.st_mode):
-        return "dir"
-    if not stat.S_ISREG(st.st_mode):
-        return f"other {st.st_mode}"
-    if st.st_size > MAX_HASHED:
-        return f"big {st.st_size} {st.st_mtime_ns}"
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    try:
-        fd = os.open(real, flags | getattr(os, "O_CLOEXEC", 0))
-    except OSError as e:
-        return f"error {e.errno}"
-    try:  # what was stat'ed may have been replaced since: check what is open
-        st = os.fstat(fd)
-        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_HASHED:
-            return f"other {st.st_mode}"
-        h, size = sha256(), 0
-        while chunk := os.read(fd, 1 << 20):
-            h.update(chunk)
-            size += len(chunk)
-            if size > MAX_HASHED:  # it grew while read: not one compile can use
-                return f"big {size} {st.st_mtime_ns}"
-        return "file " + h.hexdigest()
-    except OSError as e:
-        return f"error {e.errno}"
-    finally:
-        os.close(fd)
 
 
 def folder_state(root: str, rel: str) -> list[Any]:

@@ -11,7 +11,7 @@ library only.
 from __future__ import annotations
 
 import os
-from stat import S_ISREG
+from stat import S_ISDIR, S_ISREG
 
 from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry, tree_entries
@@ -35,7 +35,7 @@ def memory_tree(root: str, entries: list[Entry] | None = None) -> tuple[list[str
     return ([], False) if entries is None else (_tree_lines(entries), True)
 
 
-MAX_DIGESTED = 16 * 1024 * 1024  # a memory file is at most 1 MB: a bigger one is unknown
+MAX_HASHED = 16 * 1024 * 1024  # bigger than compile reads (an output, a template, a memory)
 _READ = (
     os.O_RDONLY
     | getattr(os, "O_NOFOLLOW", 0)
@@ -44,28 +44,48 @@ _READ = (
 )
 
 
-def file_digest(path: str) -> str | None:
-    """The SHA-256 of a regular file's bytes; None for anything else (a link, a FIFO, a
-    file over MAX_DIGESTED, one that cannot be read), which is never current."""
+def content_state(path: str) -> str:
+    """What is at `path`: "absent", "dir", "other MODE", "big SIZE MTIME" (over
+    MAX_HASHED: never read), "error ERRNO", or "file SHA-256". A final link is not
+    followed (an error), a FIFO never blocks, and the checks are made on the open file."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "absent"
+    except OSError as e:
+        return f"error {e.errno}"
+    if S_ISDIR(st.st_mode):
+        return "dir"
+    if not S_ISREG(st.st_mode):
+        return f"other {st.st_mode}"
+    if st.st_size > MAX_HASHED:
+        return f"big {st.st_size} {st.st_mtime_ns}"
     try:
         fd = os.open(path, _READ)
-    except OSError:
-        return None
-    try:
+    except OSError as e:
+        return f"error {e.errno}"
+    try:  # what was stat'ed may have been replaced since: check what is open
         st = os.fstat(fd)
-        if not S_ISREG(st.st_mode) or st.st_size > MAX_DIGESTED:
-            return None
+        if not S_ISREG(st.st_mode) or st.st_size > MAX_HASHED:
+            return f"other {st.st_mode}"
         h, size = sha256(), 0
         while chunk := os.read(fd, 1 << 20):
             h.update(chunk)
             size += len(chunk)
-            if size > MAX_DIGESTED:  # it grew while read
-                return None
-        return h.hexdigest()
-    except OSError:
-        return None
+            if size > MAX_HASHED:  # it grew while read: not one compile can use
+                return f"big {size} {st.st_mtime_ns}"
+        return "file " + h.hexdigest()
+    except OSError as e:
+        return f"error {e.errno}"
     finally:
         os.close(fd)
+
+
+def file_digest(path: str) -> str | None:
+    """The SHA-256 of a regular file's bytes; None for anything else (content_state),
+    which is never current."""
+    state = content_state(path)
+    return state[5:] if state.startswith("file ") else None
 
 
 def tree_key(lines: list[str]) -> str:

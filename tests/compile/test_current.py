@@ -350,7 +350,7 @@ def test_files_linked_out_of_the_repository_or_into_git_are_never_read(
 def test_a_file_too_big_for_compile_is_known_by_size_and_time(
     compiled: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(current, "MAX_HASHED", 10)
+    monkeypatch.setattr("memkit.compile.tree.MAX_HASHED", 10)
     path = compiled.root / "BIG.md"
     path.write_bytes(b"x" * 11)
     st = path.stat()

@@ -56,5 +56,5 @@ def test_only_a_regular_file_within_the_limit_has_a_digest(
     assert tree.file_digest(str(tmp_path / "fifo.md")) is None
     assert tree.file_digest(str(tmp_path / "link.md")) is None
     assert tree.file_digest(str(tmp_path / "missing.md")) is None
-    monkeypatch.setattr(tree, "MAX_DIGESTED", 5)
+    monkeypatch.setattr(tree, "MAX_HASHED", 5)
     assert tree.file_digest(str(plain)) is None
