@@ -124,7 +124,7 @@ def check_range(
     memory was re-verified against the newer code (its recorded fingerprint matches).
     """
     from memkit.git import range_changes
-    from memkit.staleness.engine import current_print
+    from memkit.staleness.engine import current_print, touched
 
     mems = [m for m in (store.memories() if memories is None else memories) if m.links]
     repo = _repo(store) if mems else None  # no links: nothing to diff
@@ -139,6 +139,7 @@ def check_range(
     changes = range_changes(repo, base, head, renames=not quick)
     compare = Comparison(store, repo, changes, base, head, prints)
     newer = compare.evaluator.snap
+    _warm(newer, [t for m in mems for t in touched(changes, compare.old, m.links)])
     out = []
     for mem in mems:
         since = mem.verified.commit if mem.verified else None
@@ -158,6 +159,13 @@ def check_range(
             out.append(MemoryStatus(mem.id, "stale", links))
     prints.save()
     return out
+
+
+def _warm(snap: Snapshot, links: list[str]) -> None:
+    """The files `links` name fingerprinted ahead, in parallel when there are many."""
+    from memkit.staleness.parallel import wanted, warm
+
+    warm(snap, wanted(links))
 
 
 def _reverified(compare: Comparison, recorded: dict[str, str], links: Iterable[str]) -> bool:

@@ -74,6 +74,11 @@ class PrintCache:
             data = json.loads(path.read_bytes())
         return cls(path, data)
 
+    @staticmethod
+    def key(data: bytes) -> str:
+        """The cache's key for a file of bytes `data`."""
+        return hashlib.blake2b(data, digest_size=16).hexdigest()
+
     def known(self, key: str) -> bool:
         self.used.add(key)
         return key in self.files
@@ -91,7 +96,7 @@ class PrintCache:
         """`parse()`'s Parsed for a Python file of bytes `data`, prints taken from the
         cache where known; `parse` runs only when a print is not (and at once when the
         content is new: it raises Unparsable as before)."""
-        key = hashlib.blake2b(data, digest_size=16).hexdigest()
+        key = self.key(data)
         real: list[Parsed] = []
 
         def load() -> Parsed:

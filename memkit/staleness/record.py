@@ -55,6 +55,13 @@ class Fingerprinter:
         self.snap = Snapshot(root, repo, WORKTREE, prints)
         self.commit = head_commit(repo) if repo is not None else None
 
+    def warm(self, links: Iterable[str]) -> None:
+        """Fingerprint the files `links` name ahead, in parallel when there are many
+        (memkit.staleness.parallel); print() then finds them done."""
+        from memkit.staleness.parallel import wanted, warm
+
+        warm(self.snap, wanted(links))
+
     def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
         """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
         prints, bad = self.prints(links)
@@ -182,10 +189,13 @@ def verify_store(
         changed: list[Memory] = []
         unchanged: list[Memory] = []
         bad: list[tuple[Memory, str, str]] = []
+        todo: list[tuple[Memory, tuple[str, ...], tuple[str, ...]]] = []
         for mem in mems:
             targets = {k: v.moved_to for k, v in moved.get(mem.id, {}).items() if v.moved_to}
             links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
-            paths = _moved_paths(mem.paths, targets)
+            todo.append((mem, links, _moved_paths(mem.paths, targets)))
+        printer.warm(link for _, links, _ in todo for link in links)
+        for mem, links, paths in todo:
             prints, wrong = printer.prints(links)
             if wrong:
                 bad += [(mem, link, message) for link, message in wrong]
