@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.limits", "memkit.cachedir", "memkit.fsatomic", "memkit.fsutil", "memkit.walk",
               "memkit.validity",
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
-              "memkit.clock", "memkit.lazyre", "memkit.spawn", "memkit.sha")),
+              "memkit.clock", "memkit.lazyre", "memkit.spawn", "memkit.sha", "memkit.workers")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
     ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",

@@ -302,23 +302,20 @@ class Store:
         Each is validated and checked for secrets first; one that fails is left
         untouched and returned with its error, the others are written.
         """
-        staged: list[tuple[str | Path, bytes, Memory]] = []
-        refused: list[tuple[str, MemkitError]] = []
+        from memkit.store.batch import Place, prepare
+
+        places: list[Place | MemkitError] = []
         root = str(self.root)
         for mem in mems:
-            path: str | Path
             try:
                 if mem.path and _plain_rel(mem.path):  # as the store's load writes it
-                    path, rel = os.path.join(root, mem.path), mem.path
+                    places.append((os.path.join(root, mem.path), mem.path))
                 else:
                     path = self.root / mem.path if mem.path else self.path_of(mem.id)
-                    rel = self.rel(path)
-                text, saved = _text_and_parse(mem, rel)
-                check_secrets(text, rel, False, mem=saved)
+                    places.append((path, self.rel(path)))
             except MemkitError as e:
-                refused.append((mem.id, e))
-                continue
-            staged.append((path, text.encode("utf-8"), saved))
+                places.append(e)
+        staged, refused = prepare(mems, places)
         atomic_write_many([(path, data) for path, data, _ in staged])
         return [saved for _, _, saved in staged], refused
 
@@ -353,19 +350,6 @@ def _plain_rel(path: str) -> bool:
         and "\\" not in path
         and all(part not in ("", ".", "..") for part in path.split("/"))
     )
-
-
-def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
-    """mm.dumps(mem) and its parse. A head already rewritten for the new fields (verify
-    prepares its `verified:` block so) is what dumps() would return: one parse proves it."""
-    if mem.head:
-        text = mem.head + mem.body
-        with contextlib.suppress(MemkitError):
-            saved = mm.parse(text, mid=mem.id, path=rel)
-            if saved == mem:
-                return text, saved
-    text = mm.dumps(mem)
-    return text, mm.parse(text, mid=mem.id, path=rel)
 
 
 def _regular(path: str) -> bool:

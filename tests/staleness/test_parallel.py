@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
 import pytest
 
 from memkit import memory as mm
+from memkit import workers
 from memkit.staleness import parallel, python
 from memkit.staleness.printcache import PrintCache
 from memkit.staleness.snapshot import Snapshot
-from memkit.store import Store
+from memkit.store import Store, batch
 from tests.conftest import Invoke, git
 from tests.staleness.test_staleness_languages import TODAY, commit_all, write
 
@@ -34,9 +34,10 @@ def _wanted() -> dict[str, set[str]]:
 
 @pytest.fixture
 def forking(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Workers for even a small amount of source."""
+    """Workers for even a small amount of work."""
     monkeypatch.setenv("MEMKIT_JOBS", "3")
     monkeypatch.setattr(parallel, "MIN_SHARE", 1)
+    monkeypatch.setattr(batch, "MIN_SHARE", 1)
 
 
 def test_workers_fill_the_cache_as_this_process_would(forking: None) -> None:
@@ -83,39 +84,6 @@ def test_a_failing_worker_costs_only_time(forking: None, monkeypatch: pytest.Mon
     assert str(parsed.symbols[name]) == str(python.parse(data).symbols[name])
 
 
-def test_when_workers_are_not_used(monkeypatch: pytest.MonkeyPatch) -> None:
-    big = 100 * parallel.MIN_SHARE
-    monkeypatch.setattr(parallel, "_cpus", lambda: 4)
-    assert parallel._jobs(big) == 4
-    assert parallel._jobs(parallel.MIN_SHARE * 2) == 2  # not more than the work pays for
-    assert parallel._jobs(parallel.MIN_SHARE) == 1
-    monkeypatch.setattr(parallel, "_cpus", lambda: 64)
-    assert parallel._jobs(big) == parallel.MAX_JOBS
-    for value, jobs in (("1", 1), ("0", 1), ("two", 1), ("3", 3), (" ", parallel.MAX_JOBS)):
-        monkeypatch.setenv("MEMKIT_JOBS", value)
-        assert parallel._jobs(big) == jobs, value
-    monkeypatch.setenv("MEMKIT_JOBS", "3")
-    done = threading.Event()
-    other = threading.Thread(target=done.wait)
-    other.start()
-    try:  # another thread may hold a lock a forked child would wait on forever
-        assert parallel._jobs(big) == 1
-    finally:
-        done.set()
-        other.join()
-    monkeypatch.setattr(parallel.sys, "platform", "darwin")
-    assert parallel._jobs(big) == 1
-
-
-def test_split_shares_by_size() -> None:
-    items = [(f"f{i}.py", b"x" * size, str(i), ("",)) for i, size in enumerate([9, 1, 5, 4, 3])]
-    shares = parallel._split(items, 2)
-    sizes = [sum(len(x[1]) for x in share) for share in shares]
-    assert sizes == [12, 10]  # largest first, each to the lightest share
-    assert sorted(x[0] for share in shares for x in share) == sorted(x[0] for x in items)
-    assert len(parallel._split(items[:1], 3)) == 1  # no empty share
-
-
 def _project(repo: Path) -> list[str]:
     """Twelve modules, one that does not parse; links to each, one to a missing name."""
     links = []
@@ -128,35 +96,47 @@ def _project(repo: Path) -> list[str]:
     return links
 
 
+SECRET = "ghp_" + "x7Kq2Lm9" * 4 + "Ab12"
+
+
 def test_verify_all_is_the_same_with_workers(
     run: Invoke, repo: Path, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     links = _project(repo)
     for i, link in enumerate(links):
         store.add(mm.new(f"memory {i}", "b", mid=f"m{i:02d}", today=TODAY, links=[link]))
+    path = repo / ".memory" / "m05.md"  # a token pasted by hand: never written by memkit
+    path.write_text(path.read_text() + f"token {SECRET}\n")
     commit_all(repo, "code and memories")
     kept = PrintCache.of(store).path
     assert kept is not None
     results = {}
     monkeypatch.setattr(parallel, "MIN_SHARE", 1)
+    monkeypatch.setattr(batch, "MIN_SHARE", 1)
     calls: list[int] = []
     real = parallel.warm
     monkeypatch.setattr(
         parallel, "warm", lambda snap, wanted: calls.append(real(snap, wanted)) or calls[-1]
     )
+    shares: list[int] = []
+    split = workers.split
+    monkeypatch.setattr(workers, "split", lambda *a: shares.append(len(split(*a))) or split(*a))
     for jobs in ("1", "3"):
         git(repo, "checkout", "-q", "--", ".")
         monkeypatch.setenv("MEMKIT_JOBS", jobs)
         calls.clear()
+        shares.clear()
         out = run("verify", "--all", code=1)
         memories = {p.name: p.read_bytes() for p in sorted((repo / ".memory").glob("*.md"))}
         results[jobs] = (out.stdout, out.stderr, memories)
         assert calls == [int(jobs)]
+        assert shares == ([] if jobs == "1" else [3, 3])  # the parses, then the writes
         kept.unlink(missing_ok=True)
     assert results["1"] == results["3"]
     stdout, stderr, _ = results["1"]
-    assert stdout.count("verified m") == len(links) - 2
+    assert stdout.count("verified m") == len(links) - 3
     assert "broken.py does not parse" in stderr and "defines no symbol 'nothing'" in stderr
+    assert "m05.md:" in stderr and "looks like a GitHub" in stderr
 
 
 def test_diff_is_the_same_with_workers(
