@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memkit.staleness.linkcache import LinkCache
@@ -139,7 +139,7 @@ def check_range(
     changes = range_changes(repo, base, head, renames=not quick)
     compare = Comparison(store, repo, changes, base, head, prints)
     newer = compare.evaluator.snap
-    _warm(newer, [t for m in mems for t in touched(changes, compare.old, m.links)])
+    _warm(newer, lambda: [t for m in mems for t in touched(changes, compare.old, m.links)])
     out = []
     for mem in mems:
         since = mem.verified.commit if mem.verified else None
@@ -161,11 +161,13 @@ def check_range(
     return out
 
 
-def _warm(snap: Snapshot, links: list[str]) -> None:
-    """The files `links` name fingerprinted ahead, in parallel when there are many."""
-    from memkit.staleness.parallel import wanted, warm
+def _warm(snap: Snapshot, links: Callable[[], list[str]]) -> None:
+    """The files `links()` names fingerprinted ahead, in parallel when there are many
+    (links() is not even called when there can be no worker)."""
+    from memkit.staleness.parallel import possible, wanted, warm
 
-    warm(snap, wanted(links))
+    if possible():
+        warm(snap, wanted(links()))
 
 
 def _reverified(compare: Comparison, recorded: dict[str, str], links: Iterable[str]) -> bool:

@@ -43,6 +43,14 @@ def wanted(links: Iterable[str]) -> dict[str, set[str]]:
     return out
 
 
+def possible() -> bool:
+    """Whether workers could be forked at all (more than one CPU, fork is safe here and
+    MEMKIT_JOBS allows it): when not, warm() does nothing."""
+    from memkit import workers
+
+    return workers.jobs(sys.maxsize, 1) > 1
+
+
 def warm(snap: Snapshot, names: Mapping[str, Iterable[str]]) -> int:
     """Fill `snap`'s print cache with the prints of `names` ({path: symbol names, ""
     for the file's own print}, as wanted() gives) that it lacks, in parallel when that
@@ -50,7 +58,7 @@ def warm(snap: Snapshot, names: Mapping[str, Iterable[str]]) -> int:
     from memkit import workers
 
     cache = snap.prints
-    if cache is None or workers.jobs(sys.maxsize, 1) < 2:  # MEMKIT_JOBS=1, no fork
+    if cache is None or not possible():
         return 1
     todo = items(snap, names)
     count = workers.jobs(sum(len(data) for _, data, _, _ in todo), MIN_SHARE)
