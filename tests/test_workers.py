@@ -85,3 +85,15 @@ def test_split_shares_by_weight() -> None:
     shares = workers.split(items, 2, lambda x: x)
     assert shares == [[9, 3], [5, 4, 1]]  # heaviest first, each to the lightest share
     assert workers.split(items[:1], 3, lambda x: x) == [[9]]  # no empty share
+
+
+def test_a_worker_that_cannot_start_gives_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise OSError(11, "Resource temporarily unavailable")  # a process limit, say
+
+    monkeypatch.setattr(workers.os, "fork", no_fork)
+    assert workers.run(lambda share: share, [[0], [1], [2]]) == [[0], None, None]
+    if os.path.isdir("/proc/self/fd"):  # no pipe is left open
+        before = len(os.listdir("/proc/self/fd"))
+        workers.run(lambda share: share, [[0], [1]])
+        assert len(os.listdir("/proc/self/fd")) == before
