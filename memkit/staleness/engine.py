@@ -60,6 +60,7 @@ class Evaluator:
         self.snap = snap
         self.changes = changes
         self._old: dict[str, Snapshot] = {}
+        self._candidates: tuple[object, list[str]] | None = None  # (changes, code paths)
 
     def state(self, text: str, recorded: str | None, since: str | None) -> LinkStatus:
         if recorded is None:
@@ -171,7 +172,15 @@ class Evaluator:
         return self._old[since]
 
     def _search_paths(self, origin: str, first: str | None) -> list[str]:
+        """Where moved code may be: `first`, `origin`, then every changed code file."""
         paths = [p for p in (first, origin) if p is not None]
+        return paths + [p for p in self._code_paths() if p not in paths]
+
+    def _code_paths(self) -> list[str]:
+        """The code files new or changed on this side (every tracked one when what
+        changed is unknown), in path order; worked out once for each `changes`."""
+        if self._candidates is not None and self._candidates[0] is self.changes:
+            return self._candidates[1]
         if self.changes is not None:
             others = sorted(self.snap.local_path(p) for p in self.changes.new_paths())
         elif self.snap.repo is not None:
@@ -180,10 +189,9 @@ class Evaluator:
             others = [self.snap.local_path(p) for p in tracked_paths(self.snap.repo)]
         else:
             others = []
-        for p in others:
-            if p not in paths and language_of(p) is not None:
-                paths.append(p)
-        return paths
+        code = [p for p in dict.fromkeys(others) if language_of(p) is not None]
+        self._candidates = (self.changes, code)
+        return code
 
 
 def _last(symbol: str | None) -> str:

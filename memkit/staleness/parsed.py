@@ -54,6 +54,7 @@ class Parsed:
     # a symbol's code as tokens, its own name left out (for near-move detection)
     token_source: Callable[[str], tuple[str, ...]] | None = None
     _tokens: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
+    _bodies: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
     def tokens(self, name: str) -> tuple[str, ...]:
         """The tokens of symbol `name` (empty when unknown), computed once on demand."""
@@ -68,5 +69,11 @@ class Parsed:
         return self.file_print if isinstance(self.file_print, str) else self.file_print()
 
     def find_body(self, body: str) -> list[str]:
-        """Names of symbols whose body digest is `body`."""
-        return sorted(name for name, p in self.symbols.items() if p.body == body)
+        """Names of symbols whose body digest is `body` (every symbol's print is read
+        once, on the first call: a check looks for many missing symbols in one file)."""
+        if not self._bodies and self.symbols:
+            for name, p in self.symbols.items():
+                self._bodies.setdefault(p.body, []).append(name)
+            for names in self._bodies.values():
+                names.sort()
+        return list(self._bodies.get(body, ()))
