@@ -8,6 +8,7 @@ and in every file that changed (which includes where moved code went).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -61,6 +62,7 @@ class Evaluator:
         self.changes = changes
         self._old: dict[str, Snapshot] = {}
         self._candidates: tuple[object, list[str]] | None = None  # (changes, code paths)
+        self._new: dict[tuple[int, str], list[tuple[str, tuple[str, ...], Counter[str]]]] = {}
 
     def state(self, text: str, recorded: str | None, since: str | None) -> LinkStatus:
         if recorded is None:
@@ -146,22 +148,35 @@ class Evaluator:
         tokens = was.tokens(str(link.symbol)) if was is not None else ()
         if old is None or len(tokens) < nearmove.MIN_TOKENS:
             return REMOVED
+        bag = Counter(tokens)
         found = []
         for path in paths:
-            parsed = self.snap.try_parsed(path)
-            if parsed is None:
-                continue
-            before = old.try_parsed(path)
-            for name in parsed.symbols:
-                if before is not None and name in before.symbols:
-                    continue  # it was there already: not where the code went
-                score = nearmove.similarity(tokens, parsed.tokens(name))
+            for name, theirs, their_bag in self._new_symbols(old, path):
+                score = nearmove.similarity(tokens, theirs, (bag, their_bag))
                 if score >= nearmove.NEAR:
                     found.append(nearmove.Candidate(path, name, score))
         best, ties = nearmove.best(found, str(link.symbol))
         if best is not None:
             return self._at(best.path, best.name, recorded) or REMOVED
         return Found("moved", None, ties) if ties else REMOVED
+
+    def _new_symbols(
+        self, old: Snapshot, path: str
+    ) -> list[tuple[str, tuple[str, ...], Counter[str]]]:
+        """(name, tokens, their Counter) of each symbol of `path` absent from it in `old`
+        (where moved code may have gone), worked out once per file and older snapshot."""
+        key = (id(old), path)
+        if key not in self._new:
+            parsed = self.snap.try_parsed(path)
+            found = []
+            if parsed is not None:
+                before = old.try_parsed(path)
+                for name in parsed.symbols:
+                    if before is None or name not in before.symbols:
+                        tokens = parsed.tokens(name)
+                        found.append((name, tokens, Counter(tokens)))
+            self._new[key] = found
+        return self._new[key]
 
     def _old_snapshot(self, since: str | None) -> Snapshot | None:
         """The code as it was when the link was verified (None: unknown)."""

@@ -27,14 +27,20 @@ class Candidate:
     score: float  # similarity in [0, 1]; 1.0 for an identical body
 
 
-def similarity(a: Sequence[str], b: Sequence[str]) -> float:
-    """difflib's ratio of two token sequences, with cheap upper bounds tried first."""
+def similarity(
+    a: Sequence[str], b: Sequence[str], bags: tuple[Counter[str], Counter[str]] | None = None
+) -> float:
+    """difflib's ratio of two token sequences, with cheap upper bounds tried first.
+
+    `bags`: Counter(a) and Counter(b), when the caller keeps them (one missing symbol is
+    compared with many candidates, and one candidate with many missing symbols)."""
     if not a or not b:
         return 0.0
     total = len(a) + len(b)
     if 2 * min(len(a), len(b)) / total < NEAR:
         return 2 * min(len(a), len(b)) / total  # the length alone rules it out
-    common = sum((Counter(a) & Counter(b)).values())
+    ca, cb = bags if bags is not None else (Counter(a), Counter(b))
+    common = sum((ca & cb).values())
     if 2 * common / total < NEAR:
         return 2 * common / total  # the bag of tokens bounds the ratio from above
     import difflib

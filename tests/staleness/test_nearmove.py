@@ -101,3 +101,12 @@ def test_similarity_and_ties() -> None:
     tie = [Candidate("x.py", "f", 0.95), Candidate("y.py", "g", 0.95)]
     assert best(tie, "f") == (tie[0], ())  # only one keeps the name
     assert best(tie, "h") == (None, ("x.py::f", "y.py::g"))
+
+
+def test_similarity_with_kept_bags_is_the_same() -> None:
+    from collections import Counter
+
+    base = [f"t{i % 7}" for i in range(40)]
+    for other in (base, [*base[:-3], "x", "y", "z"], base[::-1], base[:10], []):
+        bags = (Counter(base), Counter(other))
+        assert similarity(base, other, bags) == similarity(base, other)
