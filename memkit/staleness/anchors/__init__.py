@@ -106,11 +106,23 @@ def touches(changes: TreeChanges, snap: Snapshot, text: str) -> bool:
     assert anchor is not None
     if any(changes.touches(snap.git_path(p)) for p in anchor.files(None)):
         return True
-    if anchor.any_source:
-        from memkit.staleness.links import language_of
+    return anchor.any_source and _touches_code(changes)
 
-        return any(language_of(p) is not None for p in changes.new_paths() | changes.deleted)
-    return False
+
+_CODE_CHANGED: list[object] = []  # [changes, whether they touch a code file]: the last asked
+
+
+def _touches_code(changes: TreeChanges) -> bool:
+    """Whether `changes` add, change or delete a code file; worked out once for the
+    changes of a check or a range, not once per link (a range that changes a thousand
+    memory files took 1 ms for each env: link)."""
+    if _CODE_CHANGED and _CODE_CHANGED[0] is changes:
+        return bool(_CODE_CHANGED[1])
+    from memkit.staleness.links import language_of
+
+    found = any(language_of(p) is not None for p in changes.new_paths() | changes.deleted)
+    _CODE_CHANGED[:] = [changes, found]
+    return found
 
 
 def record(snap: Snapshot, text: str) -> str:
