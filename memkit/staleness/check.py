@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memkit.staleness.linkcache import LinkCache
@@ -125,6 +125,7 @@ def check_range(
     """
     from memkit.git import range_changes
     from memkit.staleness.engine import current_print, touched
+    from memkit.staleness.parallel import prefetch
 
     mems = [m for m in (store.memories() if memories is None else memories) if m.links]
     repo = _repo(store) if mems else None  # no links: nothing to diff
@@ -139,7 +140,7 @@ def check_range(
     changes = range_changes(repo, base, head, renames=not quick)
     compare = Comparison(store, repo, changes, base, head, prints)
     newer = compare.evaluator.snap
-    _warm(newer, lambda: [t for m in mems for t in touched(changes, compare.old, m.links)])
+    prefetch(newer, lambda: [t for m in mems for t in touched(changes, compare.old, m.links)])
     out = []
     for mem in mems:
         since = mem.verified.commit if mem.verified else None
@@ -159,15 +160,6 @@ def check_range(
             out.append(MemoryStatus(mem.id, "stale", links))
     prints.save()
     return out
-
-
-def _warm(snap: Snapshot, links: Callable[[], list[str]]) -> None:
-    """The files `links()` names fingerprinted ahead, in parallel when there are many
-    (links() is not even called when there can be no worker)."""
-    from memkit.staleness.parallel import possible, wanted, warm
-
-    if possible():
-        warm(snap, wanted(links()))
 
 
 def _reverified(compare: Comparison, recorded: dict[str, str], links: Iterable[str]) -> bool:

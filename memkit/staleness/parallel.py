@@ -14,7 +14,7 @@ where it always has.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from memkit.staleness.links import Link, language_of
@@ -41,6 +41,14 @@ def wanted(links: Iterable[str]) -> dict[str, set[str]]:
             link = Link.parse(text)
             out.setdefault(link.path, set()).add(link.symbol or "")
     return out
+
+
+def prefetch(snap: Snapshot, links: Callable[[], Iterable[str]]) -> None:
+    """The files of the code links `links()` gives fingerprinted ahead into `snap`'s
+    print cache, by workers when there are many (`links` is not even called when no
+    worker can run)."""
+    if possible():
+        warm(snap, wanted(links()))
 
 
 def possible() -> bool:

@@ -55,13 +55,6 @@ class Fingerprinter:
         self.snap = Snapshot(root, repo, WORKTREE, prints)
         self.commit = head_commit(repo) if repo is not None else None
 
-    def warm(self, links: Iterable[str]) -> None:
-        """Fingerprint the files `links` name ahead, in parallel when there are many
-        (memkit.staleness.parallel); print() then finds them done."""
-        from memkit.staleness.parallel import wanted, warm
-
-        warm(self.snap, wanted(links))
-
     def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
         """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
         prints, bad = self.prints(links)
@@ -194,7 +187,9 @@ def verify_store(
             targets = {k: v.moved_to for k, v in moved.get(mem.id, {}).items() if v.moved_to}
             links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
             todo.append((mem, links, _moved_paths(mem.paths, targets)))
-        printer.warm(link for _, links, _ in todo for link in links)
+        from memkit.staleness.parallel import prefetch  # print() then finds them done
+
+        prefetch(printer.snap, lambda: (link for _, links, _ in todo for link in links))
         for mem, links, paths in todo:
             prints, wrong = printer.prints(links)
             if wrong:

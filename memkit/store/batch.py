@@ -73,25 +73,33 @@ def _proven(heads: list[tuple[int, Memory, str]]) -> set[int]:
 def _prove(heads: list[tuple[int, Memory, str]]) -> list[int]:
     out = []
     for i, mem, rel in heads:
-        text = mem.head + mem.body
-        try:
-            if mm.parse(text, mid=mem.id, path=rel) != mem:
+        text = _head_text(mem, rel)
+        if text is not None:
+            try:
+                check_secrets(text, rel, False, mem=mem)
+            except MemkitError:
                 continue
-            check_secrets(text, rel, False, mem=mem)
-        except MemkitError:
-            continue
-        out.append(i)
+            out.append(i)
     return out
 
 
+def _head_text(mem: Memory, rel: str) -> str | None:
+    """head + body when that text parses back as the very memory (a head verify already
+    rewrote for the new fields is what dumps() would return), else None."""
+    if not mem.head:
+        return None
+    text = mem.head + mem.body
+    with contextlib.suppress(MemkitError):
+        if mm.parse(text, mid=mem.id, path=rel) == mem:
+            return text
+    return None
+
+
 def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
-    """mm.dumps(mem) and its parse. A head already rewritten for the new fields (verify
-    prepares its `verified:` block so) is what dumps() would return: one parse proves it."""
-    if mem.head:
-        text = mem.head + mem.body
-        with contextlib.suppress(MemkitError):
-            saved = mm.parse(text, mid=mem.id, path=rel)
-            if saved == mem:
-                return text, saved
+    """The file text of `mem` and the memory it parses to: its head when proven, else
+    mm.dumps(mem) and its parse."""
+    text = _head_text(mem, rel)
+    if text is not None:
+        return text, mem
     text = mm.dumps(mem)
     return text, mm.parse(text, mid=mem.id, path=rel)
