@@ -14,16 +14,17 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 
-def start(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
+def start(argv: list[str], env: dict[str, str] | None = None) -> Callable[[], tuple[int, bytes]]:
     """Start a command (looked up on PATH); the function returned waits for it: (exit
     code, stdout), stderr discarded. Call it exactly once. OSError if it cannot start.
+    `env`: variables to set on top of this process's environment.
 
     posix_spawn and a pipe; subprocess where there is no posix_spawn (Windows).
     """
     if not hasattr(os, "posix_spawnp"):  # pragma: no cover - Windows
         import subprocess
 
-        done = subprocess.run(argv, capture_output=True)
+        done = subprocess.run(argv, capture_output=True, env={**os.environ, **(env or {})})
         return lambda: (done.returncode, done.stdout)
     r, w = os.pipe()
     try:
@@ -35,7 +36,12 @@ def start(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
                     (os.POSIX_SPAWN_DUP2, null, 2),
                     (os.POSIX_SPAWN_CLOSE, r),
                 ]
-                pid = os.posix_spawnp(argv[0], argv, os.environ, file_actions=actions)
+                pid = os.posix_spawnp(
+                    argv[0],
+                    argv,
+                    {**os.environ, **env} if env else os.environ,
+                    file_actions=actions,
+                )
             finally:
                 os.close(null)
         finally:

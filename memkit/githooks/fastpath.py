@@ -83,24 +83,35 @@ def _staged_names(root: str, wait: Callable[[], tuple[int, bytes]]) -> list[str]
     return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
 
-def staged_work(root: str, opener: Opener | None = None) -> tuple[list[str], Stamps] | None:
+def staged_work(
+    root: str, opener: Opener | None = None, *, record: bool = False
+) -> tuple[list[str], Stamps] | None:
     """(staged names, memory stamps) when the commit touches a memory, memkit's config,
     a linked file or a compiled file; None when memkit has nothing to do.
 
     `opener` opens the store should the derived index need rebuilding; the checks
-    that follow reuse it (the store is loaded once per hook run)."""
+    that follow reuse it (the store is loaded once per hook run). `record`: also
+    write the hook script's record of what the index says (memkit.githooks.precheck)."""
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
+    pending = None
+    if record:
+        from memkit.githooks import precheck
+
+        pending = precheck.begin(root)  # before the walk: see precheck.record
     wait = _start_diff(root)
     try:  # .memory/ is listed while git works out the staged names
         stamps, tree = memory_walk(root)
     finally:
         names = _staged_names(root, wait)
-    if not names:
+    if not names and pending is None:
         return None
     if opener is not None:
         opener.tree = tree
-    if not relevant(names, *read_index(root, stamps, opener)):
+    index = read_index(root, stamps, opener)
+    if pending is not None:
+        precheck.record(root, pending, tree, *index)  # never raises: it only saves time
+    if not names or not relevant(names, *index):
         return None
     return names, stamps
 
@@ -122,11 +133,12 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_USER
     hook = args[0]
+    record = "MEMKIT_HOOK_FAST" in os.environ and _asked()
     if work_tree_first():
         print(OLD_HOOK, file=sys.stderr, flush=True)
     opener = Opener(root)
     try:
-        work = staged_work(root, opener)
+        work = staged_work(root, opener, record=record)
     except (Exception, KeyboardInterrupt) as e:  # never a traceback in someone's commit
         return report(e, hook=hook, started=False)
     if work is None:
@@ -137,6 +149,13 @@ def main(argv: list[str]) -> int:
         return _check(opener, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
         return report(e, hook=hook)
+
+
+def _asked() -> bool:
+    """Whether the hook script asked for a new record (memkit.githooks.precheck)."""
+    from memkit.githooks.precheck import asked
+
+    return asked()
 
 
 def _lean(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:

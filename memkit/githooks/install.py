@@ -19,6 +19,7 @@ from pathlib import Path
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
+from memkit.githooks import precheck
 
 HOOK = "pre-commit"
 CHAINED = "pre-commit.before-memkit"
@@ -37,7 +38,7 @@ if [ -x "$chained" ]; then
 fi
 python={python}
 if [ -x "$python" ]; then
-    exec "$python" -P -c '{code}' {hook} --root {root}
+{precheck}    exec "$python" -P -c '{code}' {hook} --root {root}
 elif command -v memkit >/dev/null 2>&1; then
     exec memkit --root {root} hooks run {hook}
 fi
@@ -104,13 +105,15 @@ def is_memkit_hook(path: Path) -> bool:
 def hook_script(root: Path, python: str | None = None, hook: str = HOOK) -> str:
     """The text of `hook` for a store at `root` (its path kept relative to the top)."""
     rel = os.path.relpath(root.resolve(), toplevel(root))
+    quoted = shlex.quote(rel.replace(os.sep, "/"))
     return _SCRIPT.format(
+        precheck=precheck.script(quoted),
         marker=MARKER,
         hook=hook,
         chained=f"{hook}.before-memkit",
         code=_CODE,
         python=shlex.quote(python or sys.executable),
-        root=shlex.quote(rel.replace(os.sep, "/")),
+        root=quoted,
     )
 
 
