@@ -48,9 +48,12 @@ NAME = "hooks-fast"
 HEADER = "memkit hook fast 1"
 ENV = "MEMKIT_HOOK_FAST"  # the script sets it to "stale" when the record did not match
 MARGIN_NS = 2_000_000_000  # an entry changed this close to the listing: no record
-# git's staged names, one a line (a name git must quote starts with a double quote)
-GIT = ("git", "-c", "core.quotePath=false", "diff", "--cached", "--name-only")
-GIT_ARGS = (*GIT, "--no-renames", "--relative", "--no-color")
+# the staged names, one a line, as the fast path's `git diff -z` gives them (a name git
+# must quote, with a line break, quote or backslash in it, starts with a double quote)
+GIT = (
+    *("git", "-c", "core.quotePath=false", "diff", "--cached", "--name-only"),
+    *("--no-renames", "--relative", "--no-color"),
+)
 FIND_FORMAT = "%C@ %i %s %P\\n"
 
 # The script's judge (see the module's docstring). Reads the record, then from standard
@@ -159,7 +162,7 @@ def script(root: str) -> str:
     starts with `./` (else `cd` could go elsewhere and print where, into awk's input)."""
     import shlex
 
-    git = shlex.join(GIT_ARGS)
+    git = shlex.join(GIT)
     find = shlex.join(["find", f"{MEMORY_DIR}/", "-printf", FIND_FORMAT])
     return f"""\
     fast={root}/.git/memkit/{NAME}
