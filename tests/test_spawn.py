@@ -27,6 +27,15 @@ def test_output_is_exit_code_and_stdout_and_stderr_is_dropped() -> None:
     assert open_fds() == fds
 
 
+def test_variables_are_set_on_top_of_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MEMKIT_SPAWN_KEPT", "kept")
+    monkeypatch.setenv("LC_ALL", "en_US.UTF-8")
+    show = "import os; print(os.environ.get('MEMKIT_SPAWN_KEPT'), os.environ.get('LC_ALL'))"
+    assert spawn.start([sys.executable, "-c", show], env={"LC_ALL": "C"})() == (0, b"kept C\n")
+    assert os.environ["LC_ALL"] == "en_US.UTF-8"  # this process's own is left as it was
+    assert spawn.output([sys.executable, "-c", show]) == (0, b"kept en_US.UTF-8\n")
+
+
 def test_a_large_output_is_read_whole() -> None:
     code, out = spawn.output([sys.executable, "-c", "print('x' * 300_000)"])
     assert code == 0 and out == b"x" * 300_000 + b"\n"

@@ -133,7 +133,7 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_USER
     hook = args[0]
-    record = "MEMKIT_HOOK_FAST" in os.environ and _asked()
+    record = "MEMKIT_HOOK_FAST" in os.environ and _asked()  # precheck.ENV, not imported
     if work_tree_first():
         print(OLD_HOOK, file=sys.stderr, flush=True)
     opener = Opener(root)
