@@ -66,6 +66,12 @@ HOOKS = ("pre-commit", "pre-merge-commit")
 SCRIPTS: dict[str, dict[str, str]] = {}  # version -> hook -> the script it installs
 
 
+def use_script(repo: Path, version: str) -> None:
+    """Put the hook scripts `version` installs in place (untimed)."""
+    for hook, text in SCRIPTS[version].items():
+        (repo / ".git" / "hooks" / hook).write_text(text)
+
+
 def git(repo: Path, *args: str) -> None:
     subprocess.run(["git", *args], cwd=repo, check=True, env=ENV, capture_output=True)
 
@@ -108,8 +114,7 @@ def medians_ms(
     for i in range(runs):
         for name in names if i % 2 == 0 else names[::-1]:
             if len(envs) > 1:  # each version's own hook script
-                for hook, text in SCRIPTS[name].items():
-                    (repo / ".git" / "hooks" / hook).write_text(text)
+                use_script(repo, name)
             change(i, envs[name])
             w, c = timed_commit(repo, *flags, env=envs[name])
             wall[name].append(w)
@@ -176,8 +181,6 @@ def run(
     versions: dict[str, dict[str, str]] | None = None,
 ) -> None:
     versions = versions or {"this": ENV}
-    from memkit.githooks.install import install
-
     mdir = repo / ".memory"
     if verified:
         subprocess.run([sys.executable, "-m", "memkit", "verify", "--all"], cwd=repo,
@@ -188,7 +191,6 @@ def run(
     for name, env in versions.items():  # the scripts each version installs
         subprocess.run([sys.executable, "-P", "-c", INSTALL], cwd=repo, env=env, check=True)
         SCRIPTS[name] = {h: (repo / ".git" / "hooks" / h).read_text() for h in HOOKS}
-    install(repo)
     linked_mem = next(p for p in sorted(mdir.rglob("*.md")) if "\nlinks:\n" in p.read_text())
     linked = re.search(r"\nlinks:\n- ([^:\n]+)", linked_mem.read_text())
     assert linked is not None
@@ -247,6 +249,7 @@ def run(
             added, added_cpu = hook - base, hook_cpu - base_cpu
             label = name if len(versions) == 1 else f"{name} [{version}]"
             print(f"{label:<56}{base:>8.0f}ms{hook:>8.0f}ms{added:>8.0f}ms{added_cpu:>10.0f}ms")
+    use_script(repo, "this")  # the processes alone: this version's hook
     touch_notes(runs, ENV)
     time.sleep(2.1)  # let the last memory edit settle, then rebuild the index once
     subprocess.run([repo / ".git" / "hooks" / "pre-commit"], cwd=repo, env=ENV, check=True)

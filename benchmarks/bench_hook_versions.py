@@ -28,15 +28,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
+from bench_hook import INSTALL
 from gen_store import generate
 
 HERE = Path(__file__).resolve().parents[1]
 ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
 ENV |= {"GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
         "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "bench@example.com"}  # fmt: skip
-INSTALL = (
-    "from pathlib import Path; from memkit.githooks.install import install; install(Path('.'))"
-)
 
 
 def cpu() -> float:

@@ -94,23 +94,23 @@ def staged_work(
     write the hook script's record of what the index says (memkit.githooks.precheck)."""
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
-    pending = None
+    started = None
     if record:
         from memkit.githooks import precheck
 
-        pending = precheck.begin(root)  # before the walk: see precheck.record
+        started = precheck.begin(root)  # before the walk: see precheck.record
     wait = _start_diff(root)
     try:  # .memory/ is listed while git works out the staged names
         stamps, tree = memory_walk(root)
     finally:
         names = _staged_names(root, wait)
-    if not names and pending is None:
+    if not names and started is None:
         return None
     if opener is not None:
         opener.tree = tree
     index = read_index(root, stamps, opener)
-    if pending is not None:
-        precheck.record(root, pending, tree, *index)  # never raises: it only saves time
+    if started is not None:
+        precheck.record(root, started, tree, *index)  # never raises: it only saves time
     if not names or not relevant(names, *index):
         return None
     return names, stamps
@@ -133,7 +133,11 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_USER
     hook = args[0]
-    record = "MEMKIT_HOOK_FAST" in os.environ and _asked()  # precheck.ENV, not imported
+    record = False
+    if "MEMKIT_HOOK_FAST" in os.environ:  # precheck.ENV: imported only when the script asks
+        from memkit.githooks.precheck import asked
+
+        record = asked()
     if work_tree_first():
         print(OLD_HOOK, file=sys.stderr, flush=True)
     opener = Opener(root)
@@ -149,13 +153,6 @@ def main(argv: list[str]) -> int:
         return _check(opener, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
         return report(e, hook=hook)
-
-
-def _asked() -> bool:
-    """Whether the hook script asked for a new record (memkit.githooks.precheck)."""
-    from memkit.githooks.precheck import asked
-
-    return asked()
 
 
 def _lean(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
