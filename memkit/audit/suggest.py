@@ -86,12 +86,16 @@ def add_links(store: Store, mid: str, links: Iterable[str], *, today: dt.date) -
     import dataclasses
 
     from memkit.errors import MemkitError
+    from memkit.memory import written_links
     from memkit.staleness import fingerprint
     from memkit.staleness.parsed import LinkError
 
     with store.lock():
         mem = store.get(mid)
-        merged = tuple(dict.fromkeys([*mem.links, *links]))
+        try:
+            merged = tuple(dict.fromkeys(written_links([*mem.links, *links])))
+        except ValueError as e:
+            raise MemkitError(f"{mem.path}: {e}; nothing was linked") from None
         try:
             verified = fingerprint(store.root, merged, today=today)
         except LinkError as e:
