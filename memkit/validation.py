@@ -1,8 +1,9 @@
 """Validating a whole store: every problem `memkit validate` and the hooks report.
 
 validate(store, only=None) gathers the files that do not load (invalid front matter,
-symbolic links, duplicate ids), likely secrets, and `supersedes`, `superseded_by` or
-`revises` references to ids no memory has, sorted by file, line and field.
+symbolic links, duplicate ids), front-matter keys that are no field, likely secrets,
+and `supersedes`, `superseded_by` or `revises` references to ids no memory has,
+sorted by file, line and field.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidM
     ids = {m.id for m in loaded.memories}
     for mem in loaded.memories:
         if only is None or mem.path in only:
+            problems += fields(mem)
             problems += _secrets(store, mem)
             problems += _dangling(mem, ids)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
@@ -75,12 +77,20 @@ def validate_files(
         if _refers(mem):
             return None
         read: list[bytes] = []
-        found = _secrets(store, mem, read)
+        found = fields(mem) + _secrets(store, mem, read)
         problems += found
         if clean is not None and not found and read and read[0] == _text_of(mem):
             clean[rel] = (read[0], mem)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
     return problems
+
+
+def fields(mem: Memory) -> list[InvalidMemoryError]:
+    """A problem for each front-matter key of `mem` that is no field (memory.unknown_fields):
+    loading keeps the memory, validating reports the key."""
+    from memkit import __version__
+
+    return mm.unknown_fields(mem, __version__)
 
 
 def _refers(mem: Memory) -> bool:
@@ -135,7 +145,7 @@ def remember_fresh(store: Store, loaded: Loaded, key: str) -> None:
     clean = {}
     for rel, raw in loaded.fresh.items():
         mem = by_path.get(rel)
-        if mem is None or _refers(mem) or raw != _text_of(mem):
+        if mem is None or _refers(mem) or raw != _text_of(mem) or fields(mem):
             continue
         if not secret_findings(raw.decode("utf-8"), mem):
             clean[rel] = (raw, mem)

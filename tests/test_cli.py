@@ -130,9 +130,10 @@ def test_validate_exit_codes(run: Invoke, store: Store) -> None:
         "memkit: warning: skipped 1 invalid memory file(s): .memory/broken.md; "
         "run `memkit validate`\n"
     )
-    assert run("check").stderr == (
-        "memkit: warning: skipped 1 invalid memory file(s): .memory/broken.md; "
-        "run `memkit validate`\n"
+    assert run("check", code=1).stderr == (
+        "memkit: .memory/broken.md:3: front matter: malformed YAML (did not find expected "
+        "node content); fix the YAML syntax\n"
+        "memkit: 1 invalid memory file(s) (fix them, then `memkit validate`)\n"
     )
 
 

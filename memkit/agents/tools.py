@@ -70,6 +70,10 @@ def update(store: Store, mid: str, *, today: dt.date, **changes: Any) -> mm.Memo
         if key in values:
             values[key] = tuple(values[key])
     if values.get("links"):
+        try:
+            values["links"] = mm.written_links(values["links"])
+        except ValueError as e:
+            raise MemkitError(f"memory {mid!r}: {e}; nothing was changed") from None
         from memkit.staleness import fingerprint
 
         values["verified"] = fingerprint(store.root, values["links"], today=today)

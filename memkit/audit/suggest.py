@@ -86,14 +86,44 @@ def add_links(store: Store, mid: str, links: Iterable[str], *, today: dt.date) -
     import dataclasses
 
     from memkit.errors import MemkitError
+    from memkit.memory import written_links
     from memkit.staleness import fingerprint
     from memkit.staleness.parsed import LinkError
 
     with store.lock():
         mem = store.get(mid)
-        merged = tuple(dict.fromkeys([*mem.links, *links]))
+        try:
+            merged = tuple(dict.fromkeys(written_links([*mem.links, *links])))
+        except ValueError as e:
+            raise MemkitError(f"{mem.path}: {e}; nothing was linked") from None
         try:
             verified = fingerprint(store.root, merged, today=today)
         except LinkError as e:
             raise MemkitError(f"{mem.path}: {e}; nothing was linked") from None
         return store.put(dataclasses.replace(mem, links=merged, verified=verified))
+
+
+def remove_links(store: Store, mid: str, links: Iterable[str]) -> Memory:
+    """Remove `links` from memory `mid`, and their recorded fingerprints; the other links
+    keep theirs (a stale one stays stale) and the rest of the file its bytes."""
+    import dataclasses
+
+    from memkit.errors import MemkitError
+    from memkit.memory.links import normalise
+
+    with store.lock():
+        mem = store.get(mid)
+        gone = {normalise(link): link for link in links}
+        missing = [link for norm, link in gone.items() if norm not in mem.links]
+        if missing:
+            have = ", ".join(mem.links) or "none"
+            raise MemkitError(
+                f"{mem.path}: no link {', '.join(map(repr, missing))} in memory {mid!r} "
+                f"(its links: {have}); nothing was removed"
+            )
+        kept = tuple(link for link in mem.links if link not in gone)
+        verified = mem.verified
+        if verified is not None:
+            prints = {k: v for k, v in verified.fingerprints.items() if k not in gone}
+            verified = dataclasses.replace(verified, fingerprints=prints)
+        return store.put(dataclasses.replace(mem, links=kept, verified=verified))

@@ -82,6 +82,13 @@ def compile_(
                     err=True,
                 )
                 ctx.exit(EXIT_FOUND)
+            if check and plan.invalid:
+                click.echo(
+                    f"memkit: {len(plan.invalid)} invalid memory file(s) left out: "
+                    f"{', '.join(plan.invalid)}; `memkit validate` says how to fix them",
+                    err=True,
+                )
+                ctx.exit(EXIT_FOUND)
             return
         done = apply(plan)
     for f in plan.changes:

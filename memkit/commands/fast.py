@@ -179,21 +179,36 @@ def run_check(opts: dict[str, Any], echo: Callable[..., None], store: Store | No
 
     store = store or Store(find_root())
     if opts["ids"]:
-        statuses = check_store(store, today=today(), ids=opts["ids"])
-    else:  # one load of the store for the check and for the warning about invalid files
+        mems = store.get_many(opts["ids"])
+        problems = []
+    else:  # one load of the store for the check and for the invalid files
         loaded = store.load()
         mems = sorted(loaded.memories, key=lambda m: m.id)
-        statuses = check_store(store, today=today(), memories=mems)
-        if loaded.problems:
-            from memkit.controls import printable
-
-            echo(printable(f"memkit: warning: {skipped_files(loaded.problems)}"), err=True)
+        problems = list(loaded.problems)
+    statuses = check_store(store, today=today(), memories=mems)
+    problems += invalid_fields(mems)
     failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
     if opts["as_json"]:
         _json([s.to_record() for s in statuses], echo)
     else:
         echo(check_report(statuses))
-    return any(fails(s, failing) for s in statuses)
+    if problems:  # each invalid file, one line a problem; the valid ones were checked
+        from memkit.controls import printable
+
+        problems.sort(key=lambda p: (p.path, p.line, p.field))
+        for p in problems:
+            echo(printable(f"memkit: {p}"), err=True)
+        files = len({p.path for p in problems})
+        echo(f"memkit: {files} invalid memory file(s) (fix them, then `memkit validate`)", err=True)
+    return bool(problems) or any(fails(s, failing) for s in statuses)
+
+
+def invalid_fields(mems: list[Memory]) -> list[Any]:
+    """A problem for each front-matter key of `mems` that is no field (a misspelt `tpye`)."""
+    from memkit import __version__
+    from memkit.memory import unknown_fields
+
+    return [p for m in mems for p in unknown_fields(m, __version__)]
 
 
 def run_verify(
@@ -247,19 +262,24 @@ def check_report(statuses: list[MemoryStatus]) -> str:
             continue
         note = "" if status.active else " (draft: does not fail the check)"
         lines.append(f"{status.id}: {status.state}{note}")
-        lines.extend(f"  {_link_line(link)}" for link in status.links if link.state != "unchanged")
+        lines.extend(
+            f"  {_link_line(status.id, link)}" for link in status.links if link.state != "unchanged"
+        )
     counts = {s: sum(1 for x in statuses if x.state == s) for s in MEMORY_STATES}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
     lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
     return "\n".join(lines)
 
 
-def _link_line(link: LinkStatus) -> str:
+def _link_line(mid: str, link: LinkStatus) -> str:
+    from memkit.staleness.verdict import advice
+
     how = link.how()
     if link.state == "unverified":
-        return f"{link.link}: never fingerprinted (run `memkit verify`)"
+        return f"{link.link}: never fingerprinted (run `memkit verify {mid}`)"
     since = f" since {link.since[:12]}" if link.since else ""
-    return f"{link.link}: {how}{since}"
+    fix = f" (`{advice(mid, [link])}`)" if link.state == "removed" else ""
+    return f"{link.link}: {how}{since}{fix}"
 
 
 def skipped_files(problems: Any) -> str:

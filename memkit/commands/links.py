@@ -18,20 +18,36 @@ if TYPE_CHECKING:
 @click.argument("mid", metavar="ID")
 @click.argument("links", nargs=-1)
 @click.option("--suggest", is_flag=True, help="List links for what the memory's text mentions.")
+@click.option("--remove", is_flag=True, help="Remove LINKS (and their fingerprints) instead.")
 @commit_option
 @click.pass_context
 def link(
-    ctx: click.Context, mid: str, links: tuple[str, ...], suggest: bool, do_commit: bool
+    ctx: click.Context,
+    mid: str,
+    links: tuple[str, ...],
+    suggest: bool,
+    remove: bool,
+    do_commit: bool,
 ) -> None:
-    """Add LINKS to memory ID and fingerprint them, or list suggestions with --suggest.
+    """Add LINKS to memory ID and fingerprint them, remove them with --remove, or list
+    suggestions with --suggest.
 
     A link is a file, `file::Symbol`, `file.toml::config.key`, `dep:NAME`,
     `cmd:make target` or `env:NAME` (docs/staleness.md). Suggestions are never
-    added by themselves: pass the ones you accept as LINKS.
+    added by themselves: pass the ones you accept as LINKS. --remove drops links
+    to what is gone; the other links keep their fingerprints.
     """
-    from memkit.audit.suggest import add_links, suggest_links
+    from memkit.audit.suggest import add_links, remove_links, suggest_links
 
     store = get_store(ctx)
+    if remove:
+        if suggest or not links:
+            raise MemkitError("name the links to remove: memkit link ID --remove LINK...")
+        saved = remove_links(store, mid, links)
+        click.echo(printable(f"unlinked {saved.id}: {', '.join(links)}"))
+        if do_commit:
+            commit_written(store, [saved.path], f"memkit: unlink {saved.id}")
+        return
     if suggest:
         mem = store.get(mid)
         found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links)

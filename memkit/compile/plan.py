@@ -60,6 +60,7 @@ class Plan:
     selected: tuple[Memory, ...] = ()  # the memories compiled, best ranked first
     targets: tuple[str, ...] = ()  # the targets whose files agents will find
     facts: tuple[str, ...] = ()  # memories an agent's own precedence makes it read twice
+    invalid: tuple[str, ...] = ()  # the invalid memory files left out (`compile --check` fails)
     # what `apply` records once it has written (memkit.compile.current): (Before, path, stale)
     pending: tuple[Any, str, Any] | None = field(default=None, compare=False, repr=False)
 
@@ -124,8 +125,9 @@ def build(
     on = tuple(sorted(run.active | set(conf.targets)))
     avoidable, facts = report(run.placed, on, store.root)
     notes.extend(avoidable)
+    invalid = tuple(sorted({p.path for p in loaded.problems}))
     return Plan(store.root, ordered, tuple(notes), tuple(run.placed), tuple(memories), on,
-                tuple(facts))  # fmt: skip
+                tuple(facts), invalid)  # fmt: skip
 
 
 def plan(

@@ -321,6 +321,8 @@ def strict_config(store: Store) -> bool:
 
 def describe(affected: list[Affected]) -> list[str]:
     """The report on the memories a commit affects: how each link changed, what to do."""
+    from memkit.staleness.verdict import advice
+
     if not affected:
         return []
     n = len(affected)
@@ -331,5 +333,6 @@ def describe(affected: list[Affected]) -> list[str]:
         for link in a.links:
             how = f"moved to {link.moved_to}" if link.moved_to else HOW.get(link.state, link.state)
             lines.append(f"    {link.link}: {how}")
-        lines.append(f"    -> still true? `memkit verify {a.id}`; if not, `memkit edit {a.id}`")
+        fix = advice(a.id, a.links)
+        lines.append(f"    -> still true? `{fix}`; if not, `memkit edit {a.id}`")
     return lines

@@ -120,7 +120,7 @@ def _staleness(
     notes: list[str],
 ) -> None:
     from memkit.staleness import check_range, check_store
-    from memkit.staleness.verdict import fails
+    from memkit.staleness.verdict import advice, fails
 
     statuses = {s.id: s for s in check_store(store, today=today)}
     paths = {m.id: m.path for m in store.memories()}
@@ -130,7 +130,7 @@ def _staleness(
         if status.active and status.state == "stale":
             failures.append(
                 f"{paths[mid]}: {mid} is stale: this change altered "
-                f"{_links(status)}; check the memory, then `memkit verify {mid}` "
+                f"{_links(status)}; check the memory, then `{advice(mid, status.links)}` "
                 f"(or `memkit edit {mid}`) and commit"
             )
     rest: dict[str, list[str]] = {}
@@ -138,10 +138,11 @@ def _staleness(
         if mid in caused and status.active and status.state == "stale":
             continue
         if paths.get(mid) in changed and fails(status, failing):
-            fix = "memkit verify" if status.state in ("stale", "unverified") else "memkit edit"
+            stale = status.state in ("stale", "unverified")
+            fix = advice(mid, status.links) if stale else f"memkit edit {mid}"
             failures.append(
                 f"{paths[mid]}: {mid} is {status.state} and this change touches it; "
-                f"`{fix} {mid}` and commit"
+                f"`{fix}` and commit"
             )
         elif status.state != "fresh":
             key = status.state if status.active else f"{status.state} (draft)"

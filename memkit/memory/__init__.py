@@ -9,6 +9,8 @@ back, keeping every byte of what did not change. The modules, one concept each:
     parse.py   parse() and parse_all(): text in, a Memory or every problem out
     write.py   dumps() and new(): the surgical front-matter writer
     ids.py     valid ids, and slugify() to make one from a title
+    links.py   a link's shape: check() refuses one that cannot resolve, normalise()
+               writes its path as git names it
     schema.py  JSON Schemas of the front matter and of the `--json` record
     yaml.py    the only importer of PyYAML and python-frontmatter
 
@@ -22,9 +24,10 @@ from memkit.fields import CONFIDENCES, STATUSES, TYPES
 from memkit.fields import NAMES as FIELDS
 from memkit.memory.file import MAX_BYTES, check_size, decode, field_line, format_body, split
 from memkit.memory.ids import ID_RE, MAX_ID, is_valid_id, slugify
+from memkit.memory.links import SYMBOL_RE
 from memkit.memory.model import Memory, Verification
-from memkit.memory.parse import load_yaml, parse, parse_all, unknown_keys
-from memkit.memory.values import SYMBOL_RE, check_glob, check_link, check_relpath
+from memkit.memory.parse import load_yaml, parse, parse_all, unknown_fields, unknown_keys
+from memkit.memory.values import check_glob, check_link, check_relpath, written_links
 from memkit.memory.write import dumps, new
 
 __all__ = [
@@ -53,5 +56,7 @@ __all__ = [
     "parse_all",
     "slugify",
     "split",
+    "unknown_fields",
     "unknown_keys",
+    "written_links",
 ]

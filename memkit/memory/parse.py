@@ -143,3 +143,66 @@ def unknown_keys(mem: Memory) -> list[str]:
         return []
     _, front, _, _ = split(mem.head, mem.path)
     return [k for k in load_yaml(front, mem.path) if k not in NAMES]
+
+
+# `memkit: VERSION` says which memkit wrote the memory; `x-...` keys are extensions.
+WRITTEN_BY = "memkit"
+EXTENSION = "x-"
+
+
+def unknown_fields(mem: Memory, version: str) -> list[InvalidMemoryError]:
+    """A problem for each front-matter key that is no field (a misspelt `tpye:`), with
+    the field it most likely means; what `validate`, `check` and the hooks report.
+
+    Reading a memory keeps such keys and the memory; these are not parse errors. Keys
+    starting with `x-` are always accepted (people's and tools' own), and so is every
+    key of a memory whose `memkit: VERSION` is newer than `version` (this memkit):
+    that version may define fields this one does not know.
+    """
+    if not mem.head:
+        return []
+    _, front, _, _ = split(mem.head, mem.path)
+    if not any(_key_of(line) not in _KNOWN for line in front.splitlines() if _key_of(line)):
+        return []  # every top-level key is a field: no need to read the YAML again
+    data = load_yaml(front, mem.path)
+    written_by = data.get(WRITTEN_BY)
+    if isinstance(written_by, str | int | float) and _newer(str(written_by), version):
+        return []
+    import difflib
+
+    out = []
+    for key in data:
+        if not isinstance(key, str) or key in _KNOWN or key.startswith(EXTENSION):
+            continue
+        near = difflib.get_close_matches(key.lower(), NAMES, n=1, cutoff=0.6)
+        fix = (
+            f"did you mean {near[0]}?"
+            if near
+            else f"remove it, or name your own field `{EXTENSION}{key}`"
+        )
+        out.append(
+            InvalidMemoryError(mem.path, field_line(front, key), key, f"unknown field; {fix}")
+        )
+    return out
+
+
+_KNOWN = frozenset((*NAMES, WRITTEN_BY))
+
+
+def _key_of(line: str) -> str:
+    """The key of a top-level `key: value` line ("" for anything else)."""
+    if not line or line[0] in " \t-#":
+        return ""
+    return line.partition(":")[0].strip().strip("'\"")
+
+
+def _newer(written: str, version: str) -> bool:
+    """Whether version `written` (1.2.3) is newer than `version`; False when unreadable."""
+
+    def parts(v: str) -> tuple[int, ...]:
+        return tuple(int(p) for p in re.findall(r"\d+", v.split("+")[0])[:3])
+
+    try:
+        return parts(written) > parts(version)
+    except ValueError:
+        return False

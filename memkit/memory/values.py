@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from memkit.controls import refused
 from memkit.fields import BY_NAME, NAMES, Field
 from memkit.globs import check as check_glob_shape
 from memkit.memory.ids import is_valid_id
+from memkit.memory.links import check as check_link_shape
+from memkit.memory.links import normalise
 from memkit.memory.model import Verification
 
-# A dotted name of identifiers (Unicode letters too, as Python, Go, Java and JavaScript
-# allow; `$` for JavaScript); a name starting with a digit is none.
-SYMBOL_RE = re.compile(r"^(?:[^\W\d]|\$)[\w$]*(?:\.(?:[^\W\d]|\$)[\w$]*)*$")
 COMMIT_RE = re.compile(r"[0-9a-f]{4,64}")
 
 
@@ -68,6 +67,8 @@ def _list(f: Field, value: Any) -> tuple[str, ...]:
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not all(isinstance(i, str) and i for i in items):
         raise ValueError("must be a list of non-empty strings (one `- item` per line)")
+    if f.item == "link":  # one form for every reader: `./src//x.py` is `src/x.py`
+        return written_links(items)
     for item in items:
         _ITEM[f.item](item)
     return tuple(items)
@@ -136,6 +137,8 @@ def _verified(f: Field, value: Any) -> Verification:
         isinstance(k, str) and isinstance(v, str) for k, v in links.items()
     ):
         raise ValueError("`links` must map each link to its fingerprint string")
+    if any(normalise(k) != k for k in links):
+        links = {normalise(k): v for k, v in links.items()}
     return Verification(commit, date, links)
 
 
@@ -175,14 +178,28 @@ def check_glob(glob: str) -> None:
 
 
 def check_link(link: str) -> None:
-    file, sep, symbol = link.partition("::")
-    if not file:
-        raise ValueError(f"link {link!r} names no file; write `path/to/file.py::Symbol`")
-    check_relpath(file, "link")
+    """Refuse a link that could leave the repository or can never resolve
+    (memkit.memory.links.check says what to write instead)."""
+    check_line(link, "link")
+    file = link.partition("::")[0]
+    if file:
+        check_relpath(file, "link")
+    check_link_shape(link)
     if any(c in file for c in "*?[{"):
         raise ValueError(f"link {link!r} is a glob; links name one file (use `paths` for globs)")
-    if sep and not SYMBOL_RE.match(symbol):
-        raise ValueError(f"link {link!r}: {symbol!r} is not a symbol name like `Class.method`")
+
+
+def written_links(links: Iterable[str]) -> tuple[str, ...]:
+    """Links as a write keeps them: each checked (ValueError at the first bad one, saying
+    what to write instead), normalised as git names its paths. Every write path uses it
+    (parse through `coerce`, `memkit link`, the MCP tools)."""
+    out = []
+    for link in links:
+        if not isinstance(link, str) or not link:
+            raise ValueError("a link must be a non-empty string")
+        check_link(link)
+        out.append(normalise(link))
+    return tuple(out)
 
 
 _COERCE: dict[str, Callable[[Field, Any], Any]] = {

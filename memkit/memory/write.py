@@ -20,7 +20,7 @@ from memkit.fields import NAMES, REGISTRY
 from memkit.memory.file import format_body, split
 from memkit.memory.model import Memory
 from memkit.memory.parse import load_yaml, parse
-from memkit.memory.values import coerce_all
+from memkit.memory.values import coerce_all, written_links
 
 
 def dumps(mem: Memory) -> str:
@@ -58,11 +58,22 @@ def new(title: str, body: str, *, mid: str, today: dt.date, **fields: Any) -> Me
     for f in REGISTRY:
         if f.kind == "list" and f.name in data:
             data[f.name] = list(data[f.name])
+            if f.item == "link":  # written as git names them: `./src//x.py` -> `src/x.py`
+                data[f.name] = _written(data[f.name])
         elif f.auto:
             data.setdefault(f.name, today)
     data = {k: data[k] for k in NAMES if k in data}
     text = "---\n" + _dump_yaml(data, "\n") + "---\n" + format_body(body)
     return parse(text, mid=mid, path="")
+
+
+def _written(links: list[Any]) -> list[Any]:
+    """The links normalised when they are well formed; else as given, for parse to refuse
+    with the field's line."""
+    try:
+        return list(written_links(links))
+    except ValueError:
+        return links
 
 
 def _require_utf8(*texts: str) -> None:

@@ -212,7 +212,9 @@ def verify_store(
         if bad and not follow:
             moved = _moves(store, list({m.id: m for m, _, _ in bad}.values()), today)
         problems = tuple(
-            Problem(mem.id, _where(mem, link), _fix(mem, msg, moved.get(mem.id, {}).get(link)))
+            Problem(
+                mem.id, _where(mem, link), _fix(mem, link, msg, moved.get(mem.id, {}).get(link))
+            )
             for mem, link, msg in bad
         ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
         return Verified(tuple(saved), problems + unreadable, tuple(unchanged))
@@ -260,7 +262,7 @@ def verify(
     return list(done.saved)
 
 
-def _fix(mem: Memory, message: str, moved: LinkStatus | None) -> str:
+def _fix(mem: Memory, link: str, message: str, moved: LinkStatus | None) -> str:
     edit = f"edit the memory's links with `memkit edit {mem.id}`"
     if moved is not None and moved.moved_to:
         return f"{message}; its code moved to {moved.moved_to}: pass --follow, or {edit}"
@@ -269,7 +271,12 @@ def _fix(mem: Memory, message: str, moved: LinkStatus | None) -> str:
             f"{message}; its code went to one of {', '.join(moved.candidates)}, "
             f"equally alike: {edit} to name the right one"
         )
-    return f"{message} ({edit})"
+    import shlex
+
+    return (
+        f"{message} (if it is gone, remove the link with "
+        f"`memkit link {mem.id} --remove {shlex.quote(link)}`; or {edit})"
+    )
 
 
 def _where(mem: Memory, link: str) -> str:

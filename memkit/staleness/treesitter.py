@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from memkit.memory.values import SYMBOL_RE
+from memkit.memory.links import SYMBOL_RE
 from memkit.staleness.fingerprints import SymbolPrint, file_print
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
@@ -211,7 +211,7 @@ def _walk(
                 yield from _walk(body, full + ".", g)
 
 
-# A declaration is a symbol when a link can name it (memkit.memory.values.SYMBOL_RE):
+# A declaration is a symbol when a link can name it (memkit.memory.links.SYMBOL_RE):
 # not `declare module 'express' {...}` (a string), a computed key `[Symbol.iterator]`,
 # a destructuring `const { a, b } = ...` or a `#private` member.
 _IDENTIFIER = re.compile(SYMBOL_RE.pattern.removeprefix("^").removesuffix("$"))

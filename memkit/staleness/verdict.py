@@ -9,6 +9,7 @@ is reported without failing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 # Per link. Symbol links: unchanged | docs | body | signature | moved | removed.
@@ -142,3 +143,20 @@ class MemoryStatus:
             "active": self.active,
             "links": [x.to_record() for x in self.links],
         }
+
+
+def advice(mid: str, links: Iterable[LinkStatus]) -> str:
+    """The command that settles memory `mid` whose links are `links`, one that works in
+    its situation: a link to what is gone is removed (verify would fail on it), moved
+    code is followed, anything else re-verified after a person checked the memory."""
+    import shlex
+
+    links = list(links)
+    gone = [x.link for x in links if x.state == "removed"]
+    if gone:
+        return f"memkit link {mid} --remove {' '.join(shlex.quote(x) for x in gone)}"
+    if any(x.state == "moved" and x.moved_to for x in links):
+        return f"memkit verify --follow {mid}"
+    if any(x.state == "moved" for x in links):
+        return f"memkit edit {mid}"
+    return f"memkit verify {mid}"

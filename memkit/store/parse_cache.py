@@ -38,7 +38,7 @@ from memkit.fields import REGISTRY
 from memkit.memory import Memory, Verification
 from memkit.store import sqlite
 
-CACHE_VERSION = 7  # 7: blobs; 6: head and body in columns; 5: SQLite; 4: positional; 3: controls
+CACHE_VERSION = 8  # 8: links normalised; 7: blobs; 6: head and body columns; 5: SQLite
 CACHE_NAME = "parsed.db"  # in memkit's private folder
 LEGACY = "parsed.json"  # an older memkit's cache: removed
 RACY_NS = 2_000_000_000  # entries modified this close to the cache write are not trusted

@@ -18,14 +18,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Protocol
 
+from memkit.memory.links import CONFIG_SUFFIXES as CONFIG_SUFFIXES
+from memkit.memory.links import PREFIXES as PREFIXES
 from memkit.staleness.verdict import LinkStatus
 
 if TYPE_CHECKING:
     from memkit.git import TreeChanges
     from memkit.staleness.snapshot import Snapshot
-
-CONFIG_SUFFIXES = (".toml", ".json", ".yaml", ".yml")
-PREFIXES = ("dep:", "cmd:", "env:")
 
 
 class Anchor(Protocol):

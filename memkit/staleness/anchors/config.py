@@ -10,7 +10,6 @@ A YAML file with several documents is looked up in its first.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any
@@ -21,7 +20,6 @@ if TYPE_CHECKING:
     from memkit.staleness.snapshot import Snapshot
 
 MAX_NODES = 100_000  # values expanded (YAML aliases included) before a value is refused
-_PART = re.compile(r'"([^"]*)"|([^.]+)')
 
 
 class ConfigError(ValueError):
@@ -29,22 +27,14 @@ class ConfigError(ValueError):
 
 
 def split_key(key: str) -> tuple[str, ...]:
-    """`a."b.c".0` -> ("a", "b.c", "0")."""
-    parts: list[str] = []
-    pos = 0
-    while pos < len(key):
-        m = _PART.match(key, pos)
-        if m is None:
-            raise ConfigError(f"key {key!r} has an empty part; write a.b.c")
-        parts.append(m.group(1) if m.group(1) is not None else m.group(2))
-        pos = m.end()
-        if pos < len(key):
-            if key[pos] != ".":
-                raise ConfigError(f'key {key!r}: quote a part holding dots as "a.b"')
-            pos += 1
-            if pos == len(key):
-                raise ConfigError(f"key {key!r} ends with a dot")
-    return tuple(parts)
+    """`a."b.c".0` -> ("a", "b.c", "0"), by the grammar links are checked with
+    (memkit.memory.links.split_key)."""
+    from memkit.memory.links import split_key as split
+
+    try:
+        return split(key)
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
 
 
 def join_key(parts: tuple[str, ...] | list[str]) -> str:
