@@ -248,7 +248,13 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
     from memkit.compile.plan import apply, plan
 
     with store.lock():
-        return apply(plan(store, today=today))
+        made = plan(store, today=today)
+        done = apply(made)
+    if made.refused:  # the other outputs are written; the commit still stops here
+        from memkit.errors import UnsafePathError
+
+        raise UnsafePathError("; ".join(made.refused))
+    return done
 
 
 def _regenerated(changed: list[str]) -> str:
