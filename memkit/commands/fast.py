@@ -193,7 +193,20 @@ def run_check(opts: dict[str, Any], echo: Callable[..., None], store: Store | No
         _json([s.to_record() for s in statuses], echo)
     else:
         echo(check_report(statuses))
-    return any(fails(s, failing) for s in statuses)
+    return _bad_names(store, echo) or any(fails(s, failing) for s in statuses)
+
+
+def _bad_names(store: Store, echo: Callable[..., None]) -> bool:
+    """Name each memory file whose name is not UTF-8 (the store's walk left it out);
+    True when there is one: no check can vouch for a file it cannot read."""
+    from memkit.controls import printable
+    from memkit.store.loading import NAME_PROBLEM
+
+    if not hasattr(store, "bad_names"):
+        store.files()  # the walk that finds them
+    for rel in store.bad_names:
+        echo(printable(f"memkit: {rel}: {NAME_PROBLEM}"), err=True)
+    return bool(store.bad_names)
 
 
 def run_verify(
