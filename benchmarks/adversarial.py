@@ -46,6 +46,7 @@ import adv_concurrency
 import adv_crash
 import adv_hostile
 import adv_secrets
+import adv_tree
 from adv_common import ROOT, Section, isolated_env
 
 
@@ -101,6 +102,7 @@ def sections(
             ),
             adv_badinput.summary,
         ),
+        *adv_tree.sections(a, base, env),
     ]
 
 
@@ -124,7 +126,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, help="work here (kept) instead of a temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir")
     ap.add_argument("--json", type=Path, help="also write every figure and example here")
-    ap.add_argument("--sections", default="1,2,3,4,5", help="which sections, e.g. 1,3")
+    ap.add_argument("--sections", default="1,2,3,4,5,8", help="which sections, e.g. 1,3")
     ap.add_argument(
         "--crash-points",
         type=int,

@@ -8,7 +8,8 @@ that leads out of the repository or into `.git/` (through a symbolic link), a fi
 that is not a regular file (a FIFO would hang us, a device never ends), and a file
 over its size limit: checked on the open descriptor (O_NOFOLLOW, O_NONBLOCK, fstat),
 not only by name. Compiled outputs are written through `write_target`, which refuses
-the same and keeps a symbolic link that leads inside the repository.
+the same and writes through a symbolic link only to another output of the same run
+(`CLAUDE.md -> AGENTS.md`), never to any other file of the repository.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from memkit.fsatomic import temp_beside as _temp
 
 TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
+    from collections.abc import Collection, Iterator, Sequence
 
 MiB = 1024 * 1024
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -250,13 +251,23 @@ def read_inside(root: Path, rel: str | Path, *, limit: int, what: str | None = N
     return read_regular(real, limit=limit, what=label)
 
 
-def write_target(root: Path, rel: str, *, forbidden: tuple[str, ...] = (".git",)) -> Path:
+def write_target(
+    root: Path,
+    rel: str,
+    *,
+    forbidden: tuple[str, ...] = (".git",),
+    links_to: Collection[str] | None = (),
+) -> Path:
     """The real file to write for output `rel`: the path itself, or a link's target.
 
-    A symbolic link leading to a file inside the repository is written through, so a
-    tracked `CLAUDE.md -> AGENTS.md` stays a link. UnsafePathError when the file or
-    its folder leads outside the repository, or into one of the `forbidden` top
-    folders (git's own files; memkit's store), or when it is not a regular file.
+    A symbolic link (the file's or one of its folders') is written through only when
+    it leads to one of `links_to`, the other outputs of the same run, so a tracked
+    `CLAUDE.md -> AGENTS.md` stays a link; a link to any other file (a pull request
+    turning AGENTS.md into a link to `.github/CODEOWNERS`) is refused. `links_to=None`
+    lets any link inside the repository through (a read of what is there, not a write).
+    UnsafePathError when the file or its folder leads outside the repository, or into
+    one of the `forbidden` top folders (git's own files; memkit's store), to a file that
+    is not another output, or when it is not a regular file.
     """
     top = Path(os.path.realpath(root))
     path = Path(root) / rel
@@ -266,6 +277,14 @@ def write_target(root: Path, rel: str, *, forbidden: tuple[str, ...] = (".git",)
             raise UnsafePathError(
                 f"{rel} would be written into {name}/, which memkit never writes compiled "
                 "files into: choose another output path"
+            )
+    if links_to is not None and real != top / os.path.normpath(rel):
+        to = real.relative_to(top).as_posix()
+        if to not in {os.path.normpath(p) for p in links_to}:
+            raise UnsafePathError(
+                f"{rel} is a symbolic link to {to}, which is not a file memkit writes here; "
+                f"memkit writes through a link only to another of its outputs: replace "
+                f"{rel} with the file itself"
             )
     if os.path.lexists(real) and not os.path.isfile(real):
         raise UnsafePathError(f"{rel} is not a regular file; memkit needs to write a file there")

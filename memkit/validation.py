@@ -160,10 +160,8 @@ def remember_valid(
     to. `keep`: every memory file there is (the record drops the others)."""
     if not clean:
         return
-    from memkit.staleness.anchors import watched
+    from memkit.staleness.anchors import watched_by
     from memkit.validity import digest, remember
 
-    found = {
-        rel: (digest(raw), len(raw), tuple(watched(m.links))) for rel, (raw, m) in clean.items()
-    }
+    found = {rel: (digest(raw), len(raw), tuple(watched_by(m))) for rel, (raw, m) in clean.items()}
     remember(root, key, found, keep)

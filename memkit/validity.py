@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Collection, Iterable, Mapping
 
 NAME = "hook-valid"
-HEADER = "memkit hook valid 1\n"
+HEADER = "memkit hook valid 2\n"  # 2: the links watched include the reads recorded
 MAX_ENTRIES = 4096  # a record of the files validated lately, not of the whole store
 
 # (SHA-256 of the file's bytes, their number, the files it links to)

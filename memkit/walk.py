@@ -42,13 +42,35 @@ def find_up(start: str, marker: str = MEMORY_DIR) -> str | None:
         here = parent
 
 
-def memory_entries(root: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
+def undecodable(name: str) -> bool:
+    """Whether a file name (as os.fsdecode gives it) is not UTF-8: it carries surrogates,
+    which no JSON record, SQLite index or git path memkit writes can hold."""
+    if name.isascii():
+        return False
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def shown(name: str) -> str:
+    """A file name for messages: its bytes that are not UTF-8 as `\\xNN`."""
+    return os.fsencode(name).decode("utf-8", "backslashreplace")
+
+
+def memory_entries(
+    root: str, bad: list[str] | None = None
+) -> Iterator[tuple[str, os.DirEntry[str]]]:
     """(path relative to `root`, entry) of every `*.md` under root/.memory, in no order.
 
     Names starting with a dot (caches, temp files) are skipped and directories are
     never entered through symlinks. A `*.md` entry is either a regular file or a
     symlink (`entry.is_symlink()`): callers must never read the latter, since it
-    could point outside the repository. A missing directory yields nothing.
+    could point outside the repository. A missing directory yields nothing. A file
+    or folder whose name is not UTF-8 is never yielded (nothing downstream could
+    store its name): `bad` receives it, shown (see `shown`), for the callers that
+    report it (Store.load makes it a problem).
     """
     stack = [(os.path.join(root, MEMORY_DIR), MEMORY_DIR)]
     while stack:
@@ -60,6 +82,10 @@ def memory_entries(root: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
         for e in entries:
             name = e.name
             if name.startswith("."):
+                continue
+            if not name.isascii() and undecodable(name):
+                if bad is not None and (name.endswith(".md") or e.is_dir(follow_symlinks=False)):
+                    bad.append(f"{rel_dir}/{shown(name)}")
                 continue
             if e.is_dir(follow_symlinks=False):
                 if not (rel_dir == MEMORY_DIR and name in SKIP_DIRS):
@@ -119,6 +145,8 @@ def _entries_at(
     memories = f"{MEMORY_DIR}/{prefix}"
     for entry in entries:
         name = entry.name
+        if not name.isascii() and undecodable(name):
+            continue  # never a memory (memory_entries reports it): nothing records its name
         rel = prefix + name
         is_dir = entry.is_dir(follow_symlinks=False)
         memory = area and not is_dir and name[0] != "." and name.endswith(".md")

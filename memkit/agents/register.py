@@ -87,9 +87,10 @@ _OLD_MCP_ENTRIES = ({"command": "memkit", "args": ["mcp"]},)
 
 def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
     from memkit.errors import MemkitError
-    from memkit.fsutil import read_inside
+    from memkit.fsutil import read_inside, write_target
 
     rel = path.relative_to(root).as_posix()
+    write_target(root, rel, forbidden=(".git", ".memory"))  # a link is refused, not read
     try:
         data = json.loads(read_inside(root, rel, limit=MAX_JSON).decode("utf-8"))
     except FileNotFoundError:

@@ -12,6 +12,7 @@ from memkit.commands._common import (
     commit_option,
     commit_written,
     get_store,
+    printable,
     today,
     warn,
 )
@@ -68,6 +69,8 @@ def compile_(
                          record=not (check or dry_run or explain))  # fmt: skip
         for note in plan.notes:
             warn(note)
+        for refused in plan.refused:  # the other outputs are still written
+            click.echo(printable(f"memkit: {refused}"), err=True)
         if explain:
             from memkit.compile.explain import explain as lines
 
@@ -75,7 +78,7 @@ def compile_(
             return
         if check or dry_run:
             _show(plan, diff=check)
-            if check and plan.changes:
+            if check and (plan.changes or plan.refused):
                 click.echo(
                     "memkit: compiled files are out of date; run `memkit compile` and commit "
                     "them (it also settles a merge conflict in them)",
@@ -96,10 +99,12 @@ def compile_(
     if done:
         for fact in plan.facts:
             click.echo(f"note: {fact}")
-    if not done:
+    if not done and not plan.refused:
         click.echo(f"up to date ({len(plan.files)} file(s))")
     elif do_commit:
         commit_written(store, done, "memkit: compile", compiled=False)
+    if plan.refused:
+        ctx.exit(EXIT_FOUND)
 
 
 def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:

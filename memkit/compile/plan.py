@@ -61,6 +61,7 @@ class Plan:
     targets: tuple[str, ...] = ()  # the targets whose files agents will find
     facts: tuple[str, ...] = ()  # memories an agent's own precedence makes it read twice
     invalid: tuple[str, ...] = ()  # the invalid memory files left out (`compile --check` fails)
+    refused: tuple[str, ...] = ()  # outputs linked to a file that is not an output: one line each
     # what `apply` records once it has written (memkit.compile.current): (Before, path, stale)
     pending: tuple[Any, str, Any] | None = field(default=None, compare=False, repr=False)
 
@@ -119,6 +120,7 @@ def build(
     if stale:
         notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
     _drop_linked_outputs(store.root, run.files, notes)
+    refused = _refuse_links(store.root, run.files)
     ordered = tuple(sorted((f for f in run.files.values() if f.old or f.new), key=lambda f: f.path))
     from memkit.compile.readers import report
 
@@ -127,7 +129,7 @@ def build(
     notes.extend(avoidable)
     invalid = tuple(sorted({p.path for p in loaded.problems}))
     return Plan(store.root, ordered, tuple(notes), tuple(run.placed), tuple(memories), on,
-                tuple(facts), invalid)  # fmt: skip
+                tuple(facts), invalid, tuple(refused))  # fmt: skip
 
 
 def plan(
@@ -164,7 +166,7 @@ def plan(
 
         remember_fresh(store, loaded, before.key)  # the commit that follows needs no validation
     pending = None
-    if before is not None and not note and "stores" not in store.config.data:
+    if before is not None and not note and not built.refused and "stores" not in store.config.data:
         pending = (before, str(store.private_dir() / NAME), stale_warnings(statuses))
         if not built.changes:
             before.record(pending[1], pending[2])
@@ -215,7 +217,7 @@ def _read(root: Path, rel: str) -> bytes | None:
     """An output's bytes now (None: absent), read safely: it may hold anything."""
     from memkit.fsutil import read_inside, write_target
 
-    write_target(root, rel, forbidden=FORBIDDEN)  # refuses links out, .git/, .memory/
+    write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
     try:
         return read_inside(root, rel, limit=MAX_OUTPUT_BYTES)
     except FileNotFoundError:
@@ -294,7 +296,9 @@ def apply(plan: Plan) -> list[str]:
     """
     from memkit.fsutil import write_target
 
-    real = {f.path: write_target(plan.root, f.path, forbidden=FORBIDDEN) for f in plan.changes}
+    outputs = _link_targets(plan.root, [f.path for f in plan.files])
+    real = {f.path: write_target(plan.root, f.path, forbidden=FORBIDDEN, links_to=outputs)
+            for f in plan.changes}  # fmt: skip
     done = []
     for f in plan.changes:
         if _read(plan.root, f.path) != f.old:
@@ -340,3 +344,44 @@ def _drop_linked_outputs(root: Path, files: dict[str, FileChange], notes: list[s
                 old = files[link].old
                 files[link] = FileChange(link, files[link].target, old, old)
                 notes.append(f"{link}: a link to {plain[0]}, which memkit writes: left as it is")
+
+
+def _refuse_links(root: Path, files: dict[str, FileChange]) -> list[str]:
+    """Leave alone every output that is a link (or in a linked folder) to a file that is not
+    another output of this compile; one line each naming the link and its target.
+
+    A pull request that turns AGENTS.md into a link to `.github/CODEOWNERS` (or a
+    workflow, a deploy script) must not get the compile to rewrite that file.
+    """
+    from memkit.errors import UnsafePathError
+    from memkit.fsutil import write_target
+
+    refused, allowed = [], _link_targets(root, files)
+    for path in sorted(files):
+        try:
+            write_target(root, path, forbidden=FORBIDDEN, links_to=allowed)
+        except UnsafePathError as e:
+            old = files[path].old
+            files[path] = FileChange(path, files[path].target, old, old)
+            refused.append(str(e))
+    return refused
+
+
+def _link_targets(root: Path, outputs: Iterable[str]) -> set[str]:
+    """Where an output may lead through a link: another output, or a file of an agent's own
+    (`AGENTS.md -> .clinerules/architect.md`, a shared file, a rules folder's file)."""
+    allowed = set(outputs)
+    top = os.path.realpath(root)
+    for path in list(allowed):
+        real = os.path.realpath(root / path)
+        rel = os.path.relpath(real, top).replace(os.sep, "/")
+        if rel.startswith("../") or rel in allowed:
+            continue
+        kinds = [(t.shared, t.rule_dirs) for t in TARGETS.values()]
+        folder, name = os.path.split(rel)
+        if name == "AGENTS.md" or any(
+            rel in shared or any(folder == d and name.endswith(x) for d, x in dirs)
+            for shared, dirs in kinds
+        ):
+            allowed.add(rel)
+    return allowed

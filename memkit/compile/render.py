@@ -53,8 +53,11 @@ class Renderer:
         root: Path,
         statuses: Mapping[str, MemoryStatus],
         cache: Path | None = None,
+        *,
+        overrides: bool = True,
     ) -> None:
         self.root = root  # overrides are read from root/.memory/templates/, safely
+        self.overrides = overrides  # False: memkit's own templates only (the report)
         self.cache = cache  # compiled templates are kept here (jinja2 bytecode cache)
         self.statuses = statuses
         self.fits: FitCache | None = None  # fits remembered between runs (see fit)
@@ -68,7 +71,7 @@ class Renderer:
         memkit's own templates need none; an override is code from the repository.
         """
         try:
-            overridden = any(os.scandir(self.root / OVERRIDES))
+            overridden = self.overrides and any(os.scandir(self.root / OVERRIDES))
         except OSError:
             overridden = False
         if not overridden:
@@ -90,7 +93,7 @@ class Renderer:
         import jinja2.sandbox
 
         if self._env is None:
-            self._env = _environment(self.root, self.cache)
+            self._env = _environment(self.root, self.cache, overrides=self.overrides)
         try:
             return _bounded_render(self._env.get_template(template_name), context)
         except jinja2.TemplateNotFound:
@@ -227,8 +230,9 @@ RENDER_SECONDS = 60.0  # all rendering of one run, when override templates are i
 RENDER_MEMORY = 1024 * 1024 * 1024  # address space that rendering may add
 
 
-def _environment(root: Path, cache: Path | None) -> Any:
-    """The sandboxed jinja2 environment: overrides from the repository, then memkit's own.
+def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> Any:
+    """The sandboxed jinja2 environment: overrides from the repository, then memkit's own
+    (memkit's own alone with `overrides=False`).
 
     Sandboxed: an override template arrives in a pull request like any file, and a
     plain Environment lets `{{ self.__init__.__globals__ }}` run code. Overrides are
@@ -256,7 +260,8 @@ def _environment(root: Path, cache: Path | None) -> Any:
                 raise MemkitError(f"{rel} is not UTF-8; re-save it as UTF-8") from None
             return text, rel, lambda: False
 
-    loader = jinja2.ChoiceLoader([Overrides(), jinja2.FileSystemLoader(templates_dir())])
+    own = jinja2.FileSystemLoader(templates_dir())
+    loader = jinja2.ChoiceLoader([Overrides(), own]) if overrides else own
     env = jinja2.sandbox.SandboxedEnvironment(
         loader=loader, autoescape=_html, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, undefined=jinja2.StrictUndefined,

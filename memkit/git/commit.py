@@ -111,7 +111,8 @@ def commit_paths(root: Path, paths: Iterable[str], message: str) -> str:
 def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> str:
     pygit2 = load_pygit2()
     top = workdir(repo)
-    rels = sorted({(Path(root) / p).resolve().relative_to(top).as_posix() for p in paths})
+    # the folder resolved, not the file: a link is committed as the link, never its target
+    rels = sorted({_in_tree(Path(root) / p, top) for p in paths})
     author, committer = signature(repo, "AUTHOR"), signature(repo, "COMMITTER")
     parents = [] if repo.head_is_unborn else [repo.head.target]
     tree_index = pygit2.Index()
@@ -147,3 +148,9 @@ def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> 
     oid = repo.create_commit(ref, author, committer, message, tree, parents)
     index.write()
     return str(oid)
+
+
+def _in_tree(path: Path, top: Path) -> str:
+    """`path` relative to the work tree `top`, its folder resolved and the file itself not
+    (a committed `CLAUDE.md -> AGENTS.md` is the link, not AGENTS.md)."""
+    return (path.parent.resolve() / path.name).relative_to(top).as_posix()

@@ -191,6 +191,11 @@ def invalid_memories(
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
     if not touched:
         return []
+    from memkit.walk import undecodable
+
+    if any(undecodable(n) for n in touched):  # no record or index can hold it: named, not read
+        rest = [n for n in names if not undecodable(n)]
+        return undecodable_names(touched) + invalid_memories(store, rest, stamps, key=key)
     if stamps is None:
         stamps = memory_stamps(str(store.root))
     if any(n.endswith(".md") and not (store.root / n).exists() for n in touched):
@@ -212,6 +217,17 @@ def invalid_memories(
 
         remember_valid(str(store.root), day_key, clean, stamps)
     return lean
+
+
+def undecodable_names(names: list[str]) -> list[InvalidMemoryError]:
+    """A problem for each staged memory file whose name is not UTF-8 (memkit.walk leaves
+    such files out of every listing, so the store's load would not see them)."""
+    from memkit.errors import InvalidMemoryError
+    from memkit.store.loading import NAME_PROBLEM
+    from memkit.walk import shown, undecodable
+
+    return [InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in names
+            if undecodable(n)]  # fmt: skip
 
 
 def compile_needed(
@@ -248,7 +264,13 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
     from memkit.compile.plan import apply, plan
 
     with store.lock():
-        return apply(plan(store, today=today))
+        made = plan(store, today=today)
+        done = apply(made)
+    if made.refused:  # the other outputs are written; the commit still stops here
+        from memkit.errors import UnsafePathError
+
+        raise UnsafePathError("; ".join(made.refused))
+    return done
 
 
 def _regenerated(changed: list[str]) -> str:

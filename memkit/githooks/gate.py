@@ -98,8 +98,10 @@ def changed_paths(root: Path, commit: str) -> frozenset[str]:
 
 def _invalid(store: Store, changed: frozenset[str], failures: list[str], notes: list[str]) -> None:
     from memkit.validation import validate
+    from memkit.walk import shown
 
     problems = validate(store)
+    changed = changed | {shown(n) for n in changed}  # a name not UTF-8 is reported shown
     mine = [p for p in problems if p.path in changed]
     failures.extend(f"{p} (this change)" for p in mine)
     others = sorted({p.path for p in problems if p.path not in changed})

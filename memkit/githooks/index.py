@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from memkit.githooks.pinned import PinnedStore
 
 INDEX_NAME = "hooks-index"
-INDEX_HEADER = "memkit hook index 2\n"
+INDEX_HEADER = "memkit hook index 3\n"  # 3: env: links watch the file of the read
 LEAN_MAX = 64  # more memory files changed than this: load the store (its parse cache) instead
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
 
@@ -179,10 +179,10 @@ def rebuild_index(
     changed = [rel for rel, stamp in stamps.items() if kept.get(rel, (None,))[0] != stamp]
     per: dict[str, list[str]] = {rel: kept[rel][1] for rel in stamps if rel in kept}
     if len(changed) > LEAN_MAX:
-        from memkit.staleness.anchors import watched
+        from memkit.staleness.anchors import watched_by
 
         loaded = (opener or _store_opener(root))().load()
-        per = {m.path: watched(m.links) for m in loaded.memories if m.path in stamps}
+        per = {m.path: watched_by(m) for m in loaded.memories if m.path in stamps}
     else:
         known = _known_links(root, changed, stamps, opener)
         for rel in changed:
@@ -271,9 +271,9 @@ def _links_of(root: str, rel: str, size: int) -> list[str]:
     mem, _ = load_one(root, rel, size)
     if mem is None or not mem.links:
         return []
-    from memkit.staleness.anchors import watched
+    from memkit.staleness.anchors import watched_by
 
-    return watched(mem.links)
+    return watched_by(mem)
 
 
 def compiled_outputs() -> list[str]:
@@ -292,9 +292,17 @@ def relevant(
     exact = set(links) | {o for o in outputs if not o.endswith("*")}
     dirs = tuple(link.rstrip("/") + "/" for link in links)
     prefixes = (MEMORY_DIR + "/", *dirs, *(o[:-1] for o in outputs if o.endswith("*")))
-    return [n for n in names if n in exact or n.startswith(prefixes)]
+    return [n for n in names if n in exact or n.startswith(prefixes) or n.endswith(NESTED)]
+
+
+NESTED = "/AGENTS.md"  # a nested AGENTS.md (`nested_agents`): compile may write any of them
 
 
 def is_output(name: str, outputs: list[str]) -> bool:
-    """Whether `name` is a file `memkit compile` may write (see compiled_outputs)."""
-    return name in outputs or any(o.endswith("*") and name.startswith(o[:-1]) for o in outputs)
+    """Whether `name` is a file `memkit compile` may write (see compiled_outputs): one of
+    them, under a rule-file prefix, or a nested AGENTS.md."""
+    return (
+        name in outputs
+        or name.endswith(NESTED)
+        or any(o.endswith("*") and name.startswith(o[:-1]) for o in outputs)
+    )

@@ -64,9 +64,11 @@ sys.exit(main(sys.argv[1:]))"""
 
 
 def run_git(cwd: Path, *args: str) -> str:
-    """`git ARGS` in `cwd`: its stdout, stripped; MemkitError naming the command if it fails."""
+    """`git ARGS` in `cwd`: its stdout, stripped (a path not UTF-8 kept, surrogate-escaped);
+    MemkitError naming the command if it fails."""
     try:
-        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
+                             errors="surrogateescape")  # fmt: skip
     except FileNotFoundError:
         raise MemkitError("git is not installed or not on PATH; install git first") from None
     if out.returncode != 0:

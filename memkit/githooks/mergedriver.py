@@ -67,9 +67,15 @@ def uninstall_merge_driver(store: Store) -> list[str]:
 
 
 def _write_attributes(path: Path, lines: list[str]) -> bool:
-    """Put `lines` between memkit's markers in `path` (none: remove the block); keep the rest."""
+    """Put `lines` between memkit's markers in `path` (none: remove the block); keep the rest.
+
+    A `.gitattributes` that is a symbolic link is refused, never read or written through.
+    """
+    from memkit.fsutil import read_inside, write_target
+
+    write_target(path.parent, path.name)
     try:
-        text = path.read_text("utf-8")
+        text = read_inside(path.parent, path.name, limit=16 * 1024 * 1024).decode("utf-8")
     except FileNotFoundError:
         text = ""
     kept, inside = [], False

@@ -12,7 +12,8 @@ first asks, with `git`, `find` and `awk` alone:
 `.memory/` (each entry's change time, inode, size and path) when that fast path last
 found its derived index (memkit.githooks.index) current, and what the index calls
 relevant: `x PATH` a file to look at, `d PATH` a folder whose files are, `p PREFIX`
-any path starting so (`.memory/`, compiled rule files). awk exits
+any path starting so (`.memory/`, compiled rule files); a nested `DIR/AGENTS.md` is
+always relevant (compile writes one with `nested_agents`). awk exits
 
 - 0 when no staged name is relevant and `find` prints byte for byte what was recorded
   (or nothing is staged): the commit goes on and Python never starts;
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
     from memkit.walk import Entry
 
 NAME = "hooks-fast"
-HEADER = "memkit hook fast 1"
+HEADER = "memkit hook fast 2"  # 2: a nested AGENTS.md is relevant
 ENV = "MEMKIT_HOOK_FAST"  # the script sets it to "stale" when the record did not match
 MARGIN_NS = 2_000_000_000  # an entry changed this close to the listing: no record
 # the staged names, one a line, as the fast path's `git diff -z` gives them (a name git
@@ -72,6 +73,7 @@ part == 0 && $0 == "" { part = 1; next }
 part == 0 {
     named = 1
     if (substr($0, 1, 1) == "\\"" || ($0 in exact)) { code = 1; exit }
+    if ($0 ~ /[/]AGENTS[.]md$/) { code = 1; exit }
     for (i = 1; i <= np; i++) if (index($0, pre[i]) == 1) { code = 1; exit }
     rest = $0; head = ""
     while ((j = index(rest, "/")) > 0) {

@@ -63,40 +63,73 @@ def text(review: Review) -> str:
     return "\n".join(out) + "\n"
 
 
-def markdown(review: Review) -> str:
-    out = [MARKER, "### memkit: memory changes", ""]
-    out.append(f"`{_range(review)}`: {_counts(review)}.")
+LIMIT = 60_000  # GitHub refuses a comment over 65,536 characters; room for the job's link
+
+
+def markdown(review: Review, *, limit: int = LIMIT) -> str:
+    """The pull-request comment: every piece of memory text escaped (no live link, image,
+    mention or HTML), and under `limit` characters: the summary always, then the items
+    in order while they fit, then how many more were left out."""
+    head = [MARKER, "### memkit: memory changes", ""]
+    head.append(f"{_code(_range(review))}: {_counts(review)}.")
+    sections: list[tuple[str, list[list[str]]]] = []
     if review.flagged():
-        out += ["", "#### Needs a reviewer's eye", ""]
+        items = []
         for c in review.flagged():
             why = "; ".join(FLAGS[f] for f in c.flags)
-            out.append(f"- **`{c.id}`** {_md(c.title)}: {why}")
+            items.append([f"- **{_code(c.id)}** {_md(c.title)}: {why}"])
+        sections.append(("Needs a reviewer's eye", items))
     if review.stale:
-        out += ["", "#### Stale because of code changed in this range", ""]
-        for s in review.stale:
-            out.append(f"- **`{s.id}`**: {_md(s.describe() or s.state)}")
+        items = [[f"- **{_code(s.id)}**: {_md(s.describe() or s.state)}"] for s in review.stale]
+        sections.append(("Stale because of code changed in this range", items))
     for kind in KINDS:
-        group = [c for c in review.changes if c.kind == kind]
+        group = [_md_change(c) for c in review.changes if c.kind == kind]
         if group:
-            out += ["", f"#### {kind.capitalize()}", ""]
-            for c in group:
-                out += _md_change(c)
-    out.extend(f"\n_{_md(n)}_" for n in review.notes)
-    return "\n".join(out) + "\n"
+            sections.append((kind.capitalize(), group))
+    notes = [f"\n_{_md(n)}_" for n in review.notes]
+    return _capped(head, sections, notes, limit)
+
+
+def _capped(
+    head: list[str], sections: list[tuple[str, list[list[str]]]], notes: list[str], limit: int
+) -> str:
+    out = list(head)
+    size = sum(len(x) + 1 for x in out)
+    total = sum(len(items) for _, items in sections)
+    shown = 0
+    room = limit - 200 - sum(len(n) + 1 for n in notes)  # the closing line and the notes
+    for title, items in sections:
+        block = ["", f"#### {title}", ""]
+        for item in items:
+            cost = sum(len(x) + 1 for x in (*block, *item))
+            if size + cost > room:
+                out.append(f"\n_… and {total - shown} more not shown here (the comment has "
+                           "a size limit): run `memkit diff` to see them all._")  # fmt: skip
+                return "\n".join([*out, *notes]) + "\n"
+            out += block + item
+            size += cost
+            shown += 1
+            block = []
+    return "\n".join([*out, *notes]) + "\n"
 
 
 def _md_change(c: MemoryChange) -> list[str]:
-    where = f"`{c.old_path}` → `{c.path}`" if c.kind == "renamed" else f"`{_where(c)}`"
-    lines = [f"- **`{c.id}`** {_md(c.title)} ({where})"]
+    if c.kind == "renamed":
+        where = f"{_code(str(c.old_path))} → {_code(str(c.path))}"
+    else:
+        where = _code(_where(c))
+    lines = [f"- **{_code(c.id)}** {_md(c.title)} ({where})"]
     if c.invalid:
         lines.append("  - does not parse: run `memkit validate`")
     if c.owners:
-        lines.append(f"  - review: {_md(' '.join(c.owners))}")
+        lines.append(f"  - review: {' '.join(_code(o) for o in c.owners)}")
     if c.kind == "added":
-        lines += [f"  - `{f.name}`: {_md(f.new or '')}" for f in c.fields if f.name != "title"]
+        lines += [f"  - {_code(f.name)}: {_md(f.new or '')}" for f in c.fields if f.name != "title"]
     else:
         for f in c.fields:
-            lines.append(f"  - `{f.name}`: {_md(f.old or '(none)')} → {_md(f.new or '(none)')}")
+            lines.append(
+                f"  - {_code(f.name)}: {_md(f.old or '(none)')} → {_md(f.new or '(none)')}"
+            )
     if c.body_diff:
         fence = _fence(c.body_diff)
         lines += ["", "  <details><summary>text</summary>", ""]
@@ -110,12 +143,25 @@ def _fence(text: str) -> str:
     return "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
 
 
+def _code(s: str) -> str:
+    """`s` as one inline code span it cannot break out of: a fence of backticks longer
+    than any run inside, padded when `s` starts or ends with one; no line break."""
+    s = " ".join(s.splitlines())
+    fence = "`" * (1 + max((len(r) for r in re.findall(r"`+", s)), default=0))
+    pad = " " if s.startswith("`") or s.endswith("`") else ""
+    return f"{fence}{pad}{s}{pad}{fence}"
+
+
+_SPECIAL = re.compile(r"([\\`*_\[\]!~|#])")
+_AUTOLINK = re.compile(r"(?i)\b(https?|ftp|mailto|www)(?=[:.])")
+ZWJ = "\u200d"  # joins nothing visible; splits `@name` and `https:` so GitHub links neither
+
+
 def _md(s: str) -> str:
-    """Inline text safe in markdown: no HTML, no line breaks, no table pipes."""
-    return (
-        s.replace("\\", "\\\\")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("|", "\\|")
-        .replace("\n", " ")
-    )
+    """Inline text safe in markdown: no HTML, no line break, no table pipe, no link or
+    image (`[`, `!`), no emphasis or code span, no @-mention, no autolinked URL."""
+    s = " ".join(s.splitlines())
+    s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    s = _SPECIAL.sub(r"\\\1", s)
+    s = _AUTOLINK.sub(lambda m: m.group(1) + ZWJ, s)
+    return s.replace("@", "@" + ZWJ)

@@ -1,7 +1,10 @@
-"""The report as one self-contained HTML page, rendered through the compile templates.
+"""The report as one self-contained HTML page, rendered from memkit's own templates.
 
 templates/report.html.j2 (with report.css and report.js, inlined) renders in the
-same sandboxed jinja2 environment as the compiled files, with autoescape on for
+same sandboxed jinja2 environment as the compiled files, but never from the
+project's overrides in .memory/templates/: the report is how a pull request is
+reviewed, and one that brought its own report.js would run script in the reviewer's
+browser (the page's policy allows by hash whatever script it carries). Autoescape is on for
 `.html.j2` templates: every piece of memory text is escaped, and bodies are
 rendered by mdtext.to_html (raw HTML escaped, unsafe link schemes dropped, no
 images). The page carries a Content-Security-Policy that lets only its own inline
@@ -60,7 +63,7 @@ def render(store: Store, report: Report, *, link_base: str | None = None) -> str
             f"--link-base {link_base!r} is not an http(s) URL; give one like "
             "https://github.com/OWNER/REPO/blob/COMMIT/"
         )
-    renderer = Renderer(store.root, {}, store.private_dir() / "templates")
+    renderer = Renderer(store.root, {}, store.private_dir() / "templates", overrides=False)
     views = [View(e, to_html(e.memory.text)) for e in report.entries]
     with renderer.bounds():
         css = renderer.render("report.css")

@@ -45,6 +45,8 @@ class Index:
         self.db_path = self.dir / "index.db"
         self.state_path = self.dir / "state.json"
         self._files: dict[str, list[int]] | None = None  # what refresh() last saw
+        self._bad: list[str] = []  # memory files left out: names not UTF-8 (scan)
+        self._seen: dict[str, Any] = {}  # the state the last _current() read
 
     @property
     def files(self) -> dict[str, list[int]]:
@@ -79,7 +81,8 @@ class Index:
         self.store.require()
         out: dict[str, list[int]] = {}
         now = time.time_ns()
-        for rel, entry in memory_entries(str(self.store.root)):
+        bad: list[str] = []
+        for rel, entry in memory_entries(str(self.store.root), bad):
             if entry.is_symlink():
                 continue
             try:
@@ -87,6 +90,8 @@ class Index:
             except FileNotFoundError:  # removed while listed: as if listed a moment later
                 continue
             out[rel] = [st.st_size, _trusted(st.st_mtime_ns, now)]
+        self._bad = sorted(bad)  # left out of the index: nothing could store the name
+        _bad_notes(self._bad)
         shared = _shared_stamp(self.store)
         if shared is not None:
             out[SHARED] = [shared, 0]
@@ -94,7 +99,7 @@ class Index:
 
     def _folders(self) -> dict[str, int]:
         """rel path -> mtime_ns of `.memory/` and every folder under it (-1: too recent)."""
-        from memkit.walk import MEMORY_DIR, SKIP_DIRS
+        from memkit.walk import MEMORY_DIR, SKIP_DIRS, undecodable
 
         root = str(self.store.root)
         now = time.time_ns()
@@ -111,6 +116,7 @@ class Index:
             with entries:
                 for e in entries:
                     skip = e.name.startswith(".") or (rel == MEMORY_DIR and e.name in SKIP_DIRS)
+                    skip = skip or undecodable(e.name)
                     if not skip and e.is_dir(follow_symlinks=False):
                         stack.append(f"{rel}/{e.name}")
         return out
@@ -124,8 +130,8 @@ class Index:
 
     def _current(self) -> bool:
         """Whether nothing changed since the last refresh: only the folders are stat-ed."""
-        state = self._state()
-        if state is None or state.get("racy") or not self.db_path.is_file():
+        state = self._seen = self._state() or {}
+        if not state or state.get("racy") or not self.db_path.is_file():
             return False
         root = str(self.store.root)
         folders = state.get("folders")
@@ -143,7 +149,8 @@ class Index:
     def _save_state(self, folders: dict[str, int], now: Mapping[str, list[int]]) -> None:
         racy = any(st[1] < 0 for st in now.values())
         shared = now.get(SHARED, [None])[0]
-        data = {"version": SCHEMA_VERSION, "folders": folders, "racy": racy, "shared": shared}
+        data = {"version": SCHEMA_VERSION, "folders": folders, "racy": racy, "shared": shared,
+                "bad": self._bad}  # fmt: skip
         atomic_write(self.state_path, json.dumps(data, separators=(",", ":")).encode(), fsync=False)
 
     def refresh(self, *, full: bool = False) -> str:
@@ -153,6 +160,7 @@ class Index:
         """
         if not full and self._current():
             self.store.require()
+            _bad_notes(self._seen.get("bad", []))  # as the last scan found them
             return "current"
         folders = self._folders()  # before the files: a change after this shows next time
         now = self._files = self.scan()
@@ -329,6 +337,14 @@ def _trusted(mtime: int, now: int) -> int:
 
 
 NOTES: list[str] = []  # what the commands tell on stderr (core modules never print)
+
+
+def _bad_notes(names: list[str]) -> None:
+    """A note for each memory file left out because its name is not UTF-8."""
+    for rel in names:
+        note = f"skipped {rel}: its file name is not UTF-8; rename it (`memkit validate`)"
+        if note not in NOTES:
+            NOTES.append(note)
 
 
 def _note(message: str) -> None:

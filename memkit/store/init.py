@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from memkit.fsutil import atomic_write, create_new
+from memkit.fsutil import atomic_write, create_new, read_inside, write_target
 from memkit.walk import MEMORY_DIR, find_up
 
 GITIGNORE = (
@@ -41,8 +41,9 @@ def init(root: Path) -> list[str]:
     if create_new(mdir / CONFIG_NAME, read_template("config.toml").encode("utf-8")):
         made.append(f"{MEMORY_DIR}/{CONFIG_NAME}")
     ignore = mdir / ".gitignore"
-    try:
-        current = ignore.read_text("utf-8")
+    try:  # a link is refused: never read (or copied) from elsewhere, never written through
+        write_target(root, f"{MEMORY_DIR}/.gitignore", forbidden=())
+        current = read_inside(root, f"{MEMORY_DIR}/.gitignore", limit=1024 * 1024).decode("utf-8")
     except FileNotFoundError:
         current = None
     if current is None:

@@ -28,6 +28,10 @@ _LINK_PROBLEM = (
     "is a symbolic link; memkit does not follow links in .memory/ (one could point "
     "outside the repository): replace it with the file itself"
 )
+NAME_PROBLEM = (
+    "the file name is not UTF-8, so memkit cannot record it (nor git show it as typed): "
+    "rename it with lowercase letters, digits and dashes"
+)
 
 
 @dataclass(frozen=True)
@@ -78,7 +82,7 @@ def _load_all(store: Any) -> Loaded:
         except OSError:
             continue  # deleted while we listed
     stamps = [(rel, st.st_size, st.st_mtime_ns) for rel, _, st in files]
-    key = [str(store.root), store.links, stamps, _cache_stamp(store)]
+    key = [str(store.root), store.links, store.bad_names, stamps, _cache_stamp(store)]
     if _LAST and _LAST[0] == key:
         loaded: Loaded = _LAST[1]
         return loaded
@@ -86,7 +90,7 @@ def _load_all(store: Any) -> Loaded:
     _LAST[:] = []
     now = time.time_ns()
     if all(now - st.st_mtime_ns >= RACY_NS for _, _, st in files):
-        key[3] = _cache_stamp(store)  # as this load left it
+        key[4] = _cache_stamp(store)  # as this load left it
         _LAST[:] = [key, loaded]
     return loaded
 
@@ -143,6 +147,9 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     cache.close()
     problems.extend(
         InvalidMemoryError(rel, 1, "file", _LINK_PROBLEM) for rel in sorted(store.links)
+    )
+    problems.extend(
+        InvalidMemoryError(rel, 1, "file", NAME_PROBLEM) for rel in sorted(store.bad_names)
     )
     problems.extend(_duplicates(memories))
     stats = {rel: st for rel, _, st in files}

@@ -111,8 +111,9 @@ class Store:
         """
         self.require()
         self.links: list[str] = []  # symlinked memory files: reported by load(), never read
+        self.bad_names: list[str] = []  # names that are not UTF-8: reported by load(), skipped
         out: list[tuple[str, str]] = []
-        for rel, entry in memory_entries(str(self.root)):
+        for rel, entry in memory_entries(str(self.root), self.bad_names):
             if entry.is_symlink():
                 self.links.append(rel)
             else:

@@ -218,10 +218,51 @@ def test_long_paths_settings_and_config_dir(tmp_path: Path) -> None:
     (root / ".claude").mkdir()
     (root / ".claude" / "settings.json").write_text('{"autoMemoryDirectory": "/etc"}')
     assert claude_memory_dirs(root, root, env)[0] != Path("/etc")  # project settings: ignored
-    (root / ".claude" / "settings.local.json").write_text('{"autoMemoryDirectory": "~/notes"}')
+    (config / "settings.json").write_text('{"autoMemoryDirectory": "~/notes"}')
     assert claude_memory_dirs(root, root, {**env, "HOME": os.environ["HOME"]}) == [
         Path(os.path.expanduser("~/notes"))
     ]
+
+
+@pytest.mark.parametrize("name", ["settings.local.json", "settings.json"])
+def test_a_work_tree_settings_file_never_moves_the_folder(
+    store: Store, run: Invoke, tmp_path: Path, name: str
+) -> None:
+    """A pull request commits `.claude/settings.local.json` naming a folder outside the
+    repository: `--harvest` must not walk it and read its files into drafts."""
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (outside / "secret.md").write_text("- The production password is hunter2.\n")
+    (store.root / ".claude").mkdir()
+    setting = json.dumps({"autoMemoryDirectory": str(outside)})
+    (store.root / ".claude" / name).write_text(setting)
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "settings")
+    root = store.root.resolve()
+    assert outside not in claude_memory_dirs(root, root, os.environ)
+    out = run("import", "--harvest", "--dry-run").output
+    assert "hunter2" not in out and "elsewhere" not in out
+
+
+def test_the_users_own_settings_move_the_folder(store: Store, tmp_path: Path) -> None:
+    chosen = tmp_path / "notes"
+    (home() / ".claude").mkdir(parents=True, exist_ok=True)
+    (home() / ".claude" / "settings.json").write_text(
+        json.dumps({"autoMemoryDirectory": str(chosen)})
+    )
+    root = store.root.resolve()
+    assert claude_memory_dirs(root, root, os.environ) == [chosen]
+
+
+def test_a_config_folder_inside_the_repository_is_not_the_users(
+    store: Store, tmp_path: Path
+) -> None:
+    config = store.root / "cfg"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"autoMemoryDirectory": str(tmp_path)}))
+    root = store.root.resolve()
+    env = {**os.environ, "CLAUDE_CONFIG_DIR": str(config)}
+    assert tmp_path not in claude_memory_dirs(root, root, env)
 
 
 def test_worktrees_share_the_main_work_tree_memory(store: Store) -> None:

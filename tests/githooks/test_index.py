@@ -122,8 +122,8 @@ def test_a_rebuild_reads_only_the_memories_that_changed(
 
 @pytest.mark.parametrize(
     "planted",
-    ["", "memkit hook index 1\nm 1 2 .memory/a.md\nl a\n", "memkit hook index 2\nm x y z\n",
-     "memkit hook index 2\nw 7 src/x.py\n", "memkit hook index 2\nzz\n"],
+    ["", "memkit hook index 1\nm 1 2 .memory/a.md\nl a\n", "memkit hook index 3\nm x y z\n",
+     "memkit hook index 3\nw 7 src/x.py\n", "memkit hook index 3\nzz\n"],
 )  # fmt: skip
 def test_a_foreign_or_mangled_index_is_rebuilt_whole(
     store: Store, monkeypatch: pytest.MonkeyPatch, planted: str

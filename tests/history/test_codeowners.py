@@ -48,5 +48,5 @@ def test_diff_names_the_reviewers(repo: Path, run: Invoke) -> None:
     text = run("diff", "HEAD").output
     assert "review: @org/api-team" in text
     md = run("diff", "HEAD", "--format", "markdown").output
-    assert "- review: @org/api-team" in md
+    assert "- review: `@org/api-team`" in md  # a code span: no mention
     assert '"owners": [\n        "@org/api-team"' in run("diff", "HEAD", "--json").output

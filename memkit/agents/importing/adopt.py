@@ -203,7 +203,7 @@ def apply(
             copy.parent.mkdir(parents=True, exist_ok=True)
             atomic_write(copy, c.old)
             backups.append(c.rel)
-        real = write_target(root, c.rel)
+        real = write_target(root, c.rel, links_to=None)  # `_linked`: to an agent's file only
         if c.new is None:
             os.unlink(real)
         else:

@@ -6,8 +6,9 @@ Each place is documented by the agent's maker (sources in docs/agents.md):
   index, and topic files), `<config>` being `$CLAUDE_CONFIG_DIR` or `~/.claude`, and
   `<project>` the main work tree's path with every character that is not a letter or
   a digit turned into `-` (a name over 200 characters is cut there and given a hash
-  suffix, matched here by prefix). `autoMemoryDirectory` in the user's or the local
-  settings (never the committed project settings) moves it.
+  suffix, matched here by prefix). `autoMemoryDirectory` in the user's own settings
+  (`<config>/settings.json`; never a settings file of the work tree, which a pull request
+  can commit) moves it.
 - `CLAUDE.local.md`: personal, git-ignored notes at the root or in any folder.
 - Gemini CLI: the `## Gemini Added Memories` section `save_memory` appends to the
   global `~/.gemini/GEMINI.md` (or `memory.md`), and the per-project memory folder
@@ -76,16 +77,25 @@ def _settings_dir(path: Path, base: Path) -> Path | None:
     return found if found.is_absolute() else base / found
 
 
+def _user_setting(settings: Path, trees: tuple[Path, ...]) -> Path | None:
+    """`autoMemoryDirectory` from the user's own Claude Code settings, never from a file of
+    the work tree: a committed `.claude/settings.local.json` (or a config folder inside the
+    repository) naming a folder outside would have `--harvest` read it into drafts."""
+    real = Path(os.path.realpath(settings))
+    if any(real.is_relative_to(os.path.realpath(t)) for t in trees):
+        return None
+    return _settings_dir(settings, trees[-1])
+
+
 def claude_memory_dirs(main_root: Path, root: Path, env: Mapping[str, str]) -> list[Path]:
     """Claude Code's auto-memory folders for the project (the first that exists wins)."""
     home = _home(env)
     config = Path(env["CLAUDE_CONFIG_DIR"]) if env.get("CLAUDE_CONFIG_DIR") else home / ".claude"
     if env.get("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"):
         return [Path(env["CLAUDE_COWORK_MEMORY_PATH_OVERRIDE"])]
-    for settings in (root / ".claude" / "settings.local.json", config / "settings.json"):
-        chosen = _settings_dir(settings, root)
-        if chosen is not None:
-            return [chosen]
+    chosen = _user_setting(config / "settings.json", (main_root, root))
+    if chosen is not None:
+        return [chosen]
     projects = config / "projects"
     dirs = []
     for top in dict.fromkeys((str(main_root), str(root))):

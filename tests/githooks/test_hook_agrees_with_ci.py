@@ -1,0 +1,111 @@
+"""The pre-commit hook and `memkit ci` judge the same change the same way.
+
+Each row makes one change in a project with memkit's hook installed (`[hooks] strict`,
+so a stale memory stops the commit as it fails ci), asks `memkit ci --base HEAD` about
+the work tree, then tries `git commit`; both must pass, or both must stop. ci runs
+first: the hook regenerates compiled files in place.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from memkit.githooks import install as hooks
+from memkit.store import Store
+from tests.conftest import git, write_memory
+from tests.githooks.committing import commit
+
+CONFIG = '[compile]\ntargets = ["agents"]\nnested_agents = true\n\n[hooks]\nstrict = true\n'
+SCOPED = "---\ntitle: Pkg rule\npaths: [pkg/**]\n---\n\nUse tabs in pkg.\n"
+TOKEN = "ghp_" + "a" * 36
+
+
+def _memkit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
+    return subprocess.run([sys.executable, "-m", "memkit", *args], cwd=root, env=env,
+                          capture_output=True, text=True)  # fmt: skip
+
+
+@pytest.fixture
+def project(repo: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
+    (store.dir / "config.toml").write_text(CONFIG, "utf-8")
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "conf.py").write_text('import os\n\nKEY = os.environ["API_KEY"]\n')
+    (repo / "pkg" / "calc.py").write_text("def total(xs):\n    return sum(xs)\n")
+    (repo / "README").write_text("hello\n")
+    write_memory(store, "pkg-rule", SCOPED)
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "code")
+    for args in (
+        ("add", "API key from env", "--link", "env:API_KEY", "-b", "From API_KEY."),
+        ("add", "Total sums", "--link", "pkg/calc.py::total", "--path", "pkg/**", "-b", "Sum."),
+        ("compile",),
+    ):
+        assert _memkit(repo, *args).returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "memories")
+    hooks.install(repo)
+    return repo
+
+
+def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
+    def change(root: Path) -> None:
+        text = (root / path).read_text()
+        assert old in text
+        (root / path).write_text(text.replace(old, new))
+
+    return change
+
+
+def _write(path: str, text: str) -> Callable[[Path], None]:
+    def change(root: Path) -> None:
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+    return change
+
+
+def _bad_name(root: Path) -> None:
+    (root / ".memory" / os.fsdecode(b"\xffx.md")).write_text("---\ntitle: X\n---\nx\n")
+
+
+CHANGES: dict[str, tuple[Callable[[Path], None], bool]] = {  # change, whether both stop it
+    "unrelated file": (_write("README", "hello again\n"), False),
+    "nested AGENTS.md edited inside the markers": (
+        _edit("pkg/AGENTS.md", "Use tabs in pkg.", "Use spaces."), True),
+    "root AGENTS.md edited inside the markers": (
+        _edit("AGENTS.md", "From API_KEY.", "From nowhere."), True),
+    "the read behind an env: link removed": (
+        _write("pkg/conf.py", 'KEY = "hard-coded"\n'), True),
+    "a linked function's body changed": (
+        _edit("pkg/calc.py", "return sum(xs)", "return max(xs)"), True),
+    "an invalid memory added": (_write(".memory/broken.md", "---\ntitle: [\n---\nx\n"), True),
+    "a memory with a secret added": (
+        _write(".memory/leak.md", f"---\ntitle: Leak\npaths: [pkg/**]\n---\n{TOKEN}\n"), True),
+    "a memory name that is not UTF-8": (_bad_name, True),
+    "a linked file deleted": (lambda root: (root / "pkg" / "calc.py").unlink(), True),
+    "the config broken": (_write(".memory/config.toml", "[compile\n"), True),
+    "a memory superseded by a missing one": (
+        _write(".memory/new.md", "---\ntitle: New\npaths: [pkg/**]\nsupersedes: [gone]\n---\nx\n"),
+        True),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("name", list(CHANGES))
+def test_the_hook_and_ci_agree(project: Path, name: str) -> None:
+    change, stops = CHANGES[name]
+    change(project)
+    ci = _memkit(project, "ci", "--base", "HEAD")
+    assert "Traceback" not in ci.stderr
+    git(project, "add", "-A")
+    hook = commit(project)
+    assert "Traceback" not in hook.stderr
+    verdicts = {"ci": ci.returncode != 0, "hook": hook.returncode != 0}
+    assert verdicts == {"ci": stops, "hook": stops}, (ci.stdout + ci.stderr, hook.stderr)
