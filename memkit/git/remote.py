@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from memkit.errors import GitError
+from memkit.git.bounded import Files
 
 # Never prompt (a hook or CI would hang), never run the fetched repository's hooks.
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "SSH_ASKPASS": ""}
@@ -76,17 +78,17 @@ def is_ancestor(mirror: Path, old: str, new: str) -> bool:
     return done.returncode == 0
 
 
-def files(mirror: Path, commit: str, folder: str) -> dict[str, bytes]:
-    """{path: bytes} of every file under `folder` ("" = the whole tree) at `commit`."""
-    from memkit.git.blobs import read_blob
-    from memkit.git.repo import load_pygit2, resolve
-    from memkit.git.trees import subtree, walk_tree
+def files(
+    mirror: Path, commit: str, folder: str, want: Callable[[str], bool],
+    descend: Callable[[str], bool] = lambda p: True,
+) -> Files:  # fmt: skip
+    """The files under `folder` ("" = the whole tree) at `commit` whose path `want`
+    accepts, read within memkit.git.bounded's limits (TreeLimitError past one)."""
+    from memkit.git.bounded import commit_tree, folder_tree, read_files
+    from memkit.git.repo import load_pygit2
 
-    repo = load_pygit2().Repository(str(mirror))
-    tree = resolve(repo, commit).tree
-    if folder:
-        tree = subtree(tree, folder)
-        if tree is None:
-            return {}
-    prefix = f"{folder}/" if folder else ""
-    return {f"{prefix}{p}": read_blob(repo, oid) for p, oid in walk_tree(tree, "")}
+    odb = load_pygit2().Repository(str(mirror)).odb
+    tree = folder_tree(odb, commit_tree(odb, commit), folder)
+    if tree is None:
+        return Files()
+    return read_files(odb, tree, f"{folder}/" if folder else "", want, descend)

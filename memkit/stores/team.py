@@ -205,8 +205,8 @@ def sync(
                 action = (
                     "fetched" if old is None else "unchanged" if old.commit == commit else "updated"
                 )
+            count = len(_parsed(mirror, src, commit)[0])  # a store memkit cannot read is not pinned
             pins[src.name] = Pin(src.url, commit)
-            count = len(_parsed(mirror, src, commit)[0])
             results.append(Synced(src.name, action, commit, old.commit if old else "", count=count))
         except MemkitError as e:
             results.append(Synced(src.name, "error", message=str(e)))
@@ -228,7 +228,15 @@ def _parsed(mirror: Path, src: Source, commit: str) -> tuple[list[Memory], list[
             return mems, list(data["problems"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    mems, problems = _read(mirror, src, commit)
+    from memkit.git.bounded import TreeLimitError
+
+    try:
+        mems, problems = _read(mirror, src, commit)
+    except TreeLimitError as e:
+        raise TreeLimitError(
+            f"store {src.name} ({src.url} at {commit[:12]}): {e}; ask its "
+            "owners to trim it, or point its folder at the memories"
+        ) from None
     records = [m.to_record() for m in mems]
     atomic_write(cache, json.dumps({"key": key, "memories": records, "problems": problems})
                  .encode("utf-8"), fsync=False)  # fmt: skip
@@ -239,25 +247,28 @@ def _read(mirror: Path, src: Source, commit: str) -> tuple[list[Memory], list[st
     from memkit.git import remote
     from memkit.store.secrets_guard import secret_findings
 
-    mems, problems = [], []
-    for rel, raw in sorted(remote.files(mirror, commit, src.folder).items()):
-        inside = rel[len(src.folder) + 1 :] if src.folder else rel
-        parts = inside.split("/")
-        if not rel.endswith(".md") or any(p.startswith(".") for p in parts):
-            continue
-        if len(parts) > 1 and parts[0] in SKIP_DIRS:
-            continue  # templates, archive... are not memories of that store
+    start = len(src.folder) + 1 if src.folder else 0
+
+    def descend(path: str) -> bool:  # a folder of memories, not templates/, archive/, .x/
+        parts = path[start:].split("/")
+        return not parts[-1].startswith(".") and not (len(parts) == 1 and parts[0] in SKIP_DIRS)
+
+    def want(path: str) -> bool:
+        return path.endswith(".md") and not path.rsplit("/", 1)[-1].startswith(".")
+
+    found = remote.files(mirror, commit, src.folder, want, descend)
+    problems = [f"{src.name}:{rel}: larger than {mm.MAX_BYTES} bytes; left out"
+                for rel in sorted(found.too_large)]  # fmt: skip
+    mems = []
+    for rel, raw in sorted(found.data.items()):
         where = f"{src.name}:{rel}"
-        if len(raw) > mm.MAX_BYTES:
-            problems.append(f"{where}: larger than {mm.MAX_BYTES} bytes; left out")
-            continue
         got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=where)
         if errs or got is None:
             problems += [str(e) for e in errs[:1]]
             continue
-        found = secret_findings(raw.decode("utf-8", "replace"), got)
-        if found:
-            line, kind = found[0]
+        found_secret = secret_findings(raw.decode("utf-8", "replace"), got)
+        if found_secret:
+            line, kind = found_secret[0]
             problems.append(f"{where}:{line}: looks like a {kind}; left out")
             continue
         if not src.keeps(got, rel):
@@ -290,7 +301,10 @@ def load(root: Path, config: Config, private: Path) -> Shared:
         try:
             got, bad = _parsed(mirror, src, pin.commit)
         except MemkitError as e:
-            problems.append(f"store {src.name}: {e}")
+            text = str(e)
+            problems.append(
+                text if text.startswith(f"store {src.name} ") else f"store {src.name}: {text}"
+            )
             continue
         memories += got
         problems += bad
