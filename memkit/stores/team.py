@@ -111,14 +111,51 @@ def sources(config: Config) -> list[Source]:
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise ConfigError(f"{key}: {k} must be a list of strings")
             lists[k] = tuple(v)
-        out.append(Source(name, _url(url.strip()), ref, folder.strip("/"), **lists))
+        at = f"{_line_of(config, name, 'url')}: [stores.{name}] url"
+        out.append(Source(name, _url(url.strip(), at), ref, folder.strip("/"), **lists))
     return out
 
 
-def _url(url: str) -> str:
+# What a store needs: https, ssh (also git@host:path) and local paths. Not git's remote
+# helpers (`ext::`, `fd::`, any `NAME::`), which run commands or wait on a descriptor,
+# nor plain http or git://, which nothing authenticates.
+SCHEMES = ("https", "ssh", "git+ssh", "ssh+git", "file")
+_HELPER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9+.-]*)::")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _url(url: str, at: str) -> str:
+    """`url` if it is a transport a store needs; ConfigError naming the line otherwise."""
+    fix = "use an https:// or ssh:// URL, git@host:path, or a local path"
     if url.startswith("-"):
-        raise ConfigError(f"store url {url!r} must not start with '-'")
+        raise ConfigError(f"{at} {url!r} must not start with '-'; {fix}")
+    helper, scheme = _HELPER.match(url), _SCHEME.match(url)
+    if helper:
+        raise ConfigError(f"{at} {url!r} names git's {helper.group(1)!r} remote helper, "
+                          f"which memkit does not run; {fix}")  # fmt: skip
+    if scheme and scheme.group(1).lower() not in SCHEMES:
+        raise ConfigError(f"{at} {url!r}: memkit does not fetch stores over "
+                          f"{scheme.group(1)}://; {fix}")  # fmt: skip
+    if not url.isprintable():
+        raise ConfigError(f"{at} holds a control character; {fix}")
     return url
+
+
+def _line_of(config: Config, name: str, key: str) -> str:
+    """`path:line` of `key` in the [stores.NAME] table of the config file (or the path)."""
+    where = config.path or f"{MEMORY_DIR}/config.toml"
+    try:
+        lines = Path(config.path).read_text("utf-8").splitlines() if config.path else []
+    except (OSError, UnicodeDecodeError):
+        return where
+    header = re.compile(rf"^\s*\[\s*stores\s*\.\s*\"?{re.escape(name)}\"?\s*\]")
+    inside = False
+    for n, line in enumerate(lines, 1):
+        if line.lstrip().startswith("["):
+            inside = bool(header.match(line))
+        elif inside and re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            return f"{where}:{n}"
+    return where
 
 
 def read_lock(root: Path) -> dict[str, Pin]:
