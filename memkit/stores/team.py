@@ -34,7 +34,10 @@ from memkit.walk import MEMORY_DIR, SKIP_DIRS
 
 LOCK = f"{MEMORY_DIR}/stores.lock"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
+# A store's memory never outranks the project's own: its `pin` is dropped and its
+# `priority` kept at or below this, and compile ranks the project's memories first.
+MAX_SHARED_PRIORITY = 0
 
 
 @dataclass(frozen=True)
@@ -311,8 +314,15 @@ def _read(mirror: Path, src: Source, commit: str) -> tuple[list[Memory], list[st
         if not src.keeps(got, rel):
             continue
         # Verification records speak of that repository's code, not this one's.
-        mems.append(replace(got, origin=src.name, verified=None))
+        mems.append(_shared(got, src.name))
     return mems, problems
+
+
+def _shared(mem: Memory, name: str) -> Memory:
+    """A store's memory as this project sees it: from `name`, unverified here, never
+    pinned, its priority capped (the project's own memories rank first)."""
+    return replace(mem, origin=name, verified=None, pin=False,
+                   priority=min(mem.priority, MAX_SHARED_PRIORITY))  # fmt: skip
 
 
 def load(root: Path, config: Config, private: Path) -> Shared:
