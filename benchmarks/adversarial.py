@@ -17,6 +17,8 @@ path) and runs five sections:
 4. hostile repositories: one per threat item of docs/reliability.md, every command run
    over each; code execution, reads and writes outside the repository, hangs, tracebacks.
 5. bad input: bad CLI invocations, bad hook payloads, garbage to the MCP server.
+6. team stores and served repositories: tree bombs, big blobs, remote-helper
+   transports, pins (benchmarks/adv_stores.py).
 
 Prints one line per section, then the details and examples of every figure that is not 0;
 exits 1 if any figure that must be 0 is not. `--quick` is a reduced run (a few minutes on
@@ -46,6 +48,7 @@ import adv_concurrency
 import adv_crash
 import adv_hostile
 import adv_secrets
+import adv_stores
 from adv_common import ROOT, Section, isolated_env
 
 
@@ -101,6 +104,12 @@ def sections(
             ),
             adv_badinput.summary,
         ),
+        (
+            6,
+            "team stores and served repos",
+            lambda: adv_stores.run_section(base, env, timeout=a.timeout),
+            adv_stores.summary,
+        ),
     ]
 
 
@@ -124,7 +133,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, help="work here (kept) instead of a temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir")
     ap.add_argument("--json", type=Path, help="also write every figure and example here")
-    ap.add_argument("--sections", default="1,2,3,4,5", help="which sections, e.g. 1,3")
+    ap.add_argument("--sections", default="1,2,3,4,5,6", help="which sections, e.g. 1,3")
     ap.add_argument(
         "--crash-points",
         type=int,

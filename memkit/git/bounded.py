@@ -12,7 +12,7 @@ TreeLimitError naming the limit.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,6 +23,10 @@ MAX_ENTRIES = 10_000  # tree entries (files and folders) read in one walk
 MAX_FILE_BYTES = 1_000_000  # one memory file (memkit.memory.MAX_BYTES)
 MAX_TOTAL_BYTES = 64_000_000  # every wanted file of one walk together
 MAX_TREE_BYTES = 4_000_000  # one tree or commit object (10,000 entries of long names)
+# The project's own history (a pull request's branch is as much an outsider's as a
+# store): far above any real memory folder, or the changes of any real commit.
+REPO_MAX_ENTRIES = 200_000
+REPO_MAX_DEPTH = 32
 
 _TREE, _BLOB = 2, 3  # git object types (pygit2.enums.ObjectType)
 _BLOB_MODES = (b"100644", b"100755")
@@ -113,10 +117,11 @@ def folder_tree(odb: Any, root_tree: str, folder: str) -> str | None:
 
 
 def walk(
-    odb: Any, tree: str, prefix: str = "", *, descend: Callable[[str], bool] = lambda p: True
-) -> Iterator[tuple[str, str]]:
-    """(`prefix` + path, blob id) of every regular file under `tree`, within MAX_DEPTH
-    and MAX_ENTRIES; a folder for which descend(path) is false is not read. Each tree
+    odb: Any, tree: str, prefix: str = "", *, descend: Callable[[str], bool] = lambda p: True,
+    max_entries: int = MAX_ENTRIES, max_depth: int = MAX_DEPTH,
+) -> Iterator[tuple[str, str]]:  # fmt: skip
+    """(`prefix` + path, blob id) of every regular file under `tree`, within `max_depth`
+    and `max_entries`; a folder for which descend(path) is false is not read. Each tree
     object is read once, whatever the number of names it has."""
     parsed: dict[str, list[tuple[bytes, str, str]]] = {}
     stack = [(tree, prefix, 0)]
@@ -127,22 +132,59 @@ def walk(
             parsed[oid] = list(entries(_tree(odb, oid, where.rstrip("/"))))
         for mode, name, child in parsed[oid]:
             count += 1
-            if count > MAX_ENTRIES:
-                raise TreeLimitError(
-                    f"{prefix.rstrip('/') or 'the tree'} holds more than {MAX_ENTRIES} files "
-                    "and folders, memkit's limit; a memory store holds fewer"
-                )
+            if count > max_entries:
+                raise _too_many(prefix, max_entries)
             path = f"{where}{name}"
             if mode == b"40000":
-                if depth + 1 > MAX_DEPTH:
-                    raise TreeLimitError(
-                        f"folder {path} is more than {MAX_DEPTH} folders deep under "
-                        f"{prefix.rstrip('/') or 'the top'}, memkit's limit"
-                    )
+                if depth + 1 > max_depth:
+                    raise _too_deep(path, prefix, max_depth)
                 if descend(path):
                     stack.append((child, f"{path}/", depth + 1))
             elif mode in _BLOB_MODES:
                 yield path, child
+
+
+def _too_many(prefix: str, limit: int) -> TreeLimitError:
+    return TreeLimitError(f"{prefix.rstrip('/') or 'the tree'} holds more than {limit} files "
+                          "and folders, memkit's limit")  # fmt: skip
+
+
+def _too_deep(path: str, prefix: str, limit: int) -> TreeLimitError:
+    return TreeLimitError(f"folder {path} is more than {limit} folders deep under "
+                          f"{prefix.rstrip('/') or 'the top'}, memkit's limit")  # fmt: skip
+
+
+def check_changes(odb: Any, old: str | None, new: str | None, prefix: str = "") -> None:
+    """TreeLimitError if what differs between trees `old` and `new` (None: absent) goes
+    past REPO_MAX_ENTRIES or REPO_MAX_DEPTH. Only differing folders are read, so the
+    cost follows the change, not the size of the repository; run it before a diff that
+    git (libgit2) would otherwise expand in full."""
+    count = 0
+    stack = [(old, new, prefix, 0)]
+    while stack:
+        a, b, where, depth = stack.pop()
+        if a == b:
+            continue
+        left = {n: (m, o) for m, n, o in entries(_tree(odb, a, where))} if a else {}
+        right = {n: (m, o) for m, n, o in entries(_tree(odb, b, where))} if b else {}
+        for name in left.keys() | right.keys():
+            count += 1
+            if count > REPO_MAX_ENTRIES:
+                raise _too_many(prefix, REPO_MAX_ENTRIES)
+            la, lb = left.get(name), right.get(name)
+            if la == lb:
+                continue
+            sub = [e[1] if e and e[0] == b"40000" else None for e in (la, lb)]
+            if sub[0] or sub[1]:
+                if depth + 1 > REPO_MAX_DEPTH:
+                    raise _too_deep(f"{where}{name}", prefix, REPO_MAX_DEPTH)
+                stack.append((sub[0], sub[1], f"{where}{name}/", depth + 1))
+
+
+def too_large(odb: Any, oids: Iterable[str], limit: int = MAX_FILE_BYTES) -> bool:
+    """Whether one of the blobs `oids` is over `limit` bytes (git's rename and copy
+    detection reads every one it compares in full)."""
+    return any(header(odb, o)[1] > limit for o in oids if o and set(o) != {"0"})
 
 
 def read_files(

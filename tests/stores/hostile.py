@@ -7,14 +7,20 @@ import os
 from pathlib import Path
 from typing import Any
 
-import pygit2
-
 MEMORY = b"---\ntitle: Team rule %d\ntype: convention\n---\n\nBody %d.\n"
-TREE, BLOB = pygit2.enums.FileMode.TREE, pygit2.enums.FileMode.BLOB
+TREE, BLOB = 0o040000, 0o100644  # git's file modes (pygit2.enums.FileMode)
+
+
+def _pygit2() -> Any:
+    # Imported when first used, never at collection: libgit2 reads HOME for git's global
+    # config as it starts, before the isolated environment of each test is set.
+    import pygit2
+
+    return pygit2
 
 
 def bare(path: Path) -> Any:
-    return pygit2.init_repository(str(path), bare=True, initial_head="main")
+    return _pygit2().init_repository(str(path), bare=True, initial_head="main")
 
 
 def tree(repo: Any, entries: dict[str, tuple[Any, int]]) -> Any:
@@ -31,7 +37,7 @@ def memory(repo: Any, n: int = 0) -> Any:
 def commit(repo: Any, memory_folder: Any, message: str = "store") -> str:
     """Commit a root tree with `memory_folder` as .memory; move main to it."""
     root = tree(repo, {".memory": (memory_folder, TREE)})
-    sig = pygit2.Signature("Team", "team@example.com", 1_700_000_000, 0)
+    sig = _pygit2().Signature("Team", "team@example.com", 1_700_000_000, 0)
     parents = [] if repo.head_is_unborn else [repo.head.target]
     return str(repo.create_commit("refs/heads/main", sig, sig, message, root, parents))
 
@@ -55,4 +61,4 @@ def garble(repo: Any, oid: Any) -> None:
 
 
 def bare_open(path: Path) -> Any:
-    return pygit2.Repository(str(path))
+    return _pygit2().Repository(str(path))
