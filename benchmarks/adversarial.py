@@ -5,7 +5,7 @@
 
 Builds everything in a temp dir (real git repositories, real `memkit` processes run as
 `sys.executable -P -m memkit`: as the console script, with the work tree off the import
-path) and runs five sections:
+path) and runs these sections:
 
 1. kill -9 per write path: every writing command, the MCP server, the pre-commit hook
    under `git commit` and the Stop hook are killed with SIGKILL at their I/O calls; each
@@ -17,6 +17,11 @@ path) and runs five sections:
 4. hostile repositories: one per threat item of docs/reliability.md, every command run
    over each; code execution, reads and writes outside the repository, hangs, tracebacks.
 5. bad input: bad CLI invocations, bad hook payloads, garbage to the MCP server.
+6. team stores and served repositories: tree bombs, big blobs, remote-helper
+   transports, pins (benchmarks/adv_stores.py).
+8. what a pull request can change through the work tree: links between tracked files,
+   harvest settings, report overrides, file names that are not UTF-8, review markdown
+   (benchmarks/adv_tree.py).
 
 Prints one line per section, then the details and examples of every figure that is not 0;
 exits 1 if any figure that must be 0 is not. `--quick` is a reduced run (a few minutes on
@@ -46,6 +51,7 @@ import adv_concurrency
 import adv_crash
 import adv_hostile
 import adv_secrets
+import adv_stores
 import adv_tree
 from adv_common import ROOT, Section, isolated_env
 
@@ -102,6 +108,12 @@ def sections(
             ),
             adv_badinput.summary,
         ),
+        (
+            6,
+            "team stores and served repos",
+            lambda: adv_stores.run_section(base, env, timeout=a.timeout),
+            adv_stores.summary,
+        ),
         *adv_tree.sections(a, base, env),
     ]
 
@@ -126,7 +138,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, help="work here (kept) instead of a temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir")
     ap.add_argument("--json", type=Path, help="also write every figure and example here")
-    ap.add_argument("--sections", default="1,2,3,4,5,8", help="which sections, e.g. 1,3")
+    ap.add_argument("--sections", default="1,2,3,4,5,6,8", help="which sections, e.g. 1,3")
     ap.add_argument(
         "--crash-points",
         type=int,

@@ -110,7 +110,13 @@ def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
     statuses = status_source(store, today)
     always = sorted(
         (m for m in store.memories() if _live(m, today) and not m.paths and m.id not in skip),
-        key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),  # as compiled
+        key=lambda m: (
+            bool(m.origin),
+            not m.pin,
+            -m.priority,
+            TYPES.index(m.type),
+            m.id,
+        ),  # as compiled
     )
     by_id = {m.id: m for m in always}
 

@@ -40,8 +40,10 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
         moved = f" (was {r.old[:12]})" if r.action == "updated" else ""
         click.echo(f"{r.name}: {r.action} at {r.commit[:12]}{moved}, {r.count} memories")
     shared = team.load(store.root, store.config, store.private_dir())
+    failed_names = tuple(f"store {r.name} " for r in results if r.action == "error")
     for p in shared.problems:
-        warn(p)
+        if not p.startswith(failed_names):  # said once, above
+            warn(p)
     for note in team.merge(store.load().memories, shared)[1]:
         warn(note)
     if failed:

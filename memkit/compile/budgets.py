@@ -85,13 +85,14 @@ Position = tuple[str, int]
 
 
 def rank(m: Memory, order: Mapping[str, Position] | None = None) -> tuple[Any, ...]:
-    """Pinned first, then higher priority, then type order, then source order, then id.
+    """The project's own memories before a shared store's (memkit.stores.team), then
+    pinned first, then higher priority, then type order, then source order, then id.
 
     Source order: memories imported from one file keep that file's order (`order`,
     from `source_order`); memories with no readable source come after, by id.
     """
     pos = (order or {}).get(m.id, ("\uffff", 0))
-    return (0 if m.pin else 1, -m.priority, TYPES.index(m.type), pos, m.id)
+    return (bool(m.origin), 0 if m.pin else 1, -m.priority, TYPES.index(m.type), pos, m.id)
 
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M)

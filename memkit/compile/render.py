@@ -228,6 +228,24 @@ MAX_TEMPLATE_BYTES = 256 * 1024  # an override template's size
 MAX_RENDER_CHARS = 16 * 1024 * 1024  # what one render may produce
 RENDER_SECONDS = 60.0  # all rendering of one run, when override templates are in use
 RENDER_MEMORY = 1024 * 1024 * 1024  # address space that rendering may add
+# The first jinja2 whose sandbox holds against `|attr("format")` (CVE-2025-27516);
+# older ones let an override template read the environment, so overrides are refused.
+JINJA2_FIXED = (3, 1, 6)
+
+
+def _check_jinja2(rel: str) -> None:
+    """Refuse to render an override with a jinja2 whose sandbox is known to leak."""
+    import re
+    from importlib.metadata import version
+
+    installed = version("jinja2")
+    got = tuple(int(n) for n in re.findall(r"\d+", installed)[:3])
+    if got < JINJA2_FIXED:
+        fixed = ".".join(map(str, JINJA2_FIXED))
+        raise MemkitError(
+            f"{rel} needs jinja2 {fixed} or later, whose sandbox holds (this is {installed}); "
+            f"run `pip install 'jinja2>={fixed}'` or delete the override"
+        )
 
 
 def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> Any:
@@ -254,6 +272,7 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
                 raw = read_inside(root, rel, limit=MAX_TEMPLATE_BYTES)
             except FileNotFoundError:
                 raise jinja2.TemplateNotFound(name) from None
+            _check_jinja2(rel)
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:

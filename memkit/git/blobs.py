@@ -41,17 +41,25 @@ def tracked_paths(repo: Any) -> list[str]:
 
 
 def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
-    """The bytes of `path` at revision `rev`, or None if it did not exist there."""
+    """The bytes of memory file `path` at revision `rev`, or None if it did not exist
+    there; TreeLimitError past memkit.git.bounded.MAX_FILE_BYTES (never read)."""
     commit = resolve(repo, rev)
     try:
-        obj = commit.tree[path]
+        entry = commit.tree[path]  # reads the trees along the path, not the blob
     except KeyError:
         return None
-    return bytes(obj.data) if obj.type_str == "blob" else None
+    return read_blob(repo, str(entry.id)) if entry.type_str == "blob" else None
 
 
 def read_blob(repo: Any, oid: str) -> bytes:
-    """The bytes of the blob `oid`."""
+    """The bytes of the memory file blob `oid`; TreeLimitError, without reading it, when
+    it is over memkit.git.bounded.MAX_FILE_BYTES (a memory file never is)."""
+    from memkit.git.bounded import MAX_FILE_BYTES, TreeLimitError, header
+
+    size = header(repo.odb, oid)[1]
+    if size > MAX_FILE_BYTES:
+        raise TreeLimitError(f"blob {oid[:12]} holds {size} bytes, over memkit's limit of "
+                             f"{MAX_FILE_BYTES} for a memory file")  # fmt: skip
     return bytes(repo[oid].data)
 
 
@@ -61,4 +69,4 @@ def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
     tree = subtree(commit.tree, folder)
     if tree is None:
         return {}
-    return {f"{folder}/{p}": oid for p, oid in walk_tree(tree, "")}
+    return {f"{folder}/{p}": oid for p, oid in walk_tree(repo, tree, "")}

@@ -70,18 +70,19 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(*diffs: Any, renames: bool = True) -> TreeChanges:
-    """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change."""
+def _changes(*diffs: Any, renames: bool = True, odb: Any = None) -> TreeChanges:
+    """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
+    `odb`: the objects of tree-to-tree diffs, whose large files skip rename detection."""
     out = TreeChanges()
     for diff in diffs:
-        out = out.then(_one(diff, renames))
+        out = out.then(_one(diff, renames, odb))
     return out
 
 
-def _one(diff: Any, renames: bool = True) -> TreeChanges:
+def _one(diff: Any, renames: bool = True, odb: Any = None) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
-    if renames:
+    if renames and not (odb is not None and _large_sides(diff, odb)):
         diff.find_similar(
             flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
         )
@@ -100,6 +101,19 @@ def _one(diff: Any, renames: bool = True) -> TreeChanges:
         elif st != status.UNMODIFIED:
             modified.add(old)
     return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
+
+
+def _large_sides(diff: Any, odb: Any) -> bool:
+    """Whether a file added or deleted in `diff` is too large for rename detection,
+    which reads each in full (a blob of the repository's objects; work tree files are
+    the user's own)."""
+    from memkit.git.bounded import MAX_TREE_BYTES, header
+
+    for d in diff.deltas:
+        f = d.new_file if d.status_char() == "A" else d.old_file
+        if d.status_char() in "AD" and header(odb, str(f.id))[1] > MAX_TREE_BYTES:
+            return True
+    return False
 
 
 _UNTRACKED = "INCLUDE_UNTRACKED", "RECURSE_UNTRACKED_DIRS"
@@ -143,7 +157,7 @@ def changes_since(
     local = local if local is not None else local_changes(repo)
     if old.id == head.id:
         return local
-    return _changes(repo.diff(old.tree, head.tree)).then(local)
+    return _changes(_tree_diff(repo, old.tree, head.tree), odb=repo.odb).then(local)
 
 
 def staged_changes(repo: Any) -> TreeChanges:
@@ -164,8 +178,19 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     """
     base_tree = resolve(repo, base).tree
     if head is not None:
-        return _changes(repo.diff(base_tree, resolve(repo, head).tree), renames=renames)
+        diff = _tree_diff(repo, base_tree, resolve(repo, head).tree)
+        return _changes(diff, renames=renames, odb=repo.odb)
     if repo.head_is_unborn:
         return _changes(repo.diff(base_tree, None))
     head_tree = repo.head.peel(load_pygit2().Commit).tree
-    return _changes(repo.diff(base_tree, head_tree)).then(local_changes(repo))
+    diff = _tree_diff(repo, base_tree, head_tree)
+    return _changes(diff, odb=repo.odb).then(local_changes(repo))
+
+
+def _tree_diff(repo: Any, old: Any, new: Any) -> Any:
+    """libgit2's diff of two trees, once what differs is known to be within
+    memkit.git.bounded's limits (a branch can hold a tree naming a billion paths)."""
+    from memkit.git.bounded import check_changes
+
+    check_changes(repo.odb, str(old.id), str(new.id))
+    return repo.diff(old, new)

@@ -102,7 +102,7 @@ def file_history(
         if cur[-1] is None:
             changes.append(_change(c, None, path, None, hex_id(prev[-1])))
         elif prev[-1] is None:
-            old = _rename_source(p, c, path, folder)
+            old = _rename_source(repo, p, c, path, folder)
             if old is None:
                 changes.append(_change(c, path, None, hex_id(cur[-1]), None))
                 break
@@ -132,13 +132,12 @@ def _same_side(
     return None
 
 
-def _rename_source(parent: Any, commit: Any, path: str, folder: str) -> str | None:
+def _rename_source(repo: Any, parent: Any, commit: Any, path: str, folder: str) -> str | None:
     """The path `path` was renamed from in `commit` (within `folder`), if git finds one."""
     old_tree, new_tree = subtree(parent.tree, folder), subtree(commit.tree, folder)
     if old_tree is None or new_tree is None or not path.startswith(f"{folder}/"):
         return None
-    diff = old_tree.diff_to_tree(new_tree)
-    diff.find_similar()
+    diff = _diff(repo, old_tree, new_tree)
     rel = path[len(folder) + 1 :]
     for delta in diff.deltas:
         if delta.status_char() == "R" and delta.new_file.path == rel:
@@ -163,11 +162,10 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
         if old is None:
             continue
         if new is None:
-            paths = [p for p, _ in walk_tree(old, "")]
+            paths = [p for p, _ in walk_tree(repo, old, "")]
             gone = [p for p in paths if p.rsplit("/", 1)[-1] == name]
         else:
-            diff = old.diff_to_tree(new)
-            diff.find_similar()
+            diff = _diff(repo, old, new)
             gone = [
                 d.old_file.path
                 for d in diff.deltas
@@ -214,9 +212,7 @@ def folder_changes(repo: Any, folder: str, start: str, limit: int) -> list[FileC
 
 
 def _tree_delta_changes(repo: Any, c: Any, folder: str, old: Any, new: Any) -> list[FileChange]:
-    empty = repo[repo.TreeBuilder().write()]
-    diff = (old or empty).diff_to_tree(new or empty)
-    diff.find_similar()
+    diff = _diff(repo, old, new)
     out = []
     for d in diff.deltas:
         st = d.status_char()
@@ -226,3 +222,20 @@ def _tree_delta_changes(repo: Any, c: Any, folder: str, old: Any, new: Any) -> l
         new_blob = None if new_path is None else str(d.new_file.id)
         out.append(_change(c, new_path, old_path, new_blob, old_blob))
     return sorted(out, key=lambda x: x.path or x.old_path or "")
+
+
+def _diff(repo: Any, old: Any, new: Any) -> Any:
+    """libgit2's diff of two folder trees (None: absent) with rename detection, once the
+    change is known to be within memkit.git.bounded's limits (TreeLimitError past them:
+    libgit2 would expand a tree bomb in full). Renames are not looked for when a file
+    added or deleted is over MAX_FILE_BYTES: git's similarity reads each in full."""
+    from memkit.git.bounded import check_changes, too_large
+
+    check_changes(repo.odb, str(old.id) if old else None, str(new.id) if new else None)
+    empty = repo[repo.TreeBuilder().write()]
+    diff = (old or empty).diff_to_tree(new or empty)
+    sides = [str(d.new_file.id if d.status_char() == "A" else d.old_file.id)
+             for d in diff.deltas if d.status_char() in "AD"]  # fmt: skip
+    if not too_large(repo.odb, sides):
+        diff.find_similar()
+    return diff

@@ -15,16 +15,33 @@ from pathlib import Path
 _SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
 
 
-def _run(root: Path, args: list[str], data: bytes | None = None) -> bytes | None:
+def _run(
+    root: Path, args: list[str], data: bytes | None = None, limit: int | None = None
+) -> bytes | None:
+    """git's output; None when it fails or its output passes `limit` bytes (then it is
+    stopped: a branch can list a billion paths)."""
     import subprocess
 
+    if limit is None:
+        try:
+            done = subprocess.run(
+                ["git", *_SAFE, *args], cwd=root, input=data, capture_output=True, check=False
+            )
+        except OSError:
+            return None
+        return done.stdout if done.returncode == 0 else None
     try:
-        done = subprocess.run(
-            ["git", *_SAFE, *args], cwd=root, input=data, capture_output=True, check=False
-        )
+        proc = subprocess.Popen(["git", *_SAFE, *args], cwd=root, stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
     except OSError:
         return None
-    return done.stdout if done.returncode == 0 else None
+    assert proc.stdout is not None
+    with proc:
+        out = proc.stdout.read(limit + 1)
+        if len(out) > limit:
+            proc.kill()
+            return None
+    return out if proc.returncode == 0 else None
 
 
 def head(root: Path) -> tuple[str, str] | None:
@@ -76,24 +93,37 @@ def revisions(root: Path, base: str, head: str | None) -> Revisions | None:
 
 def files_at(root: Path, rev: str, folder: str) -> dict[str, str] | None:
     """{path from the top: blob id} of every file under `folder` (relative to `root`)."""
-    out = _run(root, ["ls-tree", "-r", "-z", "--full-name", rev, "--", folder])
-    if out is None:
-        return None
+    from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES
+
+    asked = ["ls-tree", "-r", "-z", "--full-name", rev, "--", folder]
+    out = _run(root, asked, limit=REPO_MAX_ENTRIES * 300)
+    if out is None or out.count(b"\0") > REPO_MAX_ENTRIES:
+        return None  # past the limits, the pygit2 way says which
     found: dict[str, str] = {}
     for entry in out.split(b"\0"):
         if not entry:
             continue
         meta, _, path = entry.partition(b"\t")
         parts = meta.split()
+        if path.count(b"/") > REPO_MAX_DEPTH + folder.count("/") + 1:
+            return None  # past the limits, the pygit2 way says which
         if len(parts) == 3 and parts[1] == b"blob":
             found[path.decode("utf-8", "surrogateescape")] = parts[2].decode("ascii")
     return found
 
 
 def blobs(root: Path, ids: list[str]) -> dict[str, bytes] | None:
-    """The bytes of each blob in `ids` (one `git cat-file --batch`)."""
+    """The bytes of each blob in `ids` (one `git cat-file --batch`); None when git cannot
+    say or one is over memkit.git.bounded.MAX_FILE_BYTES (sizes are asked first)."""
+    from memkit.git.bounded import MAX_FILE_BYTES
+
     if not ids:
         return {}
+    sizes = _run(root, ["cat-file", "--batch-check"], "".join(f"{i}\n" for i in ids).encode())
+    for line in (sizes or b"").splitlines():
+        parts = line.split()
+        if len(parts) != 3 or not parts[2].isdigit() or int(parts[2]) > MAX_FILE_BYTES:
+            return None
     out = _run(root, ["cat-file", "--batch"], "".join(f"{i}\n" for i in ids).encode())
     if out is None:
         return None

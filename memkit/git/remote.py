@@ -8,34 +8,60 @@ of the fetched repository ever runs or lands in a work tree.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 from memkit.errors import GitError
+from memkit.git.bounded import Files
 
-# Never prompt (a hook or CI would hang), never run the fetched repository's hooks.
-_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "SSH_ASKPASS": ""}
-_SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never")
-TIMEOUT = 300
+# Never prompt (a hook or CI would hang), never run the fetched repository's hooks,
+# only the transports a store needs (no `ext::` or `fd::` remote helper, no plain http),
+# and give up on a connection that has stalled.
+_ENV = {
+    "GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "", "SSH_ASKPASS": "",
+    "GIT_ALLOW_PROTOCOL": "https:ssh:file", "GIT_PROTOCOL_FROM_USER": "0",
+}  # fmt: skip
+_SAFE = (
+    "-c", "core.hooksPath=/dev/null", "-c", "protocol.ext.allow=never",
+    "-c", "http.lowSpeedLimit=1000", "-c", "http.lowSpeedTime=60",
+)  # fmt: skip
+TIMEOUT = 300  # seconds for any one git command, the network included
+
+
+def _run(args: list[str], cwd: Path | None) -> tuple[int, str, str]:
+    """Run git with a time bound; on timeout kill its whole process group (ssh and
+    remote helpers included, which would otherwise hold the pipes open)."""
+    import signal
+
+    proc = subprocess.Popen(
+        ["git", *_SAFE, *args], cwd=cwd, env={**os.environ, **_ENV}, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )  # fmt: skip
+    try:
+        out, err = proc.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(OSError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+    return proc.returncode, out, err
 
 
 def _git(args: list[str], what: str, cwd: Path | None = None) -> str:
-    env = {**os.environ, **_ENV}
     try:
-        done = subprocess.run(
-            ["git", *_SAFE, *args], cwd=cwd, env=env, capture_output=True, text=True,
-            timeout=TIMEOUT, check=False,
-        )  # fmt: skip
+        code, out, err = _run(args, cwd)
     except FileNotFoundError:
         raise GitError("the `git` command is not installed; memkit needs it to fetch") from None
     except subprocess.TimeoutExpired:
         raise GitError(f"{what}: git took more than {TIMEOUT} s; check the network") from None
-    if done.returncode != 0:
-        lines = [ln for ln in done.stderr.strip().splitlines() if ln.strip()]
-        reason = lines[-1] if lines else f"git exited with {done.returncode}"
+    if code != 0:
+        lines = [ln for ln in err.strip().splitlines() if ln.strip()]
+        reason = lines[-1] if lines else f"git exited with {code}"
         raise GitError(f"{what}: {reason}")
-    return done.stdout
+    return out
 
 
 def fetch(mirror: Path, url: str, ref: str) -> str:
@@ -69,24 +95,24 @@ def has_commit(mirror: Path, commit: str) -> bool:
 
 def is_ancestor(mirror: Path, old: str, new: str) -> bool:
     """True when commit `old` is in the history of commit `new`."""
-    done = subprocess.run(
-        ["git", *_SAFE, "merge-base", "--is-ancestor", old, new],
-        cwd=mirror, env={**os.environ, **_ENV}, capture_output=True, check=False,
-    )  # fmt: skip
-    return done.returncode == 0
+    try:
+        _git(["merge-base", "--is-ancestor", old, new], "", cwd=mirror)
+    except GitError:
+        return False
+    return True
 
 
-def files(mirror: Path, commit: str, folder: str) -> dict[str, bytes]:
-    """{path: bytes} of every file under `folder` ("" = the whole tree) at `commit`."""
-    from memkit.git.blobs import read_blob
-    from memkit.git.repo import load_pygit2, resolve
-    from memkit.git.trees import subtree, walk_tree
+def files(
+    mirror: Path, commit: str, folder: str, want: Callable[[str], bool],
+    descend: Callable[[str], bool] = lambda p: True,
+) -> Files:  # fmt: skip
+    """The files under `folder` ("" = the whole tree) at `commit` whose path `want`
+    accepts, read within memkit.git.bounded's limits (TreeLimitError past one)."""
+    from memkit.git.bounded import commit_tree, folder_tree, read_files
+    from memkit.git.repo import load_pygit2
 
-    repo = load_pygit2().Repository(str(mirror))
-    tree = resolve(repo, commit).tree
-    if folder:
-        tree = subtree(tree, folder)
-        if tree is None:
-            return {}
-    prefix = f"{folder}/" if folder else ""
-    return {f"{prefix}{p}": read_blob(repo, oid) for p, oid in walk_tree(tree, "")}
+    odb = load_pygit2().Repository(str(mirror)).odb
+    tree = folder_tree(odb, commit_tree(odb, commit), folder)
+    if tree is None:
+        return Files()
+    return read_files(odb, tree, f"{folder}/" if folder else "", want, descend)

@@ -72,11 +72,11 @@ def subtree(tree: Any, folder: str) -> Any | None:
     return obj if obj.type_str == "tree" else None
 
 
-def walk_tree(tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
-    """(`prefix` + path, blob id) of every file under `tree`, recursively."""
-    for entry in tree:
-        name = f"{prefix}{entry.name}"
-        if entry.type_str == "tree":
-            yield from walk_tree(entry, f"{name}/")
-        elif entry.type_str == "blob":
-            yield name, str(entry.id)
+def walk_tree(repo: Any, tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
+    """(`prefix` + path, blob id) of every file under `tree`, within the repository
+    limits of memkit.git.bounded (TreeLimitError past them: a branch can hold a tree
+    that names a billion paths)."""
+    from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES, walk
+
+    yield from walk(repo.odb, str(tree.id), prefix, max_entries=REPO_MAX_ENTRIES,
+                    max_depth=REPO_MAX_DEPTH)  # fmt: skip

@@ -34,7 +34,10 @@ from memkit.walk import MEMORY_DIR, SKIP_DIRS
 
 LOCK = f"{MEMORY_DIR}/stores.lock"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_CACHE_VERSION = 1
+_CACHE_VERSION = 2
+# A store's memory never outranks the project's own: its `pin` is dropped and its
+# `priority` kept at or below this, and compile ranks the project's memories first.
+MAX_SHARED_PRIORITY = 0
 
 
 @dataclass(frozen=True)
@@ -111,14 +114,51 @@ def sources(config: Config) -> list[Source]:
             if not isinstance(v, list) or not all(isinstance(x, str) for x in v):
                 raise ConfigError(f"{key}: {k} must be a list of strings")
             lists[k] = tuple(v)
-        out.append(Source(name, _url(url.strip()), ref, folder.strip("/"), **lists))
+        at = f"{_line_of(config, name, 'url')}: [stores.{name}] url"
+        out.append(Source(name, _url(url.strip(), at), ref, folder.strip("/"), **lists))
     return out
 
 
-def _url(url: str) -> str:
+# What a store needs: https, ssh (also git@host:path) and local paths. Not git's remote
+# helpers (`ext::`, `fd::`, any `NAME::`), which run commands or wait on a descriptor,
+# nor plain http or git://, which nothing authenticates.
+SCHEMES = ("https", "ssh", "git+ssh", "ssh+git", "file")
+_HELPER = re.compile(r"^([A-Za-z0-9][A-Za-z0-9+.-]*)::")
+_SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*)://")
+
+
+def _url(url: str, at: str) -> str:
+    """`url` if it is a transport a store needs; ConfigError naming the line otherwise."""
+    fix = "use an https:// or ssh:// URL, git@host:path, or a local path"
     if url.startswith("-"):
-        raise ConfigError(f"store url {url!r} must not start with '-'")
+        raise ConfigError(f"{at} {url!r} must not start with '-'; {fix}")
+    helper, scheme = _HELPER.match(url), _SCHEME.match(url)
+    if helper:
+        raise ConfigError(f"{at} {url!r} names git's {helper.group(1)!r} remote helper, "
+                          f"which memkit does not run; {fix}")  # fmt: skip
+    if scheme and scheme.group(1).lower() not in SCHEMES:
+        raise ConfigError(f"{at} {url!r}: memkit does not fetch stores over "
+                          f"{scheme.group(1)}://; {fix}")  # fmt: skip
+    if not url.isprintable():
+        raise ConfigError(f"{at} holds a control character; {fix}")
     return url
+
+
+def _line_of(config: Config, name: str, key: str) -> str:
+    """`path:line` of `key` in the [stores.NAME] table of the config file (or the path)."""
+    where = config.path or f"{MEMORY_DIR}/config.toml"
+    try:
+        lines = Path(config.path).read_text("utf-8").splitlines() if config.path else []
+    except (OSError, UnicodeDecodeError):
+        return where
+    header = re.compile(rf"^\s*\[\s*stores\s*\.\s*\"?{re.escape(name)}\"?\s*\]")
+    inside = False
+    for n, line in enumerate(lines, 1):
+        if line.lstrip().startswith("["):
+            inside = bool(header.match(line))
+        elif inside and re.match(rf"^\s*{re.escape(key)}\s*=", line):
+            return f"{where}:{n}"
+    return where
 
 
 def read_lock(root: Path) -> dict[str, Pin]:
@@ -205,8 +245,8 @@ def sync(
                 action = (
                     "fetched" if old is None else "unchanged" if old.commit == commit else "updated"
                 )
+            count = len(_parsed(mirror, src, commit)[0])  # a store memkit cannot read is not pinned
             pins[src.name] = Pin(src.url, commit)
-            count = len(_parsed(mirror, src, commit)[0])
             results.append(Synced(src.name, action, commit, old.commit if old else "", count=count))
         except MemkitError as e:
             results.append(Synced(src.name, "error", message=str(e)))
@@ -228,7 +268,15 @@ def _parsed(mirror: Path, src: Source, commit: str) -> tuple[list[Memory], list[
             return mems, list(data["problems"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    mems, problems = _read(mirror, src, commit)
+    from memkit.git.bounded import TreeLimitError
+
+    try:
+        mems, problems = _read(mirror, src, commit)
+    except TreeLimitError as e:
+        raise TreeLimitError(
+            f"store {src.name} ({src.url} at {commit[:12]}): {e}; ask its "
+            "owners to trim it, or point its folder at the memories"
+        ) from None
     records = [m.to_record() for m in mems]
     atomic_write(cache, json.dumps({"key": key, "memories": records, "problems": problems})
                  .encode("utf-8"), fsync=False)  # fmt: skip
@@ -239,32 +287,42 @@ def _read(mirror: Path, src: Source, commit: str) -> tuple[list[Memory], list[st
     from memkit.git import remote
     from memkit.store.secrets_guard import secret_findings
 
-    mems, problems = [], []
-    for rel, raw in sorted(remote.files(mirror, commit, src.folder).items()):
-        inside = rel[len(src.folder) + 1 :] if src.folder else rel
-        parts = inside.split("/")
-        if not rel.endswith(".md") or any(p.startswith(".") for p in parts):
-            continue
-        if len(parts) > 1 and parts[0] in SKIP_DIRS:
-            continue  # templates, archive... are not memories of that store
+    start = len(src.folder) + 1 if src.folder else 0
+
+    def descend(path: str) -> bool:  # a folder of memories, not templates/, archive/, .x/
+        parts = path[start:].split("/")
+        return not parts[-1].startswith(".") and not (len(parts) == 1 and parts[0] in SKIP_DIRS)
+
+    def want(path: str) -> bool:
+        return path.endswith(".md") and not path.rsplit("/", 1)[-1].startswith(".")
+
+    found = remote.files(mirror, commit, src.folder, want, descend)
+    problems = [f"{src.name}:{rel}: larger than {mm.MAX_BYTES} bytes; left out"
+                for rel in sorted(found.too_large)]  # fmt: skip
+    mems = []
+    for rel, raw in sorted(found.data.items()):
         where = f"{src.name}:{rel}"
-        if len(raw) > mm.MAX_BYTES:
-            problems.append(f"{where}: larger than {mm.MAX_BYTES} bytes; left out")
-            continue
         got, errs = mm.parse_all(raw, mid=rel.rsplit("/", 1)[-1][:-3], path=where)
         if errs or got is None:
             problems += [str(e) for e in errs[:1]]
             continue
-        found = secret_findings(raw.decode("utf-8", "replace"), got)
-        if found:
-            line, kind = found[0]
+        found_secret = secret_findings(raw.decode("utf-8", "replace"), got)
+        if found_secret:
+            line, kind = found_secret[0]
             problems.append(f"{where}:{line}: looks like a {kind}; left out")
             continue
         if not src.keeps(got, rel):
             continue
         # Verification records speak of that repository's code, not this one's.
-        mems.append(replace(got, origin=src.name, verified=None))
+        mems.append(_shared(got, src.name))
     return mems, problems
+
+
+def _shared(mem: Memory, name: str) -> Memory:
+    """A store's memory as this project sees it: from `name`, unverified here, never
+    pinned, its priority capped (the project's own memories rank first)."""
+    return replace(mem, origin=name, verified=None, pin=False,
+                   priority=min(mem.priority, MAX_SHARED_PRIORITY))  # fmt: skip
 
 
 def load(root: Path, config: Config, private: Path) -> Shared:
@@ -290,7 +348,10 @@ def load(root: Path, config: Config, private: Path) -> Shared:
         try:
             got, bad = _parsed(mirror, src, pin.commit)
         except MemkitError as e:
-            problems.append(f"store {src.name}: {e}")
+            text = str(e)
+            problems.append(
+                text if text.startswith(f"store {src.name} ") else f"store {src.name}: {text}"
+            )
             continue
         memories += got
         problems += bad

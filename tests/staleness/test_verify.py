@@ -32,7 +32,10 @@ def test_one_bad_link_costs_only_its_memory(run: Invoke, repo: Path, store: Stor
     assert lines[0].startswith(
         "memkit: .memory/second.md:5: link 'a.py::other': a.py defines no symbol 'other'"
     )
-    assert lines[0].endswith("(edit the memory's links with `memkit edit second`)")
+    assert lines[0].endswith(
+        "remove the link with `memkit link second --remove a.py::other`;"
+        " or edit the memory's links with `memkit edit second`)"
+    )
     assert lines[1].startswith("memkit: .memory/third.md:4: link 'a.py::other'")
     assert lines[2] == "memkit: 2 link(s) could not be verified"
     assert store.get("first").verified.commit == before != head  # type: ignore[union-attr]

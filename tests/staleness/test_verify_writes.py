@@ -54,11 +54,11 @@ def test_follow_moves_paths_with_links(run: Invoke, repo: Path, store: Store) ->
 def test_a_flow_style_front_matter_is_verified(run: Invoke, repo: Path, store: Store) -> None:
     write(repo, "a.py", CODE)
     (repo / ".memory" / "flow.md").write_text(
-        "---\n{title: Flow, links: [a.py::top], owner: me}\n---\n\nBody.\n"
+        "---\n{title: Flow, links: [a.py::top], x-owner: me}\n---\n\nBody.\n"
     )
     commit_all(repo, "code and a memory in flow style")
     assert run("verify", "--all").stdout.startswith("verified flow at ")
     text = (repo / ".memory" / "flow.md").read_text()
-    assert text.startswith("---\ntitle: Flow\nlinks:\n- a.py::top\nowner: me\nverified:\n")
+    assert text.startswith("---\ntitle: Flow\nlinks:\n- a.py::top\nx-owner: me\nverified:\n")
     assert text.endswith("---\n\nBody.\n")
     assert run("check").stdout == "1 memories checked: 1 fresh\n"

@@ -134,6 +134,10 @@ def record(snap: Snapshot, text: str) -> str:
     now = anchor.current(snap, None)
     if now is None:
         raise LinkError(f"link {text!r}: {anchor.missing(snap)}")
+    secret = getattr(anchor, "secret", None)  # config keys and commands: no digest of a secret
+    why = secret(snap) if secret is not None else None
+    if why:
+        raise LinkError(f"link {text!r}: {why}")
     return now
 
 

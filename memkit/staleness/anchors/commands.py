@@ -235,6 +235,19 @@ class Command:
             return "removed"
         return "unchanged" if now == recorded else "body"
 
+    def secret(self, snap: Snapshot) -> str | None:
+        """Why this command's body must not be fingerprinted (it holds a credential)."""
+        from memkit.secrets import scan
+
+        found = definitions(snap.read, self.runner)[1].get(self.name) if self.runner else None
+        hits = scan(found, honour_pragma=False) if found else []
+        if not hits:
+            return None
+        return (
+            f"the body of {self.name!r} holds what looks like a {hits[0].kind}, and a "
+            "recorded digest of it can be guessed back; move the secret out of it"
+        )
+
     def missing(self, snap: Snapshot) -> str:
         from memkit.staleness.anchors.hints import near
 

@@ -114,6 +114,34 @@ def value_print(value: Any) -> str:
     return f"value:{digest(canonical(value), 6)}"
 
 
+def secret_kind(parts: tuple[str, ...], value: Any) -> str | None:
+    """What a key's value looks like if it is a credential, else None.
+
+    A fingerprint is a digest of the value, kept in a memory file git shares: a guess
+    list confirms a weak password from it, and a salt would have to be public for every
+    clone to agree. So a credential is not fingerprinted at all: a key named like one
+    (`password`, `api_key`, `token`...) unless its value is a reference (`${DB_PASS}`),
+    or a value the secret scanner flags whatever its name.
+    """
+    from memkit.secrets import scan
+    from memkit.secrets.assign import family
+    from memkit.secrets.values import is_reference
+
+    name = next((p for p in reversed(parts) if not p.isdigit()), "")
+    text = value if isinstance(value, str) else canonical(value)
+    kind = family(name)
+    if (
+        kind
+        and value not in (None, "", [], {})
+        and not (isinstance(value, str) and is_reference(value))
+    ):
+        return kind
+    found = scan(f"{name} = {json.dumps(text)}", honour_pragma=False) or scan(
+        text, honour_pragma=False
+    )
+    return found[0].kind if found else None
+
+
 @dataclass(frozen=True)
 class ConfigKey:
     """`path::key`: one key of a TOML, JSON or YAML file."""
@@ -147,6 +175,19 @@ class ConfigKey:
         if now is None:
             return "removed"
         return "unchanged" if now == recorded else "value"
+
+    def secret(self, snap: Snapshot) -> str | None:
+        """Why this key's value must not be fingerprinted (it looks like a credential)."""
+        try:
+            parts = split_key(self.key)
+            found, value = lookup(self._doc(snap), parts)
+        except ConfigError:
+            return None
+        kind = secret_kind(parts, value) if found else None
+        if kind is None:
+            return None
+        return (f"the value of {self.key} looks like a {kind}, and a recorded digest of it "
+                f"can be guessed back; link {self.path} or a key that holds no secret")  # fmt: skip
 
     def missing(self, snap: Snapshot) -> str:
         from memkit.staleness.anchors.hints import near
