@@ -8,3 +8,18 @@ def test_analyzer_splits_identifiers_and_stems() -> None:
         "auth", "servic", "login", "authent", "user", "max", "retri", "http", "server",
     ]  # fmt: skip
     assert analyze("How do we run the retries?") == ["run", "retri"]
+
+
+def test_accents_and_compatibility_forms_fold_away() -> None:
+    assert analyze("café CAFÉ Cafe\u0301 naïveCafé") == ["cafe", "cafe", "cafe", "naiv", "cafe"]
+    assert analyze("Straße ﬁle ＡＰＩ") == analyze("strasse file API")
+    # a script's own marks change the letter: kana voicing stays (が is not か)
+    assert analyze("がっこう") != analyze("かっこう")
+    assert analyze("ｶﾞｯｺｳ") == analyze("ガッコウ")
+
+
+def test_unspaced_scripts_index_overlapping_pairs() -> None:
+    assert analyze("日本語のメモ") == ["日本", "本語", "語の", "のメ", "メモ", "モ"]
+    assert analyze("数据库") == ["数据", "据库", "库"]
+    assert analyze("語") == ["語"]
+    assert analyze("使用UTC时间") == ["使用", "用", "utc", "时间", "间"]

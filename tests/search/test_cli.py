@@ -138,3 +138,14 @@ def test_a_store_whose_memories_are_all_filtered_out_finds_nothing(
     assert run("search", "retry", "--type", "gotcha").stderr == "no memories match\n"
     assert run("search", "retry").stderr == "no memories match\n"
     assert run("context", "--query", "retry").exit_code == 0
+
+
+def test_search_folds_accents_and_finds_words_inside_unspaced_text(
+    run: Invoke, store: Store
+) -> None:
+    mem(store, "cafe", "Le café du coin", "On boit un café.")
+    mem(store, "ja", "日本語のメモ", "東京の設定。")
+    for query in ("cafe", "café", "CAFE"):
+        assert run("search", query).stdout.startswith("cafe  ")
+    assert run("search", "日本語").stdout.startswith("ja  ")
+    assert json.loads(run("search", "--json", "日本語").stdout)[0]["id"] == "ja"
