@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 NAME = "agents-poa.idx"
-VERSION = 5
+VERSION = 6
 MAX_HEADER = 8 * 1024 * 1024
 MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")
@@ -335,11 +335,35 @@ STOP = frozenset(
 )
 
 
+# Scripts written without spaces (as memkit.search.analysis.UNSPACED): their runs count
+# as overlapping pairs of characters. The accents folded away (Latin, Greek, Cyrillic).
+_UNSPACED = (
+    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3005-\u3007\u3041-\u30fa"
+    "\u30fc-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+    "\U00020000-\U0003134f"
+)
+_ACCENTS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+
+
 def words(text: str) -> list[str]:
-    """Distinctive words, crudely stemmed (`issued`, `issues`, `issuing` -> `issu`)."""
+    """Distinctive words, accents folded, crudely stemmed (`issued`, `issues`, `issuing`
+    -> `issu`); a run of an unspaced script as its pairs of characters."""
     import re
 
-    return [_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9_]{2,}", text.lower()) if w not in STOP]
+    if text.isascii():
+        return [_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9_]{2,}", text.lower())
+                if w not in STOP]  # fmt: skip
+    import unicodedata
+
+    text = re.sub(_ACCENTS, "", unicodedata.normalize("NFKD", text))
+    text = unicodedata.normalize("NFC", text).casefold()
+    out: list[str] = []
+    for w in re.findall(rf"[a-z0-9][a-z0-9_]{{2,}}|[{_UNSPACED}]{{2,}}", text):
+        if w.isascii():
+            out += [_stem(w)] if w not in STOP else []
+        else:
+            out += [w[i : i + 2] for i in range(len(w) - 1)]
+    return out
 
 
 def _stem(word: str) -> str:
