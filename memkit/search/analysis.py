@@ -19,9 +19,12 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
 
 import Stemmer
+
+from memkit.lazyre import lazy
 
 STOP_WORDS = frozenset(
     """a about all also am an and any are as at be been but by can could did do does doing
@@ -51,23 +54,26 @@ SYNONYMS = (
 )
 # ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
-# Scripts written without spaces between words: Thai, Lao, Myanmar, Khmer, CJK radicals,
-# the iteration marks, kana (not the middle dot), bopomofo, ideographs, hangul syllables.
-UNSPACED = (
-    "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u2e80-\u2fdf\u3005-\u3007\u3041-\u30fa"
-    "\u30fc-\u30ff\u3100-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-    "\U00020000-\U0003134f"
-)
-_LETTER = rf"[^\W\d_A-Z{UNSPACED}]"
-# Folded text: a run of an unspaced script (group 1), else the parts _PART_RE finds.
-_UNICODE_RE = re.compile(rf"([{UNSPACED}]+)|[A-Z]+(?=[A-Z]{_LETTER})|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
-_UNSPACED_RE = re.compile(rf"[{UNSPACED}]+")
+# Scripts written without spaces between words (code point ranges): Thai, Lao, Myanmar,
+# Khmer, CJK radicals, the iteration marks, kana (not the middle dot), bopomofo, hangul
+# compatibility jamo, ideographs, hangul syllables. Checked a character at a time: a
+# regular expression class this wide costs tens of milliseconds to compile.
+UNSPACED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x2E80, 0x2FDF),
+            (0x3005, 0x3007), (0x3041, 0x30FA), (0x30FC, 0x30FF), (0x3100, 0x31FF),
+            (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
+            (0x20000, 0x3134F))  # fmt: skip
+_STARTS = tuple(lo for lo, _ in UNSPACED)
+# A letter: a word character, or any of the Thai, Lao, Myanmar or Khmer blocks (their
+# vowel signs and tone marks are not word characters, but belong in the run).
+_LETTER = "(?:[^\\W\\d_A-Z]|[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff])"
+# _PART_RE for folded text that is not ASCII; unspaced runs are then cut out of its parts.
+_UNICODE_RE = lazy(rf"[A-Z]+(?=[A-Z]{_LETTER})|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
 # The generic combining accents (Latin, Greek, Cyrillic); a script's own marks (kana
 # voicing, Thai tones and vowels, Devanagari) change the letter and are kept.
 _ACCENTS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_ACCENTS_RE = re.compile(f"[{_ACCENTS}]")
+_ACCENTS_RE = lazy(f"[{_ACCENTS}]")
 # A character with the marks that fold into it (accents, kana voicing, half-width too).
-_CLUSTER_RE = re.compile(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
+_CLUSTER_RE = lazy(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
 _STEMMER = Stemmer.Stemmer("english")
 _STEMS: dict[str, str] = {}  # word -> stem, filled on first sight
 
@@ -113,11 +119,10 @@ def analyze(text: str) -> list[str]:
 def _groups(text: str, *, tail: bool) -> list[tuple[str, ...]]:
     """The terms of `text`, one group per word (its stem) or per unspaced run."""
     parts: list[tuple[bool, str]] = []  # (is a run, the run or the word)
-    for m in _UNICODE_RE.finditer(fold(text)):
-        run = m.group(1)
-        word = run or m.group().casefold()
+    for run, part, _ in _parts(fold(text)):
+        word = part if run else part.casefold()
         if run or word not in STOP_WORDS:
-            parts.append((bool(run), word))
+            parts.append((run, word))
     stems = _stems([w for run, w in parts if not run])
     return [tuple(_run_terms(w, tail=tail)) if run else (stems[w],) for run, w in parts]
 
@@ -144,7 +149,39 @@ def phrase_terms(text: str) -> tuple[list[str], bool]:
 
 def unspaced_char(term: str) -> bool:
     """Whether `term` is one character of an unspaced script (a query's prefix)."""
-    return len(term) == 1 and _UNSPACED_RE.fullmatch(term) is not None
+    return len(term) == 1 and _unspaced(term)
+
+
+def _unspaced(c: str) -> bool:
+    o = ord(c)
+    i = bisect_right(_STARTS, o) - 1
+    return i >= 0 and o <= UNSPACED[i][1]
+
+
+def _parts(folded: str) -> Iterator[tuple[bool, str, int]]:
+    """(is an unspaced run, its text, its start) of each part of `folded` text."""
+    taken = 0  # where the previous part ended
+    for m in _UNICODE_RE.finditer(folded):
+        part, start = m.group(), m.start()
+        if start < taken:  # its first letter ended an upper run (below)
+            part, start = part[taken - start :], taken
+        end = start + len(part)
+        if end + 1 < len(folded) and part.isupper() and _upper_before_run(folded, end):
+            part, end = part + folded[end], end + 1  # "UTC时间" is UTC then 时间, as "UTC" alone
+        taken = end
+        if part.isascii():
+            yield False, part, start
+            continue
+        kind, at = _unspaced(part[0]), 0
+        for i in range(1, len(part)):
+            if _unspaced(part[i]) != kind:
+                yield kind, part[at:i], start + at
+                kind, at = not kind, i
+        yield kind, part[at:], start + at
+
+
+def _upper_before_run(folded: str, at: int) -> bool:
+    return "A" <= folded[at] <= "Z" and _unspaced(folded[at + 1])
 
 
 def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, int]]:
@@ -183,19 +220,17 @@ def _unicode_spans(text: str, stop_after: int | None) -> Iterator[tuple[str, int
         at.extend([m.start()] * len(f))
     at.append(len(text))
     folded = "".join(chars)
-    for m in _UNICODE_RE.finditer(folded):
-        start = at[m.start()]
-        if stop_after is not None and start > stop_after:
+    for run, part, p in _parts(folded):
+        if stop_after is not None and at[p] > stop_after:
             return
-        run = m.group(1)
         if run:
-            for k, term in enumerate(_run_terms(run)):
-                s = m.start() + (len(run) - 1 if k == len(run) - 1 and k else k)
+            for k, term in enumerate(_run_terms(part)):
+                s = p + (len(part) - 1 if k == len(part) - 1 and k else k)
                 yield term, at[s], _end(text, at, s + len(term))
             continue
-        word = m.group().casefold()
+        word = part.casefold()
         if word not in STOP_WORDS:
-            yield _stems([word])[word], start, _end(text, at, m.end())
+            yield _stems([word])[word], at[p], _end(text, at, p + len(part))
 
 
 def _end(text: str, at: list[int], end: int) -> int:
