@@ -21,6 +21,7 @@ import re
 import unicodedata
 from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import groupby
 
 import Stemmer
 
@@ -63,11 +64,19 @@ UNSPACED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x2E80, 0x2FD
             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
             (0x20000, 0x3134F))  # fmt: skip
 _STARTS = tuple(lo for lo, _ in UNSPACED)
-# A letter: a word character, or any of the Thai, Lao, Myanmar or Khmer blocks (their
-# vowel signs and tone marks are not word characters, but belong in the run).
-_LETTER = "(?:[^\\W\\d_A-Z]|[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff])"
 # _PART_RE for folded text that is not ASCII; unspaced runs are then cut out of its parts.
-_UNICODE_RE = lazy(rf"[A-Z]+(?=[A-Z]{_LETTER})|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
+# An upper run ends before a capitalised word, never before an unspaced run ("UTC时间"):
+# the letter after the capital is below U+0E00 (all unspaced scripts are above).
+_LETTER = r"[^\W\d_A-Z]"
+_UPPER_RUN = r"[A-Z]+(?=[A-Z](?![^\x00-\u0dff])[^\W\d_A-Z])"
+_UNICODE_RE = lazy(rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
+# The same where Thai, Lao, Myanmar or Khmer appear: their vowel signs and tone marks are
+# not word characters, but belong in the run (a slower pattern, so only there).
+_MARKED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+_MARKED_RE = lazy(f"[{_MARKED}]")
+_MARKED_LETTER = rf"(?:{_LETTER}|[{_MARKED}])"
+_MARKED_PART_RE = lazy(rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+")
+_KINDS: dict[str, bool] = {}  # character -> whether it is of an unspaced script
 # The generic combining accents (Latin, Greek, Cyrillic); a script's own marks (kana
 # voicing, Thai tones and vowels, Devanagari) change the letter and are kept.
 _ACCENTS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
@@ -119,10 +128,18 @@ def analyze(text: str) -> list[str]:
 def _groups(text: str, *, tail: bool) -> list[tuple[str, ...]]:
     """The terms of `text`, one group per word (its stem) or per unspaced run."""
     parts: list[tuple[bool, str]] = []  # (is a run, the run or the word)
-    for run, part, _ in _parts(fold(text)):
-        word = part if run else part.casefold()
-        if run or word not in STOP_WORDS:
-            parts.append((run, word))
+    stop = STOP_WORDS
+    folded = fold(text)
+    for part in _part_re(folded).findall(folded):
+        if part.isascii():
+            word = part.lower()
+            if word not in stop:
+                parts.append((False, word))
+            continue
+        for run, seg in _segments(part):
+            word = seg if run else seg.casefold()
+            if run or word not in stop:
+                parts.append((run, word))
     stems = _stems([w for run, w in parts if not run])
     return [tuple(_run_terms(w, tail=tail)) if run else (stems[w],) for run, w in parts]
 
@@ -160,28 +177,28 @@ def _unspaced(c: str) -> bool:
 
 def _parts(folded: str) -> Iterator[tuple[bool, str, int]]:
     """(is an unspaced run, its text, its start) of each part of `folded` text."""
-    taken = 0  # where the previous part ended
-    for m in _UNICODE_RE.finditer(folded):
-        part, start = m.group(), m.start()
-        if start < taken:  # its first letter ended an upper run (below)
-            part, start = part[taken - start :], taken
-        end = start + len(part)
-        if end + 1 < len(folded) and part.isupper() and _upper_before_run(folded, end):
-            part, end = part + folded[end], end + 1  # "UTC时间" is UTC then 时间, as "UTC" alone
-        taken = end
+    for m in _part_re(folded).finditer(folded):
+        part = m.group()
         if part.isascii():
-            yield False, part, start
-            continue
-        kind, at = _unspaced(part[0]), 0
-        for i in range(1, len(part)):
-            if _unspaced(part[i]) != kind:
-                yield kind, part[at:i], start + at
-                kind, at = not kind, i
-        yield kind, part[at:], start + at
+            yield False, part, m.start()
+        else:
+            at = m.start()
+            for run, seg in _segments(part):
+                yield run, seg, at
+                at += len(seg)
 
 
-def _upper_before_run(folded: str, at: int) -> bool:
-    return "A" <= folded[at] <= "Z" and _unspaced(folded[at + 1])
+def _part_re(folded: str) -> re.Pattern[str]:
+    return _MARKED_PART_RE if _MARKED_RE.search(folded) else _UNICODE_RE
+
+
+def _segments(part: str) -> Iterator[tuple[bool, str]]:
+    """(is an unspaced run, its text) of each piece of a part that is not ASCII."""
+    kinds = _KINDS
+    for c in set(part).difference(kinds):
+        kinds[c] = _unspaced(c)
+    for run, chars in groupby(part, kinds.__getitem__):
+        yield run, "".join(chars)
 
 
 def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, int]]:

@@ -23,3 +23,18 @@ def test_unspaced_scripts_index_overlapping_pairs() -> None:
     assert analyze("数据库") == ["数据", "据库", "库"]
     assert analyze("語") == ["語"]
     assert analyze("使用UTC时间") == ["使用", "用", "utc", "时间", "间"]
+
+
+def test_words_next_to_unspaced_text_are_split_as_alone() -> None:
+    assert analyze("使用UTC时间 HTTPServer") == [
+        "使用",
+        "用",
+        "utc",
+        "时间",
+        "间",
+        "http",
+        "server",
+    ]
+    assert analyze("Tokyo東京") == ["tokyo", "東京", "京"]
+    assert analyze("น้ำตก x")[-1] == "x"  # Thai vowel and tone marks stay in their run
+    assert "น" not in analyze("น้ำตก")
