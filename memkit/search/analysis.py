@@ -1,17 +1,31 @@
-"""Turning text into index terms: identifiers split, stop words dropped, words stemmed.
+"""Turning text into index terms: accents folded, identifiers split, stop words dropped,
+words stemmed, and scripts written without spaces cut into overlapping character pairs.
 
 The same analysis runs on memories (at indexing) and on queries, so both meet on
-the same terms. Stems come from the Snowball English stemmer (PyStemmer, in C), each
-word stemmed once per process. SYNONYMS lists words developers use for the same thing.
+the same terms. Text is folded first (fold: compatibility forms and accents gone,
+so "café" and "cafe" meet) and each word casefolded. Stems come from the Snowball
+English stemmer (PyStemmer, in C), each word stemmed once per process. A run of
+Chinese, Japanese, Korean, Thai, Lao, Khmer or Myanmar characters has no spaces to
+find its words by, so it is indexed as its overlapping pairs of characters and its
+last character alone ("日本語" -> 日本 本語 語): a query's run is the phrase of its
+pairs, found inside any longer run; one character alone is a prefix (it starts a
+pair or ends a run). Text in ASCII takes the path it always took: English terms,
+and so English ranking, do not change. SYNONYMS lists words developers use for the
+same thing.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+import unicodedata
+from bisect import bisect_right
 from collections.abc import Iterator
+from itertools import groupby
 
 import Stemmer
+
+from memkit.lazyre import lazy
 
 STOP_WORDS = frozenset(
     """a about all also am an and any are as at be been but by can could did do does doing
@@ -41,6 +55,34 @@ SYNONYMS = (
 )
 # ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
+# Scripts written without spaces between words (code point ranges): Thai, Lao, Myanmar,
+# Khmer, CJK radicals, the iteration marks, kana (not the middle dot), bopomofo, hangul
+# compatibility jamo, ideographs, hangul syllables. Checked a character at a time: a
+# regular expression class this wide costs tens of milliseconds to compile.
+UNSPACED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x2E80, 0x2FDF),
+            (0x3005, 0x3007), (0x3041, 0x30FA), (0x30FC, 0x30FF), (0x3100, 0x31FF),
+            (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
+            (0x20000, 0x3134F))  # fmt: skip
+_STARTS = tuple(lo for lo, _ in UNSPACED)
+# _PART_RE for folded text that is not ASCII; unspaced runs are then cut out of its parts.
+# An upper run ends before a capitalised word, never before an unspaced run ("UTC时间"):
+# the letter after the capital is below U+0E00 (all unspaced scripts are above).
+_LETTER = r"[^\W\d_A-Z]"
+_UPPER_RUN = r"[A-Z]+(?=[A-Z](?![^\x00-\u0dff])[^\W\d_A-Z])"
+_UNICODE_RE = lazy(rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
+# The same where Thai, Lao, Myanmar or Khmer appear: their vowel signs and tone marks are
+# not word characters, but belong in the run (a slower pattern, so only there).
+_MARKED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
+_MARKED_RE = lazy(f"[{_MARKED}]")
+_MARKED_LETTER = rf"(?:{_LETTER}|[{_MARKED}])"
+_MARKED_PART_RE = lazy(rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+")
+_KINDS: dict[str, bool] = {}  # character -> whether it is of an unspaced script
+# The generic combining accents (Latin, Greek, Cyrillic); a script's own marks (kana
+# voicing, Thai tones and vowels, Devanagari) change the letter and are kept.
+_ACCENTS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_ACCENTS_RE = lazy(f"[{_ACCENTS}]")
+# A character with the marks that fold into it (accents, kana voicing, half-width too).
+_CLUSTER_RE = lazy(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
 _STEMMER = Stemmer.Stemmer("english")
 _STEMS: dict[str, str] = {}  # word -> stem, filled on first sight
 
@@ -57,12 +99,106 @@ def _stems(words: list[str]) -> dict[str, str]:
     return stems
 
 
+def fold(text: str) -> str:
+    """`text` without accents and compatibility forms (NFKD, accents dropped, NFC again)."""
+    if text.isascii():
+        return text
+    bare = _ACCENTS_RE.sub("", unicodedata.normalize("NFKD", text))
+    return unicodedata.normalize("NFC", bare)
+
+
+def _run_terms(run: str, *, tail: bool = True) -> list[str]:
+    """An unspaced run's terms: its overlapping pairs, then (with `tail`) its last character."""
+    if len(run) == 1:
+        return [run]
+    pairs = [run[i : i + 2] for i in range(len(run) - 1)]
+    return [*pairs, run[-1]] if tail else pairs
+
+
 def analyze(text: str) -> list[str]:
-    """The index terms of `text` (split, lowercased, stop words dropped, stemmed)."""
+    """The index terms of `text` (folded, split, casefolded, stop words dropped, stemmed)."""
     stop = STOP_WORDS
-    words = [w for w in map(str.lower, _PART_RE.findall(text)) if w not in stop]
-    stems = _stems(words)
-    return [stems[w] for w in words]
+    if text.isascii():
+        words = [w for w in map(str.lower, _PART_RE.findall(text)) if w not in stop]
+        stems = _stems(words)
+        return [stems[w] for w in words]
+    return [t for group in _groups(text, tail=True) for t in group]
+
+
+def _groups(text: str, *, tail: bool) -> list[tuple[str, ...]]:
+    """The terms of `text`, one group per word (its stem) or per unspaced run."""
+    parts: list[tuple[bool, str]] = []  # (is a run, the run or the word)
+    stop = STOP_WORDS
+    folded = fold(text)
+    for part in _part_re(folded).findall(folded):
+        if part.isascii():
+            word = part.lower()
+            if word not in stop:
+                parts.append((False, word))
+            continue
+        for run, seg in _segments(part):
+            word = seg if run else seg.casefold()
+            if run or word not in stop:
+                parts.append((run, word))
+    stems = _stems([w for run, w in parts if not run])
+    return [tuple(_run_terms(w, tail=tail)) if run else (stems[w],) for run, w in parts]
+
+
+def query_groups(text: str) -> list[tuple[str, ...]]:
+    """The terms of a query's `text`, grouped: a word alone, an unspaced run as its pairs
+    (the phrase to find inside a longer run), or one unspaced character (see unspaced_char)."""
+    if text.isascii():
+        return [(t,) for t in analyze(text)]
+    return _groups(text, tail=False)
+
+
+def phrase_terms(text: str) -> tuple[list[str], bool]:
+    """(terms, prefix): the terms a quoted phrase's `text` must match in order. They are
+    the index's, but when the phrase ends in an unspaced run the text it is in may go
+    on: a run's last character alone is dropped, and one character is a prefix."""
+    terms = analyze(text)
+    groups = _groups(text, tail=True) if not text.isascii() else []
+    last = groups[-1] if groups else ()
+    if len(last) > 1 and unspaced_char(last[-1]):
+        terms.pop()
+    return terms, len(last) == 1 and unspaced_char(last[0])
+
+
+def unspaced_char(term: str) -> bool:
+    """Whether `term` is one character of an unspaced script (a query's prefix)."""
+    return len(term) == 1 and _unspaced(term)
+
+
+def _unspaced(c: str) -> bool:
+    o = ord(c)
+    i = bisect_right(_STARTS, o) - 1
+    return i >= 0 and o <= UNSPACED[i][1]
+
+
+def _parts(folded: str) -> Iterator[tuple[bool, str, int]]:
+    """(is an unspaced run, its text, its start) of each part of `folded` text."""
+    for m in _part_re(folded).finditer(folded):
+        part = m.group()
+        if part.isascii():
+            yield False, part, m.start()
+        else:
+            at = m.start()
+            for run, seg in _segments(part):
+                yield run, seg, at
+                at += len(seg)
+
+
+def _part_re(folded: str) -> re.Pattern[str]:
+    return _MARKED_PART_RE if _MARKED_RE.search(folded) else _UNICODE_RE
+
+
+def _segments(part: str) -> Iterator[tuple[bool, str]]:
+    """(is an unspaced run, its text) of each piece of a part that is not ASCII."""
+    kinds = _KINDS
+    for c in set(part).difference(kinds):
+        kinds[c] = _unspaced(c)
+    for run, chars in groupby(part, kinds.__getitem__):
+        yield run, "".join(chars)
 
 
 def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, int]]:
@@ -70,6 +206,9 @@ def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, 
 
     With `stop_after`, the terms that start after that character are not analyzed.
     """
+    if not text.isascii():
+        yield from _unicode_spans(text, stop_after)
+        return
     stems, stop = _STEMS, STOP_WORDS
     for m in _PART_RE.finditer(text):
         if stop_after is not None and m.start() > stop_after:
@@ -79,6 +218,43 @@ def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, 
             continue
         stem = stems.get(word) or _stems([word])[word]
         yield stem, m.start(), m.end()
+
+
+@functools.lru_cache(maxsize=4096)
+def _fold_cluster(c: str) -> str:
+    return fold(c)
+
+
+def _unicode_spans(text: str, stop_after: int | None) -> Iterator[tuple[str, int, int]]:
+    """spans() of text that is not ASCII: folded a character (and its marks) at a time,
+    the offsets mapped back."""
+    chars: list[str] = []
+    at: list[int] = []  # folded offset -> offset in `text`
+    for m in _CLUSTER_RE.finditer(text):
+        c = m.group()
+        f = c if c.isascii() else _fold_cluster(c)
+        chars.append(f)
+        at.extend([m.start()] * len(f))
+    at.append(len(text))
+    folded = "".join(chars)
+    for run, part, p in _parts(folded):
+        if stop_after is not None and at[p] > stop_after:
+            return
+        if run:
+            for k, term in enumerate(_run_terms(part)):
+                s = p + (len(part) - 1 if k == len(part) - 1 and k else k)
+                yield term, at[s], _end(text, at, s + len(term))
+            continue
+        word = part.casefold()
+        if word not in STOP_WORDS:
+            yield _stems([word])[word], at[p], _end(text, at, p + len(part))
+
+
+def _end(text: str, at: list[int], end: int) -> int:
+    """The offset in `text` of the folded offset `end`: past the marks of its last character."""
+    stop = at[end - 1] + 1
+    mark = _CLUSTER_RE.match(text, at[end - 1])
+    return max(stop, mark.end()) if mark and at[end] >= mark.end() else stop
 
 
 @functools.cache

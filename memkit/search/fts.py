@@ -149,7 +149,7 @@ def top(
             sql = f"SELECT d.rowid {join} AND {where}"
             scores = dict.fromkeys((r for (r,) in con.execute(sql, (expr, *params))), 0.0)
         total = con.execute("SELECT count(*) FROM docs").fetchone()[0]
-        for term, weight in _weighted(query):
+        for term, weight in _weighted(query) if scores else ():  # no candidate: nothing to score
             rows = con.execute(f"SELECT rowid, {_SCORE} FROM fts WHERE fts MATCH ?", (term,))
             found = rows.fetchall()
             factor = weight * _idf(total, len(found)) / _fts_idf(total, len(found))
@@ -178,7 +178,8 @@ def _weighted(query: Query) -> list[tuple[str, float]]:
 
 
 def _idf(total: int, hits: int) -> float:
-    return math.log(total / (hits + 1)) + 1.0
+    """whoosh's IDF, log(N / (n + 1)) + 1; an empty index (N = 0) counts as one memory."""
+    return math.log(max(total, hits, 1) / (hits + 1)) + 1.0
 
 
 def _fts_idf(total: int, hits: int) -> float:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memkit.memory import STATUSES
-from memkit.search.analysis import analyze, synonyms
+from memkit.search.analysis import analyze, phrase_terms, query_groups, synonyms, unspaced_char
 
 FIELD_NAMES = {
     "id": "id",
@@ -80,18 +80,18 @@ def parse_query(text: str) -> Query | None:
             value = value if name == "id" else value.lower()
             where.append((f"d.{name} {'!=' if neg else '='} ?", (value,)))
             continue
-        toks = analyze(value)
-        terms.update(toks)
-        if not toks:
+        groups = query_groups(value)
+        terms.update(t for g in groups for t in g)
+        if not groups:
             continue
         if neg:
-            nots.append(_clause(name or "text", toks, phrase is not None))
+            nots.append(_clause(name or "text", value, groups, phrase is not None))
         elif name or phrase is not None:
-            must.append(_clause(name or "text", toks, phrase is not None))
+            must.append(_clause(name or "text", value, groups, phrase is not None))
         else:
-            for t in toks:
-                should.append(_term(t))
-                syns.extend(_term(s) for s in synonyms().get(t, ()))
+            for g in groups:
+                should.append(_group(g))
+                syns.extend(_term(s) for s in synonyms().get(g[0], ()) if len(g) == 1)
     if not (must or should or where):
         return None
     syns = [s for s in dict.fromkeys(syns) if s not in should]
@@ -110,12 +110,24 @@ def _term(t: str) -> str:
     return '"' + t.replace('"', '""') + '"'
 
 
-def _clause(field: str, toks: list[str], phrase: bool) -> str:
-    """All of `toks` in `field` (in this order, for a phrase in a field with positions)."""
-    if phrase and len(toks) > 1 and field in _POSITIONS:
-        expr = '"' + " ".join(toks).replace('"', '""') + '"'
+def _phrase(terms: Sequence[str], prefix: bool = False) -> str:
+    return _term(" ".join(terms)) + (" *" if prefix else "")
+
+
+def _group(g: tuple[str, ...]) -> str:
+    """One word; an unspaced run's pairs in order; one unspaced character as a prefix."""
+    if len(g) > 1:
+        return _phrase(g)
+    return _phrase(g, unspaced_char(g[0]))
+
+
+def _clause(field: str, text: str, groups: list[tuple[str, ...]], phrase: bool) -> str:
+    """All of `groups` in `field` (the phrase of `text`, in a field with positions)."""
+    terms, prefix = phrase_terms(text) if phrase and field in _POSITIONS else ([], False)
+    if len(terms) > 1 or (terms and prefix):
+        expr = _phrase(terms, prefix)
     else:
-        expr = " AND ".join(_term(t) for t in toks)
+        expr = " AND ".join(_group(g) for g in groups)
     return expr if field == "text" else f"{{{field}}} : ({expr})"
 
 

@@ -16,7 +16,7 @@ from memkit.search.analysis import analyze
 if TYPE_CHECKING:
     from memkit.memory import Memory
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 # The stored fields of each memory, with their SQL types (the `docs` table).
 STORED_TYPES = {"path": "TEXT", "id": "TEXT", "title": "TEXT", "type": "TEXT",
                 "status": "TEXT", "expires": "TEXT", "recency": "TEXT"}  # fmt: skip

@@ -1,4 +1,5 @@
-"""The snippet under each hit: about 160 characters of the body, matched terms in **bold**.
+"""The snippet under each hit: about 160 characters of the body, matched terms in **bold**
+(an unspaced run's overlapping pairs in one mark).
 
 The body is read again from the memory's file (the index stores no body), its
 whitespace collapsed, and cut at word boundaries around the first matched term.
@@ -30,9 +31,9 @@ def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
             spans.append((s, e))
             break
     if spans:  # the window is around the first match: only it needs analyzing
-        after = spans[0][1]
-        spans += [(s, e) for t, s, e in term_spans(body[after:], width) if t in terms]
-        spans[1:] = [(s + after, e + after) for s, e in spans[1:]]
+        first = spans[0][0]  # (again from there: a run's pairs overlap the first match)
+        spans = [(s + first, e + first) for t, s, e in term_spans(body[first:], width)
+                 if t in terms]  # fmt: skip
     start = spans[0][0] - width // 4 if spans and spans[0][0] > width // 2 else 0
     if start:
         space = body.find(" ", start)
@@ -42,9 +43,20 @@ def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
         space = body.rfind(" ", start, end)
         end = space if space > start else end
     out, at = [], start
-    for s, e in spans:
+    for s, e in _merged(spans):
         if s >= at and e <= end:
             out += [body[at:s], "**", body[s:e], "**"]
             at = e
     out.append(body[at:end])
     return ("..." if start else "") + "".join(out) + ("..." if end < len(body) else "")
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """`spans` with overlapping ones joined (an unspaced run's pairs overlap: 日本 本語)."""
+    out: list[tuple[int, int]] = []
+    for s, e in spans:
+        if out and s < out[-1][1]:
+            out[-1] = (out[-1][0], max(e, out[-1][1]))
+        else:
+            out.append((s, e))
+    return out

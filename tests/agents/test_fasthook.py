@@ -203,3 +203,11 @@ def test_context_for_a_file_many_memories_are_read_without_loading_the_store(
     out, loads = context_again(run, monkeypatch)
     assert out == full.to_markdown()
     assert loads == []
+
+
+def test_a_fresh_store_gives_no_context_and_no_error(store: Store) -> None:
+    root = store.root
+    prompt = {"session_id": "s1", "cwd": str(root), "hook_event_name": "UserPromptSubmit",
+              "prompt": "fix the invoice totals"}  # fmt: skip
+    assert run(root, "user-prompt-submit", prompt) == ""
+    assert run(root, "pre-tool-use", edit(root, "src/a.py")) == ""

@@ -652,3 +652,16 @@ def test_verify_then_list_stale(store: Store) -> None:
     status = statuses[1]
     assert status["reason"] == "its linked code changed since it was verified"
     assert [(x["link"], x["state"]) for x in status["links"]] == [("billing.py::total", "body")]
+
+
+def test_search_on_a_fresh_store_is_an_empty_answer(store: Store) -> None:
+    out: dict[str, Any] = {}
+
+    async def body(client: Client) -> None:
+        out["word"] = await call(client, "search_memories", query="anything")
+        out["stop"] = await call(client, "search_memories", query="the")
+        out["files"] = await call(client, "memories_for_files", files=["a.py"], query="anything")
+
+    serve(store.root, body)
+    assert out["word"] == (False, []) and out["stop"] == (False, [])
+    assert out["files"][0] is False

@@ -155,6 +155,26 @@ def test_prompt_retrieval_gives_the_memories_the_prompt_names(project: Path) -> 
     assert hook(project, "user-prompt-submit", vague) == ""
 
 
+@pytest.mark.parametrize(
+    ("title", "prompt"),
+    [
+        ("Résumé uploads are scanned", "what about the resume?"),
+        ("Resume uploads are scanned", "what about the résumé?"),
+        ("日本語のメモは設定ファイルに書く", "日本語のメモはどこ?"),
+        ("数据库连接池的配置", "怎么修改数据库连接池"),
+    ],
+)
+def test_prompt_retrieval_folds_accents_and_reads_unspaced_text(
+    project: Path, title: str, prompt: str
+) -> None:
+    store = Store(project)
+    for n in range(30):
+        add(store, f"Filler memory number {n} about logging", tags=["logging"])
+    add(store, title)
+    text = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit", prompt=prompt))
+    assert f"## {title}" in text and "Filler" not in text
+
+
 def test_session_start_stays_within_the_cap_left_out_list_included(store: Store) -> None:
     for n in range(400):
         add(store, f"Always on rule number {n:03d} with a longish title", pin=n % 2 == 0)

@@ -120,3 +120,32 @@ def test_limits_below_one_are_usage_errors(run: Invoke, store: Store, args: list
     result = run(*args, code=2)
     assert result.stdout == ""
     assert "is not in the range x>=1" in result.stderr and "Usage:" in result.stderr
+
+
+@pytest.mark.parametrize("query", ["WORD", "the", "-word", "type:decision", '"two words"'])
+def test_a_fresh_store_finds_nothing_and_says_so(run: Invoke, query: str) -> None:
+    run("init")
+    nothing = run("search", "--", query)
+    assert (nothing.stdout, nothing.stderr) == ("", "no memories match\n")
+    assert json.loads(run("search", "--json", "--", query).stdout) == []
+    assert run("context", f"--query={query}").exit_code == 0
+
+
+def test_a_store_whose_memories_are_all_filtered_out_finds_nothing(
+    run: Invoke, store: Store
+) -> None:
+    mem(store, "draft-retry", "Retry draft", "retry", status="draft")
+    assert run("search", "retry", "--type", "gotcha").stderr == "no memories match\n"
+    assert run("search", "retry").stderr == "no memories match\n"
+    assert run("context", "--query", "retry").exit_code == 0
+
+
+def test_search_folds_accents_and_finds_words_inside_unspaced_text(
+    run: Invoke, store: Store
+) -> None:
+    mem(store, "cafe", "Le café du coin", "On boit un café.")
+    mem(store, "ja", "日本語のメモ", "東京の設定。")
+    for query in ("cafe", "café", "CAFE"):
+        assert run("search", query).stdout.startswith("cafe  ")
+    assert run("search", "日本語").stdout.startswith("ja  ")
+    assert json.loads(run("search", "--json", "日本語").stdout)[0]["id"] == "ja"

@@ -24,3 +24,45 @@ def test_states_filtered_unless_asked(store: Store) -> None:
     assert ids(store, "cache", types=["gotcha"]) == []
     with pytest.raises(Exception, match="unknown status 'nope'"):
         ids(store, "cache", status=["nope"])
+
+
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("cafe", ["cafe"]),
+        ("café", ["cafe"]),
+        ("CAFÉ", ["cafe"]),
+        ("resume", ["resume"]),
+        ("résumé", ["resume"]),
+        ("日本語", ["ja"]),
+        ("メモ", ["ja"]),
+        ("東京", ["ja"]),
+        ("語", ["ja"]),  # one character: it starts a pair or ends a run
+        ('"日本語のメモ"', ["ja"]),
+        ("title:日本語", ["ja"]),
+        ("数据库", ["zh"]),
+        ("连接池", ["zh"]),
+        ("说明", ["zh"]),
+        ("ภาษา", ["th"]),
+        ("京都", []),  # both characters, never side by side
+        ("库连池", []),  # every pair must be there, in order
+    ],
+)
+def test_accents_fold_and_unspaced_scripts_are_found(
+    store: Store, query: str, found: list[str]
+) -> None:
+    mem(store, "cafe", "Le café du coin", "On boit un CAFÉ.")
+    mem(store, "resume", "Resume parsing", "The resume parser.")
+    mem(store, "ja", "日本語のメモ", "これは東京の設定です。京は都ではない。")
+    mem(store, "zh", "中文笔记", "数据库连接池的配置说明。")
+    mem(store, "th", "ภาษาไทย", "บันทึกภาษาไทย")
+    assert ids(store, query) == found
+
+
+def test_a_run_excluded_or_in_a_phrase_is_matched_whole(store: Store) -> None:
+    mem(store, "ja", "日本語のメモ", "設定")
+    mem(store, "zh", "日本的笔记", "设置")
+    assert sorted(ids(store, "日本")) == ["ja", "zh"]
+    assert ids(store, "日本 -日本語") == ["zh"]
+    assert ids(store, '"日本的"') == ["zh"]
+    assert ids(store, '"笔记 设置"') == []  # a phrase does not cross the title into the body
