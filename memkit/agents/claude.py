@@ -71,7 +71,7 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
 def main(argv: list[str] | None = None) -> int:
     """`memkit-hook EVENT` (or `python -m memkit.agents.claude EVENT`): the handlers
     without the CLI's start-up cost. `memkit claude-hook EVENT` runs the same handlers."""
-    from memkit.agents.hook import serve
+    from memkit.agents.hookio import serve
 
     return serve(argv, lambda event, raw: handle(event, raw, today))
 

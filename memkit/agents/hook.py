@@ -10,9 +10,8 @@ Whatever happens, the exit code is 0 and stderr holds at most one line.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 
-from memkit.agents import EVENTS
+from memkit.agents.hookio import serve
 
 
 def run(event: str, raw: bytes) -> tuple[str, str]:
@@ -46,26 +45,6 @@ def run(event: str, raw: bytes) -> tuple[str, str]:
 def main(argv: list[str] | None = None) -> int:
     """`memkit-hook EVENT` (or `python -m memkit.agents.hook EVENT`)."""
     return serve(argv, run)
-
-
-def serve(argv: list[str] | None, handler: Callable[[str, bytes], tuple[str, str]]) -> int:
-    """Read the payload, run `handler(event, payload)`, print what it gives. Exit 0 always,
-    even when the reader closes stdout or stderr before the hook is done writing."""
-    args = sys.argv[1:] if argv is None else argv
-    try:
-        if len(args) != 1 or args[0] not in EVENTS:
-            print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr, flush=True)
-            return 0
-        out, err = handler(args[0], sys.stdin.buffer.read())
-        if out:
-            print(out, flush=True)
-        if err:
-            print(err, file=sys.stderr, flush=True)
-    except BrokenPipeError:
-        from memkit.errors import stdout_closed
-
-        stdout_closed()
-    return 0
 
 
 if __name__ == "__main__":
