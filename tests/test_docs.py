@@ -141,3 +141,58 @@ def test_the_install_check_catches_what_fails(tmp_path: Path) -> None:
     finally:
         page.unlink()
     assert [w.split(": ", 1)[1] for w in found] == [b.strip() for b in bad]
+
+
+def _slug(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    text = re.sub(r"[`*_]|\[([^\]]*)\]\([^)]*\)", r"\1", heading.strip().lower())
+    return re.sub(r"[^\w\- ]", "", text).replace(" ", "-")
+
+
+def _anchors(page: Path) -> set[str]:
+    text = re.sub(r"(?ms)^```.*?^```", "", page.read_text("utf-8"))
+    return {_slug(h) for h in re.findall(r"(?m)^#{1,6} (.+)$", text)}
+
+
+def _broken_links(page: Path) -> list[str]:
+    text = re.sub(r"(?ms)^```.*?^```", "", page.read_text("utf-8"))
+    text = re.sub(r"`[^`\n]*`", "", text)
+    broken = []
+    for target in re.findall(r"\]\(([^)\s]+)(?:\s+\"[^\"]*\")?\)", text):
+        if re.match(r"[a-z][\w+.-]*:", target):  # https:, mailto:
+            continue
+        path, _, anchor = target.partition("#")
+        dest = (page.parent / path).resolve() if path else page
+        inside = dest == ROOT or ROOT in dest.parents
+        if not inside or not dest.exists():
+            broken.append(f"{page.relative_to(ROOT)}: {target}")
+        elif anchor and dest.suffix == ".md" and anchor not in _anchors(dest):
+            broken.append(f"{page.relative_to(ROOT)}: {target} (no such heading)")
+    return broken
+
+
+def test_every_relative_link_points_at_a_file_in_the_repository() -> None:
+    assert [b for p in PAGES for b in _broken_links(p)] == []
+
+
+def test_the_link_check_catches_a_link_out(tmp_path: Path) -> None:
+    page = ROOT / "docs" / "_probe.md"
+    try:
+        page.write_text(
+            "# Top\n[a](../shared/FORMATS.md) [b](nowhere.md) [c](agents.md#no-such)"
+            " [d](#top) [e](agents.md) [f](https://example.org/x.md)\n",
+            "utf-8",
+        )
+        found = _broken_links(page)
+    finally:
+        page.unlink()
+    assert [b.split(": ", 1)[1] for b in found] == [
+        "../shared/FORMATS.md",
+        "nowhere.md",
+        "agents.md#no-such (no such heading)",
+    ]
+
+
+def test_no_page_sends_the_reader_outside_the_repository() -> None:
+    for page in PAGES:
+        assert "../shared/" not in page.read_text("utf-8"), page
