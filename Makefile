@@ -19,7 +19,9 @@ $(STAMP): pyproject.toml | $(BIN)/python
 # A scratch clone of this repository (commit first: the clone has what is committed):
 # its memories, the compiled AGENTS.md, a code change making a memory stale, check, the
 # git hook, the CI gate, search, verify. The working tree here is never touched.
-demo: $(STAMP)
+# memkit alone is enough: the dev extra (ruff, mypy, pytest...) is left to `make test`.
+demo: | $(BIN)/python
+	@[ -x $(BIN)/memkit ] || $(BIN)/python -m pip install --quiet -e .
 	@sh scripts/demo.sh "$(abspath $(BIN)/memkit)"
 
 lint: $(STAMP)

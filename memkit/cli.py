@@ -15,12 +15,29 @@ import sys
 from typing import Any
 
 from memkit.commands import COMMANDS
+from memkit.errors import EXIT_OK, stdout_closed
 
 __all__ = ["COMMANDS", "main"]
 
 
 def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
-    argv = sys.argv[1:] if args is None else list(args)
+    """`memkit ARGS`. A reader that closes the output early (`memkit list | head -1`) ends
+    it quietly with exit 0, whichever command was writing: never a traceback."""
+    try:
+        _run(sys.argv[1:] if args is None else list(args), prog_name)
+    except BrokenPipeError:
+        stdout_closed()
+        raise SystemExit(EXIT_OK) from None
+    except SystemExit as e:
+        # click ends a closed pipe it caught itself (`memkit --help | head -1`) with exit 1,
+        # after putting a PacifyFlushWrapper on stdout: that is a closed pipe too
+        if e.code == 1 and type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):
+            stdout_closed()
+            raise SystemExit(EXIT_OK) from None
+        raise
+
+
+def _run(argv: list[str], prog_name: str | None) -> None:
     if argv[:1] in (["search"], ["context"], ["check"], ["verify"]):
         from memkit.commands import fast
 
@@ -29,7 +46,7 @@ def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
             raise SystemExit(code)
     from memkit.commands.group import cli
 
-    cli.main(args=args, prog_name=prog_name or "memkit")
+    cli.main(args=argv, prog_name=prog_name or "memkit")
 
 
 def __getattr__(name: str) -> Any:

@@ -103,7 +103,7 @@ def report(exc: BaseException, *, hook: str | None = None, started: bool = True)
 
     code, text, with_traceback = verdict(exc, hook=hook, started=started)
     if isinstance(exc, BrokenPipeError):
-        sys.stderr.close()  # no second complaint when the interpreter flushes stdout
+        stdout_closed()
         return code
     if with_traceback:
         import traceback
@@ -113,3 +113,19 @@ def report(exc: BaseException, *, hook: str | None = None, started: bool = True)
 
     print(printable(text), file=sys.stderr, flush=True)
     return code
+
+
+def stdout_closed() -> None:
+    """The reader of stdout went away (`memkit list | head -1`): send what is still buffered,
+    and anything printed later, to the null device, so that the interpreter's last flush
+    raises nothing. The exit code stays the caller's: memkit exits 0 (a closed stdout is
+    the reader's choice, not a failure), as its hooks must."""
+    import os
+    import sys
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):  # no real stdout (a test's capture): drop it
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents import EVENTS, fasthook
+from memkit.agents import fasthook
 from memkit.agents.journal import JOURNAL_DAYS, journal_path, prune_journals, read_journal
 from memkit.agents.payload import (
     TOOLS,
@@ -71,16 +71,9 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
 def main(argv: list[str] | None = None) -> int:
     """`memkit-hook EVENT` (or `python -m memkit.agents.claude EVENT`): the handlers
     without the CLI's start-up cost. `memkit claude-hook EVENT` runs the same handlers."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1 or args[0] not in EVENTS:
-        print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr)
-        return 0
-    out, err = handle(args[0], sys.stdin.buffer.read(), today)
-    if out:
-        print(out)
-    if err:
-        print(err, file=sys.stderr)
-    return 0
+    from memkit.agents.hookio import serve
+
+    return serve(argv, lambda event, raw: handle(event, raw, today))
 
 
 def find_root(payload: Mapping[str, Any]) -> Path | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from memkit.agents import EVENTS
+from memkit.agents.hookio import serve
 
 
 def run(event: str, raw: bytes) -> tuple[str, str]:
@@ -44,16 +44,7 @@ def run(event: str, raw: bytes) -> tuple[str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     """`memkit-hook EVENT` (or `python -m memkit.agents.hook EVENT`)."""
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1 or args[0] not in EVENTS:
-        print(f"usage: memkit-hook {{{','.join(EVENTS)}}}", file=sys.stderr)
-        return 0
-    out, err = run(args[0], sys.stdin.buffer.read())
-    if out:
-        print(out)
-    if err:
-        print(err, file=sys.stderr)
-    return 0
+    return serve(argv, run)
 
 
 if __name__ == "__main__":

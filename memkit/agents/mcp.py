@@ -323,8 +323,10 @@ def serve(root: Path | None, clock: Callable[[], dt.date]) -> None:
     try:
         import mcp.server.mcpserver  # noqa: F401
     except ImportError:
+        from memkit.install import pip_line
+
         raise MemkitError(
-            "`memkit mcp` needs the MCP SDK 2.x: install it with `pip install 'agent-memkit[mcp]'`"
+            f"`memkit mcp` needs the MCP SDK 2.x: install memkit's `mcp` extra: {pip_line('mcp')}"
         ) from None
     import anyio
 

@@ -139,3 +139,35 @@ def influenced(root: Path, mid: str) -> list[tuple[str, Receipt]]:
     ]
     out.sort(key=lambda x: (x[1].at, x[0]), reverse=True)
     return out
+
+
+SHOWN = 3  # candidates named when a prefix matches several sessions
+
+
+def resolve(root: Path, given: str) -> str:
+    """The session `given` names: its full id, or a prefix of exactly one session's id
+    (as `memkit sessions` lists them; an 8-character prefix is usually enough).
+    Raises MemkitError naming the candidates, or `memkit sessions` when none matches."""
+    from memkit.agents.journal import safe_name
+    from memkit.errors import MemkitError
+
+    try:
+        names = sorted(
+            e.name.removesuffix(".jsonl")
+            for e in os.scandir(receipts_dir(root))
+            if e.name.endswith(".jsonl")
+        )
+    except OSError:
+        names = []
+    if safe_name(given) in names:
+        return given
+    found = [n for n in names if given and n.startswith(given)]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        raise MemkitError(f"no agent session {given!r} has receipts (see `memkit sessions`)")
+    more = f" and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
+    raise MemkitError(
+        f"{given!r} is the start of {len(found)} sessions' ids: {', '.join(found[:SHOWN])}"
+        f"{more}; give more of the id"
+    )

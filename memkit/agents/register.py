@@ -20,6 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from memkit.install import ANYWHERE
+
 # The tools whose use the PostToolUse hook records (memkit.agents.claude.TOOLS).
 TOOL_MATCHER = "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
 # The tools before which memories about the file are given (point of action).
@@ -55,7 +57,10 @@ def launcher(program: str, *args: str) -> str:
     prints a `systemMessage` once per session (the session id read from the payload),
     the server one line on stderr once per client process.
     """
-    notice = "memkit is not installed for this project, so its agent hooks do nothing"
+    notice = (
+        "memkit is not installed for this project, so its agent hooks do nothing; "
+        f"to install it: {ANYWHERE}"
+    )
     if program == "memkit-hook":
         key = (
             "$(head -c 4096 | sed -n "
@@ -64,7 +69,7 @@ def launcher(program: str, *args: str) -> str:
         )
         say = f'echo "{{\\"systemMessage\\": \\"{notice}.\\"}}"'
     else:
-        key, say = "$PPID", f'echo "{notice} (pip install memkit)." >&2'
+        key, say = "$PPID", f'echo "{notice}." >&2'
     script = (
         f"{MARK}; {_ROOT}; "
         f'for p in "$r/.venv/bin/{program}" "$r/venv/bin/{program}"; do '

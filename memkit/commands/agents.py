@@ -238,13 +238,16 @@ def sessions(ctx: click.Context, mid: str | None, limit: int) -> None:
 def why(ctx: click.Context, session: str, as_json: bool) -> None:
     """What agent session SESSION was told: each memory given, when, why, at which version.
 
+    SESSION is an id as `memkit sessions` lists it, or any unique start of one.
+
     VERSION is the memory file's git blob (`git log --find-object=BLOB` finds its commit);
     COMMIT is HEAD at that moment.
     """
     from memkit.agents import receipts
     from memkit.commands._common import echo_json
 
-    got = receipts.read(receipts.receipts_path(get_store(ctx).root, session))
+    root = get_store(ctx).root
+    got = receipts.read(receipts.receipts_path(root, receipts.resolve(root, session)))
     if not got:
         raise MemkitError(f"no receipts for session {session!r} (see `memkit sessions`)")
     if as_json:

@@ -24,7 +24,12 @@ from memkit.errors import MemkitError
 MODEL = "wordllama-l2-supercat-256"
 _TOKENIZER = "tokenizers/l2_supercat_tokenizer_config.json"
 _WEIGHTS = "weights/l2_supercat_256.safetensors"
-INSTALL_HINT = "install the extra: pip install 'agent-memkit[semantic]'"
+
+
+def install_hint(*, reinstall: bool = False) -> str:
+    from memkit.install import pip_line
+
+    return f"install the `semantic` extra: {pip_line('semantic', reinstall=reinstall)}"
 
 
 class SemanticUnavailableError(MemkitError):
@@ -51,7 +56,7 @@ def model_files() -> tuple[Path, Path]:
     spec = importlib.util.find_spec("wordllama")
     if spec is None or not spec.submodule_search_locations:
         raise SemanticUnavailableError(
-            f"semantic search needs the wordllama package; {INSTALL_HINT}"
+            f"semantic search needs the wordllama package; {install_hint()}"
         )
     base = Path(next(iter(spec.submodule_search_locations)))
     files = base / _TOKENIZER, base / _WEIGHTS
@@ -59,7 +64,7 @@ def model_files() -> tuple[Path, Path]:
         if not f.is_file():
             raise SemanticUnavailableError(
                 f"the model file {f} is missing from the installed wordllama package; "
-                f"reinstall it: pip install --force-reinstall 'agent-memkit[semantic]'"
+                f"reinstall it: {install_hint(reinstall=True)}"
             )
     return files
 
@@ -76,7 +81,7 @@ class WordLlamaEmbedder:
             from tokenizers import Tokenizer
         except ImportError as e:
             raise SemanticUnavailableError(
-                f"semantic search needs {e.name or 'its libraries'}; {INSTALL_HINT}"
+                f"semantic search needs {e.name or 'its libraries'}; {install_hint()}"
             ) from None
         tok_path, weights_path = model_files()
         self._np = np
@@ -111,7 +116,7 @@ def normalize(rows: Any) -> Any:
 def default_embedder() -> Embedder:
     """The shipped model, loaded once per process; SemanticUnavailableError without the extra."""
     if not available():
-        raise SemanticUnavailableError(f"semantic search is not installed; {INSTALL_HINT}")
+        raise SemanticUnavailableError(f"semantic search is not installed; {install_hint()}")
     return WordLlamaEmbedder()
 
 

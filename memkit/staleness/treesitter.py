@@ -140,9 +140,11 @@ def _parser(language: str) -> Any:
     try:
         import tree_sitter
     except ImportError:
+        from memkit.install import pip_line
+
         raise Unparsable(
-            f"symbol links in {language} need tree-sitter: install memkit with the "
-            "`treesitter` extra (pip install 'agent-memkit[treesitter]'), or link the file instead"
+            f"symbol links in {language} need tree-sitter: install memkit's `treesitter` "
+            f"extra ({pip_line('treesitter')}), or link the file instead"
         ) from None
     try:
         if language in ("typescript", "tsx"):
@@ -154,9 +156,11 @@ def _parser(language: str) -> Any:
 
             raw = importlib.import_module(f"tree_sitter_{language}").language()
     except ImportError:
+        from memkit.install import pip_line
+
         raise Unparsable(
-            f"the tree-sitter grammar for {language} is not installed: install memkit with "
-            "the `treesitter` extra (pip install 'agent-memkit[treesitter]')"
+            f"the tree-sitter grammar for {language} is not installed: install memkit's "
+            f"`treesitter` extra ({pip_line('treesitter')})"
         ) from None
     return tree_sitter.Parser(tree_sitter.Language(raw))
 

@@ -164,7 +164,8 @@ def test_launcher_without_memkit_says_so_once_per_session(store: Store) -> None:
     outs = [_run_launcher(store.root, command, payload, "/usr/bin:/bin") for _ in range(3)]
     assert [o.returncode for o in outs] == [0, 0, 0]
     assert json.loads(outs[0].stdout) == {
-        "systemMessage": "memkit is not installed for this project, so its agent hooks do nothing."
+        "systemMessage": "memkit is not installed for this project, so its agent hooks do nothing;"
+        " to install it: pip install . in a clone of the memkit repository (see its README)."
     }
     assert [o.stdout for o in outs[1:]] == ["", ""] and {o.stderr for o in outs} == {""}
     other = _run_launcher(store.root, command, payload.replace("abc-1", "abc-2"), "/usr/bin:/bin")
@@ -174,6 +175,8 @@ def test_launcher_without_memkit_says_so_once_per_session(store: Store) -> None:
     )  # type: ignore[index]
     assert server.returncode == 0 and server.stdout == ""
     assert "memkit is not installed for this project" in server.stderr
+    assert server.stderr.count("\n") == 1 and "pip install . in a clone" in server.stderr
+    assert "pip install memkit" not in server.stderr  # an unrelated project on the index
 
 
 @pytest.mark.parametrize("name", [".mcp.json", ".claude/settings.json"])

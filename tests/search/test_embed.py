@@ -25,7 +25,10 @@ def test_without_the_extra_semantic_search_is_a_clear_error(
     )
     embed.default_embedder.cache_clear()
     out = run("search", "--semantic", "cache", code=2)
-    assert "semantic search is not installed; install the extra: pip install" in out.stderr
+    assert "semantic search is not installed; install the `semantic` extra: pip install" in (
+        out.stderr
+    )
+    assert "agent-memkit" not in out.stderr  # not on the package index yet
     assert "Traceback" not in out.output
     assert run("search", "cache").stdout.startswith("a  ")  # words alone still work
     embed.default_embedder.cache_clear()
