@@ -252,7 +252,7 @@ ACTIVE = (
     "type: convention\n"
     "# reviewed in #812\n"
     "tags:\n- billing\n"
-    "owner: payments\n"
+    "x-owner: payments\n"
     "created: 2026-01-05\n"
     "updated: 2026-02-01\n"
     "---\n\n"
