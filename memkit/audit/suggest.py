@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
+    from memkit.staleness.record import Fingerprinter
     from memkit.store import Store
 
 _WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -57,14 +58,18 @@ def _candidates(text: str) -> Iterator[tuple[int, str, str]]:
                 yield ref.line, f"cmd:{as_typed}", target
 
 
-def suggest_links(root: Path, text: str, existing: Iterable[str] = ()) -> list[Suggestion]:
-    """Links the text's references resolve to, not already in `existing`, in text order."""
+def suggest_links(
+    root: Path, text: str, existing: Iterable[str] = (), *, printer: Fingerprinter | None = None
+) -> list[Suggestion]:
+    """Links the text's references resolve to, not already in `existing`, in text order.
+    Pass one `printer` (a Fingerprinter of `root`) for many texts: each file it reads is
+    then parsed once for all of them (an import suggests links for every memory)."""
     from memkit.staleness.anchors import is_anchor
     from memkit.staleness.parsed import LinkError
     from memkit.staleness.record import Fingerprinter
 
     root = root.resolve()
-    printer = Fingerprinter(root)
+    printer = printer or Fingerprinter(root)
     seen = set(existing)
     out: list[Suggestion] = []
     for line, link, mention in _candidates(text):

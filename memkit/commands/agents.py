@@ -85,10 +85,9 @@ def import_(
     for item in report.created:
         click.echo(f"{verb} {item.id}  <- {item.source}")
     if not dry_run:
-        from memkit.commands.links import hint
+        from memkit.commands.links import hints
 
-        for item in report.created:
-            hint(store, store.get(item.id))
+        hints(store, (store.get(item.id) for item in report.created))
     for item in report.skipped:
         click.echo(f"skipped {item.source}: {item.note}")
     done = "would be created" if dry_run else "created"

@@ -89,8 +89,11 @@ def source_paths(snap: Snapshot) -> list[str]:
     from memkit.staleness.anchors.tree import project_files
     from memkit.staleness.links import language_of
 
-    paths = project_files(snap.root, snap.repo)
-    return [p for p in paths if language_of(p) is not None]
+    def listed() -> list[str]:
+        paths = project_files(snap.root, snap.repo)
+        return [p for p in paths if language_of(p) is not None]
+
+    return snap.derived(("sources",), listed)
 
 
 @dataclass(frozen=True)
@@ -122,7 +125,12 @@ class EnvVar:
 
     def _in(self, snap: Snapshot, path: str) -> bool:
         data = snap.read(path)
-        return data is not None and mentions(path, data, self.name)
+        if data is None or self.name.encode() not in data:
+            return False
+        if path.rsplit("/", 1)[-1] in DECLARATIONS:
+            text = data.decode("utf-8", "replace")
+            return self.name in snap.derived(("env-declared", path), lambda: declared(text))
+        return self.name in snap.derived(("env-reads", path), lambda: reads(path, data))
 
     def compare(self, recorded: str, now: str | None) -> str:
         return "removed" if now is None else "unchanged"
