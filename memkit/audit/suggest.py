@@ -4,8 +4,9 @@
 instruction file and proposes, for each reference that resolves: a file link, a
 config key (`file.toml::a.b`), a command (`cmd:make lint`), an environment variable
 (`env:NAME`) or a dependency (`dep:NAME`, for a backticked name or an import the root
-manifests declare). Each is fingerprinted before it is proposed, so every suggestion
-can be recorded as it is. Nothing is linked here: a person accepts them.
+manifests declare). Each is checked to resolve before it is proposed (the file parses,
+the symbol or key is there), so every suggestion can be recorded as it is. Nothing is
+linked here: a person accepts them.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def suggest_links(
         if not is_anchor(link) and not (root / link).is_file():
             continue  # folders and globs are not links
         try:
-            printer.print(link)
+            if not printer.resolves(link):
+                continue
         except (LinkError, OSError, ValueError):
             continue
         out.append(Suggestion(link, line, mention))

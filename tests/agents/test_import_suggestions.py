@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 
 import pytest
 from conftest import Invoke, commit_files
 
-from memkit.staleness.anchors import commands
+from memkit.staleness.anchors import commands, manifests
 from memkit.store import Store
 
 LOCK_HEAD = "version = 1\nrequires-python = '>=3.11'\n"
@@ -51,22 +50,22 @@ def test_one_import_parses_each_linked_file_once(
              "AGENTS.md": _agents_md()}  # fmt: skip
     commit_files(store.root, files)
     parsed: Counter[str] = Counter()
-    loads, targets = tomllib.loads, commands.make_targets
+    locks, targets = manifests._locks, commands.make_targets
 
-    def counted_loads(text: str, **kw: object) -> dict[str, object]:
-        parsed["uv.lock" if text.startswith(LOCK_HEAD) else "toml"] += 1
-        return loads(text, **kw)  # type: ignore[arg-type]
+    def counted_locks(read: manifests.Reader) -> dict[str, str]:
+        parsed["locks"] += 1
+        return locks(read)
 
     def counted_targets(text: str) -> dict[str, str]:
         parsed["Makefile"] += 1
         return targets(text)
 
-    monkeypatch.setattr(tomllib, "loads", counted_loads)
+    monkeypatch.setattr(manifests, "_locks", counted_locks)
     monkeypatch.setattr(commands, "make_targets", counted_targets)
     out = run("import", "AGENTS.md")
     assert f"{SECTIONS} memories created" in out.stdout
     suggested = [ln for ln in out.stderr.splitlines() if ln.startswith("suggested links for")]
     assert len(suggested) == SECTIONS  # every rule mentions what resolves
     assert all("dep:httpx" in ln and "'cmd:make test'" in ln for ln in suggested)
-    assert parsed["uv.lock"] == 1
+    assert parsed["locks"] == 1  # uv.lock
     assert parsed["Makefile"] == 1

@@ -48,7 +48,7 @@ _RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:]*)?)\s*:(?!=)(.*)$")
 
 def _text(read: Reader, path: str) -> str | None:
     data = read(path)
-    return None if data is None else data.decode("utf-8", "replace")
+    return None if data is None else data.decode("utf-8", "replace").removeprefix("\ufeff")
 
 
 def _norm(line: str) -> str:
