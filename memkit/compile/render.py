@@ -251,7 +251,7 @@ def _environment(root: Path, cache: Path | None) -> Any:
             except FileNotFoundError:
                 raise jinja2.TemplateNotFound(name) from None
             try:
-                text = raw.decode("utf-8")
+                text = raw.decode("utf-8").removeprefix("\ufeff")  # a BOM is no output
             except UnicodeDecodeError:
                 raise MemkitError(f"{rel} is not UTF-8; re-save it as UTF-8") from None
             return text, rel, lambda: False
