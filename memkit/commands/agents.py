@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from memkit.agents import EVENTS
+from memkit.capped import capped
 from memkit.commands._common import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
@@ -125,7 +126,7 @@ def _show_adoption(a: Adoption, dry_run: bool) -> None:
         )
     if a.backup_dir is not None:
         click.echo(
-            f"copies of {', '.join(a.backups)} (not as git's HEAD has them) are in {a.backup_dir}"
+            f"copies of {capped(a.backups)} (not as git's HEAD has them) are in {a.backup_dir}"
         )
     if a.changes and not dry_run:
         click.echo("now run `memkit compile`: the memories take the place of the text")
