@@ -267,7 +267,7 @@ def skipped_files(problems: Any) -> str:
     files = sorted({p.path for p in problems})
     from memkit.capped import capped
 
-    shown = capped(files, see="`memkit validate`")
+    shown = capped(files)
     return f"skipped {len(files)} invalid memory file(s): {shown}; run `memkit validate`"
 
 
