@@ -60,7 +60,7 @@ def load(root: Path) -> Config:
     import tomllib
 
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        data = tomllib.loads(raw.decode("utf-8").removeprefix("\ufeff"))  # a BOM is no TOML
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8; re-save it as UTF-8") from None
     except tomllib.TOMLDecodeError as e:

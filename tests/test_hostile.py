@@ -155,7 +155,7 @@ def test_other_commands_skip_hostile_files_with_a_warning(hostile: Store) -> Non
     assert result.stderr.startswith(
         f"memkit: warning: skipped {len(HOSTILE)} invalid memory file(s): .memory/"
     )
-    assert result.stderr.endswith(f" and {len(HOSTILE) - 5} more; run `memkit validate`\n")
+    assert result.stderr.endswith(f" and {len(HOSTILE) - 10} more; run `memkit validate`\n")
     shown = _memkit(hostile.root, "show", "crlf")
     assert shown.returncode == 0 and "Windows line endings." in shown.stdout
 

@@ -288,21 +288,28 @@ class Adoption:
     kept: tuple[tuple[str, str], ...]  # (file, why it was left alone)
     backup_dir: Path | None  # where files not in git's HEAD were copied first
     backups: tuple[str, ...]
+    nested: bool = False  # `[compile] nested_agents = true` was set (or would be)
 
 
 def adopt_files(store: Store, p: Plan, *, dry_run: bool = False) -> Adoption:
     """Take the imported text out of the files it came from (see importing/adopt.py)."""
+    from memkit.agents.importing import layout
     from memkit.compile.targets import settings
 
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     used = [(f.source, f.doc, f.covered) for f in p.files]
-    changes, kept = adopt.plan(used, conf.targets, p.linked)
+    unset = store.config.section("compile").get("nested_agents") is None
+    folders = unset and layout.nested(f.source for f in p.files if f.covered)
+    changes, kept = adopt.plan(used, conf.targets, p.linked, nested=conf.nested_agents or folders)
     if dry_run or not changes:
-        return Adoption(tuple(changes), tuple(kept), None, ())
+        return Adoption(tuple(changes), tuple(kept), None, (), folders and bool(changes))
+    if folders:  # before the files change: compile then finds its config as adoption meant
+        folders = layout.keep_nested(store.dir / "config.toml")
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     backup_dir = store.private_dir() / "import-backups" / stamp
     backups = adopt.apply(store.root, changes, backup_dir, _at_head(store.root, changes))
-    return Adoption(tuple(changes), tuple(kept), backup_dir if backups else None, tuple(backups))
+    where = backup_dir if backups else None
+    return Adoption(tuple(changes), tuple(kept), where, tuple(backups), folders)
 
 
 def _at_head(root: Path, changes: list[adopt.Change]) -> dict[str, bytes]:

@@ -33,6 +33,7 @@ from typing import Any
 
 from memkit.agents.register import MARK, MAX_JSON, MCP_NAME, _script
 from memkit.errors import MemkitError
+from memkit.fsutil import without_bom
 
 
 def _args() -> list[str]:
@@ -149,7 +150,7 @@ def _load(agent: Agent, text: str | None) -> dict[str, Any]:
     if text is None:
         return {}
     try:
-        data = json.loads(text)
+        data = json.loads(without_bom(text))
     except (ValueError, RecursionError) as e:
         if re.search(r"(?m)^\s*//|/\*", text):
             snippet = json.dumps({agent.key: {MCP_NAME: agent.entry()}}, indent=2)
@@ -219,7 +220,7 @@ def _parse_toml(agent: Agent, text: str) -> dict[str, Any]:
     import tomllib
 
     try:
-        return tomllib.loads(text)
+        return tomllib.loads(without_bom(text))
     except tomllib.TOMLDecodeError as e:
         raise MemkitError(f"{agent.file} is not valid TOML ({e}); fix it first") from None
 
@@ -276,7 +277,7 @@ def would(verb: str) -> str:
 
 
 def _apply(root: Path, plan: list[tuple[Agent, str | None, str]], dry_run: bool) -> list[str]:
-    from memkit.fsutil import atomic_write, write_target
+    from memkit.fsutil import atomic_write, with_bom, write_target
 
     lines = []
     for agent, old, new in plan:
@@ -287,7 +288,7 @@ def _apply(root: Path, plan: list[tuple[Agent, str | None, str]], dry_run: bool)
                 target.unlink()
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(target, new.encode("utf-8"))
+                atomic_write(target, with_bom(new, old).encode("utf-8"))
         lines.append(f"{would(verb) if dry_run else verb} {agent.file}")
     return lines
 

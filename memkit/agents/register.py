@@ -92,12 +92,12 @@ _OLD_MCP_ENTRIES = ({"command": "memkit", "args": ["mcp"]},)
 
 def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
     from memkit.errors import MemkitError
-    from memkit.fsutil import read_inside, write_target
+    from memkit.fsutil import read_inside, without_bom, write_target
 
     rel = path.relative_to(root).as_posix()
     write_target(root, rel, forbidden=(".git", ".memory"))  # a link is refused, not read
     try:
-        data = json.loads(read_inside(root, rel, limit=MAX_JSON).decode("utf-8"))
+        data = json.loads(without_bom(read_inside(root, rel, limit=MAX_JSON).decode("utf-8")))
     except FileNotFoundError:
         return None
     except (ValueError, UnicodeDecodeError, RecursionError) as e:
@@ -110,7 +110,7 @@ def _load_json(path: Path, root: Path) -> dict[str, Any] | None:
 def _save_json(
     path: Path, root: Path, data: dict[str, Any] | None, existed: bool, dry_run: bool = False
 ) -> str:
-    from memkit.fsutil import atomic_write, write_target
+    from memkit.fsutil import BOM, atomic_write, write_target
 
     rel = path.relative_to(root).as_posix()
     target = write_target(root, rel, forbidden=(".git", ".memory"))
@@ -120,8 +120,18 @@ def _save_json(
     if data is None:
         target.unlink()
         return f"removed {rel}"
-    atomic_write(target, (json.dumps(data, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+    text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    atomic_write(target, (BOM + text if _starts_with_bom(target) else text).encode("utf-8"))
     return f"{'updated' if existed else 'created'} {rel}"
+
+
+def _starts_with_bom(path: Path) -> bool:
+    """Whether the file at `path` starts with a byte-order mark (kept when it is rewritten)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(3) == b"\xef\xbb\xbf"
+    except OSError:
+        return False
 
 
 def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:

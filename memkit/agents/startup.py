@@ -29,9 +29,10 @@ def left_out_note(left: list[str], unnamed: int = 0) -> str:
     count = len(left) + unnamed
     if not count:
         return ""
-    named = ", ".join(left[:MAX_LISTED])
-    more = f" and {count - MAX_LISTED} more (`memkit list`)" if count > MAX_LISTED else ""
-    return f"\n_Left out for size: {named}{more} (`memkit show ID`)._\n"
+    from memkit.capped import capped
+
+    named = capped(left, total=count, most=MAX_LISTED, see="`memkit list`")
+    return f"\n_Left out for size: {named} (`memkit show ID`)._\n"
 
 
 def assemble(

@@ -4,8 +4,9 @@
 instruction file and proposes, for each reference that resolves: a file link, a
 config key (`file.toml::a.b`), a command (`cmd:make lint`), an environment variable
 (`env:NAME`) or a dependency (`dep:NAME`, for a backticked name or an import the root
-manifests declare). Each is fingerprinted before it is proposed, so every suggestion
-can be recorded as it is. Nothing is linked here: a person accepts them.
+manifests declare). Each is checked to resolve before it is proposed (the file parses,
+the symbol or key is there), so every suggestion can be recorded as it is. Nothing is
+linked here: a person accepts them.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
+    from memkit.staleness.record import Fingerprinter
     from memkit.store import Store
 
 _WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
@@ -57,14 +59,18 @@ def _candidates(text: str) -> Iterator[tuple[int, str, str]]:
                 yield ref.line, f"cmd:{as_typed}", target
 
 
-def suggest_links(root: Path, text: str, existing: Iterable[str] = ()) -> list[Suggestion]:
-    """Links the text's references resolve to, not already in `existing`, in text order."""
+def suggest_links(
+    root: Path, text: str, existing: Iterable[str] = (), *, printer: Fingerprinter | None = None
+) -> list[Suggestion]:
+    """Links the text's references resolve to, not already in `existing`, in text order.
+    Pass one `printer` (a Fingerprinter of `root`) for many texts: each file it reads is
+    then parsed once for all of them (an import suggests links for every memory)."""
     from memkit.staleness.anchors import is_anchor
     from memkit.staleness.parsed import LinkError
     from memkit.staleness.record import Fingerprinter
 
     root = root.resolve()
-    printer = Fingerprinter(root)
+    printer = printer or Fingerprinter(root)
     seen = set(existing)
     out: list[Suggestion] = []
     for line, link, mention in _candidates(text):
@@ -74,7 +80,8 @@ def suggest_links(root: Path, text: str, existing: Iterable[str] = ()) -> list[S
         if not is_anchor(link) and not (root / link).is_file():
             continue  # folders and globs are not links
         try:
-            printer.print(link)
+            if not printer.resolves(link):
+                continue
         except (LinkError, OSError, ValueError):
             continue
         out.append(Suggestion(link, line, mention))

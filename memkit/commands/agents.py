@@ -11,11 +11,12 @@ from typing import TYPE_CHECKING
 import click
 
 from memkit.agents import EVENTS
+from memkit.capped import capped
 from memkit.commands._common import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
-    from memkit.agents.importer import Adoption
+    from memkit.agents.importer import Adoption, Plan
     from memkit.agents.proposals import Approved
     from memkit.memory import Memory
     from memkit.store import Store
@@ -85,16 +86,29 @@ def import_(
     for item in report.created:
         click.echo(f"{verb} {item.id}  <- {item.source}")
     if not dry_run:
-        from memkit.commands.links import hint
+        from memkit.commands.links import hints
 
-        for item in report.created:
-            hint(store, store.get(item.id))
+        hints(store, (store.get(item.id) for item in report.created))
     for item in report.skipped:
         click.echo(f"skipped {item.source}: {item.note}")
     done = "would be created" if dry_run else "created"
     click.echo(f"{len(report.created)} memories {done}, {len(report.skipped)} skipped")
     if adopt:
         _show_adoption(adopt_files(store, plan, dry_run=dry_run), dry_run)
+    elif report.created:
+        _suggest_adopt(store, plan)
+
+
+def _suggest_adopt(store: Store, plan: Plan) -> None:
+    """One line: the files now say twice what the memories say, and what --adopt does."""
+    from memkit.agents.importer import adopt_files
+
+    files = [c.rel for c in adopt_files(store, plan, dry_run=True).changes]
+    if files:
+        click.echo(
+            f"{capped(files)} keep their text, so after `memkit compile` agents read it twice; "
+            "`memkit import --adopt` takes the imported text out of them for compile to write once"
+        )
 
 
 def _harvest(store: Store, dry_run: bool) -> None:
@@ -126,7 +140,12 @@ def _show_adoption(a: Adoption, dry_run: bool) -> None:
         )
     if a.backup_dir is not None:
         click.echo(
-            f"copies of {', '.join(a.backups)} (not as git's HEAD has them) are in {a.backup_dir}"
+            f"copies of {capped(a.backups)} (not as git's HEAD has them) are in {a.backup_dir}"
+        )
+    if a.nested:
+        click.echo(
+            f"{'would set' if dry_run else 'set'} `nested_agents = true` in .memory/config.toml: "
+            "memkit compile writes each folder's memories back into that folder's own file"
         )
     if a.changes and not dry_run:
         click.echo("now run `memkit compile`: the memories take the place of the text")

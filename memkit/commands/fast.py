@@ -285,7 +285,9 @@ def _link_line(mid: str, link: LinkStatus) -> str:
 def skipped_files(problems: Any) -> str:
     """The warning for invalid memory files a command left out: counted by file, named."""
     files = sorted({p.path for p in problems})
-    shown = ", ".join(files[:5]) + (f" and {len(files) - 5} more" if len(files) > 5 else "")
+    from memkit.capped import capped
+
+    shown = capped(files)
     return f"skipped {len(files)} invalid memory file(s): {shown}; run `memkit validate`"
 
 

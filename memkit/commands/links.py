@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import click
@@ -11,6 +12,7 @@ from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
+    from memkit.staleness.record import Fingerprinter
     from memkit.store import Store
 
 
@@ -71,12 +73,12 @@ def _quote(text: str) -> str:
     return shlex.quote(text)
 
 
-def hint(store: Store, mem: Memory) -> None:
+def hint(store: Store, mem: Memory, printer: Fingerprinter | None = None) -> None:
     """After `add` or `import`: one line on stderr naming the links the text suggests."""
     from memkit.audit.suggest import suggest_links
 
     try:
-        found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links)
+        found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links, printer=printer)
     except (OSError, MemkitError):  # a suggestion is never worth failing the write for
         return
     if found:
@@ -85,3 +87,16 @@ def hint(store: Store, mem: Memory) -> None:
             printable(f"suggested links for {mem.id}: accept with `memkit link {mem.id} {accept}`"),
             err=True,
         )
+
+
+def hints(store: Store, mems: Iterable[Memory]) -> None:
+    """hint() for each memory, reading the work tree once: a manifest, a lock file or a
+    config file many memories mention is parsed once for all of them."""
+    from memkit.staleness.record import Fingerprinter
+
+    try:
+        printer = Fingerprinter(store.root)
+    except (OSError, MemkitError):
+        return
+    for mem in mems:
+        hint(store, mem, printer)

@@ -86,13 +86,16 @@ Position = tuple[str, int]
 
 def rank(m: Memory, order: Mapping[str, Position] | None = None) -> tuple[Any, ...]:
     """The project's own memories before a shared store's (memkit.stores.team), then
-    pinned first, then higher priority, then type order, then source order, then id.
+    pinned first, then higher priority, then source order, then type order, then id.
 
-    Source order: memories imported from one file keep that file's order (`order`,
-    from `source_order`); memories with no readable source come after, by id.
+    Source order: memories imported from a file keep that file's order (`order`, from
+    `source_order`), whatever type each was given, the root's files before nested
+    ones: what an agent read first before the import is still read first. Memories
+    with no position come after, by type.
     """
-    pos = (order or {}).get(m.id, ("\uffff", 0))
-    return (bool(m.origin), 0 if m.pin else 1, -m.priority, TYPES.index(m.type), pos, m.id)
+    pos = (order or {}).get(m.id)
+    where = (0, pos[0].count("/"), *pos) if pos is not None else (1,)
+    return (bool(m.origin), 0 if m.pin else 1, -m.priority, where, TYPES.index(m.type), m.id)
 
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M)

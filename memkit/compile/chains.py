@@ -3,8 +3,8 @@
 Agents load several files together, so a budget is kept on the whole, not per file:
 
 - Codex concatenates AGENTS.md files from the root down to the working folder and
-  stops at 32 KiB: nested AGENTS.md files are fitted first and the root one gets what
-  the longest chain leaves.
+  stops at 32 KiB: the root AGENTS.md is fitted first, then each nested one within
+  what the files above it leave (what Codex read first stays first).
 - Claude Code in import mode reads AGENTS.md through CLAUDE.md's `@AGENTS.md`:
   CLAUDE.md is composed first and AGENTS.md keeps Claude's budget minus it.
 - Windsurf reads AGENTS.md as a rule, within its per-rule limit.
@@ -108,30 +108,63 @@ class Run:
                 self.add(out, keep=True)
 
     def _agents(self, outs: list[Output], extra: list[Budget], *, keep: bool) -> set[str]:
-        """Nested AGENTS.md first, then the root one within what the longest chain leaves."""
+        """The root AGENTS.md first, then each nested one within what the files above it
+        leave of Codex's budget for the chain: Codex reads the chain from the root down
+        and stops at its limit, so what is read first keeps its place, as it did before
+        memkit wrote the files. Each file leaves room for the files below it at their
+        smallest (their own text, with every memory left out), so Codex still reads them."""
         from dataclasses import replace
 
         own = self.conf.budget("agents")
-        sizes: dict[str, int] = {}
+        floors = self._floors(outs, own)
+        sizes: dict[str, int] = {}  # folder ("" for the root) -> bytes Codex reads there
         full: set[str] = set()
-        for out in sorted(outs, key=lambda o: (-o.path.count("/"), o.path)):
+        for out in sorted(outs, key=lambda o: (o.path.count("/"), o.path)):
             budget = limits(own, *extra)
-            if out.path == "AGENTS.md" and sizes and own.unit == "bytes":
-                chain = max(_chain(d, sizes) for d in sizes)
-                budget = limits(Budget(max(1, own.limit - chain), "bytes"), *extra)
-                if chain and keep:
+            folder = _folder(out.path)
+            taken = _chain(folder, sizes) + _below(folder, floors)
+            if taken and own.unit == "bytes":
+                budget = limits(Budget(max(1, own.limit - taken), "bytes"), *extra)
+                if keep and not folder:
                     self.notes.append(
                         f"AGENTS.md: kept within {budget} so that Codex, which stops at "
                         f"{own} for the whole chain, still reads the nested AGENTS.md files"
                     )
             change, fitted = self.add(replace(out, budget=budget), keep=keep)
-            if out.path != "AGENTS.md":
-                sizes[out.path.rpartition("/")[0]] = len(change.new or b"") + CHAIN_JOIN
+            sizes[folder] = len(change.new or b"") + CHAIN_JOIN
             if fitted is not None:
                 full |= {m.id for m in fitted.full}
         return full
 
+    def _floors(self, outs: list[Output], own: Budget) -> dict[str, int]:
+        """The smallest each nested AGENTS.md can be (every memory left out), by folder."""
+        from dataclasses import replace
+
+        if own.unit != "bytes":
+            return {}
+        least = limits(Budget(1, "bytes"))
+        floors = {}
+        for out in outs:
+            if out.path != "AGENTS.md":
+                change, _ = self.compose(self.root, replace(out, budget=least), self.renderer, [])
+                floors[_folder(out.path)] = len(change.new or b"") + CHAIN_JOIN
+        return floors
+
+
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0] if path != "AGENTS.md" else ""
+
+
+def _below(folder: str, floors: dict[str, int]) -> int:
+    """The longest chain of nested files' floors below `folder` (the root: "")."""
+    under = [d for d in floors if d != folder and (not folder or d.startswith(folder + "/"))]
+    return max((sum(floors[e] for e in under if d == e or d.startswith(e + "/")) for d in under),
+               default=0)  # fmt: skip
+
 
 def _chain(directory: str, sizes: dict[str, int]) -> int:
-    """Bytes of the nested AGENTS.md files Codex loads working in `directory`."""
-    return sum(n for d, n in sizes.items() if directory == d or directory.startswith(d + "/"))
+    """Bytes of the AGENTS.md files above `directory` (the root's included) that Codex
+    loads before the one in `directory`."""
+    return sum(
+        n for d, n in sizes.items() if d != directory and (not d or directory.startswith(d + "/"))
+    )

@@ -22,8 +22,10 @@ GENERATED = (
     "<!-- memkit:generated: compiled from .memory/ by `memkit compile`; "
     "edit the memories, not this file. -->"
 )
-_BEGIN_RE = re.compile(rf"^{re.escape(BEGIN)}[ \t]*\r?$", re.M)
-_END_RE = re.compile(rf"^{re.escape(END)}[ \t]*(?:\r?\n|\Z)", re.M)
+BOM = "\ufeff"  # a byte-order mark: files written on Windows often start with one
+# A marker line; one first in a file may follow a byte-order mark, kept before the section.
+_BEGIN_RE = re.compile(rf"(?:^|(?<=\A{BOM})){re.escape(BEGIN)}[ \t]*\r?$", re.M)
+_END_RE = re.compile(rf"(?:^|(?<=\A{BOM})){re.escape(END)}[ \t]*(?:\r?\n|\Z)", re.M)
 # A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7).
 _HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
 
@@ -47,7 +49,7 @@ def created(section: str) -> str:
 
 def owns(text: str) -> bool:
     """Whether memkit owns a whole file: it carries the GENERATED line at a line start."""
-    return text.startswith(GENERATED) or f"\n{GENERATED}" in text
+    return text.removeprefix(BOM).startswith(GENERATED) or f"\n{GENERATED}" in text
 
 
 def locate(text: str, path: str) -> tuple[int, int] | None:

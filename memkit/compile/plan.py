@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from memkit.capped import capped
 from memkit.compile import markers as sections
 from memkit.compile.budgets import Position, limits, rank, source_order
 from memkit.compile.chains import Placed, Run
@@ -249,10 +250,14 @@ def _note(out: Output, f: Fitted, notes: list[str]) -> None:
         notes.append(f"{out.path}: over its budget of {out.budget} even without memories")
     if not f.index and not f.left_out:
         return
-    parts = [f"{len(f.index)} shortened to one line ({', '.join(m.id for m in f.index)})"]
-    parts = parts if f.index else []
+    from memkit.compile.readers import agent_of
+
+    see = f"`memkit compile --explain {agent_of(out.target)}`"
+    short = capped((m.id for m in f.index), see=see)
+    parts = [f"{len(f.index)} shortened to one line ({short})"] if f.index else []
     if f.left_out:
-        parts.append(f"{f.left_out} left out ({', '.join(m.id for m in f.cut)})")
+        cut = capped((m.id for m in f.cut), total=f.left_out, see=see)
+        parts.append(f"{f.left_out} left out ({cut})")
     notes.append(
         f"{out.path}: over its budget of {out.budget}: lowest-ranked memories "
         + " and ".join(parts)
@@ -335,8 +340,8 @@ def _drop_linked_outputs(root: Path, files: dict[str, FileChange], notes: list[s
         plain = [p for p in paths if not os.path.islink(root / p)]
         if len(plain) != 1:
             raise MemkitError(
-                f"{' and '.join(paths)} are one file through symbolic links, and memkit would "
-                "write different text to each; remove a link, or turn off one of the targets "
+                f"{capped(paths, sep=' and ')} are one file through symbolic links, and memkit "
+                "would write different text to each; remove a link, or turn off one of the targets "
                 "in .memory/config.toml"
             )
         for link in paths:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memkit.capped import capped
+
 ZED_ORDER = (".rules", ".cursorrules", ".windsurfrules", ".clinerules",
              ".github/copilot-instructions.md", "AGENT.md", "AGENTS.md", "CLAUDE.md",
              "GEMINI.md")  # fmt: skip
@@ -49,6 +51,11 @@ def links_to_agents(root: Path, path: str) -> bool:
         path != "AGENTS.md" and link.is_symlink() and agents.is_file()
         and os.path.realpath(link) == os.path.realpath(agents)
     )  # fmt: skip
+
+
+def agent_of(target: str) -> str:
+    """The agent `memkit compile --explain` names for a target's files (codex for AGENTS.md)."""
+    return next((name for name, r in AGENTS.items() if r.target == target), target)
 
 
 def _these(test: Callable[[Any], bool]) -> Callable[[Sequence[Any], Path], list[Any]]:
@@ -146,7 +153,8 @@ def report(
         if dup:
             why = AGENTS[agent].unavoidable or "its own precedence loads both files"
             files = sorted({f for paths in dup.values() for f in paths})
-            line = (f"{agent} reads {len(dup)} memory(ies) twice ({', '.join(dup)}) in "
-                    f"{' and '.join(files)}: {why}")  # fmt: skip
+            named = capped(dup, see=f"`memkit compile --explain {agent}`")
+            line = (f"{agent} reads {len(dup)} memory(ies) twice ({named}) in "
+                    f"{capped(files, sep=' and ')}: {why}")  # fmt: skip
             (facts if AGENTS[agent].unavoidable else warnings).append(line)
     return warnings, facts

@@ -274,7 +274,7 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
                 raise jinja2.TemplateNotFound(name) from None
             _check_jinja2(rel)
             try:
-                text = raw.decode("utf-8")
+                text = raw.decode("utf-8").removeprefix("\ufeff")  # a BOM is no output
             except UnicodeDecodeError:
                 raise MemkitError(f"{rel} is not UTF-8; re-save it as UTF-8") from None
             return text, rel, lambda: False

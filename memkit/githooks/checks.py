@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from memkit.capped import capped
 from memkit.githooks.index import (
     Opener,
     Stamps,
@@ -162,7 +163,7 @@ def merge_commit(
     if not changed:
         return Outcome()
     run_git(store.root, "add", "--", *changed)
-    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
+    shown = capped(changed, see="`git status`")
     done = f"memkit: regenerated {shown} for this merge and staged it; `git commit` completes it"
     return Outcome(err=(done,), stop=True)
 
@@ -274,7 +275,7 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
 
 
 def _regenerated(changed: list[str]) -> str:
-    shown = ", ".join(changed[:5]) + (f" and {len(changed) - 5} more" * (len(changed) > 5))
+    shown = capped(changed, see="`git status`")
     return (
         f"memkit: regenerated {shown} from .memory/; review the changes, "
         "`git add` them and commit again"

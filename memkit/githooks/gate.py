@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memkit.capped import capped
 from memkit.errors import MemkitError
 from memkit.githooks.install import run_git, toplevel
 from memkit.walk import MEMORY_DIR
@@ -230,9 +231,8 @@ def _replay(base: bytes | None, ours: bytes | None, theirs: bytes | None) -> byt
     return done.stdout if done.returncode == 0 else None
 
 
-def _few(items: list[str], n: int = 5) -> str:
-    shown = ", ".join(items[:n])
-    return shown + (f" and {len(items) - n} more" if len(items) > n else "")
+def _few(items: list[str]) -> str:
+    return capped(items)
 
 
 def format_verdict(v: Verdict, base: str) -> list[str]:

@@ -19,7 +19,7 @@ from memkit.errors import MemkitError
 from memkit.memory import Verification
 from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
-from memkit.staleness.parsed import LinkError, Unparsable
+from memkit.staleness.parsed import LinkError, Parsed, Unparsable
 from memkit.staleness.restamp import restamped
 from memkit.staleness.snapshot import WORKTREE, Snapshot
 
@@ -75,9 +75,36 @@ class Fingerprinter:
 
     def print(self, text: str) -> str:
         """The fingerprint of one link; LinkError saying what is wrong and how to fix it."""
-        snap = self.snap
         if anchors.is_anchor(text):  # dependencies, config keys, commands, env variables
-            return anchors.record(snap, text)
+            return anchors.record(self.snap, text)
+        link, parsed = self._parsed(text)
+        if link.symbol is None:
+            return parsed.file
+        found = parsed.symbols.get(link.symbol)
+        if found is None:
+            near = _near(link.symbol, parsed.symbols)
+            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            raise LinkError(
+                f"link {text!r}: {link.path} defines no symbol {link.symbol!r}{hint}; "
+                "name a function or class as `path::name`, a method as `path::Class.method`"
+            )
+        return str(found)
+
+    def resolves(self, text: str) -> bool:
+        """Whether print(text) would give a fingerprint, worked out without the costly
+        part: a whole file's fingerprint, or the message saying why not (link suggestions
+        ask this of every reference of every memory an import creates)."""
+        if anchors.is_anchor(text):
+            return anchors.current_print(self.snap, text) is not None
+        try:
+            link, parsed = self._parsed(text)
+        except LinkError:
+            return False
+        return link.symbol is None or link.symbol in parsed.symbols
+
+    def _parsed(self, text: str) -> tuple[Link, Parsed]:
+        """The link to a file or symbol and its file parsed; LinkError when it has none."""
+        snap = self.snap
         link = Link.parse(text)
         if link.symbol is not None and language_of(link.path) is None:
             raise LinkError(
@@ -105,17 +132,7 @@ class Fingerprinter:
                 f"link {text!r}: no file {link.path} in {snap.root}; "
                 "write the path relative to the repository root"
             )
-        if link.symbol is None:
-            return parsed.file
-        found = parsed.symbols.get(link.symbol)
-        if found is None:
-            near = _near(link.symbol, parsed.symbols)
-            hint = f" (did you mean {', '.join(near)}?)" if near else ""
-            raise LinkError(
-                f"link {text!r}: {link.path} defines no symbol {link.symbol!r}{hint}; "
-                "name a function or class as `path::name`, a method as `path::Class.method`"
-            )
-        return str(found)
+        return link, parsed
 
 
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:

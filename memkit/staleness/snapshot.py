@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memkit.staleness.fingerprints import file_print
 from memkit.staleness.links import language_of
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 WORKTREE: str | None = None
 INDEX = ""
+T = TypeVar("T")
 
 
 def parse_source(path: str, data: bytes) -> Parsed:
@@ -56,6 +57,16 @@ class Snapshot:
             rel = root.relative_to(workdir(repo)).as_posix()
             self.prefix = "" if rel == "." else rel + "/"
         self._parsed: dict[str, Parsed | None] = {}
+        self._derived: dict[tuple[str, ...], Any] = {}
+
+    def derived(self, key: tuple[str, ...], compute: Callable[[], T]) -> T:
+        """What `compute` works out from this snapshot's files, worked out once per snapshot
+        (a command's run): the dependencies of the root manifests and lock files, a config
+        file's document, the commands a Makefile defines. A thousand `dep:` links parse a
+        1.5 MB uv.lock once, not a thousand times."""
+        if key not in self._derived:
+            self._derived[key] = compute()
+        return self._derived[key]  # type: ignore[no-any-return]
 
     @classmethod
     def of_worktree(

@@ -114,7 +114,9 @@ def test_a_monorepo_keeps_every_nested_file_and_scope(run: Invoke, store: Store)
     assert mems["docs/.cursor/rules/docs.mdc#top"].paths == ("docs/*.md",)  # type: ignore[attr-defined]
     assert mems["docs/.cursor/rules/always.mdc#top"].paths == ("docs/**",)  # type: ignore[attr-defined]
     assert "node_modules" not in out and "build/AGENTS.md" not in out
-    assert out.endswith("5 memories created, 2 skipped\n")
+    assert "5 memories created, 2 skipped\n" in out
+    assert out.endswith("`memkit import --adopt` takes the imported text out of them for "
+                        "compile to write once\n")  # fmt: skip
 
 
 def test_symlinked_root_files_are_read_once_with_the_link_s_scope(
@@ -129,6 +131,8 @@ def test_symlinked_root_files_are_read_once_with_the_link_s_scope(
         "skipped .agents/AGENTS.md: the same file as AGENTS.md: read once, from there\n"
         "skipped CLAUDE.md: the same file as AGENTS.md: read once, from there\n"
         "1 memories created, 2 skipped\n"
+        "AGENTS.md keep their text, so after `memkit compile` agents read it twice; "
+        "`memkit import --adopt` takes the imported text out of them for compile to write once\n"
     )
     assert store.get("style").paths == ()
 
@@ -288,7 +292,11 @@ def test_adoption_makes_each_instruction_reach_each_agent_once(run: Invoke, stor
         "<!-- memkit:begin -->\n<!-- memkit:end -->\n\n"
         "## Secrets\n\nDeploy with `AKIAABCDEFGHIJKLMNOP`.\n"
     )  # the skipped section stays the person's
-    assert not (store.root / "services/pay/AGENTS.md").exists()
+    assert (store.root / "services/pay/AGENTS.md").read_text() == (  # a folder file stays one
+        "# Payments\n\n<!-- memkit:begin -->\n<!-- memkit:end -->\n"
+    )
+    assert "set `nested_agents = true` in .memory/config.toml" in out
+    assert "nested_agents = true" in (store.dir / "config.toml").read_text()
     run("compile")
     run("compile", "--check")
     for agent in ("claude", "codex", "cursor", "copilot"):

@@ -138,6 +138,11 @@ def test_import_everything(run: Invoke, store: Store) -> None:
         "skipped CLAUDE.md#gotchas: @AGENTS.md imports a file: it stays where it is\n"
         "skipped AGENTS.md#build-and-test: same text as CLAUDE.md#build-and-test: one memory\n"
         "12 memories created, 2 skipped\n"
+        "CLAUDE.md, AGENTS.md, .cursor/rules/api.mdc, .cursor/rules/english.mdc, "
+        ".github/copilot-instructions.md, .github/instructions/tests.instructions.md, "
+        "services/payments/CLAUDE.md keep their text, so after `memkit compile` agents read "
+        "it twice; `memkit import --adopt` takes the imported text out of them for compile "
+        "to write once\n"
     )
     assert {name: (store.root / name).read_bytes() for name in ALL} == before
     mems = {m.id: m for m in store.memories()}
@@ -256,6 +261,8 @@ def test_claude_rules_keep_their_paths(run: Invoke, store: Store) -> None:
         "created gemini  <- GEMINI.md#top\n"
         "created db  <- .claude/rules/db.md#top\n"
         "2 memories created, 0 skipped\n"
+        ".claude/rules/db.md keep their text, so after `memkit compile` agents read it twice; "
+        "`memkit import --adopt` takes the imported text out of them for compile to write once\n"
     )
     assert store.get("db").paths == ("src/db/**/*.py", "migrations/*.py")
     assert store.get("gemini").paths == ()

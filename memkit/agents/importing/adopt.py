@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit.agents.importing import markdown as md
+from memkit.agents.importing.layout import NESTED_KINDS
 from memkit.agents.importing.sources import Source
 
 BEGIN = "<!-- memkit:begin -->\n"
@@ -60,11 +61,15 @@ def plan(
     files: Iterable[tuple[Source, md.Document, Collection[md.Part]]],
     targets: Collection[str],
     linked: Collection[str] = (),
+    *,
+    nested: bool = False,
 ) -> tuple[list[Change], list[tuple[str, str]]]:
     """The changes adoption makes, and the files it leaves alone with the reason.
 
     `linked`: files other paths lead to through symbolic links; they are kept (maybe
-    empty) rather than deleted, so no link is left dangling.
+    empty) rather than deleted, so no link is left dangling. `nested`: nested
+    AGENTS.md, CLAUDE.md and GEMINI.md files stay, with a memkit section for
+    compile's `nested_agents` to fill.
     """
     files = list(files)
     # A file whose text now comes from memories: an `@` import of it would bring the
@@ -86,7 +91,8 @@ def plan(
         if real is not None:
             kept.append((src.rel, f"a link to {real}, which is no agent's file; left as it is"))
             continue
-        change = _change(src, doc, covered, imported, linked)
+        keep = nested and src.kind in NESTED_KINDS and bool(src.folder)
+        change = _change(src, doc, covered, imported, linked, keep)
         if change is not None:
             changes.append(change)
     return changes, kept
@@ -122,6 +128,7 @@ def _change(
     covered: Collection[md.Part],
     imported: Collection[str],
     linked: Collection[str],
+    nested: bool = False,
 ) -> Change | None:
     drop: set[int] = set()
     for part in covered:
@@ -129,7 +136,7 @@ def _change(
     if doc.memkit:
         drop.difference_update(range(*doc.memkit))
     drop.update(_imports(src, doc, imported))
-    shared = src.rel in SHARED and doc.memkit is None
+    shared = (src.rel in SHARED or nested) and doc.memkit is None
     out: list[str] = []
     seam = skip_blank = marked = False
     for n, line in enumerate(doc.lines):

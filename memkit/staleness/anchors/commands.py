@@ -48,7 +48,7 @@ _RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:]*)?)\s*:(?!=)(.*)$")
 
 def _text(read: Reader, path: str) -> str | None:
     data = read(path)
-    return None if data is None else data.decode("utf-8", "replace")
+    return None if data is None else data.decode("utf-8", "replace").removeprefix("\ufeff")
 
 
 def _norm(line: str) -> str:
@@ -145,6 +145,11 @@ def definitions(read: Reader, runner: str) -> tuple[str | None, dict[str, str]]:
     return _pyproject_scripts(read)
 
 
+def _defined(snap: Snapshot, runner: str) -> tuple[str | None, dict[str, str]]:
+    """definitions() of a snapshot, read once per snapshot and runner."""
+    return snap.derived(("commands", runner), lambda: definitions(snap.read, runner))
+
+
 def _pyproject_scripts(read: Reader) -> tuple[str | None, dict[str, str]]:
     import tomllib
 
@@ -227,7 +232,7 @@ class Command:
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
         if not self.runner:
             return None
-        found = definitions(snap.read, self.runner)[1].get(self.name)
+        found = _defined(snap, self.runner)[1].get(self.name)
         return None if found is None else f"cmd:{digest(found, 6)}"
 
     def compare(self, recorded: str, now: str | None) -> str:
@@ -253,7 +258,7 @@ class Command:
 
         if not self.runner:
             return "write the command as typed: `cmd:make lint`, `cmd:npm run test`, `cmd:NAME`"
-        path, names = definitions(snap.read, self.runner)
+        path, names = _defined(snap, self.runner)
         if path is None:
             return f"no {' or '.join(self.files(None))} at the repository root defines it"
         return f"{path} defines no {self.name!r}{near(self.name, names)}"

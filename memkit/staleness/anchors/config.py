@@ -160,8 +160,11 @@ class ConfigKey:
         return (self.path,)
 
     def _doc(self, snap: Snapshot) -> Any:
-        data = snap.read(self.path)
-        return None if data is None else load(self.path, data)
+        """The file's document, parsed once per snapshot (a ConfigError raised each time)."""
+        doc = snap.derived(("config", self.path), lambda: _load(snap, self.path))
+        if isinstance(doc, ConfigError):
+            raise ConfigError(str(doc))
+        return doc
 
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
         try:
@@ -201,3 +204,11 @@ class ConfigKey:
             return f"no file {self.path}; write the path relative to the repository root"
         hint = near(self.key, keys_of(doc, max(len(parts), 1)))
         return f"{self.path} has no key {self.key!r}{hint}; write the key path as a.b.c"
+
+
+def _load(snap: Snapshot, path: str) -> Any:
+    data = snap.read(path)
+    try:
+        return None if data is None else load(path, data)
+    except ConfigError as e:
+        return e

@@ -22,8 +22,8 @@ ABSENT = "dep:none"
 
 
 def dependencies(snap: Snapshot) -> dict[str, str]:
-    """{normalized name: version} of the project at a snapshot."""
-    return declared(snap.read)
+    """{normalized name: version} of the project at a snapshot (parsed once per snapshot)."""
+    return snap.derived(("deps",), lambda: declared(snap.read))
 
 
 def dep_print(version: str | None) -> str:

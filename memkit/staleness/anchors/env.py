@@ -84,13 +84,36 @@ def mentions(path: str, data: bytes, name: str) -> bool:
     return name.encode() in data and name in reads(path, data)
 
 
+def _may_name(snap: Snapshot, path: str) -> bytes:
+    """A file's bytes when it may declare or read a variable, else b"" (read once per
+    snapshot; what no variable can be found in is not kept)."""
+    data = snap.read(path) or b""
+    if path.rsplit("/", 1)[-1] in DECLARATIONS:
+        return data
+    if len(data) > MAX_SCAN_BYTES:
+        return b""
+    if path.endswith((".py", ".pyi")):
+        return data if b"environ" in data or b"getenv" in data else b""
+    return data if b"env" in data or b"ENV" in data else b""
+
+
+def _named(path: str, data: bytes) -> set[str]:
+    """The variables a file declares (a .env-style file) or reads (a source file)."""
+    if path.rsplit("/", 1)[-1] in DECLARATIONS:
+        return declared(data.decode("utf-8", "replace"))
+    return reads(path, data)
+
+
 def source_paths(snap: Snapshot) -> list[str]:
     """Every file of the snapshot a language is known for (tracked files, else a walk)."""
     from memkit.staleness.anchors.tree import project_files
     from memkit.staleness.links import language_of
 
-    paths = project_files(snap.root, snap.repo)
-    return [p for p in paths if language_of(p) is not None]
+    def listed() -> list[str]:
+        paths = project_files(snap.root, snap.repo)
+        return [p for p in paths if language_of(p) is not None]
+
+    return snap.derived(("sources",), listed)
 
 
 @dataclass(frozen=True)
@@ -121,8 +144,10 @@ class EnvVar:
         return None if not where else "env " + " ".join(sorted(where[:MAX_FILES]))
 
     def _in(self, snap: Snapshot, path: str) -> bool:
-        data = snap.read(path)
-        return data is not None and mentions(path, data, self.name)
+        data = snap.derived(("env-text", path), lambda: _may_name(snap, path))
+        if self.name.encode() not in data:  # most files: no parse for most names
+            return False
+        return self.name in snap.derived(("env", path), lambda: _named(path, data))
 
     def compare(self, recorded: str, now: str | None) -> str:
         return "removed" if now is None else "unchanged"

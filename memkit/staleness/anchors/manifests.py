@@ -68,7 +68,7 @@ def major(version: str) -> str:
 
 def _text(read: Reader, path: str) -> str | None:
     data = read(path)
-    return None if data is None else data.decode("utf-8", "replace")
+    return None if data is None else data.decode("utf-8", "replace").removeprefix("\ufeff")
 
 
 def _toml(read: Reader, path: str) -> dict[str, Any]:
@@ -192,12 +192,32 @@ def _gemfile(read: Reader) -> dict[str, str]:
     }
 
 
+# A TOML lock file's `[[package]]` tables (uv.lock, poetry.lock, Cargo.lock): the lines up
+# to the next table header, where its own `name` and `version` keys are written first.
+_PACKAGE = re.compile(r"^\[\[package\]\][ \t]*\r?\n((?:(?!\[).*(?:\n|\Z))*)", re.M)
+_KEY = re.compile(r"^(name|version)[ \t]*=[ \t]*(?:\"([^\"\\\n]*)\"|'([^'\n]*)')", re.M)
+
+
+def toml_packages(text: str) -> list[dict[str, str]]:
+    """The `name` and `version` of each `[[package]]` of a lock file written by a tool
+    (one key a line, as uv, Poetry and Cargo write them): read by lines, since a full
+    TOML parse of a 1.5 MB uv.lock takes half a second. A package whose name is written
+    another way (an escape, a multi-line string) is left out."""
+    out = []
+    for block in _PACKAGE.finditer(text):
+        keys: dict[str, str] = {}
+        for m in _KEY.finditer(block.group(1)):
+            keys.setdefault(m.group(1), m.group(2) if m.group(2) is not None else m.group(3))
+        if "name" in keys:
+            out.append(keys)
+    return out
+
+
 def _locks(read: Reader) -> dict[str, str]:
     out: dict[str, str] = {}
     for lock in ("uv.lock", "poetry.lock", "Cargo.lock"):
-        for pkg in _toml(read, lock).get("package", []):
-            if isinstance(pkg, dict) and isinstance(pkg.get("name"), str):
-                out[normalize(pkg["name"])] = str(pkg.get("version", ""))
+        for pkg in toml_packages(_text(read, lock) or ""):
+            out[normalize(pkg["name"])] = pkg.get("version", "")
     packages = _table(_table(_json(read, "package-lock.json")).get("packages"))
     for key, pkg in packages.items():
         if key.startswith("node_modules/") and "/node_modules/" not in key:

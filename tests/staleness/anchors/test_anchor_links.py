@@ -323,3 +323,28 @@ def test_compiled_files_and_context_note_stale_anchors(project: Path, run: Invok
     assert "docker-compose.yml::services.redis.ports (value since" in compiled
     context = run("context", "--file", "docker-compose.yml").stdout
     assert "docker-compose.yml::services.redis.ports (value since" in context
+
+
+LOCKS = {
+    "uv.lock": 'version = 1\n\n[[package]]\nname = "Anyio"\nversion = "4.4.0"\nsource = '
+    '{ registry = "https://pypi.org/simple" }\ndependencies = [\n    { name = "idna" },\n]\n\n'
+    '[package.optional-dependencies]\nname = "not-a-package"\n\n[[package]]\nname = "idna"\n'
+    'version = "3.7"\n',
+    "poetry.lock": "[[package]]\nname = 'click'\nversion = '8.1.7'\ndescription = \"x\"\n\n"
+    '[package.dependencies]\ncolorama = {version = "*", markers = "platform_system"}\n\n'
+    '[metadata]\nlock-version = "2.0"\n',
+    "Cargo.lock": '# generated\nversion = 3\n\n[[package]]\nname = "serde"\nversion = "1.0.200"\n'
+    'dependencies = [\n "serde_derive",\n]\n\n[[package]]\nname = "serde_derive"\n'
+    'version = "1.0.200"\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(LOCKS))
+def test_lock_packages_read_by_lines_match_a_toml_parse(name: str) -> None:
+    import tomllib
+
+    from memkit.staleness.anchors.manifests import toml_packages
+
+    text = LOCKS[name]
+    parsed = [{k: p[k] for k in ("name", "version")} for p in tomllib.loads(text)["package"]]
+    assert toml_packages(text) == parsed
