@@ -119,13 +119,40 @@ def _fast() -> FrontParser:
 
 
 def check_depth(text: str) -> None:
-    """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion)."""
+    """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion).
+
+    libyaml has a nesting limit of its own in some releases (PyYAML 6.0.4 bundles one), and
+    its scanner, reading ahead in a flow collection, can stop there before the parser has
+    handed over MAX_DEPTH events. Any error libyaml raises is therefore checked again with
+    PyYAML's pure-Python parser, which has no such limit: too deep gives memkit's own
+    error, whatever libyaml's words were; otherwise libyaml's error stands.
+    """
     if sum(text.count(c) for c in _OPENERS) < MAX_DEPTH:
         return
     import yaml
 
+    try:
+        _walk_depth(yaml.parse(text, Loader=_safe_loader()))
+    except yaml.composer.ComposerError:
+        raise  # too deep, found by _walk_depth
+    except yaml.YAMLError as libyaml_error:
+        if _safe_loader() is yaml.SafeLoader:
+            raise
+        try:
+            _walk_depth(yaml.parse(text, Loader=yaml.SafeLoader))
+        except yaml.composer.ComposerError:
+            raise
+        except yaml.YAMLError:
+            pass  # malformed for both parsers: libyaml's error says where
+        raise libyaml_error from None
+
+
+def _walk_depth(events: Any) -> None:
+    """Raise a ComposerError at the first collection opened deeper than MAX_DEPTH."""
+    import yaml
+
     depth = 0
-    for event in yaml.parse(text, Loader=_safe_loader()):
+    for event in events:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
