@@ -121,34 +121,29 @@ def _fast() -> FrontParser:
 def check_depth(text: str) -> None:
     """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion).
 
-    libyaml has a nesting limit of its own in some releases (PyYAML 6.0.4 bundles one), and
-    its scanner, reading ahead in a flow collection, can stop there before the parser has
-    handed over MAX_DEPTH events. Any error libyaml raises is therefore checked again with
-    PyYAML's pure-Python parser, which has no such limit: too deep gives memkit's own
-    error, whatever libyaml's words were; otherwise libyaml's error stands.
+    Newer libyaml refuses nesting over a limit of its own (1,000 levels) while its scanner
+    reads ahead in a flow collection, before the parser hands over the events that pass
+    MAX_DEPTH: whatever that error says, if the text before it nests too deep, that is the
+    problem memkit reports.
     """
     if sum(text.count(c) for c in _OPENERS) < MAX_DEPTH:
         return
     import yaml
 
     try:
-        _walk_depth(yaml.parse(text, Loader=_safe_loader()))
-    except yaml.composer.ComposerError:
-        raise  # too deep, found by _walk_depth
-    except yaml.YAMLError as libyaml_error:
-        if _safe_loader() is yaml.SafeLoader:
+        mark = _past_max_depth(yaml.parse(text, Loader=_safe_loader()))
+    except yaml.MarkedYAMLError as e:
+        mark = _past_max_depth_before(text, e.problem_mark or e.context_mark)
+        if mark is None:
             raise
-        try:
-            _walk_depth(yaml.parse(text, Loader=yaml.SafeLoader))
-        except yaml.composer.ComposerError:
-            raise
-        except yaml.YAMLError:
-            pass  # malformed for both parsers: libyaml's error says where
-        raise libyaml_error from None
+    if mark is not None:
+        raise yaml.composer.ComposerError(
+            None, None, f"YAML nested over {MAX_DEPTH} levels deep; flatten it", mark
+        )
 
 
-def _walk_depth(events: Any) -> None:
-    """Raise a ComposerError at the first collection opened deeper than MAX_DEPTH."""
+def _past_max_depth(events: Any) -> Any:
+    """The start mark of the first collection nested deeper than MAX_DEPTH, or None."""
     import yaml
 
     depth = 0
@@ -156,15 +151,23 @@ def _walk_depth(events: Any) -> None:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                mark: Any = event.start_mark
-                raise yaml.composer.ComposerError(
-                    None,
-                    None,
-                    f"YAML nested over {MAX_DEPTH} levels deep; flatten it",
-                    mark,
-                )
+                return event.start_mark
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
+    return None
+
+
+def _past_max_depth_before(text: str, mark: Any) -> Any:
+    """_past_max_depth() over the text before `mark`, where the parser stopped; None
+    when that text nests no deeper than MAX_DEPTH or fails first, or `mark` is None."""
+    import yaml
+
+    if mark is None:
+        return None
+    try:
+        return _past_max_depth(yaml.parse(text[: mark.index], Loader=_safe_loader()))
+    except yaml.YAMLError:
+        return None
 
 
 def _check_tree(root: Any) -> None:
