@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memkit.store import Store
 from tests.conftest import git
 
@@ -100,6 +102,7 @@ def test_edit_refuses_to_overwrite_a_change_made_meanwhile(store: Store, tmp_pat
     assert store.get("target").text == "mine"
 
 
+@pytest.mark.slow  # benchmarks/stress.py for six seconds: four workers of real processes
 def test_short_stress_run_loses_nothing(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("stress", ROOT / "benchmarks" / "stress.py")
     assert spec and spec.loader
