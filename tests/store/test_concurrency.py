@@ -35,6 +35,7 @@ def _finish(procs: list[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
     return [(p.wait(timeout=120), *p.communicate()) for p in procs]
 
 
+@pytest.mark.slow  # eight memkit processes racing
 def test_parallel_adds_of_one_title_get_distinct_ids(store: Store) -> None:
     procs = [_start(store.root, "add", "Same title", "--body", f"body {i}") for i in range(8)]
     results = _finish(procs)
@@ -45,6 +46,7 @@ def test_parallel_adds_of_one_title_get_distinct_ids(store: Store) -> None:
     assert bodies == [f"body {i}" for i in range(8)]
 
 
+@pytest.mark.slow  # six memkit processes racing to commit
 def test_parallel_commits_all_land(store: Store) -> None:
     git(store.root, "add", "-A")
     git(store.root, "commit", "-qm", "init")
@@ -64,6 +66,7 @@ def _editor(tmp_path: Path, code: str) -> str:
     return f"{sys.executable} {script}"
 
 
+@pytest.mark.slow  # three memkit processes with an editor that waits
 def test_parallel_edits_of_one_memory_both_land(store: Store, tmp_path: Path) -> None:
     (store.dir / "shared.md").write_text("---\ntitle: Shared\n---\nstart\n", encoding="utf-8")
     editor = _editor(
