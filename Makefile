@@ -36,8 +36,8 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-# The edit loop: everything but the slow tests (killed processes, the pre-commit
-# framework, MCP servers, wheels), stopping at the first failure.
+# The edit loop: everything but the slow tests (killed or racing processes, waits on
+# locks, the pre-commit framework, MCP servers, wheels), stopping at the first failure.
 fast: $(STAMP)
 	$(BIN)/pytest -m "not slow" -x
 
