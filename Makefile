@@ -37,9 +37,10 @@ pytest: $(STAMP)
 	$(BIN)/pytest
 
 # The edit loop: everything but the slow tests (killed or racing processes, waits on
-# locks, the pre-commit framework, MCP servers, wheels), stopping at the first failure.
+# locks, the pre-commit framework, MCP servers, wheels), on every core (pytest-xdist),
+# stopping at the first failure.
 fast: $(STAMP)
-	$(BIN)/pytest -m "not slow" -x
+	$(BIN)/pytest -m "not slow" -x -n auto
 
 # memkit checks its own store: valid memories, compiled files current.
 selfcheck: $(STAMP)
