@@ -1,12 +1,16 @@
 # Two commands do all the set-up on a fresh machine:
 #   make demo   creates .venv, installs memkit, shows it at work on a scratch clone of this repo
 #   make test   creates .venv with the dev extra, runs ruff, mypy and pytest
+# and one more for the oldest releases pyproject.toml allows:
+#   make test-lowest   creates .venv-lowest pinned by constraints/lowest.txt, runs pytest
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+LOWEST := .venv-lowest
+LOWEST_STAMP := $(LOWEST)/.installed-lowest
 
-.PHONY: demo test fast lint typecheck pytest selfcheck browser bench clean
+.PHONY: demo test test-lowest fast lint typecheck pytest selfcheck browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,10 +38,11 @@ typecheck: $(STAMP)
 pytest: $(STAMP)
 	$(BIN)/pytest
 
-# The edit loop: everything but the slow tests (killed processes, the pre-commit
-# framework, MCP servers, wheels), stopping at the first failure.
+# The edit loop: everything but the slow tests (killed or racing processes, waits on
+# locks, the pre-commit framework, MCP servers, wheels), on every core (pytest-xdist),
+# stopping at the first failure.
 fast: $(STAMP)
-	$(BIN)/pytest -m "not slow" -x
+	$(BIN)/pytest -m "not slow" -x -n auto
 
 # memkit checks its own store: valid memories, compiled files current.
 selfcheck: $(STAMP)
@@ -61,5 +66,18 @@ browser:
 
 test: lint typecheck browser pytest selfcheck
 
+# The lower bounds in pyproject.toml, tested: every dependency at the oldest release
+# they allow (constraints/lowest.txt pins each), in a venv of its own. Rebuilt from
+# scratch when either file changes, so nothing newer lingers from an earlier install.
+$(LOWEST_STAMP): pyproject.toml constraints/lowest.txt
+	rm -rf $(LOWEST)
+	$(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install --quiet --upgrade pip
+	$(LOWEST)/bin/python -m pip install --quiet -c constraints/lowest.txt -e '.[dev]'
+	touch $@
+
+test-lowest: browser $(LOWEST_STAMP)
+	$(LOWEST)/bin/pytest
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOWEST) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -299,6 +299,7 @@ def test_nested_outputs_never_land_in_git_or_the_store(store: Store, folder: str
 # ------------------------------------------------------------------ locks and commits
 
 
+@pytest.mark.slow  # another process holds the store lock for three seconds
 @pytest.mark.parametrize("command", [("rm", "retry"), ("revert", "retry")])
 def test_rm_and_revert_wait_for_the_store_lock(store: Store, command: tuple[str, ...]) -> None:
     """Item 7: racing an MCP update, `rm` said "removed" and the memory came back."""
@@ -370,6 +371,7 @@ def test_init_never_writes_through_a_store_linked_out(repo: Path, tmp_path: Path
     assert list(elsewhere.iterdir()) == []
 
 
+@pytest.mark.slow  # an editor process that takes two seconds
 def test_discard_waits_for_an_edit_in_progress(store: Store, tmp_path: Path) -> None:
     write_memory(store, "retry", OK)
     editor = tmp_path / "slow.py"

@@ -265,6 +265,7 @@ def test_the_0_1_claude_settings_still_run_the_handlers(project: Path, spelling:
     assert Store(project).get("session-2026-11-22-0d1e2f3a").status == "draft"
 
 
+@pytest.mark.slow  # a real MCP server
 def test_the_0_1_mcp_entry_still_serves(project: Path) -> None:
     pytest.importorskip("mcp")
     import anyio

@@ -119,25 +119,55 @@ def _fast() -> FrontParser:
 
 
 def check_depth(text: str) -> None:
-    """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion)."""
+    """Refuse YAML nested more than MAX_DEPTH levels (found from parser events, no recursion).
+
+    Newer libyaml refuses nesting over a limit of its own (1,000 levels) while its scanner
+    reads ahead in a flow collection, before the parser hands over the events that pass
+    MAX_DEPTH: whatever that error says, if the text before it nests too deep, that is the
+    problem memkit reports.
+    """
     if sum(text.count(c) for c in _OPENERS) < MAX_DEPTH:
         return
     import yaml
 
+    try:
+        mark = _past_max_depth(yaml.parse(text, Loader=_safe_loader()))
+    except yaml.MarkedYAMLError as e:
+        mark = _past_max_depth_before(text, e.problem_mark or e.context_mark)
+        if mark is None:
+            raise
+    if mark is not None:
+        raise yaml.composer.ComposerError(
+            None, None, f"YAML nested over {MAX_DEPTH} levels deep; flatten it", mark
+        )
+
+
+def _past_max_depth(events: Any) -> Any:
+    """The start mark of the first collection nested deeper than MAX_DEPTH, or None."""
+    import yaml
+
     depth = 0
-    for event in yaml.parse(text, Loader=_safe_loader()):
+    for event in events:
         if isinstance(event, yaml.CollectionStartEvent):
             depth += 1
             if depth > MAX_DEPTH:
-                mark: Any = event.start_mark
-                raise yaml.composer.ComposerError(
-                    None,
-                    None,
-                    f"YAML nested over {MAX_DEPTH} levels deep; flatten it",
-                    mark,
-                )
+                return event.start_mark
         elif isinstance(event, yaml.CollectionEndEvent):
             depth -= 1
+    return None
+
+
+def _past_max_depth_before(text: str, mark: Any) -> Any:
+    """_past_max_depth() over the text before `mark`, where the parser stopped; None
+    when that text nests no deeper than MAX_DEPTH or fails first, or `mark` is None."""
+    import yaml
+
+    if mark is None:
+        return None
+    try:
+        return _past_max_depth(yaml.parse(text[: mark.index], Loader=_safe_loader()))
+    except yaml.YAMLError:
+        return None
 
 
 def _check_tree(root: Any) -> None:

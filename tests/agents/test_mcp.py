@@ -22,6 +22,9 @@ pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters
 
+# Every test starts a real MCP server process (about two seconds each): `make fast` skips them.
+pytestmark = pytest.mark.slow
+
 DAY = __import__("datetime").date(2026, 11, 22)
 
 Session = Callable[[Client], Awaitable[None]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import Invoke, git
 
 from memkit.githooks import install as hooks
@@ -45,6 +46,7 @@ def test_hand_edit_of_a_compiled_section_is_undone(project: Path, run: Invoke) -
     assert git(project, "status", "--short") == "MM AGENTS.md\n"
 
 
+@pytest.mark.slow  # the pre-commit framework itself
 def test_framework_compile_hook_fails_when_it_writes(project: Path, store: Store) -> None:
     from test_precommit_framework import line, local_config, sh
 

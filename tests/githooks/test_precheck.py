@@ -260,6 +260,7 @@ def commit(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow  # waits twice for the memory files to settle (precheck.MARGIN_NS)
 def test_a_commit_with_nothing_to_do_never_starts_python(project: Path, tmp_path: Path) -> None:
     (project / "src").mkdir()
     (project / "src" / "app.py").write_text("x = 1\n", encoding="utf-8")

@@ -20,6 +20,8 @@ LINKED = "---\ntitle: Totals are rounded once\nlinks:\n- src/app.py::total\n---\
 APP = "def total(xs):\n    return round(sum(xs), 2)\n"
 BAD = "---\ntitle: Bad\ntype: opinion\n---\n\ntext\n"
 
+pytestmark = pytest.mark.slow  # the pre-commit framework itself, in processes
+
 
 def env() -> dict[str, str]:
     return {**os.environ, "PATH": BIN + os.pathsep + os.environ["PATH"], "NO_COLOR": "1"}

@@ -97,7 +97,7 @@ def test_corpus() -> None:
 SCALAR = st.text(alphabet="0123456789-+._:xbeEoOnNyYtTfF~ aZ", max_size=12)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=600, deadline=None)
 @given(SCALAR)
 def test_fuzzed_scalars(value: str) -> None:
     value = value.strip(" ")

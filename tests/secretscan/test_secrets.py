@@ -122,6 +122,7 @@ ADVERSARIAL = {
 }
 
 
+@pytest.mark.slow  # a megabyte per case, each scanned and redacted twice
 @pytest.mark.parametrize("name", ADVERSARIAL)
 def test_a_megabyte_line_scans_and_redacts_in_linear_time(name: str) -> None:
     """The old `[\\w.\\-]*(?:password|…)` took 68 s on 32 KB of `a-a-…`; a 1 MB line now

@@ -51,7 +51,7 @@ def test_same_text_as_ast_dump_on_tricky_code() -> None:
 
 def test_same_text_as_ast_dump_on_real_files() -> None:
     root = Path(ast.__file__).parent
-    files = sorted(root.glob("*.py"))[:60] + sorted(Path("memkit").rglob("*.py"))
+    files = sorted(root.glob("*.py"))[:60:3] + sorted(Path("memkit").rglob("*.py"))
     assert len(files) > 60
     for path in files:
         tree = ast.parse(path.read_bytes())

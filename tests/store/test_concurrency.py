@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from memkit.store import Store
 from tests.conftest import git
 
@@ -33,6 +35,7 @@ def _finish(procs: list[subprocess.Popen[str]]) -> list[tuple[int, str, str]]:
     return [(p.wait(timeout=120), *p.communicate()) for p in procs]
 
 
+@pytest.mark.slow  # eight memkit processes racing
 def test_parallel_adds_of_one_title_get_distinct_ids(store: Store) -> None:
     procs = [_start(store.root, "add", "Same title", "--body", f"body {i}") for i in range(8)]
     results = _finish(procs)
@@ -43,6 +46,7 @@ def test_parallel_adds_of_one_title_get_distinct_ids(store: Store) -> None:
     assert bodies == [f"body {i}" for i in range(8)]
 
 
+@pytest.mark.slow  # six memkit processes racing to commit
 def test_parallel_commits_all_land(store: Store) -> None:
     git(store.root, "add", "-A")
     git(store.root, "commit", "-qm", "init")
@@ -62,6 +66,7 @@ def _editor(tmp_path: Path, code: str) -> str:
     return f"{sys.executable} {script}"
 
 
+@pytest.mark.slow  # three memkit processes with an editor that waits
 def test_parallel_edits_of_one_memory_both_land(store: Store, tmp_path: Path) -> None:
     (store.dir / "shared.md").write_text("---\ntitle: Shared\n---\nstart\n", encoding="utf-8")
     editor = _editor(
@@ -100,6 +105,7 @@ def test_edit_refuses_to_overwrite_a_change_made_meanwhile(store: Store, tmp_pat
     assert store.get("target").text == "mine"
 
 
+@pytest.mark.slow  # benchmarks/stress.py for six seconds: four workers of real processes
 def test_short_stress_run_loses_nothing(tmp_path: Path) -> None:
     spec = importlib.util.spec_from_file_location("stress", ROOT / "benchmarks" / "stress.py")
     assert spec and spec.loader
