@@ -17,6 +17,7 @@ path) and runs five sections:
 4. hostile repositories: one per threat item of docs/reliability.md, every command run
    over each; code execution, reads and writes outside the repository, hangs, tracebacks.
 5. bad input: bad CLI invocations, bad hook payloads, garbage to the MCP server.
+6. inputs (adv_inputs.py): pathological globs, resumed edits, unlabelled secrets.
 
 Prints one line per section, then the details and examples of every figure that is not 0;
 exits 1 if any figure that must be 0 is not. `--quick` is a reduced run (a few minutes on
@@ -45,6 +46,7 @@ import adv_badinput
 import adv_concurrency
 import adv_crash
 import adv_hostile
+import adv_inputs
 import adv_secrets
 from adv_common import ROOT, Section, isolated_env
 
@@ -101,6 +103,12 @@ def sections(
             ),
             adv_badinput.summary,
         ),
+        (
+            6,
+            "pull-request and agent inputs",
+            lambda: adv_inputs.run_section(base, env),
+            adv_inputs.summary,
+        ),
     ]
 
 
@@ -124,7 +132,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, help="work here (kept) instead of a temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir")
     ap.add_argument("--json", type=Path, help="also write every figure and example here")
-    ap.add_argument("--sections", default="1,2,3,4,5", help="which sections, e.g. 1,3")
+    ap.add_argument("--sections", default="1,2,3,4,5,6", help="which sections, e.g. 1,3")
     ap.add_argument(
         "--crash-points",
         type=int,
