@@ -19,6 +19,8 @@ path) and runs these sections:
 5. bad input: bad CLI invocations, bad hook payloads, garbage to the MCP server.
 6. team stores and served repositories: tree bombs, big blobs, remote-helper
    transports, pins (benchmarks/adv_stores.py).
+7. pull-request and agent inputs: pathological globs, resumed edits, unlabelled
+   secrets (benchmarks/adv_inputs.py).
 8. what a pull request can change through the work tree: links between tracked files,
    harvest settings, report overrides, file names that are not UTF-8, review markdown
    (benchmarks/adv_tree.py).
@@ -50,6 +52,7 @@ import adv_badinput
 import adv_concurrency
 import adv_crash
 import adv_hostile
+import adv_inputs
 import adv_secrets
 import adv_stores
 import adv_tree
@@ -114,6 +117,12 @@ def sections(
             lambda: adv_stores.run_section(base, env, timeout=a.timeout),
             adv_stores.summary,
         ),
+        (
+            7,
+            "pull-request and agent inputs",
+            lambda: adv_inputs.run_section(base, env),
+            adv_inputs.summary,
+        ),
         *adv_tree.sections(a, base, env),
     ]
 
@@ -138,7 +147,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, help="work here (kept) instead of a temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir")
     ap.add_argument("--json", type=Path, help="also write every figure and example here")
-    ap.add_argument("--sections", default="1,2,3,4,5,6,8", help="which sections, e.g. 1,3")
+    ap.add_argument("--sections", default="1,2,3,4,5,6,7,8", help="which sections, e.g. 1,3")
     ap.add_argument(
         "--crash-points",
         type=int,

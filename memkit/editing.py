@@ -7,10 +7,14 @@ import datetime as dt
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from memkit import memory as mm
 from memkit.errors import MemkitError
+from memkit.fields import NAMES as REGISTRY_NAMES
+from memkit.fields import REGISTRY
 from memkit.fsutil import atomic_write, file_lock
+from memkit.memory import Memory
 from memkit.store import Store, check_secrets
 
 
@@ -52,16 +56,19 @@ def _edit_locked(
     allow_secret: bool,
 ) -> str:
     rel = store.rel(path)
-    base = draft.with_suffix(".base")  # the file as it was when the edit began
+    base = draft.with_suffix(".base")  # the file as it was when the edit began; never moved
+    seen = draft.with_suffix(".seen")  # the newer file a refused save was shown
     resumed = draft.exists()
     if not resumed:
         shutil.copyfile(path, draft)
     if not resumed or not base.exists():
         shutil.copyfile(path, base)
+        seen.unlink(missing_ok=True)
+    before = draft.read_bytes()
     editor(draft)
     raw = draft.read_bytes()
     if raw == path.read_bytes():
-        _drop(draft, base)
+        _drop(draft, base, seen)
         return f"no change to {rel}"
     keep = (
         f" (your edit is kept in {store.display(draft)}: `memkit edit {mid}` reopens it, "
@@ -74,18 +81,59 @@ def _edit_locked(
         raise MemkitError(f"{e}{keep}") from None
     with store.lock():
         current = path.read_bytes()
-        if current != base.read_bytes():
-            atomic_write(base, current)  # reopening saves over this newer version
-            raise MemkitError(
-                f"{rel} changed while you were editing it, so nothing was saved{keep}; "
-                "compare your edit with the file, then reopen it"
-            )
         old = mm.parse(current, mid=mid, path=rel)
+        if current != base.read_bytes():
+            # Resolved by hand: edited again after a refusal showed this very version.
+            settled = raw != before and seen.exists() and seen.read_bytes() == current
+            mem, clash = three_way(mm.parse(base.read_bytes(), mid=mid, path=rel), mem, old)
+            if clash and not settled:
+                atomic_write(seen, current)
+                raise MemkitError(
+                    f"{rel} changed while you were editing it, and both changed "
+                    f"{', '.join(clash)}, so nothing was saved{keep}; compare "
+                    f"{'that field' if len(clash) == 1 else 'those fields'} with the file, "
+                    "make your edit say what they should, then reopen it"
+                )
         if mem.updated == old.updated:
             mem = dataclasses.replace(mem, updated=today)
         store.put(dataclasses.replace(mem, path=rel), allow_secret=True)
-    _drop(draft, base)
+    _drop(draft, base, seen)
     return f"saved {rel}" + (" (resumed your earlier edit)" if resumed else "")
+
+
+MERGED = [f.name for f in REGISTRY if f.name != "updated"] + ["body"]
+
+
+def three_way(base: Memory, mine: Memory, theirs: Memory) -> tuple[Memory, list[str]]:
+    """`mine` with the changes `theirs` made since `base` to the fields `mine` left alone,
+    and the fields both changed differently (those keep `mine`'s value). Front-matter
+    keys memkit does not manage travel with the side that changed them."""
+    extra = [_unknown(m) for m in (base, mine, theirs)]
+    carrier = theirs if extra[1] == extra[0] else mine
+    both = extra[0] != extra[1] and extra[2] not in (extra[0], extra[1])
+    clash = ["front-matter keys memkit does not manage"] if both else []
+    take: dict[str, Any] = {}
+    for name in MERGED:
+        b, m, t = (getattr(x, name) for x in (base, mine, theirs))
+        if t in (b, m):
+            value = m
+        elif m == b:
+            value = t
+        else:
+            clash.append(name)
+            value = m
+        if value != getattr(carrier, name):
+            take[name] = value
+    dates = [d for d in (mine.updated, theirs.updated) if d is not None]
+    take["updated"] = max(dates) if dates else None
+    return dataclasses.replace(carrier, **take), clash
+
+
+def _unknown(mem: Memory) -> dict[str, Any]:
+    if not mem.head:
+        return {}
+    _, front, _, _ = mm.split(mem.head, mem.path)
+    return {k: v for k, v in mm.load_yaml(front, mem.path).items() if k not in REGISTRY_NAMES}
 
 
 def _drop(*paths: Path) -> None:
@@ -101,5 +149,5 @@ def discard_edit(store: Store, mid: str) -> str:
     with file_lock(draft.with_suffix(".lock")):
         if not draft.exists():
             return f"no kept edit for {mid!r}"
-        _drop(draft, draft.with_suffix(".base"))
+        _drop(draft, draft.with_suffix(".base"), draft.with_suffix(".seen"))
     return f"discarded {store.display(draft)}"

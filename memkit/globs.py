@@ -10,10 +10,13 @@ carry as written, with the fix in the message.
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections.abc import Iterator
 
 MAX_EXPANSION = 256  # globs one brace pattern may expand to
+MAX_LENGTH = 512  # characters in one glob
+MAX_SEGMENTS = 32  # `/`-separated parts of one glob
 
 
 def expand_braces(glob: str) -> list[str]:
@@ -50,6 +53,16 @@ def _expand(glob: str) -> Iterator[str]:
 def check(glob: str) -> None:
     """Refuse a glob that an agent's rule file cannot carry as written (ValueError)."""
     what = f"path glob {glob!r}"
+    if len(glob) > MAX_LENGTH:
+        raise ValueError(
+            f"path glob {glob[:40]!r}... is {len(glob)} characters long; memkit takes globs of "
+            f"up to {MAX_LENGTH}: shorten it, or split it into several `paths` entries"
+        )
+    if glob.count("/") >= MAX_SEGMENTS:
+        raise ValueError(
+            f"{what} has {glob.count('/') + 1} segments; memkit takes globs of up to "
+            f"{MAX_SEGMENTS}: one `**` stands for any number of folders"
+        )
     if "<" in glob or ">" in glob:
         raise ValueError(
             f"{what} contains '<' or '>': compiled files would read it as HTML, and no file "
@@ -83,47 +96,87 @@ def check(glob: str) -> None:
 def match(glob: str, path: str) -> bool:
     """Whether `path` (relative, `/`-separated) matches `glob`, git-style.
 
-    `*` and `?` stay within one path segment, `**` spans segments (`**/` also matches
-    nothing), `[...]` is a character class (`[!...]` negated), `{a,b}` alternatives
-    nest (expanded by `expand_braces`, the same expansion compiled rule files use).
-    A glob without wildcards also matches everything under it (a directory).
+    `*` and `?` stay within one path segment, `**` as a whole segment spans segments
+    (`**/` also matches nothing; elsewhere it is a `*`), `[...]` is a character class
+    (`[!...]` negated) that never matches `/`, `{a,b}` alternatives nest (expanded by
+    `expand_braces`, the same expansion compiled rule files use; a glob expanding to more
+    than MAX_EXPANSION matches nothing, and `check` refuses it). A glob without wildcards
+    also matches everything under it (a directory). The work is linear in the path for
+    each alternative: see `_regex`.
     """
     if not any(c in glob for c in "*?[{"):
         base = glob.rstrip("/")
         return path == base or path.startswith(base + "/")
-    return any(_regex(g).fullmatch(path) is not None for g in expand_braces(glob))
+    return any(_regex(g).fullmatch(path) is not None for g in _alternatives(glob))
+
+
+def _alternatives(glob: str) -> list[str]:
+    alts = list(itertools.islice(_expand(glob), MAX_EXPANSION + 1))
+    return alts if len(alts) <= MAX_EXPANSION else []
 
 
 @functools.lru_cache(maxsize=1024)
 def _regex(glob: str) -> re.Pattern[str]:
-    out, i = [], 0
-    while i < len(glob):
-        if glob.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if glob.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        c = glob[i]
-        end = glob.find("]", i + 2) if c == "[" else -1
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
+    """One brace-free glob as a regular expression that cannot backtrack badly.
+
+    The glob is read segment by segment; runs of `**` segments collapse into one (so
+    `**/**/x` compiles to what `**/x` does). Between two `**`, a block of plain segments
+    is found at its first place and kept (an atomic group), which is enough: a later
+    block only needs room after it. Inside a segment, each piece between two `*` is
+    likewise taken at its first place. Nothing quantified can match the same text two
+    ways, so a match is linear in the path for each block.
+    """
+    segs = glob.split("/")
+    if glob.endswith("/"):  # a folder: everything under it
+        segs[-1] = "**"
+    blocks: list[list[str]] = [[]]  # plain segments between `**`
+    for seg in segs:
+        if seg != "**":
+            blocks[-1].append(_segment(seg))
+        elif blocks[-1] or len(blocks) == 1:  # a `**` right after a `**` adds nothing
+            blocks.append([])
+    if len(blocks) == 1:
+        return re.compile("/".join(blocks[0]))
+    first, *middle, last = blocks
+    out = "/".join(first) + "/" if first else ""
+    for block in middle:
+        out += "(?>(?:[^/]*/)*?" + "/".join(block) + "/)"
+    out += "(?:[^/]*/)*" + "/".join(last) if last else ".*"
+    return re.compile(out)
+
+
+def _segment(seg: str) -> str:
+    """A regular expression for one segment of a glob: it matches one path segment."""
+    pieces: list[list[str]] = [[]]  # one-character atoms between `*`
+    for atom in _atoms(seg):
+        if atom != "*":
+            pieces[-1].append(atom)
+        elif pieces[-1] or len(pieces) == 1:  # `**` inside a segment is `*`
+            pieces.append([])
+    if len(pieces) == 1:
+        return "".join(pieces[0])
+    head, *inner, tail = ("".join(p) for p in pieces)
+    body = "".join(f"(?>[^/]*?{p})" for p in inner)
+    return f"(?>{head}{body}[^/]*{tail}(?![^/]))"
+
+
+def _atoms(seg: str) -> Iterator[str]:
+    """`*`, or a regular expression for one character, for each part of a glob segment."""
+    i = 0
+    while i < len(seg):
+        c = seg[i]
+        end = seg.find("]", i + 2) if c == "[" else -1
+        if c in "*?":
+            yield "[^/]" if c == "?" else c
         elif c == "[" and end > 0:
-            inner = glob[i + 1 : end]
+            inner = seg[i + 1 : end]
             neg = inner[:1] in ("!", "^")
             body = re.escape(inner[1:] if neg else inner).replace(r"\-", "-")
-            out.append(f"[{'^' if neg else ''}{body}]")
+            yield f"[^/{body}]" if neg else f"[{body}]"
             i = end
         else:
-            out.append(re.escape(c))
+            yield re.escape(c)
         i += 1
-    if glob.endswith("/"):
-        out.append(".*")
-    return re.compile("".join(out))
 
 
 def fixed_prefix(glob: str) -> str:
@@ -135,4 +188,7 @@ def fixed_prefix(glob: str) -> str:
 def glob_re(glob: str) -> re.Pattern[str]:
     """One regular expression for `glob` (braces expanded), matching as `match` does for
     globs with wildcards: for callers that store or combine patterns."""
-    return re.compile("|".join(f"(?:{_regex(g).pattern})" for g in expand_braces(glob)))
+    alts = _alternatives(glob)
+    if not alts:  # too many alternatives: matches nothing, as `match` does
+        return re.compile("(?!)")
+    return re.compile("|".join(f"(?:{_regex(g).pattern})" for g in alts))

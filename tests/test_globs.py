@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memkit.globs import match
+from memkit.globs import MAX_LENGTH, MAX_SEGMENTS, check, glob_re, match
+from memkit.store import Store
+from tests.conftest import Invoke
 
 wcmatch = pytest.importorskip("wcmatch.glob")
 FLAGS = wcmatch.GLOBSTAR | wcmatch.BRACE | wcmatch.DOTGLOB
@@ -50,3 +55,65 @@ GLOB_PART = st.sampled_from(["*", "**", "a", "b", "src", "*.py", "*.{ts,tsx}", "
 def test_match_agrees_with_wcmatch(parts: list[str], segments: list[str]) -> None:
     glob, path = "/".join(parts), "/".join(segments)
     assert match(glob, path) == reference(glob, path), (glob, path)
+
+
+SEG_OR_STARS = st.sampled_from(["**", "**", "*", "a", "*a*", "a**", "**.py", "[!a]*", "{a,b}/**"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(SEG_OR_STARS, min_size=1, max_size=7), st.lists(SEGMENT, min_size=1, max_size=7))
+def test_runs_of_globstars_agree_with_wcmatch(parts: list[str], segments: list[str]) -> None:
+    glob, path = "/".join(parts), "/".join(segments)
+    assert match(glob, path) == reference(glob, path), (glob, path)
+
+
+def test_repeated_globstars_compile_to_one() -> None:
+    assert glob_re("**/**/**/x").pattern == glob_re("**/x").pattern
+    assert glob_re("src/**/**/*.py").pattern == glob_re("src/**/*.py").pattern
+    assert glob_re("a/**/**").pattern == glob_re("a/**").pattern
+
+
+PATHOLOGICAL = """
+from memkit.globs import match
+deep = "/".join(["a"] * 12) + "/b.py"
+assert not match("**/" * 40 + "*.zz", deep)
+assert not match("/".join(["**/a"] * 30) + "/zz", "/".join(["a"] * 60))
+assert not match("*a" * 40 + "b", "a" * 4000)
+assert not match("/".join(["*a*a*"] * 30), "/".join(["aaaa"] * 29 + ["b"]))
+assert match("**/" * 40 + "*.py", deep)
+print("done")
+"""
+
+
+def test_pathological_globs_finish() -> None:
+    """Globs that made a backtracking matcher run for hours: each match is a few steps
+    per path character, so the whole script ends far inside the generous limit."""
+    out = subprocess.run(
+        [sys.executable, "-c", PATHOLOGICAL], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "done"
+
+
+@pytest.mark.parametrize("glob", ["src/" + "x" * MAX_LENGTH, "/".join(["*"] * (MAX_SEGMENTS + 1))])
+def test_check_caps_length_and_segments(glob: str) -> None:
+    with pytest.raises(ValueError) as err:
+        check(glob)
+    assert "\n" not in str(err.value) and "path glob" in str(err.value)
+
+
+def test_check_takes_a_long_but_reasonable_glob() -> None:
+    check("/".join(["src"] * (MAX_SEGMENTS - 1)) + "/**")
+
+
+def test_too_many_alternatives_match_nothing() -> None:
+    glob = "{a,b}" * 12 + "/*.py"  # 4096 alternatives
+    assert not match(glob, "a" * 12 + "/x.py")
+    assert glob_re(glob).fullmatch("a" * 12 + "/x.py") is None
+
+
+def test_add_refuses_an_overlong_glob(store: Store, run: Invoke) -> None:
+    result = run("add", "Deep", "-b", "text", "--path", "**/" * MAX_SEGMENTS + "*.zz", code=2)
+    assert "segments" in result.stderr and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not list(store.dir.rglob("deep*.md"))

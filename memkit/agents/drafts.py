@@ -210,7 +210,7 @@ def _bullets(items: tuple[str, ...], code: bool = True) -> list[str]:
 def render(summary: Summary, sid: str) -> tuple[str, str]:
     """(title, body) of the episode."""
     s = summary
-    whole = (s.asked or "").strip()
+    whole = redact((s.asked or "").strip())  # before the cut: half a secret reads as none
     asked = whole.splitlines()[0] if whole else ""
     if asked:  # a title is one line: the prompt's first (the body keeps it whole)
         cut = len(asked) > 100 or asked != whole

@@ -71,15 +71,55 @@ def _lower(text: str) -> str:
     return lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
 
 
+# Values a vendor publishes in its documentation as fakes: never a secret anyone holds.
+DOCUMENTED_EXAMPLES = (
+    "AKIAIOSFODNN7EXAMPLE",  # AWS's example access key id
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",  # and its secret access key
+    "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY",  # the variant in some AWS guides
+)
+
+
 def hits(text: str) -> list[Hit]:
-    """Every likely secret in `text`, as character spans, in no particular order."""
+    """Every likely secret in `text`, as character spans, in no particular order.
+
+    A hit that lies within a documented example value (DOCUMENTED_EXAMPLES) is none."""
     lowered = _lower(text)
-    return [
+    found = [
         *blocks.find(text),
         *formats.find(text),
         *assign.find(text, lowered),
         *commands.find(text, lowered),
     ]
+    fakes = [(i, i + len(fake)) for fake in DOCUMENTED_EXAMPLES for i in _occurrences(text, fake)]
+    if not fakes:
+        return found
+    return [h for h in found if not any(a <= h.start and h.end <= b for a, b in fakes)]
+
+
+def _occurrences(text: str, needle: str) -> list[int]:
+    out, i = [], text.find(needle)
+    while i >= 0:
+        out.append(i)
+        i = text.find(needle, i + 1)
+    return out
+
+
+def bare_values(value: str) -> list[Finding]:
+    """A value given on its own with no label (a tag, a word of a title) that looks like a
+    random token: 20 or more characters of mixed letters and digits, not a hex digest
+    or a UUID."""
+    from memkit.secrets.values import is_random
+
+    for word in value.split():
+        word = word.strip("\"'`()[]<>,;")
+        if (
+            len(word) >= 20
+            and word not in DOCUMENTED_EXAMPLES
+            and not all(c in "0123456789abcdefABCDEF-" for c in word)  # digests, UUIDs
+            and is_random(word, code=False)
+        ):
+            return [Finding("bare token (a secret without its label)", 1)]
+    return []
 
 
 def scan(text: str, *, honour_pragma: bool = True) -> list[Finding]:

@@ -53,15 +53,22 @@ def secret_findings(
     text: str, mem: Memory | None, *, honour_pragma: bool = True
 ) -> list[tuple[int, str]]:
     """(line, kind) of every likely secret in a memory file's text and decoded fields."""
-    from memkit.secrets import scan, scan_values
+    from memkit.secrets import bare_values, scan, scan_values
 
     found = {(f.line, f.kind) for f in scan(machine_data_masked(text), honour_pragma=honour_pragma)}
     if mem is not None:
-        values = [("title", mem.title), ("source", mem.source or "")]
+        values = [(name, getattr(mem, name) or "") for name in ("title", "source", "description")]
         values += [(name, v) for name in ("tags", "paths", "links") for v in getattr(mem, name)]
+        # A value with no label around it: only its shape can tell (not paths or links).
+        bare = [
+            (field, f)
+            for field, v in values
+            if field in ("title", "tags", "description", "source") and not scan(v)
+            for f in bare_values(v)
+        ]
         kinds = {kind for _, kind in found}
         front = None  # the front matter's text, split out only when a value has a finding
-        for field, f in scan_values(values, honour_pragma=honour_pragma):
+        for field, f in [*scan_values(values, honour_pragma=honour_pragma), *bare]:
             if f.kind not in kinds:  # not already seen in the raw text
                 if front is None:
                     front = mm.split(mem.head, mem.path)[1] if mem.head else ""

@@ -93,16 +93,21 @@ def test_edit_refuses_to_overwrite_a_change_made_meanwhile(store: Store, tmp_pat
     (code, out, err) = _finish([_start(store.root, "edit", "target", EDITOR=editor)])[0]
     assert code == 2
     assert err == (
-        "memkit: .memory/target.md changed while you were editing it, so nothing was saved "
-        "(your edit is kept in .git/memkit/edit/target.md: `memkit edit target` reopens it, "
-        "`memkit edit target --discard` drops it); compare your edit with the file, then "
-        "reopen it\n"
+        "memkit: .memory/target.md changed while you were editing it, and both changed body, "
+        "so nothing was saved (your edit is kept in .git/memkit/edit/target.md: `memkit edit "
+        "target` reopens it, `memkit edit target --discard` drops it); compare that field with "
+        "the file, make your edit say what they should, then reopen it\n"
     )
     assert store.get("target").text == "theirs"
-    # Reopening (after merging by hand; here the kept edit is taken as it is) saves it.
+    # Reopened and closed unchanged: never saved over the newer file.
     (code, out, err) = _finish([_start(store.root, "edit", "target", EDITOR="true")])[0]
+    assert code == 2 and "both changed body" in err
+    assert store.get("target").text == "theirs"
+    # Reopened and merged by hand: saved.
+    editor = _editor(tmp_path, "p.write_text(p.read_text().replace('mine', 'mine+theirs'))\n")
+    (code, out, err) = _finish([_start(store.root, "edit", "target", EDITOR=editor)])[0]
     assert (code, out) == (0, "saved .memory/target.md (resumed your earlier edit)\n"), err
-    assert store.get("target").text == "mine"
+    assert store.get("target").text == "mine+theirs"
 
 
 @pytest.mark.slow  # benchmarks/stress.py for six seconds: four workers of real processes
