@@ -104,6 +104,16 @@ def _occurrences(text: str, needle: str) -> list[int]:
     return out
 
 
+_SEPARATORS = str.maketrans("/.#_:-", "      ")
+
+
+def _path_like(word: str) -> bool:
+    """A path, anchor or slug (`tests/AGENTS.md#testing-part-6`): separators between
+    pieces that are each all letters or all digits; a token mixes them within a piece."""
+    pieces = word.translate(_SEPARATORS).split()
+    return len(pieces) > 1 and all(p.isalpha() or p.isdigit() for p in pieces)
+
+
 def bare_values(value: str) -> list[Finding]:
     """A value given on its own with no label (a tag, a word of a title) that looks like a
     random token: 20 or more characters of mixed letters and digits, not a hex digest
@@ -116,6 +126,7 @@ def bare_values(value: str) -> list[Finding]:
             len(word) >= 20
             and word not in DOCUMENTED_EXAMPLES
             and not all(c in "0123456789abcdefABCDEF-" for c in word)  # digests, UUIDs
+            and not _path_like(word)
             and is_random(word, code=False)
         ):
             return [Finding("bare token (a secret without its label)", 1)]

@@ -59,3 +59,17 @@ def test_a_session_title_never_carries_half_a_secret() -> None:
     prompt = "x" * 80 + " password: Xk9mQ2vL7pz9Rt4Wb8Yc and go on after that"
     title, _ = render(Summary((), ("a.py",), (), (), (), asked=prompt), "sid")
     assert "Xk9m" not in title and "[REDACTED" in title
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "tests/AGENTS.md#testing-part-6",
+        "docs/architecture.md#the-layers",
+        "src/http/client_retry.py",
+    ],
+)
+def test_paths_and_anchors_are_not_bare_tokens(value: str) -> None:
+    from memkit.secrets import bare_values
+
+    assert bare_values(value) == []
