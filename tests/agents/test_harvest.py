@@ -150,7 +150,7 @@ def test_a_secret_or_a_bad_file_skips_only_that(store: Store) -> None:
     seed(store.root)
     folder = claude_dir(store.root)
     (folder / "deploy.md").write_text(
-        "# Deploy\n\nexport AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE before deploying.\n",
+        "# Deploy\n\nexport AWS_ACCESS_KEY_ID=AKIAZ7Q4MPLR3XWN2K5D before deploying.\n",
         encoding="utf-8",
     )
     (folder / "broken.md").write_bytes(b"# Broken\n\n\xff\xfe not text\n")

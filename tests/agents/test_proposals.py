@@ -220,7 +220,7 @@ def test_revises_round_trips(money: Store) -> None:
 
 
 def test_agent_text_is_scanned_without_the_pragma() -> None:
-    key = "aws_secret_access_key = " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "EXAMPLEKEY"
+    key = "aws_secret_access_key = " + "wJalrXUtnFEMI/K7MDENG/bPxRfiCY" + "zq8Rk2Lm4tNvW"
     for pragma in ("memkit: allow-secret", "MEMKIT:allow-secret", "memkit : allow_secret"):
         text = f"title\n{key}  # {pragma}\n"
         if pragma == "memkit: allow-secret":
