@@ -63,7 +63,7 @@ def secret_findings(
         bare = [
             (field, f)
             for field, v in values
-            if field in ("title", "tags", "description", "source") and not scan(v)
+            if field not in ("paths", "links") and not scan(v)
             for f in bare_values(v)
         ]
         kinds = {kind for _, kind in found}
