@@ -335,11 +335,7 @@ STOP = frozenset(
 )
 
 
-# Scripts written without spaces (memkit.search.analysis.UNSPACED), and the accents folded.
-_UNSPACED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x2E80, 0x2FDF),
-             (0x3005, 0x3007), (0x3041, 0x30FA), (0x30FC, 0x30FF), (0x3100, 0x31FF),
-             (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
-             (0x20000, 0x3134F))  # fmt: skip
+# The accents folded (scripts written without spaces: memkit.unspaced).
 _ACCENTS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
 
 
@@ -361,7 +357,9 @@ def words(text: str) -> list[str]:
 
 def _pairs(chars: str, out: list[str]) -> str:
     """`chars` with its unspaced runs blanked; the runs' pairs of characters go to `out`."""
-    mask = [any(lo <= ord(c) <= hi for lo, hi in _UNSPACED) for c in chars]
+    from memkit.unspaced import is_unspaced
+
+    mask = [is_unspaced(c) for c in chars]
     runs = "".join(c if m else " " for c, m in zip(chars, mask, strict=True)).split()
     out += [run[i : i + 2] for run in runs for i in range(len(run) - 1)]
     return "".join(" " if m else c for c, m in zip(chars, mask, strict=True))

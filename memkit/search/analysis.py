@@ -19,13 +19,13 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from bisect import bisect_right
 from collections.abc import Iterator
 from itertools import groupby
 
 import Stemmer
 
 from memkit.lazyre import lazy
+from memkit.unspaced import is_unspaced as _unspaced
 
 STOP_WORDS = frozenset(
     """a about all also am an and any are as at be been but by can could did do does doing
@@ -55,15 +55,6 @@ SYNONYMS = (
 )
 # ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
-# Scripts written without spaces between words (code point ranges): Thai, Lao, Myanmar,
-# Khmer, CJK radicals, the iteration marks, kana (not the middle dot), bopomofo, hangul
-# compatibility jamo, ideographs, hangul syllables. Checked a character at a time: a
-# regular expression class this wide costs tens of milliseconds to compile.
-UNSPACED = ((0x0E00, 0x0EFF), (0x1000, 0x109F), (0x1780, 0x17FF), (0x2E80, 0x2FDF),
-            (0x3005, 0x3007), (0x3041, 0x30FA), (0x30FC, 0x30FF), (0x3100, 0x31FF),
-            (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7AF), (0xF900, 0xFAFF),
-            (0x20000, 0x3134F))  # fmt: skip
-_STARTS = tuple(lo for lo, _ in UNSPACED)
 # _PART_RE for folded text that is not ASCII; unspaced runs are then cut out of its parts.
 # An upper run ends before a capitalised word, never before an unspaced run ("UTC时间"):
 # the letter after the capital is below U+0E00 (all unspaced scripts are above).
@@ -167,12 +158,6 @@ def phrase_terms(text: str) -> tuple[list[str], bool]:
 def unspaced_char(term: str) -> bool:
     """Whether `term` is one character of an unspaced script (a query's prefix)."""
     return len(term) == 1 and _unspaced(term)
-
-
-def _unspaced(c: str) -> bool:
-    o = ord(c)
-    i = bisect_right(_STARTS, o) - 1
-    return i >= 0 and o <= UNSPACED[i][1]
 
 
 def _parts(folded: str) -> Iterator[tuple[bool, str, int]]:
