@@ -205,7 +205,7 @@ def _alias_refused() -> Any:
     imported only when needed)."""
     import yaml
 
-    class AliasRefused(yaml.composer.ComposerError):  # type: ignore[misc]
+    class AliasRefused(yaml.composer.ComposerError):
         """An alias in front matter."""
 
     return AliasRefused
@@ -217,7 +217,7 @@ def _first_alias_line(text: str) -> int | None:
 
     try:
         for event in yaml.parse(text, Loader=_safe_loader()):
-            if isinstance(event, yaml.AliasEvent):
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
                 return int(event.start_mark.line)
     except yaml.YAMLError:
         return None
@@ -235,14 +235,14 @@ def check_aliases(text: str, limit: int = MAX_ALIASED) -> None:
     count = added = 0
     for event in yaml.parse(text, Loader=_safe_loader()):
         if isinstance(event, yaml.AliasEvent):
-            n = sizes.get(event.anchor, 1)
+            n = sizes.get(event.anchor or "", 1)
             count, added = count + n, added + n
             if added > limit:
                 raise YAMLLoadError(
                     f"YAML aliases (*{event.anchor} and others) expand the document past "
                     f"memkit's limit of {limit:,} values, as an alias bomb does; write the "
                     "values out, or use fewer aliases of large anchors",
-                    int(event.start_mark.line),
+                    None if event.start_mark is None else int(event.start_mark.line),
                 )
         elif isinstance(event, yaml.ScalarEvent):
             count += 1
