@@ -10,7 +10,10 @@ Five groups, each a set of hostile repositories run through the real CLI:
 - report overrides: `.memory/templates/report.{js,css,html.j2}`, then `report`;
 - names that are not UTF-8: a memory file so named, then every command and a commit;
 - review markdown: hostile titles and file names, and a 300-memory change, through
-  `diff --format markdown`.
+  `diff --format markdown`;
+- limits: a linked 60 MB file and a YAML alias bomb behind a config key, then `add
+  --link`, `check`, `validate`; every line about them must name the limit, never a
+  missing file or key ("unclear lines").
 """
 
 from __future__ import annotations
@@ -55,7 +58,7 @@ def sections(a: object, base: Path, env: dict[str, str]) -> list[Entry]:
 def run_section(base: Path, env: dict[str, str]) -> Section:
     s = Section(NUMBER, TITLE)
     base.mkdir(parents=True, exist_ok=True)
-    for group in (_links, _harvest, _report, _names, _review):
+    for group in (_links, _harvest, _report, _names, _review, _limits):
         group(s, base, env)
     return s
 
@@ -210,3 +213,31 @@ def _review(s: Section, base: Path, env: dict[str, str]) -> None:
     s.details.append(f"review comment of a 300-memory change: {len(out):,} characters")
     if len(out) >= GITHUB_LIMIT:
         s.fig("review comments over GitHub's 65,536 characters").add(f"{len(out):,}")
+
+
+# ------------------------------------------------------------ limits named, not absence
+
+BOMB = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{c}: &{c} [{', '.join([f'*{p}'] * 10)}]\n" for p, c in zip("abcdef", "bcdefg", strict=False)
+)
+UNCLEAR = ("no file", "has no key", "removed", "not found", "does not exist")
+
+
+def _limits(s: Section, base: Path, env: dict[str, str]) -> None:
+    root = _repo(base, "limits", env)
+    write(root / "big.py", b"")
+    os.truncate(root / "big.py", 60 * 1024 * 1024)  # sparse
+    write(root / "bomb.yaml", BOMB)
+    write(root / ".memory" / "laughs.md", "---\ntitle: T\ntags: &a [x]\nb: [*a, *a]\n---\nX\n")
+    commit_all(root, env, "base")
+    cases = (("add", "Big", "-b", "x", "--link", "big.py"),
+             ("add", "Bomb", "-b", "x", "--link", "bomb.yaml::g"), ("validate",))  # fmt: skip
+    for args in cases:
+        code, said = _cmd(s, root, env, *args)
+        lines = [x for x in said.splitlines() if any(n in x for n in ("big.py", "bomb", "laughs"))]
+        for line in lines or [said.strip()]:
+            s.count("limit lines")
+            clear = ("limit" in line or "alias" in line) and not any(u in line for u in UNCLEAR)
+            if not clear or code not in (1, 2):
+                s.fig("unclear lines").add(f"{' '.join(args)}: {line[:200]}")
+    s.fig("unclear lines")

@@ -49,6 +49,17 @@ class UnsafePathError(MemkitError):
     """A path from the repository leads outside it, into .git/, or to a special file."""
 
 
+class TooLargeError(UnsafePathError):
+    """A file memkit refused to read because it is over a size limit: `size` bytes (or
+    more), over `limit`. The message names the file and the limit; never report it as
+    a file that does not exist."""
+
+    def __init__(self, message: str, *, size: int, limit: int) -> None:
+        super().__init__(message)
+        self.size = size
+        self.limit = limit
+
+
 class GitError(MemkitError):
     """A git operation failed or needs history that is not there."""
 

@@ -19,7 +19,7 @@ import os
 import stat
 from pathlib import Path
 
-from memkit.errors import MemkitError, UnsafePathError
+from memkit.errors import MemkitError, TooLargeError, UnsafePathError
 from memkit.fsatomic import atomic_write as atomic_write  # re-exported: one writer
 from memkit.fsatomic import fsync_dir, mode_of
 from memkit.fsatomic import temp_beside as _temp
@@ -216,7 +216,8 @@ def read_regular(path: str | Path, *, limit: int, what: str) -> bytes:
     """The bytes of `path`, a regular file (not a link) of at most `limit` bytes.
 
     FileNotFoundError when it does not exist; UnsafePathError when it is a link, a
-    FIFO, a device or a directory, or bigger than `limit`. The checks are made on
+    FIFO, a device or a directory; TooLargeError (an UnsafePathError) when it is
+    bigger than `limit`. The checks are made on
     the open descriptor, so a file swapped after it was listed is still caught.
     """
     try:
@@ -236,9 +237,11 @@ def read_regular(path: str | Path, *, limit: int, what: str) -> bytes:
             kind = "a directory" if stat.S_ISDIR(st.st_mode) else "not a regular file"
             raise UnsafePathError(f"{what} is {kind}; memkit reads only regular files there")
         if st.st_size > limit:
-            raise UnsafePathError(
+            raise TooLargeError(
                 f"{what} is {st.st_size:,} bytes, over memkit's limit of {limit:,} for it; "
-                "make it smaller"
+                "make it smaller",
+                size=st.st_size,
+                limit=limit,
             )
         chunks = []
         size = 0
@@ -246,8 +249,10 @@ def read_regular(path: str | Path, *, limit: int, what: str) -> bytes:
             chunks.append(chunk)
             size += len(chunk)
             if size > limit:  # it grew while we read
-                raise UnsafePathError(
-                    f"{what} grew past memkit's limit of {limit:,} bytes while it was read"
+                raise TooLargeError(
+                    f"{what} grew past memkit's limit of {limit:,} bytes while it was read",
+                    size=size,
+                    limit=limit,
                 )
         return b"".join(chunks)
     finally:

@@ -67,6 +67,7 @@ class Project:
         self.paths = paths
         self.pathset = frozenset(paths)
         self.skip = skip
+        self.refused: dict[str, str] = {}  # path -> why a limit kept it from being read
         by_name: dict[str, list[str]] = {}
         dirs: set[str] = set()
         for p in paths:
@@ -80,11 +81,16 @@ class Project:
         self.dirs = frozenset(dirs)
 
     def read(self, rel: str, limit: int = MAX_FILE) -> bytes | None:
-        from memkit.errors import MemkitError
+        """The file's bytes; None when it is missing or refused (a file over `limit`:
+        `refused` holds why)."""
+        from memkit.errors import MemkitError, TooLargeError
         from memkit.fsutil import read_inside
 
         try:
             return read_inside(self.root, rel, limit=limit)
+        except TooLargeError as e:
+            self.refused[rel] = str(e)
+            return None
         except (OSError, MemkitError):
             return None
 
@@ -201,7 +207,7 @@ class Project:
 
         data = self.read(rel)
         if data is None:
-            return None
+            return ConfigError(self.refused[rel]) if rel in self.refused else None
         try:
             return load(rel, data)
         except ConfigError as e:

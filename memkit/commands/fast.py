@@ -278,8 +278,9 @@ def _link_line(mid: str, link: LinkStatus) -> str:
     if link.state == "unverified":
         return f"{link.link}: never fingerprinted (run `memkit verify {mid}`)"
     since = f" since {link.since[:12]}" if link.since else ""
-    fix = f" (`{advice(mid, [link])}`)" if link.state == "removed" else ""
-    return f"{link.link}: {how}{since}{fix}"
+    why = f": {link.reason}" if link.reason else ""
+    fix = f" (`{advice(mid, [link])}`)" if link.state in ("removed", "unreadable") else ""
+    return f"{link.link}: {how}{since}{why}{fix}"
 
 
 def skipped_files(problems: Any) -> str:

@@ -12,8 +12,11 @@ from memkit.git.repo import resolve, workdir
 from memkit.git.trees import subtree, walk_tree
 
 
-def read_at(repo: Any, rev: str | None, path: str) -> bytes | None:
-    """The content of `path` at revision `rev` ("" = the index, None = the work tree)."""
+def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> bytes | None:
+    """The content of `path` at revision `rev` ("" = the index, None = the work tree).
+
+    With `limit`, a blob over it is not read: TooLargeError naming `path` and the limit.
+    """
     if rev is None:
         full = workdir(repo) / path
         try:
@@ -25,12 +28,28 @@ def read_at(repo: Any, rev: str | None, path: str) -> bytes | None:
             entry = repo.index[path]
         except KeyError:
             return None
-        return bytes(repo[entry.id].data)
+        return _blob(repo, str(entry.id), path, limit)
     try:
         obj = resolve(repo, rev).tree[path]
     except KeyError:
         return None
-    return bytes(obj.data) if obj.type_str == "blob" else None
+    return _blob(repo, str(obj.id), path, limit) if obj.type_str == "blob" else None
+
+
+def _blob(repo: Any, oid: str, path: str, limit: int | None) -> bytes:
+    if limit is not None:
+        from memkit.errors import TooLargeError
+        from memkit.git.bounded import header
+
+        size = header(repo.odb, oid)[1]
+        if size > limit:
+            raise TooLargeError(
+                f"{path} is {size:,} bytes, over memkit's limit of {limit:,} for it; "
+                "make it smaller",
+                size=size,
+                limit=limit,
+            )
+    return bytes(repo[oid].data)
 
 
 def tracked_paths(repo: Any) -> list[str]:

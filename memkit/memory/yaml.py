@@ -18,6 +18,13 @@ from memkit.memory.frontfast import UNSURE, FrontParser
 
 MAX_NODES = 10_000
 MAX_DEPTH = 64
+# Values YAML aliases may add to a config file's first document (a `<<: *defaults` in
+# each of a few hundred CI jobs adds thousands; a "billion laughs" bomb, billions).
+MAX_ALIASED = 100_000
+ALIASES_REFUSED = (
+    "YAML anchors and aliases (&name, *name) are not allowed in front matter (an alias "
+    "can copy a value exponentially many times); write the value out instead of the alias"
+)
 # Characters that can open a nested collection; fewer of them than MAX_DEPTH bounds the depth.
 _OPENERS = ("[", "{", "-", ":", "?")
 
@@ -178,12 +185,7 @@ def _check_tree(root: Any) -> None:
     while stack:
         node = stack.pop()
         if id(node) in seen:
-            raise yaml.composer.ComposerError(
-                None,
-                None,
-                "YAML anchors and aliases (&name, *name) are not allowed",
-                node.start_mark,
-            )
+            raise _alias_refused()(None, None, ALIASES_REFUSED, node.start_mark)
         seen.add(id(node))
         if len(seen) > MAX_NODES:
             raise yaml.composer.ComposerError(
@@ -195,6 +197,66 @@ def _check_tree(root: Any) -> None:
                 stack.append(v)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
+
+
+@functools.cache
+def _alias_refused() -> Any:
+    """The error _check_tree raises for an alias (a class made on first use: PyYAML is
+    imported only when needed)."""
+    import yaml
+
+    class AliasRefused(yaml.composer.ComposerError):
+        """An alias in front matter."""
+
+    return AliasRefused
+
+
+def _first_alias_line(text: str) -> int | None:
+    """The 0-based line of the first alias (`*name`) in `text`, None if none is found."""
+    import yaml
+
+    try:
+        for event in yaml.parse(text, Loader=_safe_loader()):
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
+                return int(event.start_mark.line)
+    except yaml.YAMLError:
+        return None
+    return None
+
+
+def check_aliases(text: str, limit: int = MAX_ALIASED) -> None:
+    """YAMLLoadError, at the line of the alias that does it, when the aliases of the first
+    document of `text` add more than `limit` values to it (counted from parser events, in
+    one pass: the document is never built)."""
+    import yaml
+
+    sizes: dict[str, int] = {}  # anchor -> values in its expanded node
+    starts: list[tuple[str | None, int]] = []  # open collections: (anchor, count at start)
+    count = added = 0
+    for event in yaml.parse(text, Loader=_safe_loader()):
+        if isinstance(event, yaml.AliasEvent):
+            n = sizes.get(event.anchor or "", 1)
+            count, added = count + n, added + n
+            if added > limit:
+                raise YAMLLoadError(
+                    f"YAML aliases (*{event.anchor} and others) expand the document past "
+                    f"memkit's limit of {limit:,} values, as an alias bomb does; write the "
+                    "values out, or use fewer aliases of large anchors",
+                    None if event.start_mark is None else int(event.start_mark.line),
+                )
+        elif isinstance(event, yaml.ScalarEvent):
+            count += 1
+            if event.anchor:
+                sizes[event.anchor] = 1
+        elif isinstance(event, yaml.CollectionStartEvent):
+            count += 1
+            starts.append((event.anchor, count))
+        elif isinstance(event, yaml.CollectionEndEvent):
+            anchor, start = starts.pop()
+            if anchor:
+                sizes[anchor] = count - start + 1
+        elif isinstance(event, yaml.DocumentEndEvent):
+            return
 
 
 class YAMLLoadError(Exception):
@@ -222,6 +284,10 @@ def load_full(text: str) -> Any:
 
     try:
         return yaml.load(text, Loader=_classes()[0])
+    except _alias_refused() as e:
+        line = _first_alias_line(text)
+        at = e.problem_mark.line if line is None else line
+        raise YAMLLoadError(ALIASES_REFUSED, at) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         problem = " ".join((e.problem or e.context or "invalid YAML").split())
@@ -277,6 +343,8 @@ def load_config(text: str) -> Any:
 
     try:
         check_depth(text)
+        if "*" in text and "&" in text:
+            check_aliases(text)
         for doc in yaml.load_all(text, Loader=_safe_loader()):
             return doc
         return None

@@ -49,6 +49,7 @@ class Found(NamedTuple):
     moved_to: str | None = None
     candidates: tuple[str, ...] = ()
     change: str | None = None
+    reason: str | None = None
 
 
 REMOVED = Found("removed")
@@ -75,7 +76,9 @@ class Evaluator:
         if self.changes is not None and not self.changes.touches(gpath):
             return LinkStatus(text, "unchanged", None, since)
         found = self._evaluate(link, recorded, since)
-        return LinkStatus(text, found.state, found.moved_to, since, found.candidates, found.change)
+        return LinkStatus(
+            text, found.state, found.moved_to, since, found.candidates, found.change, found.reason
+        )
 
     def _evaluate(self, link: Link, recorded: str, since: str | None) -> Found:
         renamed = self.changes.renamed.get(self.snap.git_path(link.path)) if self.changes else None
@@ -89,6 +92,9 @@ class Evaluator:
         except Unparsable:
             return Found("body" if link.symbol else "changed")
         if parsed is None:
+            refused = self.snap.refusal((link.path,))
+            if refused is not None:  # there, but over a limit: not removed
+                return Found("unreadable", reason=refused)
             if link.symbol is None:
                 return REMOVED
             return self._find_moved(link, recorded, since)

@@ -115,6 +115,9 @@ class Fingerprinter:
             parsed = snap.parsed(link.path)
         except Unparsable as e:
             raise LinkError(f"link {text!r}: {e}; fix the file or link it differently") from None
+        refused = snap.refusal((link.path,)) if parsed is None else None
+        if refused is not None:
+            raise LinkError(f"link {text!r}: {refused}")
         if parsed is None and snap.outside(link.path):
             raise LinkError(
                 f"link {text!r}: {link.path} is a symbolic link to "

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -32,7 +32,15 @@ def parse_source(path: str, data: bytes) -> Parsed:
     return Parsed(file_print(data))
 
 
-MAX_SOURCE_BYTES = 32 * 1024 * 1024  # a linked source file read from the work tree
+MAX_SOURCE_BYTES = 32 * 1024 * 1024  # a linked source file, in the work tree or at a commit
+
+
+def too_large(path: str, size: int, limit: int) -> str:
+    """The one message for a linked (or linked-through) file over MAX_SOURCE_BYTES."""
+    return (
+        f"{path} is {size:,} bytes, over memkit's limit of {limit:,} bytes for a file "
+        "a link reads, so memkit did not read it; link a smaller file, or remove the link"
+    )
 
 
 class Snapshot:
@@ -57,6 +65,9 @@ class Snapshot:
             rel = root.relative_to(workdir(repo)).as_posix()
             self.prefix = "" if rel == "." else rel + "/"
         self._parsed: dict[str, Parsed | None] = {}
+        # path -> why a limit kept memkit from reading it (the file is there: never
+        # report it as missing)
+        self.refused: dict[str, str] = {}
         self._derived: dict[tuple[str, ...], Any] = {}
 
     def derived(self, key: tuple[str, ...], compute: Callable[[], T]) -> T:
@@ -99,17 +110,30 @@ class Snapshot:
         return git_path
 
     def read(self, path: str) -> bytes | None:
-        if self.rev is None or self.repo is None:
-            from memkit.errors import MemkitError
-            from memkit.fsutil import read_inside
+        """The file's bytes; None when it is missing, or refused (`refusal` says why)."""
+        from memkit.errors import MemkitError, TooLargeError
 
-            try:  # a link out of the repository, a FIFO or a device reads as no file
+        try:
+            if self.rev is None or self.repo is None:
+                from memkit.fsutil import read_inside
+
                 return read_inside(self.root, path, limit=MAX_SOURCE_BYTES)
-            except (OSError, MemkitError):
-                return None
-        from memkit.git import read_at
+            from memkit.git import read_at
 
-        return read_at(self.repo, self.rev, self.git_path(path))
+            return read_at(self.repo, self.rev, self.git_path(path), limit=MAX_SOURCE_BYTES)
+        except TooLargeError as e:
+            self.refuse(path, too_large(path, e.size, e.limit))
+            return None
+        except (OSError, MemkitError):  # a link out, a FIFO or a device reads as no file
+            return None
+
+    def refuse(self, path: str, why: str) -> None:
+        """Note that a limit kept `path` from being read or parsed, and why."""
+        self.refused.setdefault(path, why)
+
+    def refusal(self, paths: Iterable[str]) -> str | None:
+        """Why a limit kept one of `paths` from being read, if one did (None: it did not)."""
+        return next((self.refused[p] for p in paths if p in self.refused), None)
 
     def outside(self, path: str) -> bool:
         """Whether `path` in the work tree is a symlink (or under one) leading out of the root."""

@@ -15,7 +15,8 @@ from dataclasses import dataclass
 # Per link. Symbol links: unchanged | docs | body | signature | moved | removed.
 # File links: unchanged | changed | moved | removed. Never checked: unverified.
 # Anchors (staleness/anchors/): config keys value | removed; dependencies version |
-# removed | added; commands body | removed; environment variables removed.
+# removed | added; commands body | removed; environment variables removed. Any link:
+# unreadable (a limit kept memkit from reading its file; `reason` says which and why).
 LINK_STATES = (
     "unchanged",
     "docs",
@@ -27,10 +28,11 @@ LINK_STATES = (
     "added",
     "moved",
     "removed",
+    "unreadable",
     "unverified",
 )
 STALE_LINK_STATES = frozenset(
-    {"body", "signature", "changed", "value", "version", "added", "moved", "removed"}
+    {"body", "signature", "changed", "value", "version", "added", "moved", "removed", "unreadable"}
 )
 # Per memory, in the order reports list them.
 MEMORY_STATES = ("fresh", "stale", "expired", "review-due", "unverified")
@@ -81,6 +83,8 @@ class LinkStatus:
     candidates: tuple[str, ...] = ()
     # moved symbols: how the code changed on the way (unchanged, docs, body, signature)
     change: str | None = None
+    # unreadable: the file and the limit that kept memkit from reading it, and what to do
+    reason: str | None = None
 
     @property
     def stale(self) -> bool:
@@ -95,10 +99,13 @@ class LinkStatus:
         if self.change is not None:
             out["change"] = self.change
         out["since"] = self.since
+        if self.reason is not None:
+            out["reason"] = self.reason
         return out
 
     def how(self) -> str:
-        """`body`, `moved to a.py::f`, `moved to one of a.py::f, b.py::f`..."""
+        """`body`, `moved to a.py::f`, `moved to one of a.py::f, b.py::f`... (`reason`, if
+        any, goes after it and the commit: `unreadable since 1a2b3c: a.py is ...`)"""
         changed = f" ({self.change} changed)" if self.change not in (None, "unchanged") else ""
         if self.moved_to:
             return f"moved to {self.moved_to}{changed}"
@@ -133,7 +140,8 @@ class MemoryStatus:
         for link in self.stale_links():
             how = link.how()
             since = f" since {link.since[:12]}" if link.since else ""
-            parts.append(f"{link.link} ({how}{since})")
+            why = f": {link.reason}" if link.reason else ""
+            parts.append(f"{link.link} ({how}{since}{why})")
         return "; ".join(parts)
 
     def to_record(self) -> dict[str, object]:
@@ -152,7 +160,7 @@ def advice(mid: str, links: Iterable[LinkStatus]) -> str:
     import shlex
 
     links = list(links)
-    gone = [x.link for x in links if x.state == "removed"]
+    gone = [x.link for x in links if x.state in ("removed", "unreadable")]
     if gone:
         return f"memkit link {mid} --remove {' '.join(shlex.quote(x) for x in gone)}"
     if any(x.state == "moved" and x.moved_to for x in links):

@@ -48,7 +48,7 @@ BAD = [
     ("tags not list", "---\ntitle: A\ntags: {a: 1}\n---\n", 3, "tags", "list of non-empty"),
     ("priority bool", "---\ntitle: A\npriority: yes\n---\n", 3, "priority", "whole number"),
     ("duplicate key", "---\ntitle: A\ntitle: B\n---\n", 3, "front matter", "duplicate key"),
-    ("alias", "---\ntitle: &t A\nsource: *t\n---\n", 2, "front matter", "aliases"),
+    ("alias", "---\ntitle: &t A\nsource: *t\n---\n", 3, "front matter", "aliases"),
     ("glob escapes", "---\ntitle: A\npaths: [../x/*]\n---\n", 3, "paths", "escapes"),
     ("absolute link", "---\ntitle: A\nlinks: [/etc/passwd]\n---\n", 3, "links", "absolute"),
     ("bad symbol", "---\ntitle: A\nlinks: ['a.py::x y']\n---\n", 3, "links", "not a symbol"),

@@ -14,7 +14,7 @@ from memkit.memory.yaml import YAMLLoadError, dump, load, plain_scalar_ok
     [
         ("a: [1\n", 1, "malformed YAML"),
         ("a: 1\na: 2\n", 1, "duplicate key 'a'"),
-        ("a: &x 1\nb: *x\n", 0, "anchors and aliases"),
+        ("a: &x 1\nb: *x\n", 1, "anchors and aliases"),  # the alias's line
         ("a: 1\nb: \x07\n", 1, "character '\\x07' is not allowed"),
         ("a: " + "[" * 100 + "]" * 100 + "\n", 0, "nested over 64 levels"),
     ],

@@ -91,7 +91,11 @@ def state(
     files = anchor.files(recorded)
     if changes is not None and not any(changes.touches(snap.git_path(p)) for p in files):
         return LinkStatus(text, "unchanged", None, since)
-    return LinkStatus(text, anchor.compare(recorded, anchor.current(snap, recorded)), None, since)
+    now = anchor.current(snap, recorded)
+    refused = snap.refusal((text, *files)) if now is None else None
+    if refused is not None:  # a file it reads is there, but over a limit: not removed
+        return LinkStatus(text, "unreadable", None, since, reason=refused)
+    return LinkStatus(text, anchor.compare(recorded, now), None, since)
 
 
 def current_print(snap: Snapshot, text: str) -> str | None:
@@ -132,6 +136,9 @@ def record(snap: Snapshot, text: str) -> str:
     anchor = kind_of(text)
     assert anchor is not None
     now = anchor.current(snap, None)
+    refused = snap.refusal((text, *anchor.files(None))) if now is None else None
+    if refused is not None:
+        raise LinkError(f"link {text!r}: {refused}")
     if now is None:
         raise LinkError(f"link {text!r}: {anchor.missing(snap)}")
     secret = getattr(anchor, "secret", None)  # config keys and commands: no digest of a secret

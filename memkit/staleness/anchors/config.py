@@ -62,7 +62,8 @@ def load(path: str, data: bytes) -> Any:
     try:
         return load_config(text)
     except YAMLLoadError as e:
-        raise ConfigError(f"{path}: {e.message}") from None
+        line = "" if e.line is None else f":{e.line + 1}"
+        raise ConfigError(f"{path}{line}: {e.message}") from None
 
 
 def lookup(doc: Any, parts: tuple[str, ...]) -> tuple[bool, Any]:
@@ -102,7 +103,10 @@ def canonical(value: Any) -> str:
         item = stack.pop()
         count += 1
         if count > MAX_NODES:
-            raise ConfigError(f"value has over {MAX_NODES} items; link a key inside it")
+            raise ConfigError(
+                f"the value has over {MAX_NODES:,} items (YAML aliases counted as copies), "
+                "memkit's limit; link a key inside it"
+            )
         if isinstance(item, dict):
             stack.extend(item.values())
         elif isinstance(item, list):
@@ -167,11 +171,21 @@ class ConfigKey:
         return doc
 
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
+        """The value's fingerprint; None when the file or key is gone, or when the file
+        does not parse or the value is over a limit (then snap.refusal says why)."""
         try:
             doc = self._doc(snap)
-            found, value = lookup(doc, split_key(self.key))
-            return value_print(value) if found and doc is not None else None
-        except ConfigError:
+            parts = split_key(self.key)
+        except ConfigError as e:
+            snap.refuse(self.text, f"{e}; fix the file or link another key")
+            return None
+        found, value = lookup(doc, parts)
+        if not found or doc is None:
+            return None
+        try:
+            return value_print(value)
+        except ConfigError as e:
+            snap.refuse(self.text, f"{self.path}: {self.key}: {e}")
             return None
 
     def compare(self, recorded: str, now: str | None) -> str:
