@@ -107,3 +107,23 @@ def test_adopted_sections_keep_their_order_on_every_compile(run: Invoke, store: 
     run("compile")  # the adopted files hold memkit's sections now, not the hand text
     assert {rel: (store.root / rel).read_bytes() for rel in first} == outputs
     run("compile", "--check")
+
+
+def test_copilot_reads_in_full_what_codex_budget_shortened(run: Invoke, store: Store) -> None:
+    # Codex stops at its limit for the chain; Copilot's coding agent, reading the same
+    # chain, has none: it read every section in full before and must after
+    write_files(store.root, {"AGENTS.md": ROOT, "tests/AGENTS.md": TESTS})
+    write_files(store.root, {".memory/config.toml": '[compile.budgets]\nagents = "6000 bytes"\n'})
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-qm", "hand-written")
+    run("import", "--adopt")
+    run("compile")
+    codex = run("compile", "--explain", "codex").stdout.splitlines()
+    short = [ln.split()[0] for ln in codex if "title only in tests/AGENTS.md" in ln]
+    assert short  # the chain was over Codex's limit: its deep end is shortened
+    copilot = run("compile", "--explain", "copilot").stdout.splitlines()
+    for mid in short:
+        line = next(ln for ln in copilot if ln.split() and ln.split()[0] == mid)
+        assert " in full in .github/instructions/" in line, line
+    assert not any("title only" in ln and " in full " not in ln for ln in copilot)
+    assert "copilot reads" not in run("compile", "--check").stderr  # nothing read twice
