@@ -67,6 +67,7 @@ REGISTRY: tuple[Field, ...] = (
     Field("description", "text", "when the memory is useful, for agents that load on demand"),
     Field("activation", "choice", "when the memory reaches an agent", choices=ACTIVATIONS),
     Field("source", "text", "where it comes from: a PR or issue URL, an incident, a session"),
+    Field("order", "int", "where an imported section stood in its `source` file"),
     Field("confidence", "choice", "how sure the author is", choices=CONFIDENCES),
     Field("created", "date", "the day the memory was added", auto=True),
     Field("updated", "date", "the day the memory last changed", auto=True),

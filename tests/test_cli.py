@@ -58,7 +58,7 @@ def test_json_schema(run: Invoke, store: Store) -> None:
     assert item == {
         "id": "a-memory", "path": ".memory/a-memory.md", "title": "A memory",
         "type": "note", "status": "active", "tags": ["x"], "paths": ["src/*.py"],
-        "links": [], "description": None, "activation": None, "source": None,
+        "links": [], "description": None, "activation": None, "source": None, "order": None,
         "confidence": None, "created": "2026-11-22",
         "updated": "2026-11-22", "review_after": None, "expires": None, "priority": 0,
         "pin": False, "supersedes": [], "superseded_by": None, "revises": None,

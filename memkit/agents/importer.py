@@ -45,6 +45,7 @@ class Section:
     file: str  # the instruction file, relative to the root
     part: md.Part
     name: str = ""  # the section's own heading: the memory id comes from it
+    order: int = 0  # its place among its file's sections (1: the first)
 
     @property
     def paths(self) -> tuple[str, ...]:
@@ -136,7 +137,8 @@ def file_sections(src: Source, doc: md.Document) -> tuple[list[Section], list[It
             continue
         one_line = " ".join(title.split())
         name = " ".join((part.title or title).split())
-        sections.append(Section(source, one_line, body + "\n", scope, src.rel, part, name))
+        n = len(sections) + 1
+        sections.append(Section(source, one_line, body + "\n", scope, src.rel, part, name, n))
     return sections, skipped
 
 
@@ -251,6 +253,7 @@ def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bo
             description=s.scope.description,
             activation=s.scope.activation,
             source=s.source,
+            order=s.order or None,
         )
     except SecretError:
         raise

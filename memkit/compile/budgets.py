@@ -104,40 +104,53 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M)
 def source_order(root: Path, memories: Iterable[Memory]) -> dict[str, Position]:
     """Where each memory's `source` (`FILE#anchor`, as `memkit import` writes it) sits in FILE.
 
-    The anchor is looked for among FILE's hand-written headings only: memkit's own
-    section (and a file memkit owns) is left out, so compiling never changes the
-    order the next compile sees. Once the hand-written text is gone (adopted), the
-    memory has no position. Unreadable files and other sources (URLs, sessions)
-    give none either.
+    A memory's `order` (the import writes it: 1 for the file's first section) is its
+    place, read from the memory alone: adoption takes the text out of FILE, and the
+    order must outlive it. A memory imported without `order` (by an older memkit) is
+    placed by its anchor among FILE's hand-written headings, while they are there:
+    memkit's own section (and a file memkit owns) is left out, so compiling never
+    changes the order the next compile sees. Unreadable files and other sources (URLs,
+    sessions) give no position.
     """
-    from memkit.compile import markers
-    from memkit.fsutil import read_inside
-    from memkit.memory.ids import slugify
-
     by_file: dict[str, list[Memory]] = {}
+    out: dict[str, Position] = {}
     for m in memories:
         path, sep, _ = (m.source or "").partition("#")
-        if sep and path and "://" not in path and not path.startswith("/"):
+        if not sep or not path or "://" in path or path.startswith("/"):
+            continue
+        if m.order is not None:
+            out[m.id] = (path, m.order)
+        else:
             by_file.setdefault(path, []).append(m)
-    out: dict[str, Position] = {}
     for path, group in sorted(by_file.items()):
-        try:
-            text = read_inside(root, path, limit=MAX_SOURCE_BYTES).decode("utf-8", "replace")
-            span = markers.locate(text, path)
-        except (OSError, MemkitError):  # gone, a link out, too big, broken markers: no order
-            continue
-        if markers.owns(text):
-            continue
-        if span is not None:  # blank out memkit's section, keeping offsets
-            text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
-        where: dict[str, int] = {}
-        for h in _HEADING.finditer(text):
-            where.setdefault(slugify(h.group(1)) if h.group(1).strip() else "", h.start())
+        where = _headings(root, path)
         for m in group:
             pos = where.get((m.source or "").partition("#")[2])
             if pos is not None:
                 out[m.id] = (path, pos)
     return out
+
+
+def _headings(root: Path, path: str) -> dict[str, int]:
+    """{anchor: place (1: the first)} of the hand-written headings of `path`; empty when it
+    cannot be read or memkit owns it."""
+    from memkit.compile import markers
+    from memkit.fsutil import read_inside
+    from memkit.memory.ids import slugify
+
+    try:
+        text = read_inside(root, path, limit=MAX_SOURCE_BYTES).decode("utf-8", "replace")
+        span = markers.locate(text, path)
+    except (OSError, MemkitError):  # gone, a link out, too big, broken markers: no order
+        return {}
+    if markers.owns(text):
+        return {}
+    if span is not None:  # blank out memkit's section, keeping offsets
+        text = text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+    where: dict[str, int] = {}
+    for n, h in enumerate(_HEADING.finditer(text), 1):
+        where.setdefault(slugify(h.group(1)) if h.group(1).strip() else "", n)
+    return where
 
 
 # --------------------------------------------------------------- the cut

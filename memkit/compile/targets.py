@@ -9,7 +9,7 @@ which memories it already has from AGENTS.md) is memkit.compile.readers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from memkit.compile.budgets import Budget, Limits, limits, parse_budget
@@ -290,8 +290,10 @@ class Copilot(Rules):
     """`.github/instructions/*.instructions.md` (`applyTo`), read by code review too.
 
     `.github/copilot-instructions.md` is no longer written: Zed reads it instead of
-    AGENTS.md. With AGENTS.md on, the files say `excludeAgent: "coding-agent"`: the
-    coding agent reads AGENTS.md.
+    AGENTS.md. With AGENTS.md on, the files of the memories AGENTS.md carries in full
+    say `excludeAgent: "coding-agent"`: the coding agent reads them there. The others
+    (shortened or left out by AGENTS.md's budget, Codex's) go to `NAME--coding-agent`
+    files that every Copilot agent reads: the coding agent has no such limit.
     """
 
     name = "copilot"
@@ -301,6 +303,18 @@ class Copilot(Rules):
 
     def wanted(self, memories: Sequence[Memory], ctx: Context) -> list[Memory]:
         return list(memories)  # code review never reads AGENTS.md
+
+    def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
+        if not ctx.agents_on:
+            return super().outputs(memories, ctx)
+        carried = [m.id in ctx.in_agents or not _on(m) for m in memories]
+        out = super().outputs([m for m, c in zip(memories, carried, strict=True) if c], ctx)
+        rest = [m for m, c in zip(memories, carried, strict=True) if not c]
+        for o in super().outputs(rest, ctx):
+            name = o.path.removesuffix(self.suffix) + "--coding-agent"
+            context = {**o.context, "name": name.rpartition("/")[2], "exclude_agent": ""}
+            out.append(replace(o, path=name + self.suffix, context=context))
+        return out
 
 
 class Windsurf(Rules):

@@ -55,6 +55,7 @@ class Memory:
     description: str | None = None
     activation: str | None = None  # None means always (see memkit.fields.ACTIVATIONS)
     source: str | None = None
+    order: int | None = None  # an imported section's place in its source file (1: first)
     confidence: str | None = None
     created: dt.date | None = None
     updated: dt.date | None = None

@@ -166,6 +166,7 @@ def test_import_everything(run: Invoke, store: Store) -> None:
         "type: gotcha\n"
         "tags:\n- imported\n"
         "source: CLAUDE.md#gotchas\n"
+        "order: 4\n"
         "created: 2026-11-22\n"
         "updated: 2026-11-22\n"
         "---\n\n"
@@ -196,7 +197,7 @@ def test_a_secret_skips_its_section_and_the_rest_is_imported(run: Invoke, store:
         "created salesforce  <- AGENTS.md#salesforce",
     ]
     assert out[2].startswith(
-        "skipped AGENTS.md#deploy: not imported: AGENTS.md#deploy:11: refusing to write what "
+        "skipped AGENTS.md#deploy: not imported: AGENTS.md#deploy:12: refusing to write what "
         "looks like a AWS access key id"
     )
     assert "--allow-secret" in out[2]
