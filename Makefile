@@ -35,14 +35,16 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Every test, slow ones too, on every core (pytest-xdist); worksteal hands the tests of a
+# worker stuck on a long one (a wheel, a racing process) to the idle worker.
 pytest: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist worksteal
 
 # The edit loop: everything but the slow tests (killed or racing processes, waits on
 # locks, the pre-commit framework, MCP servers, wheels), on every core (pytest-xdist),
 # stopping at the first failure.
 fast: $(STAMP)
-	$(BIN)/pytest -m "not slow" -x -n auto
+	$(BIN)/pytest -m "not slow" -x -n auto --dist worksteal
 
 # memkit checks its own store: valid memories, compiled files current.
 selfcheck: $(STAMP)
@@ -77,7 +79,7 @@ $(LOWEST_STAMP): pyproject.toml constraints/lowest.txt
 	touch $@
 
 test-lowest: browser $(LOWEST_STAMP)
-	$(LOWEST)/bin/pytest
+	$(LOWEST)/bin/pytest -n auto --dist worksteal
 
 clean:
 	rm -rf $(VENV) $(LOWEST) build dist .pytest_cache .mypy_cache .ruff_cache

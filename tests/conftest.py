@@ -6,7 +6,8 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -16,10 +17,9 @@ from memkit.cli import cli
 from memkit.store import Store, init
 
 
-@pytest.fixture(autouse=True)
-def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Never read or write the machine's own git config, editor or memkit settings."""
-    home = tmp_path_factory.mktemp("home")
+def isolate(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
+    """Point HOME, XDG and git's global config at `home`; drop memkit, identity and editor
+    variables."""
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
@@ -30,6 +30,20 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
             "VISUAL",
         ):
             monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read or write the machine's own git config, editor or memkit settings."""
+    isolate(monkeypatch, tmp_path_factory.mktemp("home"))
+
+
+@contextmanager
+def isolated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """`isolated_env` for a module- or session-scoped fixture (the autouse one is per test)."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        isolate(monkeypatch, tmp_path_factory.mktemp("home"))
+        yield
 
 
 def git(repo: Path, *args: str, **env: str) -> str:
@@ -65,6 +79,23 @@ def repo(tmp_path: Path, empty_git_dir: Path) -> Path:
     root = tmp_path / "repo"
     root.mkdir()
     shutil.copytree(empty_git_dir, root / ".git", symlinks=True)
+    return root
+
+
+def new_repo(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    """`repo` for a module- or session-scoped fixture: a template a test copies with
+    `copy_repo` (building a project with git and memkit processes once, not per test)."""
+    root = tmp_path_factory.mktemp("template") / "repo"
+    root.mkdir()
+    shutil.copytree(empty_git_dir, root / ".git", symlinks=True)
+    return root
+
+
+def copy_repo(template: Path, tmp_path: Path) -> Path:
+    """A copy of the work tree and .git at `template` as tmp_path/repo, times kept (so
+    memkit's caches in .git/memkit stay as warm as in the template)."""
+    root = tmp_path / "repo"
+    shutil.copytree(template, root, symlinks=True)
     return root
 
 

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from memkit.githooks import install as hooks
-from memkit.store import Store
-from tests.conftest import git, write_memory
+from memkit.store import Store, init
+from tests.conftest import copy_repo, git, isolated, new_repo, write_memory
 from tests.githooks.committing import commit
 
 CONFIG = '[compile]\ntargets = ["agents"]\nnested_agents = true\n\n[hooks]\nstrict = true\n'
@@ -32,27 +32,37 @@ def _memkit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True)  # fmt: skip
 
 
-@pytest.fixture
-def project(repo: Path, store: Store, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
-    (store.dir / "config.toml").write_text(CONFIG, "utf-8")
-    (repo / "pkg").mkdir()
-    (repo / "pkg" / "conf.py").write_text('import os\n\nKEY = os.environ["API_KEY"]\n')
-    (repo / "pkg" / "calc.py").write_text("def total(xs):\n    return sum(xs)\n")
-    (repo / "README").write_text("hello\n")
-    write_memory(store, "pkg-rule", SCOPED)
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "code")
-    for args in (
-        ("add", "API key from env", "--link", "env:API_KEY", "-b", "From API_KEY."),
-        ("add", "Total sums", "--link", "pkg/calc.py::total", "--path", "pkg/**", "-b", "Sum."),
-        ("compile",),
-    ):
-        assert _memkit(repo, *args).returncode == 0
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "memories")
-    hooks.install(repo)
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    """The project every row starts from, made once (four git and three memkit processes)."""
+    with isolated(tmp_path_factory):
+        repo = new_repo(tmp_path_factory, empty_git_dir)
+        init(repo)
+        store = Store(repo)
+        (store.dir / "config.toml").write_text(CONFIG, "utf-8")
+        (repo / "pkg").mkdir()
+        (repo / "pkg" / "conf.py").write_text('import os\n\nKEY = os.environ["API_KEY"]\n')
+        (repo / "pkg" / "calc.py").write_text("def total(xs):\n    return sum(xs)\n")
+        (repo / "README").write_text("hello\n")
+        write_memory(store, "pkg-rule", SCOPED)
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "code")
+        for args in (
+            ("add", "API key from env", "--link", "env:API_KEY", "-b", "From API_KEY."),
+            ("add", "Total sums", "--link", "pkg/calc.py::total", "--path", "pkg/**", "-b", "Sum."),
+            ("compile",),
+        ):
+            assert _memkit(repo, *args).returncode == 0
+        git(repo, "add", "-A")
+        git(repo, "commit", "-qm", "memories")
+        hooks.install(repo)
     return repo
+
+
+@pytest.fixture
+def project(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
+    return copy_repo(built, tmp_path)
 
 
 def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
