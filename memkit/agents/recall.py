@@ -308,75 +308,13 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
     return out
 
 
-STOP = frozenset(
-    (
-        "the",
-        "and",
-        "for",
-        "with",
-        "that",
-        "this",
-        "from",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "not",
-        "but",
-        "you",
-        "your",
-        "can",
-        "will",
-        "would",
-        "should",
-        "could",
-        "into",
-        "when",
-        "then",
-        "than",
-        "them",
-        "they",
-        "there",
-        "what",
-        "which",
-        "who",
-        "why",
-        "how",
-        "all",
-        "any",
-        "some",
-        "our",
-        "out",
-        "use",
-        "used",
-        "using",
-        "about",
-        "also",
-        "just",
-        "like",
-        "make",
-        "made",
-        "get",
-        "got",
-        "does",
-        "did",
-        "done",
-        "its",
-        "let",
-        "lets",
-        "please",
-        "want",
-        "need",
-        "add",
-        "fix",
-        "run",
-        "file",
-        "files",
-        "code",
-    )
+_STOP_WORDS = (
+    "the and for with that this from are was were has have had not but you your can will "
+    "would should could into when then than them they there what which who why how all "
+    "any some our out use used using about also just like make made get got does did "
+    "done its let lets please want need add fix run file files code "
 )
+STOP = frozenset(_STOP_WORDS.split())
 
 
 # The accents folded (scripts written without spaces: memkit.unspaced).
