@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import dataclasses
 import datetime as dt
+import hashlib
 import os
 import stat
 from collections.abc import Iterable, Mapping, Sequence
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from memkit import memory as mm
 from memkit.agents.journal import redacted_first_line
-from memkit.secrets import redact
+from memkit.secrets import bare_values, redact
 from memkit.store import Store
 
 MAX_ITEMS = 25  # per list in the body
@@ -264,8 +265,19 @@ def episode(
         status=status,
         tags=["session"],
         links=links[:MAX_LINKS],
-        source=redact(sid),
+        source=session_source(sid),
     )
+
+
+def session_source(sid: str) -> str:
+    """The `source` of a session's draft: the agent's session id, by which the next Stop
+    finds the draft again. An id that looks random as a whole (a ULID, an id with a
+    random part) would read as a bare token and refuse every draft, so it is kept as
+    `session ` and its digest; the draft's body still names the session."""
+    source = redact(sid)
+    if not bare_values(source):
+        return source
+    return "session " + hashlib.sha256(sid.encode("utf-8")).hexdigest()[:24]
 
 
 def _valid_link(link: str) -> bool:

@@ -501,3 +501,18 @@ def test_the_conclusion_comes_from_the_transcript_when_the_payload_has_none(proj
     hook(project, "stop", base(project, "Stop"))
     body = Store(project).get("session-2026-11-22-5f1c2d3e").body.lstrip()
     assert body.startswith("Concluded:\n\nFixed: totals round once.\n\nAsked: Fix the totals\n")
+
+
+@pytest.mark.parametrize("sid", ["01J5XKQ7ZK3N9V8W6Y4T2R0PMA", "0001c0de-adv-session-1"])
+def test_stop_saves_a_draft_for_a_session_id_that_looks_random(project: Path, sid: str) -> None:
+    """A ULID or an id with a random part is not a secret: the draft is saved, it passes
+    `memkit validate`, and the next Stop finds the same draft again."""
+    f = str(project / "src" / "billing.py")
+    edit = {"file_path": f, "old_string": "sum(self.lines)", "new_string": "0"}
+    for payload in (tool(project, "Edit", edit), tool(project, "Bash", {"command": "ls"})):
+        hook(project, "post-tool-use", {**payload, "session_id": sid})
+    stop = {**base(project, "Stop"), "session_id": sid}
+    out = hook(project, "stop", stop)
+    assert "(draft)" in out.stderr and "refusing" not in out.stderr, out.stderr
+    assert validate(Store(project)) == []
+    assert "is up to date" in hook(project, "stop", stop).stderr
