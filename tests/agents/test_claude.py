@@ -1,12 +1,21 @@
-"""Claude Code hooks (memkit.agents.claude) through real `memkit claude-hook` processes."""
+"""Claude Code hooks (memkit.agents.claude), called as `memkit claude-hook` calls them.
+
+`hook()` runs the entry point's own function (memkit.agents.hook.run) in this process,
+in the project's folder with the date pinned, and prints what it gives as the command
+does; `hook(..., process=True)` and the tests at the end run real processes (the
+command, `memkit-hook`, `python -m memkit.agents.claude`), so the launchers are proven
+end to end.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,14 +28,40 @@ from memkit.validation import validate
 SID = "5f1c2d3e-aaaa-bbbb-cccc-0123456789ab"
 
 
-def hook(repo: Path, event: str, payload: dict[str, Any] | str) -> subprocess.CompletedProcess[str]:
-    """Run `memkit claude-hook EVENT` as Claude Code does: JSON on stdin, cwd in the project."""
+def hook(
+    repo: Path, event: str, payload: dict[str, Any] | str, *, process: bool = False
+) -> subprocess.CompletedProcess[str]:
+    """`memkit claude-hook EVENT` as Claude Code runs it: JSON on stdin, cwd in the project."""
     raw = payload if isinstance(payload, str) else json.dumps(payload)
-    env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
     args = [sys.executable, "-m", "memkit", "claude-hook", event]
-    out = subprocess.run(args, input=raw, cwd=repo, capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
-    return out
+    if process:
+        env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
+        out = subprocess.run(args, input=raw, cwd=repo, capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr
+        return out
+    from memkit.agents.hook import run
+
+    with in_project(repo):
+        said, err = run(event, raw.encode("utf-8"))
+    return subprocess.CompletedProcess(
+        args, 0, said + "\n" if said else "", err + "\n" if err else ""
+    )
+
+
+@contextlib.contextmanager
+def in_project(repo: Path) -> Iterator[None]:
+    """This process in `repo` with the date pinned, as a hook process would be."""
+    here, pinned = os.getcwd(), os.environ.get("MEMKIT_TODAY")
+    os.chdir(repo)
+    os.environ["MEMKIT_TODAY"] = "2026-11-22"
+    try:
+        yield
+    finally:
+        os.chdir(here)
+        if pinned is None:
+            del os.environ["MEMKIT_TODAY"]
+        else:
+            os.environ["MEMKIT_TODAY"] = pinned
 
 
 def base(repo: Path, event: str, **extra: Any) -> dict[str, Any]:
@@ -87,7 +122,8 @@ def session(repo: Path) -> None:
         tool(repo, "Read", {"file_path": "/etc/hosts"}),
         tool(repo, "TodoWrite", {"todos": []}),
     ]:
-        assert hook(repo, "post-tool-use", payload).stderr == ""
+        first = "notes.txt" in str(payload["tool_input"])  # one real process per session
+        assert hook(repo, "post-tool-use", payload, process=first).stderr == ""
 
 
 def test_post_tool_use_writes_a_compact_journal(project: Path) -> None:
@@ -184,7 +220,7 @@ def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
 
 def test_stop_saves_one_draft_episode(project: Path) -> None:
     session(project)
-    out = hook(project, "stop", base(project, "Stop", stop_hook_active=False))
+    out = hook(project, "stop", base(project, "Stop", stop_hook_active=False), process=True)
     assert out.stderr == "memkit hook stop: saved .memory/session-2026-11-22-5f1c2d3e.md (draft)\n"
     assert json.loads(out.stdout) == {"systemMessage": "memkit saved a draft of what this "
         "session did: .memory/session-2026-11-22-5f1c2d3e.md (`memkit approve`)"}  # fmt: skip
@@ -290,19 +326,42 @@ def tree(*roots: Path) -> dict[str, tuple[int, int]]:
     return out
 
 
+LAUNCHERS = (["memkit", "claude-hook"], ["memkit", "hook"], ["memkit.agents.claude"])
+
+
 @pytest.mark.parametrize(("event", "raw", "message"), BAD)
 def test_bad_input_never_blocks(
     project: Path, event: str, raw: str | bytes | dict[str, Any], message: str
 ) -> None:
-    """Whatever arrives: exit 0, one line on stderr, and nothing written but memkit's own."""
+    """Whatever arrives: one line on stderr, nothing on stdout, nothing written but
+    memkit's own; the entry point's function and the full handlers alike."""
+    from memkit.agents.claude import handle
+    from memkit.agents.hook import run
+    from memkit.clock import today
+
     if isinstance(raw, dict):
         raw = json.dumps({"cwd": str(project), **raw})
+    data = raw if isinstance(raw, bytes) else raw.encode()
     home = Path(os.environ["HOME"])
     before = tree(project, home)
-    for args in (["memkit", "claude-hook"], ["memkit", "hook"], ["memkit.agents.claude"]):
+    with in_project(project):
+        for out, err in (run(event, data), handle(event, data, today)):
+            assert out == "", out
+            assert err.startswith(f"memkit hook {event}: {message}") and "\n" not in err, err
+    assert tree(project, home) == before
+
+
+@pytest.mark.parametrize(("event", "raw", "message"), [BAD[i] for i in (0, 2, 5, 15, 17)])
+def test_bad_input_never_blocks_a_real_process(
+    project: Path, event: str, raw: str | bytes | dict[str, Any], message: str
+) -> None:
+    """Every launcher as a real process: exit 0, stdout empty, one line on stderr."""
+    data = raw if isinstance(raw, bytes) else str(raw).encode()
+    home = Path(os.environ["HOME"])
+    before = tree(project, home)
+    for args in LAUNCHERS:
         cmd = [sys.executable, "-m", *args, event]
-        out = subprocess.run(cmd, input=raw if isinstance(raw, bytes) else raw.encode(),
-                             cwd=project, capture_output=True, timeout=60)  # fmt: skip
+        out = subprocess.run(cmd, input=data, cwd=project, capture_output=True, timeout=60)
         assert (out.returncode, out.stdout) == (0, b""), out.stderr
         err = out.stderr.decode()
         assert err.startswith(f"memkit hook {event}: {message}") and err.count("\n") == 1, err
