@@ -71,7 +71,7 @@ def main() -> None:
             runs[name] = ([str(repo / ".git" / "hooks" / "pre-commit")], repo, env)
         runs["bare python"] = ([sys.executable, "-c", "pass"], Path(tmp), ENV)
         # a real store's files are older than the two seconds within which a change is not
-        # trusted (the hook's index, the script's record: memkit.githooks.precheck)
+        # trusted (the hook's index, and its date for the script: memkit.githooks.index.vouch)
         time.sleep(2.1)
         for argv, repo, env in runs.values():  # the first run of each builds its index
             subprocess.run(argv, cwd=repo, env=env, check=True, capture_output=True)
