@@ -21,7 +21,7 @@ import sys
 
 from memkit.cachedir import cache_dir
 from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
-from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant
+from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant, vouch
 from memkit.spawn import start as _start
 from memkit.walk import MEMORY_DIR
 
@@ -112,8 +112,6 @@ def staged_work(
         opener.tree = tree
     index = read_index(root, stamps, opener)
     if started is not None and opener is not None:
-        from memkit.githooks.index import vouch
-
         vouch(root, started, tree, opener.inode)  # never raises: it only saves time
     if not names or not relevant(names, *index):
         return None

@@ -216,6 +216,26 @@ def test_the_script_asks_python_for_what_it_cannot_tell(project: Path, tmp_path:
     assert starts(log) == ["start stale", "start ", "start "]
 
 
+@needs_awk
+def test_a_find_without_cnewer_hands_over_to_python_quietly(
+    project: Path, tmp_path: Path
+) -> None:
+    python, log = logged_python(tmp_path, run=False)
+    hooks.install(project, python=str(python))
+    plant(project)
+    git(project, "add", "README")
+    settled_and_dated(project)
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "find").write_text('#!/bin/sh\necho "find: -cnewer: unknown primary" >&2\nexit 1\n')
+    (fake / "find").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
+    script = project / ".git" / "hooks" / "pre-commit"
+    done = subprocess.run([script], cwd=project, env=env, capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert starts(log) == ["start "]  # Python decides; nothing it could date would help
+
+
 def test_a_new_index_is_not_trusted_before_a_hook_run_dates_it(project: Path) -> None:
     stamps, _ = memory_walk(str(project))
     opener = hook_index.Opener(str(project))
