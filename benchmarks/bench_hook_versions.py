@@ -42,15 +42,6 @@ def cpu() -> float:
     return r.ru_utime + r.ru_stime
 
 
-def quiet(repo: Path) -> None:
-    """Wait for a `git gc --auto` that the store's commits started in the background
-    (a big store's): it packs objects while the store is being copied otherwise."""
-    for _ in range(1200):
-        if not (repo / ".git" / "gc.pid").exists():
-            return
-        time.sleep(0.1)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--memories", type=int, default=1000)
@@ -68,8 +59,11 @@ def main() -> None:
     for folder in [str(HERE), *(v for v in versions.values() if v)]:
         compileall.compile_dir(os.path.join(folder, "memkit"), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
+        # no background `git gc --auto` after the store's commit: it would pack objects
+        # while the store is being copied
+        os.environ |= {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "gc.auto",
+                       "GIT_CONFIG_VALUE_0": "0"}  # fmt: skip
         store = generate(args.memories, Path(tmp) / "store")
-        quiet(store)
         runs: dict[str, tuple[list[str], Path, dict[str, str]]] = {}
         for name, folder in versions.items():
             repo = Path(tmp) / name
