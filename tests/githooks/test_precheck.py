@@ -217,9 +217,7 @@ def test_the_script_asks_python_for_what_it_cannot_tell(project: Path, tmp_path:
 
 
 @needs_awk
-def test_a_find_without_cnewer_hands_over_to_python_quietly(
-    project: Path, tmp_path: Path
-) -> None:
+def test_a_find_without_cnewer_hands_over_to_python_quietly(project: Path, tmp_path: Path) -> None:
     python, log = logged_python(tmp_path, run=False)
     hooks.install(project, python=str(python))
     plant(project)
