@@ -59,13 +59,6 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def warn_skipped(store: Store) -> None:
-    """Name the invalid memory files a command leaves out (from the parse cache: cheap)."""
-    problems = store.load().problems
-    if problems:
-        warn(skipped_files(problems))
-
-
 def warn(message: str) -> None:
     click.echo(printable(f"memkit: warning: {message}"), err=True)
 
