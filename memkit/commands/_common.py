@@ -58,13 +58,6 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def warn_skipped(store: Store) -> None:
-    """Name the invalid memory files a command leaves out (from the parse cache: cheap)."""
-    problems = store.load().problems
-    if problems:
-        warn(skipped_files(problems))
-
-
 def skipped_files(problems: Any) -> str:
     """The warning for invalid memory files a command left out: counted by file, named."""
     from memkit.capped import capped
