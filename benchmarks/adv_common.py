@@ -339,3 +339,20 @@ def rmtree(path: Path) -> None:
         path.unlink()
     else:
         shutil.rmtree(path, ignore_errors=True)
+
+
+def run_alone(run_section: Any, summary: Any) -> None:
+    """Run one section on its own (`python adv_NAME.py`): figures, details, exit 1 on a failure."""
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        e = isolated_env(Path(tmp))
+        e["PYTHONPATH"] = os.environ.get("PYTHONPATH") or str(Path(__file__).resolve().parents[1])
+        sec = run_section(Path(tmp) / "section", e)
+        print(summary(sec))
+        print("\n".join(sec.details))
+        for fig in sec.figures.values():
+            if fig.value:
+                print(f"  {fig.name}: {fig.value}", *fig.examples, sep="\n    ")
+    sys.exit(1 if sec.failed() else 0)

@@ -147,17 +147,6 @@ def summary(s: Section) -> str:
 
 
 if __name__ == "__main__":
-    import tempfile
+    from adv_common import run_alone
 
-    from adv_common import isolated_env
-
-    with tempfile.TemporaryDirectory() as tmp:
-        e = isolated_env(Path(tmp))
-        e["PYTHONPATH"] = str(Path(__file__).resolve().parents[1])
-        sec = run_section(Path(tmp), e)
-        print(summary(sec))
-        print("\n".join(sec.details))
-        for fig in sec.figures.values():
-            if fig.value:
-                print(f"  {fig.name}: {fig.value}", *fig.examples, sep="\n    ")
-    sys.exit(1 if sec.failed() else 0)
+    run_alone(run_section, summary)

@@ -24,6 +24,8 @@ path) and runs these sections:
 8. what a pull request can change through the work tree: links between tracked files,
    harvest settings, report overrides, file names that are not UTF-8, review markdown
    (benchmarks/adv_tree.py).
+9. what agents are given: deep paths through the point-of-action lookup (1, 4 and 64 KB),
+   and separators, controls and bidi on every route into an agent (benchmarks/adv_agenttext.py).
 
 Prints one line per section, then the details and examples of every figure that is not 0;
 exits 1 if any figure that must be 0 is not. `--quick` is a reduced run (a few minutes on
@@ -48,6 +50,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import adv_agenttext
 import adv_badinput
 import adv_concurrency
 import adv_crash
@@ -124,6 +127,7 @@ def sections(
             adv_inputs.summary,
         ),
         *adv_tree.sections(a, base, env),
+        *adv_agenttext.sections(a, base, env),
     ]
 
 
@@ -147,7 +151,7 @@ def main() -> None:
     ap.add_argument("--dir", type=Path, help="work here (kept) instead of a temp dir")
     ap.add_argument("--keep", action="store_true", help="keep the temp dir")
     ap.add_argument("--json", type=Path, help="also write every figure and example here")
-    ap.add_argument("--sections", default="1,2,3,4,5,6,7,8", help="which sections, e.g. 1,3")
+    ap.add_argument("--sections", default="1,2,3,4,5,6,7,8,9", help="which sections, e.g. 1,3")
     ap.add_argument(
         "--crash-points",
         type=int,

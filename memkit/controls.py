@@ -52,3 +52,55 @@ def printable(text: str) -> str:
     and a carriage return that ends a line (CRLF text) is dropped.
     """
     return escape(_LINE_END_CR.sub("", text))
+
+
+# What for_agent looks at in body text and in one-line text: all but printable ASCII
+# (and tab and newline in body text); unicodedata says which of these to escape, so
+# ASCII text is one scan in C.
+_SCAN = {True: re.compile("[^\t\n\x20-\x7e]"), False: re.compile("[^\x20-\x7e]")}
+_HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp"))
+
+
+def for_agent(text: str, *, lines: bool = False) -> str:
+    """Memory-derived text as an agent is given it: nothing in it can start a line, move
+    text around or hide (the line and paragraph separators, control characters, bidi
+    marks, embeddings, overrides and isolates, every other format character) shown as
+    `\\u2028`-style escapes (JSON's spelling, astral characters as surrogate pairs).
+
+    Every route that puts a memory's title, body, id, link, path, heading or store name
+    into an agent's context goes through this: the hooks (SessionStart, UserPromptSubmit,
+    PreToolUse), `memkit context` and the MCP tools' answers. One-line text (the default)
+    loses tab and newline too; with `lines`, body text keeps its tabs and newlines (a
+    carriage return ending a line is dropped) and loses the rest.
+    """
+    if lines:
+        text = _LINE_END_CR.sub("", text)
+    scan = _SCAN[lines]
+    if not scan.search(text):
+        return text
+
+    def sub(m: re.Match[str]) -> str:
+        c = m.group()
+        import unicodedata
+
+        if unicodedata.category(c) not in _HIDDEN:
+            return c
+        n = ord(c)
+        if n > 0xFFFF:
+            n -= 0x10000
+            return f"\\u{0xD800 + (n >> 10):04x}\\u{0xDC00 + (n & 0x3FF):04x}"
+        return f"\\u{n:04x}"
+
+    return scan.sub(sub, text)
+
+
+def for_agent_data(value: object) -> object:
+    """JSON data with every string in it, keys too, through for_agent (as body text:
+    JSON spells a newline `\\n` anyway)."""
+    if isinstance(value, str):
+        return for_agent(value, lines=True)
+    if isinstance(value, dict):
+        return {for_agent(str(k), lines=True): for_agent_data(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [for_agent_data(v) for v in value]
+    return value

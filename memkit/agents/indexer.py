@@ -115,7 +115,7 @@ def _glob_keys(glob: str) -> list[tuple[str, str]]:
         last = alt.rsplit("/", 1)[-1]
         tail = re.split(r"[*?\]]", last)[-1] if not alt.endswith("/") else ""
         ext = "." + tail.rsplit(".", 1)[1] if "." in tail else ""
-        out.append((f"g:{folder}\x00{ext}", glob_re(alt).pattern))
+        out.append((f"g:{ext}\x00{folder}", glob_re(alt).pattern))
     return out
 
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 from memkit.agents import jsonrpc, roots
 from memkit.agents.tools import find, for_files, forget, save, stale, update, verify
+from memkit.controls import for_agent, for_agent_data
 from memkit.errors import MemkitError
 from memkit.store import Store
 
@@ -217,10 +218,13 @@ def _run(fn: Callable[[Store], object], store: Store) -> object:
 
 
 def _result(value: object) -> Any:
+    """The tool's answer; every string in it escaped for the agent (controls.for_agent)."""
     from mcp.types import CallToolResult, TextContent
 
     if isinstance(value, MemkitError):
-        return CallToolResult(content=[TextContent(type="text", text=str(value))], is_error=True)
+        text = for_agent(str(value), lines=True)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+    value = for_agent_data(value)
     structured: dict[str, Any]
     if isinstance(value, str):
         text, structured = value, {"result": value}

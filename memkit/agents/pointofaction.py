@@ -22,6 +22,7 @@ import os
 import time
 
 from memkit.agents import ledger, recall, startup
+from memkit.controls import for_agent
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ DEFAULTS = {"session_budget": 40_000, "file_budget": 4_000, "prompt_budget": 3_0
 CAPS = {"session_budget": 10**7, "file_budget": CONTEXT_CHARS, "prompt_budget": CONTEXT_CHARS,
         "prompt_memories": 20}  # fmt: skip
 MAX_MEMORY = 1024 * 1024  # bytes of a memory file read for its body
-MAX_PATH = 1024  # characters of a touched file's path the hook looks up
+MAX_PATH = 4096  # characters of a touched file's path looked up: Linux's PATH_MAX
 
 
 def budget_values(root: Path) -> dict[str, int]:
@@ -230,26 +231,17 @@ def record_start(
     ledger.append(ledger.receipts_file(root, sid), recs)
 
 
-def inline(text: str) -> str:
-    """`text` safe on one line of an agent's context: line and paragraph separators,
-    control, bidi and other format characters shown as `\\uXXXX` escapes."""
-    import unicodedata
-
-    return "".join(
-        f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c
-        for c in text
-    )
-
-
 def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
-    warn = f"\n> **Possibly out of date**: {inline(stale)}\n" if stale else ""
-    about = f", about {inline(str(e[6]))}" if e[6] else ""
-    return f"\n## {inline(str(e[4]))}\n\n_{e[5]} `{inline(mid)}`{about}_\n{warn}\n{text}\n"
+    """One memory's block; everything from the memory escaped (controls.for_agent)."""
+    warn = f"\n> **Possibly out of date**: {for_agent(stale)}\n" if stale else ""
+    about = f", about {for_agent(str(e[6]))}" if e[6] else ""
+    title, kind, shown = for_agent(str(e[4])), for_agent(str(e[5])), for_agent(text, lines=True)
+    return f"\n## {title}\n\n_{kind} `{for_agent(mid)}`{about}_\n{warn}\n{shown}\n"
 
 
 def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | None:
     """What to give when the agent touches `rel`: memories linked to it or scoped to it.
-    A path longer than MAX_PATH gets nothing (its lookups grow with its depth)."""
+    A path longer than MAX_PATH names no file the system can open: it gets nothing."""
     if len(rel) > MAX_PATH:
         return ""
     had = ledger.state(ledger.records(ledger.receipts_file(index.root, sid)))
@@ -260,7 +252,7 @@ def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | Non
         return ""
     picks = [(mid, e, rel) for mid, e, _ in found]
     cap = index.budget("file_budget")
-    return give(index, sid, event="file", picks=picks, heading=f"Memories about {inline(rel)}",
+    return give(index, sid, event="file", picks=picks, heading=f"Memories about {for_agent(rel)}",
                 cap=cap, today=today, had=had)  # fmt: skip
 
 

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 NAME = "agents-poa.idx"
-VERSION = 6
+VERSION = 7
 MAX_HEADER = 8 * 1024 * 1024
 MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")
@@ -214,26 +214,70 @@ def fresh(index: Index, today: str) -> bool:
 def _matches(index: Index, rel: str) -> Iterator[tuple[dict[str, Any], Any, int, int, bool]]:
     """(bucket, id, linked, literal, names_file) for each index entry about `rel`: keyed
     by the file or a folder holding it (names_file: the key is the file itself), then by
-    a `paths` glob that matches it (linked 0)."""
+    a `paths` glob that matches it (linked 0).
+
+    Linear in the length of `rel`: each folder's bucket comes from one running hash
+    (`prefix_hashes`), and a bucket's keys are checked against `rel` by length and
+    prefix, so no folder's key is ever built or hashed on its own."""
     import re
 
-    parts = rel.split("/")
-    base = parts[-1]
+    ends = [i for i, c in enumerate(rel) if c == "/"] + [len(rel)]
+    base = rel[ends[-2] + 1 :] if len(ends) > 1 else rel
     ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
-    for i in range(len(parts), 0, -1):
-        key = "/".join(parts[:i])
-        chunk = index.bucket("f", "k:" + key)
-        for mid, linked, literal in chunk.get("k", {}).get(key, ()):
-            yield chunk, mid, linked, literal, i == len(parts)
-    for i in range(len(parts) - 1, -1, -1):
-        folder = "/".join(parts[:i])
-        for tail in (ext, "") if ext else ("",):
-            key = f"g:{folder}\x00{tail}"
-            chunk = index.bucket("f", key)
+    n = len(ends)
+    keys = _keyed(index, rel, "k", "k:", ends)
+    for i in range(n, 0, -1):  # the file, then each folder holding it, deepest first
+        if ends[i - 1] in keys:
+            chunk, key = keys[ends[i - 1]]
+            for mid, linked, literal in chunk.get("k", {}).get(key, ()):
+                yield chunk, mid, linked, literal, i == n
+    folders = [0, *ends[: n - 1]]  # "", then each folder holding the file
+    tails = (ext, "") if ext else ("",)
+    globs = [_keyed(index, rel, "g", f"g:{tail}\x00", folders) for tail in tails]
+    for i in range(n - 1, -1, -1):
+        for found in globs:
+            if folders[i] not in found:
+                continue
+            chunk, key = found[folders[i]]
             for pattern, ids in chunk.get("g", {}).get(key, {}).items():
                 if re.fullmatch(pattern, rel):
                     for mid, literal in ids:
                         yield chunk, mid, 0, literal, False
+
+
+def prefix_hashes(head: str, rel: str, ends: list[int]) -> list[int]:
+    """fnv(head + rel[:e]) for each e in `ends` (ascending), in one pass over `rel`."""
+    h = fnv(head)
+    out: list[int] = []
+    done = 0
+    for e in ends:  # the bytes between the last end and this one
+        for b in rel[done:e].encode("utf-8", "surrogateescape"):
+            h = ((h ^ b) * 0x01000193) & 0xFFFFFFFF
+        done = e
+        out.append(h)
+    return out
+
+
+def _keyed(
+    index: Index, rel: str, kind: str, head: str, ends: list[int]
+) -> dict[int, tuple[dict[str, Any], str]]:
+    """{end: (bucket, key)} for each key `rel[:end]` (hashed as `head + rel[:end]`) that
+    section `kind` of the index holds, `ends` ascending. Each bucket these keys fall in
+    is read and its keys compared once, by length, then as a prefix of `rel`. The "g"
+    section stores its keys with their head, the "k" section without."""
+    stored = head if kind == "g" else ""
+    hashes = dict(zip(ends, prefix_hashes(head, rel, ends), strict=True))
+    at = {len(stored) + e: e for e in hashes}
+    whole = stored + rel
+    out: dict[int, tuple[dict[str, Any], str]] = {}
+    for n in dict.fromkeys(h % index.buckets for h in hashes.values()):
+        chunk = index.chunk("f", n)
+        held = chunk.get(kind)
+        for key in held if isinstance(held, dict) else ():
+            e = at.get(len(key))
+            if e is not None and hashes[e] % index.buckets == n and whole.startswith(key):
+                out[e] = (chunk, key)
+    return out
 
 
 def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, ...]]]:
@@ -264,75 +308,13 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
     return out
 
 
-STOP = frozenset(
-    (
-        "the",
-        "and",
-        "for",
-        "with",
-        "that",
-        "this",
-        "from",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "not",
-        "but",
-        "you",
-        "your",
-        "can",
-        "will",
-        "would",
-        "should",
-        "could",
-        "into",
-        "when",
-        "then",
-        "than",
-        "them",
-        "they",
-        "there",
-        "what",
-        "which",
-        "who",
-        "why",
-        "how",
-        "all",
-        "any",
-        "some",
-        "our",
-        "out",
-        "use",
-        "used",
-        "using",
-        "about",
-        "also",
-        "just",
-        "like",
-        "make",
-        "made",
-        "get",
-        "got",
-        "does",
-        "did",
-        "done",
-        "its",
-        "let",
-        "lets",
-        "please",
-        "want",
-        "need",
-        "add",
-        "fix",
-        "run",
-        "file",
-        "files",
-        "code",
-    )
+_STOP_WORDS = (
+    "the and for with that this from are was were has have had not but you your can will "
+    "would should could into when then than them they there what which who why how all "
+    "any some our out use used using about also just like make made get got does did "
+    "done its let lets please want need add fix run file files code "
 )
+STOP = frozenset(_STOP_WORDS.split())
 
 
 # The accents folded (scripts written without spaces: memkit.unspaced).

@@ -20,8 +20,12 @@ HEAD = (
 
 
 def block(title: str, kind: str, mid: str, stale: str, text: str) -> str:
-    warn = f"\n> **Possibly out of date**: {stale}\n" if stale else ""
-    return f"\n## {title}\n\n_{kind} `{mid}`_\n{warn}\n{text}\n"
+    """One memory's block; everything from the memory escaped (controls.for_agent)."""
+    from memkit.controls import for_agent as inline
+
+    warn = f"\n> **Possibly out of date**: {inline(stale)}\n" if stale else ""
+    head = f"\n## {inline(title)}\n\n_{inline(kind)} `{inline(mid)}`_\n{warn}"
+    return f"{head}\n{inline(text, lines=True)}\n"
 
 
 def left_out_note(left: list[str], unnamed: int = 0) -> str:
@@ -30,8 +34,9 @@ def left_out_note(left: list[str], unnamed: int = 0) -> str:
     if not count:
         return ""
     from memkit.capped import capped
+    from memkit.controls import for_agent
 
-    named = capped(left, total=count, most=MAX_LISTED, see="`memkit list`")
+    named = capped([for_agent(x) for x in left], total=count, most=MAX_LISTED, see="`memkit list`")
     return f"\n_Left out for size: {named} (`memkit show ID`)._\n"
 
 

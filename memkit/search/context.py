@@ -45,13 +45,17 @@ class ContextItem:
     stale: str | None = None
 
     def to_markdown(self) -> str:
-        lines = [f"## {self.title}", ""]
+        """The item for an agent; everything from the memory escaped (controls.for_agent)."""
+        from memkit.controls import for_agent as inline
+
+        lines = [f"## {inline(self.title)}", ""]
         why = "about " + ", ".join(self.matched) if self.reason == "file" else "search hit"
-        lines.append(f"_{self.type} `{self.id}`, {why}_")
+        lines.append(f"_{inline(self.type)} `{inline(self.id)}`, {inline(why)}_")
         if self.stale is not None:
-            lines.append(f"> **Stale**: the code it describes changed: {self.stale or 'unknown'}")
+            changed = inline(self.stale or "unknown")
+            lines.append(f"> **Stale**: the code it describes changed: {changed}")
         if self.text:
-            lines += ["", self.text]
+            lines += ["", inline(self.text, lines=True)]
         return "\n".join(lines) + "\n"
 
     @property
@@ -88,11 +92,16 @@ class Context:
     def to_markdown(self) -> str:
         if not self.items:
             return ""
+        from memkit.controls import for_agent as inline
+
         subject = ", ".join(f"`{f}`" for f in self.files) or f"“{self.query}”"
-        parts = [f"# Project memories for {subject}\n", *(i.to_markdown() for i in self.items)]
+        parts = [
+            f"# Project memories for {inline(subject)}\n",
+            *(i.to_markdown() for i in self.items),
+        ]
         if self.omitted:
             parts.append(
-                f"_Left out for the token budget: {', '.join(self.omitted)} "
+                f"_Left out for the token budget: {inline(', '.join(self.omitted))} "
                 "(`memkit show ID` prints one)._\n"
             )
         return "\n".join(parts)

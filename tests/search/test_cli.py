@@ -100,11 +100,13 @@ def test_stale_after_a_real_code_change(run: Invoke, repo: Path, store: Store) -
 def test_search_and_context_print_control_characters_escaped(run: Invoke, store: Store) -> None:
     body = "Retry \x1b[2Jthe charge\x07 with \x9b31m colour and \u202eevil\rover"
     mem(store, "evil", "Retry charges", body, paths="['src/**']")
-    for result in (run("search", "retry"), run("context", "--query", "retry"),
-                   run("context", "--file", "src/pay.py")):  # fmt: skip
+    # search prints to a terminal (\x1b); context is text for an agent (\u001b)
+    for result, esc in ((run("search", "retry"), "\\x1b"),
+                        (run("context", "--query", "retry"), "\\u001b"),
+                        (run("context", "--file", "src/pay.py"), "\\u001b")):  # fmt: skip
         out = result.stdout
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", out), out
-        assert "\\x1b[2J" in out and "\\u202eevil" in out
+        assert f"{esc}[2J" in out and "\\u202eevil" in out, out
     hit = json.loads(run("search", "retry", "--json").stdout)[0]
     assert "\x1b[2J" in hit["snippet"]  # JSON keeps the exact text
 

@@ -1,0 +1,96 @@
+"""The point-of-action index's file lookup: the same answers as a plain lookup of every
+folder's key, at a cost that grows with the length of the path, not its square."""
+
+from __future__ import annotations
+
+import datetime
+import random
+import re
+import sys
+from collections.abc import Iterator
+from types import FrameType
+from typing import Any
+
+import pytest
+
+from memkit import memory as mm
+from memkit.agents import indexer, recall
+from memkit.store import Store
+
+DAY = datetime.date(2026, 11, 22)
+SEGMENTS = ["src", "a", "b", "lib", "x.py", "docs", "é", "日本", ".hidden", "a.b"]
+
+
+def reference(index: recall.Index, rel: str) -> Iterator[tuple[Any, int, int, bool]]:
+    """The plain lookup: every folder's key built and hashed on its own."""
+    parts = rel.split("/")
+    base = parts[-1]
+    ext = "." + base.rsplit(".", 1)[1] if "." in base else ""
+    for i in range(len(parts), 0, -1):
+        key = "/".join(parts[:i])
+        for mid, linked, literal in index.bucket("f", "k:" + key).get("k", {}).get(key, ()):
+            yield mid, linked, literal, i == len(parts)
+    for i in range(len(parts) - 1, -1, -1):
+        folder = "/".join(parts[:i])
+        for tail in (ext, "") if ext else ("",):
+            key = f"g:{tail}\x00{folder}"
+            for pattern, ids in index.bucket("f", key).get("g", {}).get(key, {}).items():
+                if re.fullmatch(pattern, rel):
+                    for mid, literal in ids:
+                        yield mid, 0, literal, False
+
+
+def random_path(rng: random.Random) -> str:
+    return "/".join(rng.choice(SEGMENTS) for _ in range(rng.randint(1, 7)))
+
+
+@pytest.fixture
+def index(store: Store) -> recall.Index:
+    rng = random.Random(7)
+    for n in range(60):
+        links = [random_path(rng) for _ in range(rng.randint(0, 2))]
+        paths = [random_path(rng) for _ in range(rng.randint(0, 1))]
+        globs = ["src/**/*.py", "**/*.py", "docs/**", "a/*/x.py", "日本/**/*.b", "*.py", "a/**"]
+        paths += rng.sample(globs, rng.randint(0, 2))
+        m = mm.new(f"Memory {n}", "Body.", mid=f"m-{n}", today=DAY, links=links,
+                   paths=paths)  # fmt: skip
+        store.add(m)
+    return recall.from_bytes(str(store.root), indexer.build(store, today=DAY))
+
+
+def test_file_lookup_answers_as_the_plain_lookup_does(index: recall.Index) -> None:
+    rng = random.Random(11)
+    rels = [random_path(rng) for _ in range(400)]
+    rels += ["", "/", "src/", "/src/x.py", "a//b/x.py", "src/a/b/x.py", "a.b", "x.py/"]
+    hits = 0
+    for rel in rels:
+        got = [(mid, linked, literal, names) for _, mid, linked, literal, names in
+               recall._matches(index, rel)]  # fmt: skip
+        assert got == list(reference(index, rel)), rel
+        hits += bool(got)
+    assert hits > 100  # the paths do hit the index's keys and globs
+
+
+def lines_run(index: recall.Index, rel: str) -> int:
+    """Lines of memkit.agents.recall run to look `rel` up."""
+    count = 0
+
+    def trace(frame: FrameType, event: str, arg: object) -> Any:
+        nonlocal count
+        if frame.f_code.co_filename == recall.__file__:
+            if event == "line":
+                count += 1
+            return trace
+        return None
+
+    sys.settrace(trace)
+    try:
+        recall.about_file(index, rel)
+    finally:
+        sys.settrace(None)
+    return count
+
+
+def test_the_lookup_grows_with_the_path_not_its_square(index: recall.Index) -> None:
+    counts = [lines_run(index, "src/" + "ab/" * depth + "x.py") for depth in (150, 300, 600)]
+    assert counts[1] < 2.3 * counts[0] and counts[2] < 2.3 * counts[1], counts
