@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-dev
 LOWEST := .venv-lowest
 LOWEST_STAMP := $(LOWEST)/.installed-lowest
 
-.PHONY: demo test test-lowest fast lint typecheck pytest selfcheck browser bench clean
+.PHONY: demo test test-lowest fast lint typecheck pytest selfcheck browser shellcheck bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -66,7 +66,21 @@ browser:
 		echo "no chromium, and not root to install it: the browser test will skip"; \
 	fi
 
-test: lint typecheck browser pytest selfcheck
+# Debian's shellcheck for the git hook's script test (tests/githooks/test_precheck.py),
+# the same way: installed as root, else that check skips and says why.
+shellcheck:
+	@if command -v shellcheck >/dev/null 2>&1; then \
+		:; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's shellcheck for the hook script test"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			apt-get install -y -qq shellcheck >/dev/null; } \
+		|| echo "could not install shellcheck: the hook script test will skip it"; \
+	else \
+		echo "no shellcheck, and not root to install it: the hook script test will skip it"; \
+	fi
+
+test: lint typecheck browser shellcheck pytest selfcheck
 
 # The lower bounds in pyproject.toml, tested: every dependency at the oldest release
 # they allow (constraints/lowest.txt pins each), in a venv of its own. Rebuilt from
@@ -78,7 +92,7 @@ $(LOWEST_STAMP): pyproject.toml constraints/lowest.txt
 	$(LOWEST)/bin/python -m pip install --quiet -c constraints/lowest.txt -e '.[dev]'
 	touch $@
 
-test-lowest: browser $(LOWEST_STAMP)
+test-lowest: browser shellcheck $(LOWEST_STAMP)
 	$(LOWEST)/bin/pytest -n auto --dist worksteal
 
 clean:

@@ -74,7 +74,6 @@ WRITES = {
     "rmtree",
     "atomic_write",
     "create_new",
-    "write_if_changed",
     "write_bytes",
     "write_text",
     "run",

@@ -14,8 +14,8 @@ Generates a store (benchmarks/gen_store.py), installs the hook, then times real
   staleness);
 - memory edit, after the hook's first run: the same, the way a hand edit is committed
   with the hook installed: the first `git commit` validated the memory, regenerated the
-  compiled files and stopped; this is the commit that follows (the hook's lean route,
-  memkit.githooks.lean);
+  compiled files and stopped; this is the commit that follows (the hook's answer for
+  known memories, memkit.githooks.fastpath.nothing_to_do);
 - index rebuild: the first commit after a memory changed on disk.
 
 Each against the same commit made with `--no-verify` (no hook). Prints the figures.
@@ -25,7 +25,7 @@ the same store, alternating with this one commit by commit (an even number of ru
 gives each version the first turn equally often), each with the hook script it
 installs (put in place before each of its commits, untimed). The baseline keeps its
 derived files in a cache folder of its own (MEMKIT_CACHE_DIR); this version keeps them
-in `.git/memkit/`, where its script's own check looks (memkit.githooks.precheck).
+in `.git/memkit/`, where its script's own check looks (memkit/githooks/precheck.awk).
 With --verified, every memory with links is first verified against them (`memkit
 verify --all`), as in a store that uses staleness checks: compiling then asks the
 staleness engine, which opens the repository.
@@ -228,8 +228,8 @@ def run(
     git(repo, "add", "-A")
     timed_commit(repo, "--no-verify")  # the compiled files, and warm caches
     # backdate() set each memory file's change time (ctime) to now, and a change within
-    # two seconds is not trusted (the hook's index; the script's record, which goes by
-    # change times: memkit.githooks.precheck): a real store's files are older
+    # two seconds is not trusted (the hook's index, which the script trusts by change
+    # times: memkit.githooks.index.vouch): a real store's files are older
     time.sleep(2.1)
     kind = "linked memories verified" if verified else "no memory verified"
     print(f"git commit with the memkit pre-commit hook, {n} memories ({kind}), median of {runs}")

@@ -59,6 +59,10 @@ def main() -> None:
     for folder in [str(HERE), *(v for v in versions.values() if v)]:
         compileall.compile_dir(os.path.join(folder, "memkit"), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
+        # no background `git gc --auto` after the store's commit: it would pack objects
+        # while the store is being copied
+        os.environ |= {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "gc.auto",
+                       "GIT_CONFIG_VALUE_0": "0"}  # fmt: skip
         store = generate(args.memories, Path(tmp) / "store")
         runs: dict[str, tuple[list[str], Path, dict[str, str]]] = {}
         for name, folder in versions.items():
@@ -71,7 +75,7 @@ def main() -> None:
             runs[name] = ([str(repo / ".git" / "hooks" / "pre-commit")], repo, env)
         runs["bare python"] = ([sys.executable, "-c", "pass"], Path(tmp), ENV)
         # a real store's files are older than the two seconds within which a change is not
-        # trusted (the hook's index, the script's record: memkit.githooks.precheck)
+        # trusted (the hook's index, and its date for the script: memkit.githooks.index.vouch)
         time.sleep(2.1)
         for argv, repo, env in runs.values():  # the first run of each builds its index
             subprocess.run(argv, cwd=repo, env=env, check=True, capture_output=True)

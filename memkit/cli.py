@@ -4,9 +4,8 @@ Commands live in memkit/commands/ and load lazily, so `memkit --help` imports no
 the heavy libraries. The click group (memkit.commands.group, also `memkit.cli.cli`)
 hands any exception a command raises to memkit.errors.report, the one mapping of
 errors to exit codes and messages: 0 ok, 1 a check found something, 2 user error
-(any MemkitError), 3 a bug. A plain `memkit search`, `memkit context --file`,
-`memkit check` or `memkit verify` (the options they know, nothing else) runs without
-importing click at all (memkit.commands.fast): importing click costs more than the work.
+(any MemkitError), 3 a bug. click itself is imported only once a command line is
+parsed (`memkit.cli.cli`, `main`), never by `import memkit.cli`.
 """
 
 from __future__ import annotations
@@ -23,8 +22,10 @@ __all__ = ["COMMANDS", "main"]
 def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
     """`memkit ARGS`. A reader that closes the output early (`memkit list | head -1`) ends
     it quietly with exit 0, whichever command was writing: never a traceback."""
+    from memkit.commands.group import cli
+
     try:
-        _run(sys.argv[1:] if args is None else list(args), prog_name)
+        cli.main(args=sys.argv[1:] if args is None else list(args), prog_name=prog_name or "memkit")
     except BrokenPipeError:
         stdout_closed()
         raise SystemExit(EXIT_OK) from None
@@ -35,18 +36,6 @@ def main(args: list[str] | None = None, prog_name: str | None = None) -> None:
             stdout_closed()
             raise SystemExit(EXIT_OK) from None
         raise
-
-
-def _run(argv: list[str], prog_name: str | None) -> None:
-    if argv[:1] in (["search"], ["context"], ["check"], ["verify"]):
-        from memkit.commands import fast
-
-        code = getattr(fast, argv[0])(argv[1:])  # fast.search, .context, .check, .verify
-        if code is not None:
-            raise SystemExit(code)
-    from memkit.commands.group import cli
-
-    cli.main(args=argv, prog_name=prog_name or "memkit")
 
 
 def __getattr__(name: str) -> Any:

@@ -28,7 +28,6 @@ TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator, Sequence
 
-MiB = 1024 * 1024
 BOM = "\ufeff"  # a byte-order mark: files written on Windows often start with one
 
 
@@ -146,17 +145,6 @@ def create_new(path: Path, data: bytes) -> bool:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
     fsync_dir(path.parent)
-    return True
-
-
-def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write only when the bytes differ (keeps mtimes of unchanged files); True if written."""
-    try:
-        if path.read_bytes() == data:
-            return False
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        pass
-    atomic_write(path, data)
     return True
 
 

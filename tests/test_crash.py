@@ -59,7 +59,7 @@ IO = {
     "mkstemp", "fdopen", "write", "flush", "fsync", "chmod", "link", "unlink", "replace",
     "open", "close", "mkdir", "copyfile", "flock", "scandir", "edit", "create_blob_fromdisk",
     "write_tree", "create_commit", "read", "read_tree", "rename", "rmtree", "atomic_write",
-    "create_new", "write_if_changed", "write_bytes", "write_text",
+    "create_new", "write_bytes", "write_text",
 }  # fmt: skip
 STRIDE = 300
 TODAY = "2026-03-01"

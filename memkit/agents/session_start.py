@@ -89,11 +89,6 @@ class StartContext:
     given: tuple[tuple[str, str, int], ...] = ()
 
 
-def context_text(store: Store, *, files: list[str], today: dt.date) -> str:
-    """The text of `context(...)`."""
-    return context(store, files=files, today=today).text
-
-
 def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
     """The memories relevant to a session, within CONTEXT_CHARS including the list of
     what was left out.

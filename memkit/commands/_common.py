@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from memkit.clock import today as today
-from memkit.commands.fast import skipped_files as skipped_files
 from memkit.controls import CONTROL
 from memkit.controls import printable as printable
 from memkit.errors import EXIT_FOUND as EXIT_FOUND
@@ -59,11 +58,12 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def warn_skipped(store: Store) -> None:
-    """Name the invalid memory files a command leaves out (from the parse cache: cheap)."""
-    problems = store.load().problems
-    if problems:
-        warn(skipped_files(problems))
+def skipped_files(problems: Any) -> str:
+    """The warning for invalid memory files a command left out: counted by file, named."""
+    from memkit.capped import capped
+
+    files = sorted({p.path for p in problems})
+    return f"skipped {len(files)} invalid memory file(s): {capped(files)}; run `memkit validate`"
 
 
 def warn(message: str) -> None:

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+from typing import TYPE_CHECKING, Any
+
 import click
 
-from memkit.commands._common import get_store
+from memkit.commands._common import echo_json, get_store, printable, today
 from memkit.fields import STATUSES as MEMORY_STATUSES
 from memkit.fields import TYPES
+
+if TYPE_CHECKING:
+    from memkit.search.rank import Hit
 
 # memkit.search.MEMORY_STATUSES, which the CLI cannot import without loading whoosh
 STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
@@ -59,11 +65,20 @@ def search_command(
     as_json: bool,
 ) -> None:
     """Find memories: words rank, "phrases" and field:value (tag:, type:, ...) must match."""
-    from memkit.commands.fast import run
+    from memkit.search import search, staleness_checker
 
-    opts = {"words": words, "limit": limit, "types": types, "tags": tags, "status": status,
-            "include_all": include_all, "semantic": semantic, "as_json": as_json}  # fmt: skip
-    run(opts, click.echo, get_store(ctx))
+    store = get_store(ctx)
+    embedder = None
+    if semantic:
+        from memkit.search.embed import default_embedder
+
+        embedder = default_embedder()
+    day = today()
+    hits = search(store, " ".join(words), today=day, limit=limit, types=types, tags=tags,
+                  status=status, include_all=include_all, semantic=embedder,
+                  statuses=staleness_checker(store, today=day))  # fmt: skip
+    show(hits, as_json)
+    notes()
 
 
 @click.command()
@@ -100,11 +115,29 @@ def context(
     exclude_always_on: bool,
 ) -> None:
     """The memories relevant to some files and a task, within a token budget."""
-    from memkit.commands.fast import run_context
+    from memkit.errors import MemkitError
+    from memkit.search import staleness_checker
+    from memkit.search.context import build_context
 
-    opts = {"files": files, "query": query, "budget": budget, "fmt": fmt,
-            "exclude_always_on": exclude_always_on}  # fmt: skip
-    run_context(opts, click.echo, get_store(ctx))
+    store = get_store(ctx)
+    if not files and not query:
+        raise MemkitError("give at least one --file or a --query")
+    day = today()
+    statuses = staleness_checker(store, today=day)
+    common: dict[str, Any] = {"budget_tokens": budget, "today": day, "statuses": statuses,
+                              "exclude_always_on": exclude_always_on}  # fmt: skip
+    got = None
+    if not query:  # files only: the point-of-action index names the few memories to read
+        from memkit.agents.filecontext import context_for_files
+
+        got = context_for_files(store, files, **common)
+    if got is None:
+        got = build_context(store, files=files, query=query, **common)
+    notes()
+    if fmt == "json":
+        echo_json(got.to_record())
+    else:
+        click.echo(printable(got.to_markdown()), nl=False)
 
 
 @click.command()
@@ -121,12 +154,35 @@ def index(ctx: click.Context, rebuild: bool, semantic: bool) -> None:
         ix.refresh()  # records what the build saw, for the vectors
     else:
         click.echo(f"index {ix.refresh(full=True)}")
-    from memkit.commands.fast import notes
-
-    notes(click.echo)
+    notes()
     if semantic:
         from memkit.search.embed import default_embedder
         from memkit.search.vectors import Vectors
 
         vectors = Vectors(ix, default_embedder()).refresh(ix.files)
         click.echo(f"vectors: {len(vectors.paths)} memories ({vectors.embedder.name})")
+
+
+def notes() -> None:
+    """Print what the search index had to say (a damaged index rebuilt), once."""
+    index = sys.modules.get("memkit.search.index")
+    if index is not None:
+        for message in index.NOTES:
+            click.echo(printable(f"memkit: note: {message}"), err=True)
+        index.NOTES.clear()
+
+
+def show(hits: list[Hit], as_json: bool) -> None:
+    """What `memkit search` prints: a JSON array, or the hits' lines (docs/search.md)."""
+    if as_json:
+        echo_json([h.to_record() for h in hits])
+        return
+    if not hits:
+        click.echo("no memories match", err=True)
+    for h in hits:
+        mark = "" if h.state in ("active", "fresh") else f" [{h.state}]"
+        click.echo(printable(f"{h.id}  {h.score:.2f}  {h.type}{mark}  {h.title}"))
+        if h.stale is not None:
+            click.echo(printable(f"    stale: {h.stale or 'the code it describes changed'}"))
+        if h.snippet:
+            click.echo(printable(f"    {h.snippet}"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -10,13 +10,17 @@ from memkit.commands._common import (
     EXIT_FOUND,
     commit_option,
     commit_written,
+    echo_json,
     get_store,
+    printable,
     today,
 )
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
+    from memkit.staleness.record import Problem
+    from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
 
 @click.command()
@@ -33,9 +37,26 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
     it stricter). For a pull request, `memkit ci --base REF` fails only for
     what the change caused.
     """
-    from memkit.commands.fast import run_check
+    from memkit.staleness import check_store
+    from memkit.staleness.verdict import fail_on, fails
 
-    if run_check({"ids": list(ids), "as_json": as_json}, click.echo, get_store(ctx)):
+    store = get_store(ctx)
+    if ids:
+        mems = store.get_many(list(ids))
+        problems = []
+    else:  # one load of the store for the check and for the invalid files
+        loaded = store.load()
+        mems = sorted(loaded.memories, key=lambda m: m.id)
+        problems = list(loaded.problems)
+    statuses = check_store(store, today=today(), memories=mems)
+    problems += invalid_fields(mems)
+    failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
+    if as_json:
+        echo_json([s.to_record() for s in statuses])
+    else:
+        click.echo(check_report(statuses))
+    report_invalid(problems)
+    if problems or any(fails(s, failing) for s in statuses):
         ctx.exit(EXIT_FOUND)
 
 
@@ -53,19 +74,21 @@ def verify(
     Every memory that can be verified is; each one that cannot is reported as
     FILE:LINE: problem and fix (exit 1 if any).
     """
-    from memkit.commands.fast import run_verify
+    from memkit.staleness import verify_store
 
     if bool(ids) == all_:
         raise MemkitError("name the memories to verify (memkit verify ID...) or pass --all")
     store = get_store(ctx)
-
-    def commit(saved: list[Memory]) -> None:
-        if do_commit:
-            names = " ".join(m.id for m in saved)
-            commit_written(store, [m.path for m in saved], f"memkit: verify {names}")
-
-    opts = {"ids": list(ids), "all": all_, "follow": follow}
-    if run_verify(opts, click.echo, store, commit):
+    done = verify_store(store, None if all_ else list(ids), today=today(), follow=follow)
+    lines = [f"verified {m.id}{_at(m)}" for m in done.saved]
+    lines += [f"{m.id}: fingerprints unchanged, file left as it is"
+              for m in (() if all_ else done.unchanged)]  # fmt: skip
+    if lines:
+        click.echo("\n".join(lines))
+    if do_commit and done.saved:
+        names = " ".join(m.id for m in done.saved)
+        commit_written(store, [m.path for m in done.saved], f"memkit: verify {names}")
+    if report_unverified(done.problems):
         ctx.exit(EXIT_FOUND)
 
 
@@ -93,3 +116,77 @@ def ci(ctx: click.Context, base: str) -> None:
         click.echo(line)
     if not verdict.ok:
         ctx.exit(EXIT_FOUND)
+
+
+def _at(mem: Memory) -> str:
+    """ " at COMMIT" (its first 12 digits) for a memory verified at a commit, else ""."""
+    commit = mem.verified.commit if mem.verified and mem.verified.commit else None
+    return f" at {commit[:12]}" if commit else ""
+
+
+def report_unverified(problems: tuple[Problem, ...]) -> bool:
+    """Print each problem `memkit verify` met, then their count; True when there was one."""
+    for problem in problems:
+        click.echo(printable(f"memkit: {problem}"), err=True)
+    links = sum(1 for p in problems if not p.unreadable)
+    counts = [f"{links} link(s) could not be verified"] if links else []
+    if unread := len({p.id for p in problems if p.unreadable}):
+        counts.append(f"{unread} invalid memory file(s) (see `memkit validate`)")
+    if counts:
+        click.echo(f"memkit: {'; '.join(counts)}", err=True)
+    return bool(counts)
+
+
+def invalid_fields(mems: list[Memory]) -> list[Any]:
+    """A problem for each front-matter key of `mems` that is no field (a misspelt `tpye`)."""
+    from memkit import __version__
+    from memkit.memory import unknown_fields
+
+    return [p for m in mems for p in unknown_fields(m, __version__)]
+
+
+def report_invalid(problems: list[Any]) -> None:
+    """Each invalid file, one line a problem, and their count (the valid ones were checked)."""
+    if not problems:
+        return
+    problems.sort(key=lambda p: (p.path, p.line, p.field))
+    for p in problems:
+        click.echo(printable(f"memkit: {p}"), err=True)
+    files = len({p.path for p in problems})
+    click.echo(
+        f"memkit: {files} invalid memory file(s) (fix them, then `memkit validate`)", err=True
+    )
+
+
+def check_report(statuses: list[MemoryStatus]) -> str:
+    """Each memory that needs attention with its links, then a summary line.
+
+    A draft (or proposed revision, or archived memory) is marked as such: it never fails.
+    """
+    from memkit.staleness.verdict import MEMORY_STATES
+
+    lines: list[str] = []
+    for status in statuses:
+        if status.state == "fresh":
+            continue
+        note = "" if status.active else " (draft: does not fail the check)"
+        lines.append(f"{status.id}: {status.state}{note}")
+        lines.extend(
+            f"  {_link_line(status.id, link)}" for link in status.links if link.state != "unchanged"
+        )
+    counts = {s: sum(1 for x in statuses if x.state == s) for s in MEMORY_STATES}
+    summary = ", ".join(f"{n} {s}" for s, n in counts.items() if n)
+    lines.append(f"{len(statuses)} memories checked: {summary or 'none'}")
+    return "\n".join(lines)
+
+
+def _link_line(mid: str, link: LinkStatus) -> str:
+    from memkit.staleness.verdict import advice
+
+    how = link.how()
+    if link.state == "unverified":
+        return f"{link.link}: never fingerprinted (run `memkit verify {mid}`)"
+    since = f" since {link.since[:12]}" if link.since else ""
+    why = f": {link.reason}" if link.reason else ""
+    fix = f" (`{advice(mid, [link])}`)" if link.state in ("removed", "unreadable") else ""
+    return f"{link.link}: {how}{since}{why}{fix}"

@@ -19,7 +19,6 @@ from typing import Any
 from memkit.errors import ConfigError, MemkitError
 from memkit.memory import TYPES, Memory
 
-UNITS = ("lines", "bytes", "chars")
 MAX_SOURCE_BYTES = 4 * 1024 * 1024  # a source file read to learn its sections' order
 NAMED_IN_FILE = 40  # ids a compiled file names when memories are left out of it
 

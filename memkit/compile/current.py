@@ -28,7 +28,7 @@ while compile runs, or after, differs from the record (in its stamp or, within t
 tick, its bytes). Any difference, or a missing, mangled or foreign record, means "not
 known to be current": the caller compiles as before. The record is plain lines
 (`encode`). Standard library only at import, and neither json nor re: the pre-commit
-hook asks on commits that need nothing else (memkit.githooks.lean).
+hook asks on commits that need nothing else (memkit.githooks.fastpath.nothing_to_do).
 """
 
 from __future__ import annotations

@@ -1,15 +1,17 @@
-"""The git pre-commit hook's entry point: `main`, and its fast path for commits with nothing to do.
+"""The git hooks' Python side: `main`, which answers what the hook script could not.
 
-The installed hook calls `memkit.githooks.fastpath.main(["pre-commit", "--root", DIR])`.
-Most commits touch neither a memory nor code a memory links to, and for those it
-answers "nothing to do" with the standard library alone: the staged names come from
-`git diff --cached --name-only -z`, the linked files from the derived index
-(memkit.githooks.index). When a staged file matters, the lean route
-(memkit.githooks.lean) may still know that the checks would find nothing (memories the
-hook validated with these bytes, compiled files current); otherwise it loads the store
-(and with it the heavy libraries) and runs the checks, memkit.githooks.checks.run_hook,
-with the staged names and memory stamps it already has. memkit.errors.report turns
-any failure into the message and exit code.
+The installed hook (memkit/githooks/hook.sh) calls `memkit.githooks.fastpath.main(
+["pre-commit", "--root", DIR])` when its own check (precheck.awk) could not tell that
+the commit has nothing to do. With the standard library alone, `main` answers
+"nothing to do" when no staged name is a memory, memkit's config, a linked file or a
+compiled file (the staged names from `git diff --cached --name-only -z`, the rest
+from the derived index, memkit.githooks.index), and, for a commit of memories, when
+the checks are known to find nothing (`nothing_to_do`: memories the hook validated
+with these bytes, compiled files current). Otherwise it loads the store (and with it
+the heavy libraries) and runs the checks, memkit.githooks.checks.run_hook, with the
+staged names and memory stamps it already has. memkit.errors.report turns any
+failure into the message and exit code. When the script asks (MEMKIT_HOOK_FAST=stale),
+a run that found the index current dates it for the script (index.vouch).
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from __future__ import annotations
 import os
 import sys
 
+from memkit.cachedir import cache_dir
 from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
-from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant
+from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant, vouch
 from memkit.spawn import start as _start
 from memkit.walk import MEMORY_DIR
 
@@ -31,6 +34,7 @@ USAGE = (
     " [--root DIR] [--strict]"
 )
 ENTRIES = ("pre-commit", "pre-merge-commit")
+FAST_ENV = "MEMKIT_HOOK_FAST"  # the script sets it to "stale" when the index was not dated
 _DIFF = ("diff", "--cached", "--name-only", "-z", "--no-renames", "--relative")
 
 
@@ -91,14 +95,12 @@ def staged_work(
 
     `opener` opens the store should the derived index need rebuilding; the checks
     that follow reuse it (the store is loaded once per hook run). `record`: also
-    write the hook script's record of what the index says (memkit.githooks.precheck)."""
+    date the index for the hook script (index.vouch)."""
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
-    started = None
-    if record:
-        from memkit.githooks import precheck
-
-        started = precheck.begin(root)  # before the walk: see precheck.record
+    started = _begin(root) if record else None  # before the walk: see index.vouch
+    if opener is None and started is not None:
+        opener = Opener(root)
     wait = _start_diff(root)
     try:  # .memory/ is listed while git works out the staged names
         stamps, tree = memory_walk(root)
@@ -109,11 +111,30 @@ def staged_work(
     if opener is not None:
         opener.tree = tree
     index = read_index(root, stamps, opener)
-    if started is not None:
-        precheck.record(root, started, tree, *index)  # never raises: it only saves time
+    if started is not None and opener is not None:
+        vouch(root, started, tree, opener.inode)  # never raises: it only saves time
     if not names or not relevant(names, *index):
         return None
     return names, stamps
+
+
+def _begin(root: str) -> int | None:
+    """The moment before the hook lists `.memory/`, when the index is where the script
+    reads it (`.git/memkit/` of the store's root: no MEMKIT_CACHE_DIR, a `.git` folder,
+    `.memory/` not a link); None where it is not."""
+    import time
+
+    memory = os.path.join(root, MEMORY_DIR)
+    if cache_dir(root) != os.path.join(root, ".git", "memkit") or os.path.islink(memory):
+        return None
+    return time.time_ns()
+
+
+def asked() -> bool:
+    """Whether the hook script asked for the index to be dated (MEMKIT_HOOK_FAST=stale);
+    takes the word out of the environment, so that nothing the hook runs sees it
+    (compile's key counts MEMKIT_* variables)."""
+    return os.environ.pop(FAST_ENV, None) == "stale"
 
 
 def has_work(root: str) -> bool:
@@ -133,11 +154,7 @@ def main(argv: list[str]) -> int:
         print(USAGE, file=sys.stderr)
         return EXIT_USER
     hook = args[0]
-    record = False
-    if "MEMKIT_HOOK_FAST" in os.environ:  # precheck.ENV: imported only when the script asks
-        from memkit.githooks.precheck import asked
-
-        record = asked()
+    record = asked()
     if work_tree_first():
         print(OLD_HOOK, file=sys.stderr, flush=True)
     opener = Opener(root)
@@ -156,14 +173,61 @@ def main(argv: list[str]) -> int:
 
 
 def _lean(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
-    """Whether the lean route knows the checks would find nothing (memkit.githooks.lean);
-    False on any error, which the checks then meet and report."""
-    from memkit.githooks.lean import nothing_to_do
-
+    """nothing_to_do; False on any error, which the checks then meet and report."""
     try:
         return nothing_to_do(root, names, stamps, opener)
     except Exception:  # the full checks run, and say what is wrong
         return False
+
+
+class _NeedsStaleness(Exception):
+    pass
+
+
+def _no_warnings() -> None:
+    raise _NeedsStaleness  # is_current then answers False
+
+
+def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
+    """Whether the pre-commit checks (checks.run_hook) would find nothing to say about the
+    staged `names`, a commit of memories the hook already knows: False whenever that is
+    not known. Editing a memory by hand and committing it makes the hook validate it,
+    regenerate the compiled files and stop the commit for their review; the next `git
+    commit` brings the same memory and the regenerated files. Known when:
+
+    - `.memory/` is a folder, not a link (the store judges where a link leads);
+    - every staged memory file is one the hook validated with these very bytes
+      (memkit.validity), and no other memory file has its name (ids are file names);
+      nothing else under .memory/ is staged (no config, template or deletion);
+    - the compiled files are current (memkit.compile.current.is_current), with no
+      staleness warning recorded (those need the staleness engine);
+    - no staged file is one a memory links to (the derived index).
+    """
+    if os.path.islink(os.path.join(root, MEMORY_DIR)):
+        return False  # the store says whether it may be read (Store.require)
+    touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
+    if any(n not in stamps for n in touched):
+        return False
+    links, _ = read_index(root, stamps, opener)
+    if any(not n.startswith(MEMORY_DIR + "/") for n in relevant(names, links)):
+        return False
+    if touched:
+        mine = {n.rsplit("/", 1)[-1] for n in touched}
+        if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
+            return False  # a file name two memory files share: the store's load decides
+        from memkit import validity
+
+        sizes = {rel: stamps[rel][0] for rel in touched}
+        if len(validity.known(root, touched, sizes, opener.key)) != len(touched):
+            return False  # (the key is worked out only when the bytes matched)
+    key = opener.key()
+    if not key:
+        return False
+    from memkit.compile.current import is_current
+
+    real = os.path.realpath(root)
+    # today is in the key already: is_current needs no date of its own
+    return is_current(real, cache_dir(real), "", _no_warnings, key=key, tree=opener.tree)
 
 
 def _check(

@@ -5,13 +5,20 @@
 (`memory_stamps`), reading again only the memory files that changed; `relevant`
 picks the staged names memkit must look at. Standard library only: the fast path
 (memkit.githooks.fastpath) uses it on every commit.
+
+The hook script (hook.sh, precheck.awk) reads the same file before Python starts. It
+trusts it while no entry under .memory/ changed after the file's modification time
+(`find -cnewer`), so that time is a promise: it is 1970 when the index is written,
+and `vouch` moves it to two seconds before a listing of .memory/ the index was found
+to match. A change time moves on every write, rename, chmod or link of an entry and
+cannot be set back by hand; a folder's moves when an entry is added or removed.
 """
 
 from __future__ import annotations
 
 import os
 
-from memkit.cachedir import cache_dir, write_private
+from memkit.cachedir import cache_dir
 from memkit.walk import MEMORY_DIR, Entry, memory_entries, tree_entries
 
 TYPE_CHECKING = False  # typing costs the fast path an import
@@ -22,7 +29,7 @@ if TYPE_CHECKING:
     from memkit.githooks.pinned import PinnedStore
 
 INDEX_NAME = "hooks-index"
-INDEX_HEADER = "memkit hook index 3\n"  # 3: env: links watch the file of the read
+INDEX_HEADER = "memkit hook index 4\n"  # 4: its modification time vouches (the script)
 LEAN_MAX = 64  # more memory files changed than this: load the store (its parse cache) instead
 _RACY_NS = 2_000_000_000  # a memory modified this close to the index write is not trusted
 
@@ -42,6 +49,7 @@ class Opener:
         self.root = root
         self.store: PinnedStore | None = store  # or a plain Store a caller already has
         self.read: tuple[Stamps, Index] | None = None  # the index as this run read it
+        self.inode = 0  # the index file's, as this run read or wrote it (vouch)
         self.tree: list[Entry] | None = None  # .memory/ as memory_walk listed it for this run
         self._day: str | None = None  # today, when the checks are given it
         self._key: str | None = None
@@ -146,6 +154,8 @@ def _read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None) -> 
     try:
         with open(os.path.join(cache_dir(root), INDEX_NAME), encoding="utf-8") as f:
             text = f.read()
+            if isinstance(opener, Opener):
+                opener.inode = os.fstat(f.fileno()).st_ino
     except (OSError, ValueError):
         text = ""
     head = _index_head(stamps)
@@ -194,6 +204,7 @@ def rebuild_index(
     # read never matches it, and the next rebuild reads that file again (and only it)
     recent = {rel for rel, (_, mtime) in stamps.items() if now - mtime < _RACY_NS}
     names_ok = not any("\n" in name for name in [*stamps, *links])
+    inode = 0
     if names_ok:
         own = [
             f"w {i} {link}\n" for i, rel in enumerate(sorted(stamps)) for link in per.get(rel, ())
@@ -204,8 +215,61 @@ def rebuild_index(
             *(f"o {out}\n" for out in outputs),
             *own,
         ])  # fmt: skip
-        write_private(root, INDEX_NAME, text.encode("utf-8"))  # none in a read-only checkout
+        inode = _write(root, text.encode("utf-8"))  # none in a read-only checkout
+    if isinstance(opener, Opener):
+        opener.inode = inode  # 0: the file there is not this run's
     return links, outputs
+
+
+def _write(root: str, data: bytes) -> int:
+    """Replace the index with `data`, dated 1970 so that the hook script does not trust
+    it before a hook run vouches for it (vouch); its inode, 0 when it was not written."""
+    from memkit.fsatomic import temp_beside
+
+    path = os.path.join(cache_dir(root), INDEX_NAME)
+    try:
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        tmp = temp_beside(path, data, fsync=False)
+        try:
+            os.utime(tmp, ns=(0, 0))
+            inode = os.stat(tmp).st_ino
+            os.replace(tmp, path)
+        except OSError:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        return 0
+    return inode
+
+
+def vouch(root: str, started: int, tree: list[Entry] | None, inode: int) -> bool:
+    """Date the index (the file with `inode`, as this hook run read or wrote it) two
+    seconds before `started`, when the listing `tree` of .memory/ it was checked
+    against was taken: the hook script then trusts it while no entry under .memory/
+    has changed since (`find -cnewer`). False, and nothing done, when an entry changed
+    within those two seconds (a change in the listing's clock tick could go unseen),
+    when the listing failed or the index is not this run's."""
+    limit = started - _RACY_NS
+    memory = os.path.join(root, MEMORY_DIR)
+    if not inode or os.utime not in os.supports_fd:
+        return False
+    try:
+        if tree is None or os.stat(memory).st_ctime_ns >= limit:
+            return False
+        if any(st is not None and st.st_ctime_ns >= limit for _, st in tree):
+            return False
+        fd = os.open(os.path.join(cache_dir(root), INDEX_NAME), os.O_RDONLY)
+    except OSError:
+        return False
+    try:  # through the open file: one renamed over it meanwhile is left alone
+        if os.fstat(fd).st_ino != inode:
+            return False
+        os.utime(fd, ns=(limit, limit))
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    return True
 
 
 def _known_links(

@@ -12,6 +12,7 @@ and puts the chained hooks back. Both are idempotent. Each returns one line per 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -19,7 +20,6 @@ from pathlib import Path
 
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
-from memkit.githooks import precheck
 
 HOOK = "pre-commit"
 CHAINED = "pre-commit.before-memkit"
@@ -27,26 +27,10 @@ CHAINED = "pre-commit.before-memkit"
 INSTALLED = ("pre-commit", "pre-merge-commit")
 MARKER = "# memkit-managed hook"
 
-_SCRIPT = """\
-#!/bin/sh
-{marker}: installed by `memkit hooks install`, removed by `memkit hooks uninstall`.
-# It is rewritten on reinstall: put your own checks in {chained}, which runs first.
-case $0 in */*) here=${{0%/*}} ;; *) here=. ;; esac  # as dirname, without its process
-chained="$here/{chained}"
-if [ -x "$chained" ]; then
-    "$chained" "$@" || exit $?
-fi
-python={python}
-if [ -x "$python" ]; then
-{precheck}    exec "$python" -P -c '{code}' {hook} --root {root}
-elif command -v memkit >/dev/null 2>&1; then
-    exec memkit --root {root} hooks run {hook}
-fi
-echo "memkit: {hook} hook skipped: memkit is not installed ($python is gone);" \\
-    "reinstall it and run \\`memkit hooks install\\`, or \\`memkit hooks uninstall\\`" >&2
-exit 0
-"""
-
+# The hook's text (hook.sh, with the awk program precheck.awk spliced in): files of their
+# own, so that `sh -n`, shellcheck and `awk -f` can read them as they are.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+_SLOT = re.compile(r"@(HOOK|PYTHON|ROOT|AWK|CODE)@")
 
 # `python -c` rather than `-m`: runpy is not needed, and a missing memkit is a warning.
 # `-P` (safe path): without it `-c` puts the work tree (git runs hooks at its top) first
@@ -107,16 +91,19 @@ def is_memkit_hook(path: Path) -> bool:
 def hook_script(root: Path, python: str | None = None, hook: str = HOOK) -> str:
     """The text of `hook` for a store at `root` (its path kept relative to the top)."""
     rel = os.path.relpath(root.resolve(), toplevel(root))
-    quoted = shlex.quote(rel.replace(os.sep, "/"))
-    return _SCRIPT.format(
-        precheck=precheck.script(quoted),
-        marker=MARKER,
-        hook=hook,
-        chained=f"{hook}.before-memkit",
-        code=_CODE,
-        python=shlex.quote(python or sys.executable),
-        root=quoted,
-    )
+    values = {
+        "HOOK": hook,
+        "PYTHON": shlex.quote(python or sys.executable),
+        "ROOT": shlex.quote(rel.replace(os.sep, "/")),
+        "AWK": _read("precheck.awk"),
+        "CODE": _CODE,
+    }
+    return _SLOT.sub(lambda m: values[m[1]], _read("hook.sh"))
+
+
+def _read(name: str) -> str:
+    with open(os.path.join(_HERE, name), encoding="utf-8") as f:
+        return f.read()
 
 
 def install(root: Path, *, python: str | None = None) -> list[str]:

@@ -26,7 +26,7 @@ from memkit.memory.file import MAX_BYTES, check_size, decode, field_line, format
 from memkit.memory.ids import ID_RE, MAX_ID, is_valid_id, slugify
 from memkit.memory.links import SYMBOL_RE
 from memkit.memory.model import Memory, Verification
-from memkit.memory.parse import load_yaml, parse, parse_all, unknown_fields, unknown_keys
+from memkit.memory.parse import load_yaml, parse, parse_all, unknown_fields
 from memkit.memory.values import check_glob, check_link, check_relpath, written_links
 from memkit.memory.write import dumps, new
 
@@ -57,6 +57,5 @@ __all__ = [
     "slugify",
     "split",
     "unknown_fields",
-    "unknown_keys",
     "written_links",
 ]

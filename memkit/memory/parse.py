@@ -137,14 +137,6 @@ def _check_fields(
     return values
 
 
-def unknown_keys(mem: Memory) -> list[str]:
-    """Front-matter keys memkit does not manage (kept as they are)."""
-    if not mem.head:
-        return []
-    _, front, _, _ = split(mem.head, mem.path)
-    return [k for k in load_yaml(front, mem.path) if k not in NAMES]
-
-
 # `memkit: VERSION` says which memkit wrote the memory; `x-...` keys are extensions.
 WRITTEN_BY = "memkit"
 EXTENSION = "x-"

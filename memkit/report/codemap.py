@@ -33,10 +33,6 @@ class Node:
         states = {f for _, f in self.memories} | {c.worst for c in self.children}
         return next((s for s in SEVERITY if s in states), "fresh")
 
-    @property
-    def folder(self) -> bool:
-        return bool(self.children) and not self.memories
-
 
 def build_map(by_path: Mapping[str, Sequence[tuple[str, str]]]) -> tuple[Node, ...]:
     """The top-level nodes, sorted by name, from path -> [(id, freshness)]."""

@@ -9,7 +9,6 @@ review. Everything here is plain frozen data; memkit.report.page turns it into H
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -188,12 +187,3 @@ def _reach(
             for mid in ids:
                 out.setdefault(mid, []).append(Reach(placed.path, placed.target, how))
     return {k: tuple(sorted(v, key=lambda r: r.path)) for k, v in out.items()}
-
-
-_FULL = re.compile(r"<!-- memkit:id=([a-z0-9-]+) -->")
-_SHORT = re.compile(r"`memkit show ([a-z0-9-]+)`")
-
-
-def _held(text: str) -> tuple[frozenset[str], frozenset[str]]:
-    """Ids of the memories a compiled file holds in full (id marker) and shortened."""
-    return frozenset(_FULL.findall(text)), frozenset(_SHORT.findall(text))

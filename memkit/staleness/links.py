@@ -36,10 +36,6 @@ class Link:
     def __str__(self) -> str:
         return f"{self.path}::{self.symbol}" if self.symbol else self.path
 
-    @property
-    def language(self) -> str | None:
-        return language_of(self.path)
-
     def at(self, path: str) -> Link:
         return Link(path, self.symbol)
 

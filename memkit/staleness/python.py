@@ -139,12 +139,6 @@ def _walk(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, Def]]:
                 yield from _walk(block, prefix)
 
 
-def symbol_print(node: Def) -> SymbolPrint:
-    docs: list[str] = []
-    body = _strip_docs(node.body, docs)
-    return SymbolPrint.of(signature(node), _dump(body), "\x00".join(docs))
-
-
 def signature(node: Def) -> str:
     """Everything about a definition but its name and body (the name is the link's)."""
     parts: list[ast.AST | list[ast.expr] | None]

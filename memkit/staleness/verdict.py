@@ -126,11 +126,6 @@ class MemoryStatus:
     def stale(self) -> bool:
         return self.state == "stale"
 
-    @property
-    def failing(self) -> bool:
-        """Whether this verdict fails `memkit check` under the default policy (`fails`)."""
-        return fails(self)
-
     def stale_links(self) -> tuple[LinkStatus, ...]:
         return tuple(link for link in self.links if link.stale)
 

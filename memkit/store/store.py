@@ -57,10 +57,6 @@ class Store:
         self._config = config
         self._hints: dict[str, str] = {}  # id -> relative path, from a search index
 
-    @classmethod
-    def find(cls, start: Path | None = None) -> Store:
-        return cls(find_root(start))
-
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
 

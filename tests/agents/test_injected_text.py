@@ -76,8 +76,8 @@ def test_session_start_hook(project: Path) -> None:
 
 def test_session_start_full_handler(project: Path) -> None:
     store = Store(project)
-    clean(session_start.context_text(store, files=[], today=DAY))
-    text = session_start.context_text(store, files=[LINK, "src/billing.py"], today=DAY)
+    clean(session_start.context(store, files=[], today=DAY).text)
+    text = session_start.context(store, files=[LINK, "src/billing.py"], today=DAY).text
     clean(text)
     assert "about-billing" in text
 

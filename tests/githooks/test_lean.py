@@ -1,7 +1,7 @@
-"""The pre-commit hook's lean route (memkit.githooks.lean) and the record of memory files
-it validated (memkit.validity): in real `git commit` runs, a commit of memories
-the hook already knows needs neither the store nor the memory model, and anything else
-takes the full checks, which say what they always said."""
+"""The pre-commit hook's answer for a commit of known memories (fastpath.nothing_to_do)
+and the record of memory files it validated (memkit.validity): in real `git commit`
+runs, a commit of memories the hook already knows needs neither the store nor the
+memory model, and anything else takes the full checks, which say what they always said."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from memkit.cachedir import cache_dir
 from memkit.clock import today
 from memkit.compile import current
 from memkit.compile.plan import apply, plan
-from memkit.githooks import checks, fastpath, lean
+from memkit.githooks import checks, fastpath
 from memkit.githooks.index import INDEX_NAME, Opener, memory_walk
 from memkit.store import Store
 from tests.githooks import committing
@@ -45,7 +45,7 @@ def knows(project: Path) -> bool:
     stamps, tree = memory_walk(root)
     opener = Opener(root)
     opener.tree = tree
-    return lean.nothing_to_do(root, fastpath.staged_names(root), stamps, opener)
+    return fastpath.nothing_to_do(root, fastpath.staged_names(root), stamps, opener)
 
 
 def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:

@@ -1,14 +1,14 @@
-"""`memkit check` without click (memkit.commands.fast) prints what the click command prints."""
+"""`memkit check` as the installed command runs it (memkit.cli.main, in a process)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from memkit.commands.fast import parse_check
 from memkit.store import Store
 from tests.staleness.test_staleness_languages import commit_all, remember, write
 
@@ -32,9 +32,9 @@ def checked(repo: Path, store: Store) -> Path:
     return repo
 
 
-def _memkit(root: Path, *args: str, fast: bool) -> tuple[int, str, str]:
-    entry = "main" if fast else "cli"
-    code = f"import sys\nfrom memkit.cli import {entry}\n{entry}(sys.argv[1:])"
+def main_in_a_process(root: Path, *args: str) -> tuple[int, str, str]:
+    """Exit code, output and errors of memkit.cli.main for `args` in a new process at `root`."""
+    code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
     env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22", "HOME": str(root)}
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
                           text=True, env=env)  # fmt: skip
@@ -42,53 +42,44 @@ def _memkit(root: Path, *args: str, fast: bool) -> tuple[int, str, str]:
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "code", "summary"),
     [
-        (),
-        ("--json",),
-        ("stale-one",),
-        ("fresh-one", "--json"),
-        ("--", "fresh-one", "old"),
-        ("draft", "never"),
-        ("no-such-memory",),
+        ((), 1, "5 memories checked: 1 fresh, 2 stale, 1 expired, 1 unverified"),
+        (("stale-one",), 1, "1 memories checked: 1 stale"),
+        (("--", "fresh-one", "old"), 0, "2 memories checked: 1 fresh, 1 expired"),
+        (("draft", "never"), 1, "2 memories checked: 1 stale, 1 unverified"),
     ],
 )
-def test_fast_check_prints_what_click_prints(checked: Path, args: tuple[str, ...]) -> None:
-    fast = _memkit(checked, "check", *args, fast=True)
-    assert fast == _memkit(checked, "check", *args, fast=False)
-    assert parse_check(list(args)) is not None
+def test_check_summary_and_exit(
+    checked: Path, args: tuple[str, ...], code: int, summary: str
+) -> None:
+    got, out, _ = main_in_a_process(checked, "check", *args)
+    assert (got, out.splitlines()[-1]) == (code, summary)
 
 
-def test_the_fast_check_fails_as_click_does(checked: Path) -> None:
-    code, out, err = _memkit(checked, "check", fast=True)
+@pytest.mark.parametrize(("args", "ids"), [(("--json",), 5), (("fresh-one", "--json"), 1)])
+def test_check_json(checked: Path, args: tuple[str, ...], ids: int) -> None:
+    out = main_in_a_process(checked, "check", *args)[1]
+    assert len(json.loads(out)) == ids
+
+
+def test_check_of_an_unknown_memory_is_a_user_error(checked: Path) -> None:
+    code, out, err = main_in_a_process(checked, "check", "no-such-memory")
+    assert (code, out, len(err.splitlines())) == (2, "", 1)
+    assert err.startswith("memkit: ") and "no-such-memory" in err
+
+
+def test_check_fails_for_stale_and_invalid_memories(checked: Path) -> None:
+    code, out, err = main_in_a_process(checked, "check")
     assert code == 1 and "stale-one: stale\n  a.py::other: body since " in out
     assert "draft: stale (draft: does not fail the check)" in out
     assert err.startswith("memkit: .memory/broken.md:")  # named, and the check fails
     assert err.endswith("memkit: 1 invalid memory file(s) (fix them, then `memkit validate`)\n")
-    assert _memkit(checked, "check", "fresh-one", fast=True)[0] == 0
-    assert _memkit(checked, "check", "old", fast=True)[0] == 0  # expired: a note by default
-    (checked / ".memory" / "config.toml").write_text('[check]\nfail_on = ["expired"]\n')
-    assert _memkit(checked, "check", "old", fast=True)[0] == 1  # `fail_on` read as by click
-    assert _memkit(checked, "check", "old", fast=False)[0] == 1
-
-
-@pytest.mark.parametrize("args", [("--help",), ("-h",), ("--jsonx",), ("--json=1",), ("-",)])
-def test_other_check_calls_are_left_to_click(args: tuple[str, ...]) -> None:
-    assert parse_check(list(args)) is None
-
-
-def main_in_a_process(root: Path, *args: str) -> tuple[str, bool]:
-    """What memkit.cli.main prints for `args` in a new process at `root`, and whether
-    it imported click."""
-    code = "import sys\nfrom memkit.cli import main\ntry:\n    main(sys.argv[1:])\n" \
-        "except SystemExit:\n    pass\nprint('click' in sys.modules, file=sys.stderr)"  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
-                          text=True, env={"PATH": "/usr/bin:/bin"})  # fmt: skip
-    return done.stdout, done.stderr.strip().splitlines()[-1] == "True"
-
-
-def test_fast_check_imports_no_click(checked: Path) -> None:
     assert main_in_a_process(checked, "check", "fresh-one") == (
+        0,
         "1 memories checked: 1 fresh\n",
-        False,
+        "",
     )
+    assert main_in_a_process(checked, "check", "old")[0] == 0  # expired: a note by default
+    (checked / ".memory" / "config.toml").write_text('[check]\nfail_on = ["expired"]\n')
+    assert main_in_a_process(checked, "check", "old")[0] == 1  # `fail_on` read

@@ -7,7 +7,7 @@ from pathlib import PurePosixPath
 
 import pytest
 
-from memkit.staleness.links import LANGUAGES, Link, language_of
+from memkit.staleness.links import LANGUAGES, language_of
 
 
 def pathlib_language(path: str) -> str | None:
@@ -51,8 +51,3 @@ def test_language_agrees_with_pathlib_on_random_paths() -> None:
     for _ in range(5000):
         path = "/".join(rng.choice(pieces) for _ in range(rng.randint(1, 5)))
         assert language_of(path) == pathlib_language(path), path
-
-
-def test_a_link_knows_its_language() -> None:
-    assert Link.parse("src/m.go::Server.Run").language == "go"
-    assert Link.parse("README").language is None

@@ -7,7 +7,7 @@ import random
 from pathlib import Path
 
 from memkit.staleness import python
-from memkit.staleness.fingerprints import file_print
+from memkit.staleness.fingerprints import SymbolPrint, file_print
 
 NESTED = '''
 class Outer:
@@ -42,6 +42,13 @@ def top(x):
 '''
 
 
+def symbol_print(node: python.Def) -> SymbolPrint:
+    """The slow path: one definition's print on its own, without python.Dumps' sharing."""
+    docs: list[str] = []
+    body = python._strip_docs(node.body, docs)
+    return SymbolPrint.of(python.signature(node), python._dump(body), "\x00".join(docs))
+
+
 def _defs(tree: ast.Module) -> list[ast.stmt]:
     return [n for n in ast.walk(tree) if isinstance(n, python.Def)]
 
@@ -55,7 +62,7 @@ def test_shared_prints_equal_the_slow_path_in_any_order() -> None:
     for text in [NESTED.encode(), *(p.read_bytes() for p in _files())]:
         tree = ast.parse(text)
         defs = _defs(tree)
-        slow = [python.symbol_print(n) for n in defs]
+        slow = [symbol_print(n) for n in defs]
         for order in (defs, list(reversed(defs)), rng.sample(defs, len(defs))):
             shared = python.Dumps()
             got = {id(n): shared.print(n) for n in order}
@@ -81,7 +88,7 @@ def test_parse_gives_the_slow_path_prints_for_classes_methods_and_file() -> None
                 defs[name] = node
         checked += len(defs)
         for name, node in defs.items():
-            assert parsed.symbols[name] == python.symbol_print(node), (path, name)
+            assert parsed.symbols[name] == symbol_print(node), (path, name)
     assert checked > 500
 
 
@@ -91,6 +98,6 @@ def test_docs_of_nested_definitions_keep_their_order() -> None:
     assert isinstance(outer, ast.ClassDef)
     shared = python.Dumps()
     method = next(n for n in ast.walk(outer) if getattr(n, "name", "") == "deep")
-    assert shared.print(method) == python.symbol_print(method)  # the inner one first
-    assert shared.print(outer) == python.symbol_print(outer)
-    assert shared.print(outer).doc != python.symbol_print(method).doc
+    assert shared.print(method) == symbol_print(method)  # the inner one first
+    assert shared.print(outer) == symbol_print(outer)
+    assert shared.print(outer).doc != symbol_print(method).doc

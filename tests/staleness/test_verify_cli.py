@@ -1,4 +1,4 @@
-"""`memkit verify` without click (memkit.commands.fast) does what the click command does."""
+"""`memkit verify` as the installed command runs it (memkit.cli.main, in a process)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from memkit.commands.fast import parse_verify
 from memkit.store import Store
 from tests.conftest import git
-from tests.staleness.test_check_cli import main_in_a_process
 from tests.staleness.test_staleness_languages import commit_all, remember, write
 
 CODE = "def good(x):\n    return x + 1\n\n\ndef other(y):\n    return y * 2\n"
@@ -35,13 +33,12 @@ def verifiable(repo: Path, store: Store) -> Path:
     return repo
 
 
-def _memkit(root: Path, *args: str, fast: bool) -> tuple[int, str, str, str]:
+def _memkit(root: Path, *args: str) -> tuple[int, str, str, str]:
     """Exit code, output, errors and `git status` of the command run in a copy of `root`."""
-    copy = root.parent / ("fast" if fast else "click")
+    copy = root.parent / "copy"
     shutil.rmtree(copy, ignore_errors=True)
     shutil.copytree(root, copy, symlinks=True)
-    entry = "main" if fast else "cli"
-    code = f"import sys\nfrom memkit.cli import {entry}\n{entry}(sys.argv[1:])"
+    code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
     env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22", "HOME": str(root)}
     done = subprocess.run([sys.executable, "-c", code, *args], cwd=copy, capture_output=True,
                           text=True, env=env)  # fmt: skip
@@ -50,27 +47,33 @@ def _memkit(root: Path, *args: str, fast: bool) -> tuple[int, str, str, str]:
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "code", "written", "unchanged"),
     [
-        ("--all",),
-        ("--all", "--follow"),
-        ("fresh-one",),
-        ("fresh-one", "changed-one", "bad"),
-        ("--follow", "moved-one"),
-        ("moved-one",),
-        ("--", "never"),
-        ("no-such-memory",),
-        ("broken",),
+        (("--all",), 1, ["changed-one", "never"], []),
+        (("--all", "--follow"), 1, ["changed-one", "moved-one", "never"], []),
+        (("fresh-one",), 0, [], ["fresh-one"]),
+        (("fresh-one", "changed-one", "bad"), 1, ["changed-one"], ["fresh-one"]),
+        (("--follow", "moved-one"), 0, ["moved-one"], []),
+        (("moved-one",), 1, [], []),
+        (("--", "never"), 0, ["never"], []),
+        (("no-such-memory",), 2, [], []),
+        (("broken",), 2, [], []),
     ],
 )
-def test_fast_verify_does_what_click_does(verifiable: Path, args: tuple[str, ...]) -> None:
-    fast = _memkit(verifiable, "verify", *args, fast=True)
-    assert fast == _memkit(verifiable, "verify", *args, fast=False)
-    assert parse_verify(list(args)) is not None
+def test_verify_writes_what_it_says(
+    verifiable: Path, args: tuple[str, ...], code: int, written: list[str], unchanged: list[str]
+) -> None:
+    got, out, _, status = _memkit(verifiable, "verify", *args)
+    head = git(verifiable, "rev-parse", "HEAD")[:12]
+    assert (got, out.splitlines()) == (code, [f"verified {m} at {head}" for m in written]
+                                       + [f"{m}: fingerprints unchanged, file left as it is"
+                                          for m in unchanged])  # fmt: skip
+    modified = [line[3:] for line in status.splitlines() if line.startswith(" M ")]
+    assert modified == [f".memory/{m}.md" for m in written]
 
 
-def test_fast_verify_reports_and_writes(verifiable: Path) -> None:
-    code, out, err, status = _memkit(verifiable, "verify", "--all", fast=True)
+def test_verify_reports_and_writes(verifiable: Path) -> None:
+    code, out, err, status = _memkit(verifiable, "verify", "--all")
     assert code == 1
     assert out.splitlines() == [f"verified {m} at {git(verifiable, 'rev-parse', 'HEAD')[:12]}"
                                 for m in ("changed-one", "never")]  # fmt: skip
@@ -81,14 +84,7 @@ def test_fast_verify_reports_and_writes(verifiable: Path) -> None:
     assert " M .memory/never.md" in status and ".memory/fresh-one.md" not in status
 
 
-@pytest.mark.parametrize(
-    "args",
-    [(), ("--all", "x"), ("--commit", "x"), ("--help",), ("-a",), ("--all=1",), ("--followx", "x")],
-)
-def test_other_verify_calls_are_left_to_click(args: tuple[str, ...]) -> None:
-    assert parse_verify(list(args)) is None
-
-
-def test_fast_verify_imports_no_click(verifiable: Path) -> None:
-    out = "fresh-one: fingerprints unchanged, file left as it is\n"
-    assert main_in_a_process(verifiable, "verify", "fresh-one") == (out, False)
+def test_verify_of_nothing_is_a_user_error(verifiable: Path) -> None:
+    line = "memkit: name the memories to verify (memkit verify ID...) or pass --all\n"
+    assert _memkit(verifiable, "verify") == (2, "", line, "")
+    assert _memkit(verifiable, "verify", "--all", "fresh-one") == (2, "", line, "")

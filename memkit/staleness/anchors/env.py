@@ -78,12 +78,6 @@ def reads(path: str, data: bytes) -> set[str]:
     return out
 
 
-def mentions(path: str, data: bytes, name: str) -> bool:
-    if path.rsplit("/", 1)[-1] in DECLARATIONS:
-        return name in declared(data.decode("utf-8", "replace"))
-    return name.encode() in data and name in reads(path, data)
-
-
 def _may_name(snap: Snapshot, path: str) -> bytes:
     """A file's bytes when it may declare or read a variable, else b"" (read once per
     snapshot; what no variable can be found in is not kept)."""

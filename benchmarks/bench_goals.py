@@ -1,0 +1,220 @@
+#!/usr/bin/env python3
+"""memkit's speed goals, several memkit installs side by side on the same real store.
+
+    python benchmarks/bench_goals.py MIRROR [--n 10000] [--small 1000] [--rounds 5]
+                                    [--dir DIR] [NAME=PYTHON ...]
+
+PYTHON is an interpreter with a memkit installed (a virtual environment's bin/python);
+this interpreter is always "this". MIRROR is a git directory the stores grow from
+(benchmarks/real_store.py): one store of --small and one of --n memories, made once
+under DIR (reused when present), then copied once per install so that each keeps its
+own derived files and runs its own `hooks install`. Each round runs every case of
+every install once, in a new shuffled order, as real processes, after one round that
+warms every cache and is not counted; the table gives the median wall and CPU time
+(user + system) and the goal's figure, all from the same run:
+
+- a commit touching nothing memkit cares about: ms added over `git commit --no-verify`
+  (goal +30 ms, at both sizes);
+- a commit touching one memory: ms added (goal +80 ms at --small);
+- `memkit search` warm at --n: times `python -c pass` (goal 5x);
+- each Claude Code hook process (`memkit-hook session-start`, `user-prompt-submit`,
+  `pre-tool-use`, fed the JSON Claude Code sends) at --n: times `python -c pass` (3x);
+- a no-op `memkit compile` at --n: times a `cat` of every memory file (goal 2x), and
+  times reading every memory file in one Python process (benchmarks/bench_floor.py's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from real_store import ENV, grow
+
+READ_ALL = "import pathlib\nfor p in pathlib.Path('.memory').rglob('*.md'): p.read_bytes()"
+CAT = "find .memory -name '*.md' -print0 | xargs -0 cat > /dev/null"
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    argv: list[str]
+    root: Path
+    stdin: str = ""
+    setup: Callable[[], None] | None = None
+
+
+def timed(case: Case) -> tuple[float, float]:
+    """(wall s, CPU s) of one process; its setup runs first, untimed."""
+    if case.setup:
+        case.setup()
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        case.argv,
+        cwd=case.root,
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(case.stdin.encode())
+    proc.stdin.close()
+    _, status, ru = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if os.waitstatus_to_exitcode(status) not in (0, 1):
+        raise SystemExit(f"bench_goals: {' '.join(case.argv)} in {case.root} failed")
+    return wall, ru.ru_utime + ru.ru_stime
+
+
+def prepare(base: Path, copy: Path, py: str) -> None:
+    """A copy of `base` with this install's hook, outputs and indexes, committed."""
+    if not copy.exists():
+        shutil.copytree(base, copy, symlinks=True)
+        subprocess.run(["git", "config", "gc.auto", "0"], cwd=copy, check=True)
+    for args in (["hooks", "install"], ["compile"], ["index"], ["check"]):
+        subprocess.run([py, "-m", "memkit", *args], cwd=copy, env=ENV, capture_output=True)
+    subprocess.run(["git", "add", "-A"], cwd=copy, env=ENV, check=True)
+    subprocess.run(
+        ["git", "commit", "-qm", "outputs", "--no-verify"], cwd=copy, env=ENV, capture_output=True
+    )
+
+
+def cases(name: str, py: str, root: Path, big: bool) -> list[Case]:
+    """The goal's cases for one install on one store copy."""
+    hook = str(Path(py).parent / "memkit-hook")
+    mems = sorted((root / ".memory").rglob("*.md"))
+    one = mems[len(mems) // 2]
+
+    def touch() -> None:
+        text = one.read_text("utf-8")
+        one.write_text(text[:-1] if text.endswith("\n\n") else text + "\n", "utf-8")
+        subprocess.run(["git", "add", str(one)], cwd=root, env=ENV, check=True)
+
+    def code() -> None:
+        (root / "bench-touched.txt").write_text(str(time.time_ns()))
+        subprocess.run(["git", "add", "bench-touched.txt"], cwd=root, env=ENV, check=True)
+
+    size = "n" if big else "small"
+    commit = ["git", "commit", "-qm", "bench"]
+    out = [
+        Case(
+            f"{name} {size} commit --no-verify, nothing", [*commit, "--no-verify"], root, setup=code
+        ),
+        Case(f"{name} {size} commit + hook, nothing", commit, root, setup=code),
+        Case(
+            f"{name} {size} commit --no-verify, one memory",
+            [*commit, "--no-verify"],
+            root,
+            setup=touch,
+        ),
+        Case(f"{name} {size} commit + hook, one memory", commit, root, setup=touch),
+    ]
+    if not big:
+        return out
+    src = next(
+        str(p.relative_to(root)) for p in sorted(root.rglob("*.py")) if ".git" not in p.parts
+    )
+    base = {"session_id": f"bench-{name}", "transcript_path": "/tmp/bench.jsonl", "cwd": str(root)}
+    events = {
+        "session-start": {**base, "hook_event_name": "SessionStart", "source": "startup"},
+        "user-prompt-submit": {
+            **base,
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": "How do we handle the decorator options?",
+        },
+        "pre-tool-use": {
+            **base,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Edit",
+            "tool_input": {"file_path": str(root / src), "old_string": "a", "new_string": "b"},
+        },
+    }
+    out += [
+        Case(f"{name} n python -c pass", [py, "-c", "pass"], root),
+        Case(f"{name} n cat every memory", ["sh", "-c", CAT], root),
+        Case(f"{name} n search (warm)", [py, "-m", "memkit", "search", "option"], root),
+        Case(f"{name} n read every memory in Python", [py, "-c", READ_ALL], root),
+        Case(f"{name} n compile (no-op)", [py, "-m", "memkit", "compile"], root),
+    ]
+    out += [Case(f"{name} n hook {e}", [hook, e], root, json.dumps(p)) for e, p in events.items()]
+    return out
+
+
+GOALS = [  # (case, floor, goal, unit): "+" is ms added, "x" a ratio
+    ("small commit + hook, nothing", "small commit --no-verify, nothing", 30, "+"),
+    ("n commit + hook, nothing", "n commit --no-verify, nothing", 30, "+"),
+    ("small commit + hook, one memory", "small commit --no-verify, one memory", 80, "+"),
+    ("n commit + hook, one memory", "n commit --no-verify, one memory", 0, "+"),
+    ("n search (warm)", "n python -c pass", 5, "x"),
+    ("n hook session-start", "n python -c pass", 3, "x"),
+    ("n hook user-prompt-submit", "n python -c pass", 3, "x"),
+    ("n hook pre-tool-use", "n python -c pass", 3, "x"),
+    ("n compile (no-op)", "n cat every memory", 2, "x"),
+    ("n compile (no-op)", "n read every memory in Python", 2, "x"),
+]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("mirror", type=Path)
+    ap.add_argument("installs", nargs="*", help="NAME=PYTHON")
+    ap.add_argument("--n", type=int, default=10_000)
+    ap.add_argument("--small", type=int, default=1_000)
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--dir", type=Path, default=Path("/tmp/memkit-goals"))
+    args = ap.parse_intermixed_args()
+    installs = dict(x.split("=", 1) for x in args.installs) | {"this": sys.executable}
+    todo: list[Case] = []
+    for size, big in ((args.small, False), (args.n, True)):
+        base = args.dir / f"store-{size}"
+        if not (base / ".memory").is_dir():
+            grow(args.mirror, size, base)
+            subprocess.run(["git", "config", "gc.auto", "0"], cwd=base, check=True)
+        for name, py in installs.items():
+            copy = args.dir / f"{name}-{size}"
+            prepare(base, copy, py)
+            todo += cases(name, py, copy, big)
+    got: dict[str, list[tuple[float, float]]] = {c.name: [] for c in todo}
+    rng = random.Random(7)
+    for round in range(args.rounds + 1):  # the first round warms every cache and is not counted
+        rng.shuffle(todo)
+        for case in todo:
+            figure = timed(case)
+            if round:
+                got[case.name].append(figure)
+    med = {
+        k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v))
+        for k, v in got.items()
+    }
+    print(
+        f"{args.small} and {args.n} memories grown from {args.mirror.name}; {args.rounds} "
+        f"rounds, medians; load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"{'':44}{'wall':>9}{'CPU':>9}   goal")
+    for name in installs:
+        for case, floor, goal, unit in GOALS:
+            w, c = med[f"{name} {case}"]
+            fw, fc = med[f"{name} {floor}"]
+            if unit == "+":
+                fig = f"{(w - fw) * 1000:+7.0f} ms{(c - fc) * 1000:+7.0f} ms"
+                want = f"+{goal} ms" if goal else ""
+            else:
+                fig = f"{w / fw:8.1f}x{c / fc:8.1f}x"
+                want = f"{goal}x"
+            print(f"{name + ' ' + case:44}{fig}   {want} {'' if unit == '+' else floor[2:]}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""`memkit search` and `memkit context` as the installed command runs them (memkit.cli.main)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from memkit.store import Store
+from tests.search.helpers import mem, seed_context
+
+
+def _seed(store: Store) -> None:
+    body = "The gateway double-charges when we retry more often."
+    mem(store, "retry-limit", "Retry failed charges three times", body, type="decision",
+        tags="[billing]", updated="2026-02-01")  # fmt: skip
+    mem(store, "backoff", "Back off between retries", "Wait 1, 10, 60 minutes.", type="convention")
+    mem(store, "draft-retry", "Retry draft", "retry", status="draft")
+
+
+def _memkit(root: Path, *args: str) -> tuple[int, str, str]:
+    """Run memkit.cli.main in a process at `root`: exit code, output, errors."""
+    code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
+    env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22"}
+    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
+                          text=True, env=env)  # fmt: skip
+    return done.returncode, done.stdout, done.stderr
+
+
+def _ids(out: str) -> list[str]:
+    if out.startswith("["):
+        return [hit["id"] for hit in json.loads(out)]
+    return [line.split()[0] for line in out.splitlines() if not line.startswith(" ")]
+
+
+@pytest.mark.parametrize(
+    ("args", "ids"),
+    [
+        (("retry", "charges"), ["retry-limit", "backoff"]),
+        (("retry", "--all", "--json", "-n", "2"), ["draft-retry", "retry-limit"]),
+        (("retry", "--type=convention"), ["backoff"]),
+        (("--tag", "billing", "retry"), ["retry-limit"]),
+        (("-s", "draft", "retry"), ["draft-retry"]),
+        (("--", "-n", "retry"), ["retry-limit", "backoff"]),
+    ],
+)
+def test_search_options(store: Store, args: tuple[str, ...], ids: list[str]) -> None:
+    _seed(store)
+    code, out, err = _memkit(store.root, "search", *args)
+    assert (code, _ids(out), err) == (0, ids, "")
+
+
+def test_search_finding_nothing_says_so(store: Store) -> None:
+    _seed(store)
+    assert _memkit(store.root, "search", "zebra") == (0, "", "no memories match\n")
+
+
+def test_search_prints_each_hit(store: Store) -> None:
+    _seed(store)
+    code, out, _ = _memkit(store.root, "search", "retry")
+    assert code == 0 and out.startswith("retry-limit  ")
+
+
+def test_a_damaged_index_is_rebuilt_with_a_note(store: Store) -> None:
+    _seed(store)
+    assert _memkit(store.root, "search", "retry")[0] == 0
+    (store.cache_dir / "search" / "index.db").write_bytes(b"not a database" * 100)
+    code, out, err = _memkit(store.root, "search", "retry")
+    assert (code, out.split()[0]) == (0, "retry-limit")
+    assert err.startswith("memkit: note: the search index was unreadable")
+
+
+def _seed_files(store: Store) -> None:
+    seed_context(store)
+    for name in ("src/auth/login.py", "src/billing/pay.py"):
+        (store.root / name).parent.mkdir(parents=True, exist_ok=True)
+        (store.root / name).write_text("x = 1\n")
+
+
+@pytest.mark.parametrize(
+    ("args", "ids"),
+    [
+        (("--file", "src/billing/pay.py"), ["cents"]),
+        (("-f", "src/auth/login.py", "--format", "json"), ["limits", "argon"]),
+        (("--file=src/auth/login.py", "--budget", "20", "--exclude-always-on"), []),
+        (
+            ("-f", "src/auth/login.py", "-f", "src/billing/pay.py", "--format=json"),
+            ["limits", "cents", "argon"],
+        ),
+        (("--file", "src/auth"), ["limits"]),  # a folder: the full path answers
+        (("--file", "nowhere.py"), []),
+        (("--exclude-always-on", "--file", "./src/billing/pay.py"), ["cents"]),
+    ],
+)
+def test_context_for_files(store: Store, args: tuple[str, ...], ids: list[str]) -> None:
+    _seed_files(store)
+    code, out, err = _memkit(store.root, "context", *args)
+    assert (code, err) == (0, "")
+    if "json" in " ".join(args):
+        assert [item["id"] for item in json.loads(out)["items"]] == ids
+    else:
+        assert re.findall(r"^_\w+ `([^`]+)`", out, re.M) == ids
+
+
+def test_context_for_a_file_prints_its_memories(store: Store) -> None:
+    _seed_files(store)
+    code, out, _ = _memkit(store.root, "context", "--file", "src/billing/pay.py")
+    assert code == 0 and out.startswith("# Project memories for `src/billing/pay.py`\n")
+    assert "Money is integer cents" in out
+
+
+def test_context_needs_a_file_or_a_query(store: Store) -> None:
+    assert _memkit(store.root, "context") == (
+        2,
+        "",
+        "memkit: give at least one --file or a --query\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("--file",), ("-f", "a.py", "--budget", "0"), ("-f", "a.py", "--format", "yaml"), ("a.py",)],
+)
+def test_context_usage_errors(store: Store, args: tuple[str, ...]) -> None:
+    code, out, err = _memkit(store.root, "context", *args)
+    assert (code, out) == (2, "")
+    assert err.splitlines()[-1].startswith("Error: ") and "Traceback" not in err
