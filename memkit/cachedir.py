@@ -72,7 +72,7 @@ FILES = (
     ),
     (
         "hook-valid",
-        "memkit.validity",
+        "memkit.hookvalid",
         "memory files the hook found valid, by their bytes",
         "derived",
     ),
@@ -204,7 +204,7 @@ def write_private(root: str, name: str, data: bytes) -> bool:
     """Replace file `name` in the private folder (made if missing, owner-only) with `data`,
     atomically and without flushing to disk: a derived file, rebuilt if lost. False when
     it could not be written (a read-only checkout goes without it)."""
-    from memkit.fsatomic import atomic_write
+    from memkit.atomicwrite import atomic_write
 
     folder = cache_dir(root)
     try:

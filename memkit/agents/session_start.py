@@ -17,7 +17,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents.startup import CONTEXT_CHARS, assemble, block, left_out_note
+from memkit.agents.startlayout import CONTEXT_CHARS, assemble, block, left_out_note
 from memkit.store import Store
 
 if TYPE_CHECKING:

@@ -224,7 +224,7 @@ def rebuild_index(
 def _write(root: str, data: bytes) -> int:
     """Replace the index with `data`, dated 1970 so that the hook script does not trust
     it before a hook run vouches for it (vouch); its inode, 0 when it was not written."""
-    from memkit.fsatomic import temp_beside
+    from memkit.atomicwrite import temp_beside
 
     path = os.path.join(cache_dir(root), INDEX_NAME)
     try:
@@ -276,12 +276,12 @@ def _known_links(
     root: str, rels: list[str], stamps: Stamps, opener: Callable[[], Any] | None
 ) -> dict[str, tuple[str, ...]]:
     """The links of those of `rels` the hook validated as they are now
-    (memkit.validity), without parsing them."""
+    (memkit.hookvalid), without parsing them."""
     if not rels or not isinstance(opener, Opener):
         return {}
-    from memkit import validity
+    from memkit import hookvalid
 
-    return validity.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
+    return hookvalid.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
 
 
 def _store_opener(root: str) -> Callable[[], Any]:

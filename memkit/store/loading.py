@@ -43,7 +43,7 @@ class Loaded:
     of those modified in the last 2 * RACY_NS (memkit.compile.current records both);
     `fresh` the bytes of the memories this load parsed rather than took from the parse
     cache (the few edited since the last load), empty when more than FRESH_MAX were
-    (compile remembers the valid ones for the pre-commit hook: memkit.validity).
+    (compile remembers the valid ones for the pre-commit hook: memkit.hookvalid).
     """
 
     memories: tuple[Memory, ...]
