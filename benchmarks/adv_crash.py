@@ -37,7 +37,7 @@ from adv_common import (
 from adv_crash_paths import EDITOR, PATHS, READS, SITECUSTOMIZE, STRIDE, WRITES, Path_, template
 from adv_mcp import Mcp
 
-# memkit's temporary files: `.NAME.RANDOM.tmp` beside the file (memkit.fsatomic), and
+# memkit's temporary files: `.NAME.RANDOM.tmp` beside the file (memkit.atomicwrite), and
 # whatever is inside a batch's `.memkit-RANDOM.tmp/` folder (memkit.fsutil)
 TEMP = re.compile(r"(^|/)\.[^/]+\.[A-Za-z0-9_]{8,}\.tmp$|(^|/)\.memkit-[0-9a-f]+\.tmp(/|$)")
 

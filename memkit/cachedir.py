@@ -9,6 +9,11 @@ in the user's cache folder, in a subfolder named after the project's path.
 Anything under `.memory/.cache/` (where earlier versions kept these) is never read:
 a pull request can force-add files there. Standard library only (the pre-commit fast
 path calls it on every commit).
+
+FILES lists every file memkit keeps there, its owner and what losing it costs:
+"derived" files are rebuilt on next use (delete them freely); "record" files hold a
+person's text or what agents were given (keep them); "lock" files are made again by
+the next write. docs/reliability.md shows the same table (a test holds them equal).
 """
 
 from __future__ import annotations
@@ -17,6 +22,125 @@ import os
 import sys
 
 NAME = "memkit"
+
+# (path in the private folder, owner module, what it holds, kind: what losing it costs).
+# Plain tuples: this module is imported by the pre-commit hook's fast path.
+FILES = (
+    (
+        "parsed.db",
+        "memkit.store.parse_cache",
+        "every memory parsed, keyed by path, size and mtime",
+        "derived",
+    ),
+    ("store.lock", "memkit.store.store", "the store's write lock", "lock"),
+    (
+        "links.json",
+        "memkit.staleness.linkcache",
+        "link verdicts of the last check, by commit and file stamps",
+        "derived",
+    ),
+    (
+        "prints.json",
+        "memkit.staleness.printcache",
+        "fingerprints of linked files' symbols, by blob",
+        "derived",
+    ),
+    ("history.json", "memkit.history.cache", "history walks, by start commit and path", "derived"),
+    (
+        "compile-current",
+        "memkit.compile.current",
+        "what the last compile read, so that a compile with nothing to do is known",
+        "derived",
+    ),
+    (
+        "compile-fits",
+        "memkit.compile.fitcache",
+        "budget fits of compiled files, by their inputs",
+        "derived",
+    ),
+    (
+        "templates/__jinja2_*.cache",
+        "memkit.compile.render",
+        "compiled templates (jinja2 bytecode)",
+        "derived",
+    ),
+    (
+        "hooks-index",
+        "memkit.githooks.index",
+        "the pre-commit hook's index; its mtime vouches for .memory/",
+        "derived",
+    ),
+    (
+        "hook-valid",
+        "memkit.hookvalid",
+        "memory files the hook found valid, by their bytes",
+        "derived",
+    ),
+    ("search/index.db", "memkit.search.index", "the keyword index (SQLite FTS5)", "derived"),
+    (
+        "search/state.json",
+        "memkit.search.index",
+        "what the keyword index holds, by file stamps",
+        "derived",
+    ),
+    ("search/lock", "memkit.search.index", "the search index's write lock", "lock"),
+    (
+        "search/vectors.*",
+        "memkit.search.vectors",
+        "the embeddings of `search --semantic`",
+        "derived",
+    ),
+    ("agents-poa.idx", "memkit.agents.indexer", "the index the Claude Code hooks read", "derived"),
+    (
+        "agents-verdicts.json",
+        "memkit.agents.pointofaction",
+        "staleness verdicts the hooks gave",
+        "derived",
+    ),
+    (
+        "sessions/*.jsonl",
+        "memkit.agents.journal",
+        "what an agent session touched; the Stop hook's draft is made from it",
+        "record",
+    ),
+    (
+        "receipts/*.jsonl",
+        "memkit.agents.receipts",
+        "which memories each session was given (`memkit sessions`, `why`)",
+        "record",
+    ),
+    (
+        "harvested.json",
+        "memkit.agents.harvest",
+        "agent memories harvested or rejected (rejected ones stay out)",
+        "record",
+    ),
+    (
+        "edit/*.md",
+        "memkit.editing",
+        "an edit that could not be saved, kept for its author",
+        "record",
+    ),
+    ("revert/*.md", "memkit.history.rollback", "a memory's text before a revert", "record"),
+    (
+        "import-backups/*",
+        "memkit.agents.importer",
+        "instruction files as they were before `import --adopt`",
+        "record",
+    ),
+    (
+        "stores/*.git",
+        "memkit.stores.team",
+        "a shared store's mirror (`memkit sync` fetches it again)",
+        "derived",
+    ),
+    (
+        "stores/*.json",
+        "memkit.stores.team",
+        "a shared store parsed at its pinned commit",
+        "derived",
+    ),
+)
 
 
 def git_dir(root: str) -> str | None:
@@ -80,7 +204,7 @@ def write_private(root: str, name: str, data: bytes) -> bool:
     """Replace file `name` in the private folder (made if missing, owner-only) with `data`,
     atomically and without flushing to disk: a derived file, rebuilt if lost. False when
     it could not be written (a read-only checkout goes without it)."""
-    from memkit.fsatomic import atomic_write
+    from memkit.atomicwrite import atomic_write
 
     folder = cache_dir(root)
     try:

@@ -1,7 +1,7 @@
 """Files: atomic writes, locks, and the one safe way to read from a repository.
 
 Writes are a temp file in the same directory, fsync, then rename or link (one file:
-memkit.fsatomic, re-exported here). Reads of
+memkit.atomicwrite, re-exported here). Reads of
 anything a repository carries (memory files, config, templates, instruction files,
 compiled outputs, linked source files) go through `read_inside`, which refuses a path
 that leads out of the repository or into `.git/` (through a symbolic link), a file
@@ -19,10 +19,10 @@ import os
 import stat
 from pathlib import Path
 
+from memkit.atomicwrite import atomic_write as atomic_write  # re-exported: one writer
+from memkit.atomicwrite import fsync_dir, mode_of
+from memkit.atomicwrite import temp_beside as _temp
 from memkit.errors import MemkitError, TooLargeError, UnsafePathError
-from memkit.fsatomic import atomic_write as atomic_write  # re-exported: one writer
-from memkit.fsatomic import fsync_dir, mode_of
-from memkit.fsatomic import temp_beside as _temp
 
 TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
 if TYPE_CHECKING:

@@ -156,12 +156,12 @@ def remember_valid(
     root: str, key: str, clean: Mapping[str, tuple[bytes, Memory]], keep: Collection[str]
 ) -> None:
     """Add the memories found clean (path -> the bytes validated, the memory) to
-    memkit.validity's record under `key`: their digest and size, the files they link
+    memkit.hookvalid's record under `key`: their digest and size, the files they link
     to. `keep`: every memory file there is (the record drops the others)."""
     if not clean:
         return
+    from memkit.hookvalid import digest, remember
     from memkit.staleness.anchors import watched_by
-    from memkit.validity import digest, remember
 
     found = {rel: (digest(raw), len(raw), tuple(watched_by(m))) for rel, (raw, m) in clean.items()}
     remember(root, key, found, keep)

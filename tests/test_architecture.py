@@ -15,11 +15,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1] / "memkit"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("base", ("memkit.errors", "memkit.fields", "memkit.config",
-              "memkit.limits", "memkit.cachedir", "memkit.fsatomic", "memkit.fsutil", "memkit.walk",
-              "memkit.validity",
+              "memkit.limits", "memkit.cachedir", "memkit.atomicwrite", "memkit.fsutil",
+              "memkit.walk", "memkit.hookvalid",
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
               "memkit.clock", "memkit.lazyre", "memkit.spawn", "memkit.sha", "memkit.workers",
-              "memkit.install", "memkit.capped", "memkit.unspaced")),
+              "memkit.install", "memkit.capped", "memkit.unspaced", "memkit.gcpause")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
     ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",

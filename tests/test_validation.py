@@ -90,6 +90,6 @@ def test_validate_files_agrees_with_validate(store: Store, case: str, twin: bool
         assert lean is not None
         assert [str(p) for p in lean] == [str(p) for p in full]
         assert bool(full) == (case not in ("valid", "allowed secret")), full
-        # what the hook remembers as valid (memkit.validity): the bytes it read
+        # what the hook remembers as valid (memkit.hookvalid): the bytes it read
         assert list(clean) == ([] if full else [".memory/sub/staged.md"])
         assert all(data == path.read_bytes() for data, _ in clean.values())

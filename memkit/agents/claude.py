@@ -134,10 +134,10 @@ def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
     from memkit.agents import recall
     from memkit.agents.indexer import build, digest
     from memkit.agents.pointofaction import record_start
-    from memkit.agents.session_start import ReadOnce, context
+    from memkit.agents.session_start import context
     from memkit.store import Store
 
-    store = ReadOnce(Store(root))
+    store = Store(root, once=True)
     given = context(store, files=files, today=today)
     idx = recall.open_index(str(root))
     holds = idx is not None and recall.fresh(idx, today.isoformat())

@@ -230,7 +230,7 @@ def _dumps(value: Any) -> bytes:
 def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
     """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
     fit, then enough more to name what is left out; the count of all of them."""
-    from memkit.agents.startup import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.agents.startlayout import CONTEXT_CHARS, MAX_LISTED, block
     from memkit.memory import TYPES
 
     always = sorted(

@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import time
 
-from memkit.agents import ledger, recall, startup
+from memkit.agents import ledger, recall, startlayout
 from memkit.controls import for_agent
 
 TYPE_CHECKING = False
@@ -199,13 +199,13 @@ def give(
                           "blob": blob, "commit": commit, "stale": stale})  # fmt: skip
     names = {str(g["id"]) for g in given}
     left = [mid for mid, _, _ in wanted if mid not in names]
-    while blocks and size + len(startup.left_out_note(left)) > room:  # the list counts too
+    while blocks and size + len(startlayout.left_out_note(left)) > room:  # the list counts too
         size -= len(blocks.pop())
         left.insert(0, str(given.pop()["id"]))
     if not given:
         return ""
     ledger.append(path, given)
-    return head + "".join(blocks) + startup.left_out_note(left)
+    return head + "".join(blocks) + startlayout.left_out_note(left)
 
 
 def record_start(
@@ -278,7 +278,7 @@ def on_start(index: recall.Index, sid: str, source: str, *, today: str) -> str |
     ids, entries = start["ids"], start["m"]
     plain: dict[str, str] = {}
     texts: dict[str, tuple[str, bytes]] = {}
-    size = len(startup.HEAD)
+    size = len(startlayout.HEAD)
     for mid in ids:  # only those that could fit are read
         e = entries[mid]
         if size <= CONTEXT_CHARS:
@@ -286,19 +286,19 @@ def on_start(index: recall.Index, sid: str, source: str, *, today: str) -> str |
             if got is None:
                 return None
             texts[mid] = got
-            plain[mid] = startup.block(e[4], e[5], mid, "", got[0])
+            plain[mid] = startlayout.block(e[4], e[5], mid, "", got[0])
         else:
             plain[mid] = " " * (CONTEXT_CHARS + 1)  # cannot fit: never read
         size += len(plain[mid])
 
     def marked(fits: list[str]) -> dict[str, str]:
         got = marks(index.root, [(m, entries[m]) for m in fits if entries[m][9]], today)
-        return {m: startup.block(entries[m][4], entries[m][5], m, s, texts[m][0])
+        return {m: startlayout.block(entries[m][4], entries[m][5], m, s, texts[m][0])
                 for m, s in got.items()}  # fmt: skip
 
     unnamed = max(0, int(start["n"]) - len(ids))
-    text, chosen, left = startup.assemble(ids, plain, marked, CONTEXT_CHARS, unnamed)
-    text += startup.left_out_note(left, unnamed)
+    text, chosen, left = startlayout.assemble(ids, plain, marked, CONTEXT_CHARS, unnamed)
+    text += startlayout.left_out_note(left, unnamed)
     at, commit = _now(), ledger.head_commit(index.root)
     recs: list[dict[str, object]] = []
     if source != "resume":  # a new session, /clear, a compaction: the context starts afresh

@@ -4,7 +4,7 @@ CLAUDE.md (and the files it imports with `@file`) may carry memories memkit comp
 their `<!-- memkit:id=ID -->` lines say which. Everything else that is always on comes
 first, then, after a resume or compact, the memories about the files the session
 touched, all within what Claude Code accepts as additionalContext. The store is read
-once (ReadOnce) and every step (the always-on memories, their staleness, the context
+once (Store(once=True)) and every step (the always-on memories, their staleness, the context
 for files) works from that one read.
 """
 
@@ -14,16 +14,14 @@ import dataclasses
 import datetime as dt
 import os
 import re
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents.startup import CONTEXT_CHARS, assemble, block, left_out_note
+from memkit.agents.startlayout import CONTEXT_CHARS, assemble, block, left_out_note
 from memkit.store import Store
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
-    from memkit.store import Loaded
 
 MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's own ids
 
@@ -58,28 +56,6 @@ def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
     return ids
 
 
-class ReadOnce(Store):
-    """A store that answers from one read of .memory/: memories(), load() and get_many()
-    return what the first load found (an id it did not find is looked up as usual)."""
-
-    def __init__(self, store: Store) -> None:
-        super().__init__(store.root)
-        self._loaded = store.load()
-        self._by_id = {m.id: m for m in self._loaded.memories}
-
-    def load(self) -> Loaded:
-        return self._loaded
-
-    def memories(self) -> list[Memory]:
-        return sorted(self._loaded.memories, key=lambda m: m.id)
-
-    def get_many(self, ids: Iterable[str]) -> list[Memory]:
-        wanted = sorted(set(ids))
-        if all(mid in self._by_id for mid in wanted):
-            return [self._by_id[mid] for mid in wanted]
-        return super().get_many(wanted)
-
-
 @dataclasses.dataclass(frozen=True)
 class StartContext:
     """What SessionStart gives: the text (at most CONTEXT_CHARS, everything counted)
@@ -100,7 +76,7 @@ def context(store: Store, *, files: list[str], today: dt.date) -> StartContext:
     from memkit.agents.tools import status_source
     from memkit.memory import TYPES
 
-    store = store if isinstance(store, ReadOnce) else ReadOnce(store)
+    store = store if store.once else Store(store.root, store._config, once=True)
     skip = compiled_ids(store.root)
     statuses = status_source(store, today)
     always = sorted(

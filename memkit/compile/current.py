@@ -239,7 +239,7 @@ class Before:
             return
         data = {"version": VERSION, "key": self.key, "tree": self.tree, "fresh": self.fresh,
                 "seen": after, "stale": stale}  # fmt: skip
-        from memkit.fsatomic import atomic_write
+        from memkit.atomicwrite import atomic_write
 
         text = encode(data)
         if text is None:  # a name the lines cannot hold: no record, compile runs next time

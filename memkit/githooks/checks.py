@@ -184,7 +184,7 @@ def invalid_memories(
     config or template is loaded; a staged deletion checks the whole store.
 
     With `key` (index.Opener.key: memkit.compile.current.static_key for today), the files
-    read alone and found valid are remembered by their bytes (memkit.validity):
+    read alone and found valid are remembered by their bytes (memkit.hookvalid):
     the next commit of the same files needs no validation.
     """
     from memkit.validation import validate

@@ -197,7 +197,7 @@ def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -
 
     - `.memory/` is a folder, not a link (the store judges where a link leads);
     - every staged memory file is one the hook validated with these very bytes
-      (memkit.validity), and no other memory file has its name (ids are file names);
+      (memkit.hookvalid), and no other memory file has its name (ids are file names);
       nothing else under .memory/ is staged (no config, template or deletion);
     - the compiled files are current (memkit.compile.current.is_current), with no
       staleness warning recorded (those need the staleness engine);
@@ -215,10 +215,10 @@ def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -
         mine = {n.rsplit("/", 1)[-1] for n in touched}
         if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
             return False  # a file name two memory files share: the store's load decides
-        from memkit import validity
+        from memkit import hookvalid
 
         sizes = {rel: stamps[rel][0] for rel in touched}
-        if len(validity.known(root, touched, sizes, opener.key)) != len(touched):
+        if len(hookvalid.known(root, touched, sizes, opener.key)) != len(touched):
             return False  # (the key is worked out only when the bytes matched)
     key = opener.key()
     if not key:

@@ -8,7 +8,6 @@ compile load the store several times in one process.
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from collections.abc import Mapping
@@ -18,6 +17,7 @@ from typing import Any
 from memkit import memory as mm
 from memkit.errors import InvalidMemoryError, MemkitError
 from memkit.fsutil import read_regular
+from memkit.gcpause import paused
 from memkit.memory import Memory
 from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
 
@@ -43,7 +43,7 @@ class Loaded:
     of those modified in the last 2 * RACY_NS (memkit.compile.current records both);
     `fresh` the bytes of the memories this load parsed rather than took from the parse
     cache (the few edited since the last load), empty when more than FRESH_MAX were
-    (compile remembers the valid ones for the pre-commit hook: memkit.validity).
+    (compile remembers the valid ones for the pre-commit hook: memkit.hookvalid).
     """
 
     memories: tuple[Memory, ...]
@@ -65,13 +65,8 @@ def load(store: Any) -> Loaded:
     (each one walking every object still alive) cost a quarter to a third of a load
     at 10,000 memories.
     """
-    paused = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():
         return _load_all(store)
-    finally:
-        if paused:
-            gc.enable()
 
 
 def _load_all(store: Any) -> Loaded:

@@ -49,13 +49,19 @@ def find_root(start: Path | None = None) -> Path:
 class Store:
     """The memories of the project at `root` (see the module docstring)."""
 
-    def __init__(self, root: Path | str, config: Config | None = None) -> None:
+    def __init__(
+        self, root: Path | str, config: Config | None = None, *, once: bool = False
+    ) -> None:
         self.root = Path(root).resolve()
         self.dir = self.root / MEMORY_DIR
         # Derived data, locks and rescued text: where git can never put a file.
         self.cache_dir = Path(cachedir.cache_dir(str(self.root)))
         self._config = config
         self._hints: dict[str, str] = {}  # id -> relative path, from a search index
+        # once: the first load() is this object's answer for good (one hook run, one
+        # session start: they write no memory file, so one reading is the store they see).
+        self.once = once
+        self._once: Loaded | None = None
 
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
@@ -127,9 +133,15 @@ class Store:
     def load(self) -> Loaded:
         """Parse every memory (through the parse cache); invalid files become problems.
 
-        See memkit.store.loading (a second load of an unchanged store is reused).
+        See memkit.store.loading (a second load of an unchanged store is reused); a
+        store made with `once=True` answers every load() with its first.
         """
-        return loading.load(self)
+        if self._once is not None:
+            return self._once
+        loaded = loading.load(self)
+        if self.once:
+            self._once = loaded
+        return loaded
 
     def memories(self) -> list[Memory]:
         """Every valid memory, sorted by id. Invalid files are skipped (see `validate`)."""
@@ -159,6 +171,10 @@ class Store:
         cache (a full load); a few (or many whose paths were hinted) are read directly.
         """
         wanted = sorted(set(ids))
+        if self._once is not None:
+            by_id = {m.id: m for m in self._once.memories}
+            if all(mid in by_id for mid in wanted):
+                return [by_id[mid] for mid in wanted]
         # Without a hint each id may need a walk; hinted paths are read from the cache
         # one by one, which stays cheaper than a full load up to a few thousand.
         hinted = all(mid in self._hints for mid in wanted)

@@ -28,9 +28,11 @@ def test_session_start_reads_the_store_once(store: Store, monkeypatch: pytest.Mo
     for title, paths in (("Use UTC everywhere", None), ("Invoices are immutable", ["src/a.py"])):
         store.add(mm.new(title, f"{title}: body.", mid=mm.slugify(title), today=day, paths=paths))
     journal.append(journal.journal_path(store.root, "s1"), {"kind": "read", "file": "src/a.py"})
+    from memkit.store import loading
+
     loads: list[Store] = []
-    load = Store.load
-    monkeypatch.setattr(Store, "load", lambda self: loads.append(self) or load(self))
+    load = loading.load
+    monkeypatch.setattr(loading, "load", lambda store: loads.append(store) or load(store))
     out = claude.session_start({"session_id": "s1", "cwd": str(store.root)}, today=day)
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     assert "## Use UTC everywhere" in text and "## Invoices are immutable" in text

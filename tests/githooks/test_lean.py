@@ -1,5 +1,5 @@
 """The pre-commit hook's answer for a commit of known memories (fastpath.nothing_to_do)
-and the record of memory files it validated (memkit.validity): in real `git commit`
+and the record of memory files it validated (memkit.hookvalid): in real `git commit`
 runs, a commit of memories the hook already knows needs neither the store nor the
 memory model, and anything else takes the full checks, which say what they always said."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git, write_memory
 
-from memkit import validity
+from memkit import hookvalid
 from memkit.cachedir import cache_dir
 from memkit.clock import today
 from memkit.compile import current
@@ -115,7 +115,7 @@ def test_other_bytes_than_those_validated_take_the_checks(project: Path) -> None
 
 def test_a_record_that_does_not_match_is_not_trusted(project: Path) -> None:
     hand_edit(project)
-    record = Path(cache_dir(str(project)), validity.NAME)
+    record = Path(cache_dir(str(project)), hookvalid.NAME)
     text = record.read_text("utf-8")
     good = text.split("\n")[2].split(" ")[1]
     record.write_text(text.replace(good, "0" * 64), encoding="utf-8")
@@ -209,10 +209,13 @@ def test_the_record_keeps_the_files_there_are(tmp_path: Path) -> None:
     (tmp_path / ".git").mkdir()
     (tmp_path / "a.md").write_bytes(b"A")
     (tmp_path / "b.md").write_bytes(b"B")
-    da, db = validity.digest(b"A"), validity.digest(b"B")
-    validity.remember(root, "k", {"a.md": (da, 1, ("src/x.py", "docs/"))}, {"a.md"})
-    validity.remember(root, "k", {"b.md": (db, 1, ())}, {"a.md", "b.md"})
-    assert validity.read(root, "k") == {"a.md": (da, 1, ("src/x.py", "docs/")), "b.md": (db, 1, ())}
+    da, db = hookvalid.digest(b"A"), hookvalid.digest(b"B")
+    hookvalid.remember(root, "k", {"a.md": (da, 1, ("src/x.py", "docs/"))}, {"a.md"})
+    hookvalid.remember(root, "k", {"b.md": (db, 1, ())}, {"a.md", "b.md"})
+    assert hookvalid.read(root, "k") == {
+        "a.md": (da, 1, ("src/x.py", "docs/")),
+        "b.md": (db, 1, ()),
+    }
     sizes = {"a.md": 1, "b.md": 1, "c.md": 1}
     asked = []
 
@@ -220,16 +223,16 @@ def test_the_record_keeps_the_files_there_are(tmp_path: Path) -> None:
         asked.append(1)
         return "k"
 
-    found = validity.known(root, ["a.md", "b.md", "c.md"], sizes, key)
+    found = hookvalid.known(root, ["a.md", "b.md", "c.md"], sizes, key)
     assert found == {"a.md": ("src/x.py", "docs/"), "b.md": ()} and asked == [1]
-    assert validity.known(root, ["a.md"], sizes, lambda: "other") == {}  # another key
+    assert hookvalid.known(root, ["a.md"], sizes, lambda: "other") == {}  # another key
     (tmp_path / "b.md").write_bytes(b"C")  # the same size, other bytes
-    assert validity.known(root, ["b.md"], sizes, key) == {} and asked == [1]
-    assert validity.known(root, ["a.md"], {"a.md": 2}, key) == {} and asked == [1]  # not read
-    assert validity.read(root, "other") == {}
-    validity.remember(root, "k", {"b.md": (db, 1, ())}, {"b.md"})  # a.md is gone from the store
-    assert set(validity.read(root, "k")) == {"b.md"}
-    validity.remember(root, "new", {"a.md": (da, 1, ())}, {"a.md", "b.md"})  # another key: anew
-    assert validity.read(root, "new") == {"a.md": (da, 1, ())} and validity.read(root, "k") == {}
-    validity.remember(root, "k", {"x\ny.md": (da, 1, ()), "c.md": (da, 1, ("a\nb",))}, {"c.md"})
-    assert validity.read(root, "k") == {}  # names the lines cannot hold are not recorded
+    assert hookvalid.known(root, ["b.md"], sizes, key) == {} and asked == [1]
+    assert hookvalid.known(root, ["a.md"], {"a.md": 2}, key) == {} and asked == [1]  # not read
+    assert hookvalid.read(root, "other") == {}
+    hookvalid.remember(root, "k", {"b.md": (db, 1, ())}, {"b.md"})  # a.md is gone from the store
+    assert set(hookvalid.read(root, "k")) == {"b.md"}
+    hookvalid.remember(root, "new", {"a.md": (da, 1, ())}, {"a.md", "b.md"})  # another key: anew
+    assert hookvalid.read(root, "new") == {"a.md": (da, 1, ())} and hookvalid.read(root, "k") == {}
+    hookvalid.remember(root, "k", {"x\ny.md": (da, 1, ()), "c.md": (da, 1, ("a\nb",))}, {"c.md"})
+    assert hookvalid.read(root, "k") == {}  # names the lines cannot hold are not recorded
