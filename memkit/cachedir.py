@@ -116,9 +116,9 @@ FILES = (
         "record",
     ),
     (
-        "edit/*.md",
+        "edit/*",
         "memkit.editing",
-        "an edit that could not be saved, kept for its author",
+        "an edit in progress or refused: its text, its base and what it saw, for its author",
         "record",
     ),
     ("revert/*.md", "memkit.history.rollback", "a memory's text before a revert", "record"),
