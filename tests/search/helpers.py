@@ -33,6 +33,15 @@ def ids(store: Store, query: str, **options: object) -> list[str]:
     return [h.id for h in search(store, query, today=TODAY, **options)]  # type: ignore[arg-type]
 
 
+def seed_retries(store: Store) -> None:
+    """Two memories about retries and a draft: what the command-line tests search."""
+    body = "The gateway double-charges when we retry more often."
+    mem(store, "retry-limit", "Retry failed charges three times", body, type="decision",
+        tags="[billing]", updated="2026-02-01")  # fmt: skip
+    mem(store, "backoff", "Back off between retries", "Wait 1, 10, 60 minutes.", type="convention")
+    mem(store, "draft-retry", "Retry draft", "retry", status="draft")
+
+
 def seed_context(store: Store) -> None:
     """Memories about src/auth (by glob and by link) and src/billing, one always-on, one draft."""
     mem(store, "argon", "Passwords use argon2", "Hash with argon2id.", paths="['src/auth/**']",

@@ -10,7 +10,7 @@ from conftest import Invoke, git
 from memkit.search import search
 from memkit.search.context import build_context
 from memkit.store import Store
-from tests.search.helpers import TODAY, mem, seed_context
+from tests.search.helpers import TODAY, mem, seed_context, seed_retries
 
 
 @pytest.fixture(autouse=True)
@@ -18,16 +18,8 @@ def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
 
 
-def seed(store: Store) -> None:
-    body = "The gateway double-charges when we retry more often."
-    mem(store, "retry-limit", "Retry failed charges three times", body, type="decision",
-        tags="[billing]", updated="2026-02-01")  # fmt: skip
-    mem(store, "backoff", "Back off between retries", "Wait 1, 10, 60 minutes.", type="convention")
-    mem(store, "draft-retry", "Retry draft", "retry", status="draft")
-
-
 def test_search_text_and_json(run: Invoke, store: Store) -> None:
-    seed(store)
+    seed_retries(store)
     assert run("search", "retry", "charges").stdout == (
         "retry-limit  3.30  decision  Retry failed charges three times\n"
         "    The gateway double-**charges** when we **retry** more often.\n"
@@ -55,7 +47,7 @@ def test_search_text_and_json(run: Invoke, store: Store) -> None:
 
 
 def test_index_command(run: Invoke, store: Store) -> None:
-    seed(store)
+    seed_retries(store)
     assert run("index").stdout == "index built 3\n"
     assert run("index").stdout == "index current\n"
     assert run("index", "--rebuild").stdout == "indexed 3 memories\n"
@@ -118,7 +110,7 @@ def test_search_and_context_print_control_characters_escaped(run: Invoke, store:
      ["context", "-q", "retry", "--budget", "0"]],
 )  # fmt: skip
 def test_limits_below_one_are_usage_errors(run: Invoke, store: Store, args: list[str]) -> None:
-    seed(store)
+    seed_retries(store)
     result = run(*args, code=2)
     assert result.stdout == ""
     assert "is not in the range x>=1" in result.stderr and "Usage:" in result.stderr

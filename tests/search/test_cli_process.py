@@ -11,15 +11,7 @@ from pathlib import Path
 import pytest
 
 from memkit.store import Store
-from tests.search.helpers import mem, seed_context
-
-
-def _seed(store: Store) -> None:
-    body = "The gateway double-charges when we retry more often."
-    mem(store, "retry-limit", "Retry failed charges three times", body, type="decision",
-        tags="[billing]", updated="2026-02-01")  # fmt: skip
-    mem(store, "backoff", "Back off between retries", "Wait 1, 10, 60 minutes.", type="convention")
-    mem(store, "draft-retry", "Retry draft", "retry", status="draft")
+from tests.search.helpers import seed_context, seed_retries
 
 
 def _memkit(root: Path, *args: str) -> tuple[int, str, str]:
@@ -49,24 +41,24 @@ def _ids(out: str) -> list[str]:
     ],
 )
 def test_search_options(store: Store, args: tuple[str, ...], ids: list[str]) -> None:
-    _seed(store)
+    seed_retries(store)
     code, out, err = _memkit(store.root, "search", *args)
     assert (code, _ids(out), err) == (0, ids, "")
 
 
 def test_search_finding_nothing_says_so(store: Store) -> None:
-    _seed(store)
+    seed_retries(store)
     assert _memkit(store.root, "search", "zebra") == (0, "", "no memories match\n")
 
 
 def test_search_prints_each_hit(store: Store) -> None:
-    _seed(store)
+    seed_retries(store)
     code, out, _ = _memkit(store.root, "search", "retry")
     assert code == 0 and out.startswith("retry-limit  ")
 
 
 def test_a_damaged_index_is_rebuilt_with_a_note(store: Store) -> None:
-    _seed(store)
+    seed_retries(store)
     assert _memkit(store.root, "search", "retry")[0] == 0
     (store.cache_dir / "search" / "index.db").write_bytes(b"not a database" * 100)
     code, out, err = _memkit(store.root, "search", "retry")
