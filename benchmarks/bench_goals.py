@@ -115,21 +115,10 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
 
     size = "n" if big else "small"
     commit = ["git", "commit", "-qm", "bench"]
-    out = [
-        Case(
-            f"{name} {size} commit --no-verify, nothing",
-            [*commit, "--no-verify"],
-            quiet,
-            setup=code,
-        ),
-        Case(f"{name} {size} commit + hook, nothing", commit, quiet, setup=code),
-        Case(
-            f"{name} {size} commit --no-verify, one memory",
-            [*commit, "--no-verify"],
-            root,
-            setup=touch,
-        ),
-        Case(f"{name} {size} commit + hook, one memory", commit, root, setup=touch),
+    out = [  # each commit with the hook and without, in the copy its change belongs to
+        Case(f"{name} {size} commit {how}, {what}", argv, where, setup=setup)
+        for what, where, setup in (("nothing", quiet, code), ("one memory", root, touch))
+        for how, argv in (("--no-verify", [*commit, "--no-verify"]), ("+ hook", commit))
     ]
     if not big:
         return out
