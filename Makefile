@@ -52,33 +52,28 @@ selfcheck: $(STAMP)
 	$(BIN)/memkit compile --check
 	$(BIN)/memkit check
 
-# Debian's Chromium for the report's browser test (tests/report/test_report_browser.py):
-# installed where apt-get can run as root (CI does); elsewhere that test skips and says why.
-browser:
-	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1; then \
+# $(call debian,COMMANDS,PACKAGE,TEST): Debian's PACKAGE for TEST when none of COMMANDS is
+# found, installed where apt-get can run as root (CI does); elsewhere TEST skips and says why.
+define debian
+	@if $(foreach c,$(1),command -v $(c) >/dev/null 2>&1 ||) false; then \
 		:; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing Debian's chromium for the browser test"; \
+		echo "installing Debian's $(2) for $(3)"; \
 		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq chromium >/dev/null; } \
-		|| echo "could not install chromium: the browser test will skip"; \
+			apt-get install -y -qq $(2) >/dev/null; } \
+		|| echo "could not install $(2): $(3) will skip"; \
 	else \
-		echo "no chromium, and not root to install it: the browser test will skip"; \
+		echo "no $(2), and not root to install it: $(3) will skip"; \
 	fi
+endef
 
-# Debian's shellcheck for the git hook's script test (tests/githooks/test_precheck.py),
-# the same way: installed as root, else that check skips and says why.
+# Chromium for the report's browser test (tests/report/test_report_browser.py).
+browser:
+	$(call debian,chromium chromium-browser,chromium,the browser test)
+
+# shellcheck for the git hook's script test (tests/githooks/test_precheck.py).
 shellcheck:
-	@if command -v shellcheck >/dev/null 2>&1; then \
-		:; \
-	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing Debian's shellcheck for the hook script test"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			apt-get install -y -qq shellcheck >/dev/null; } \
-		|| echo "could not install shellcheck: the hook script test will skip it"; \
-	else \
-		echo "no shellcheck, and not root to install it: the hook script test will skip it"; \
-	fi
+	$(call debian,shellcheck,shellcheck,the hook script's shellcheck test)
 
 test: lint typecheck browser shellcheck pytest selfcheck
 
