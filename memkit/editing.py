@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime as dt
-import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from memkit import memory as mm
-from memkit.errors import MemkitError
+from memkit.errors import MemkitError, MemoryNotFoundError
 from memkit.fields import NAMES as REGISTRY_NAMES
 from memkit.fields import REGISTRY
 from memkit.fsutil import atomic_write, file_lock
@@ -39,11 +39,29 @@ def edit_memory(
     A rejected edit stays in memkit's cache folder (edit/<id>.md) and is reopened next time.
     Returns a one-line summary of what happened.
     """
-    path = store.path_of(mid)
     draft = draft_path(store, mid)
+    with naming_kept_edit(store, mid):
+        path = store.path_of(mid)
     draft.parent.mkdir(parents=True, exist_ok=True)
     with file_lock(draft.with_suffix(".lock")):  # one edit of a memory at a time
         return _edit_locked(store, mid, path, draft, editor, today, allow_secret)
+
+
+@contextlib.contextmanager
+def naming_kept_edit(store: Store, mid: str) -> Iterator[None]:
+    """A MemoryNotFoundError for `mid` in the block says where an edit of it is kept
+    (one refused or cut short when the memory was removed while it was being edited)."""
+    try:
+        yield
+    except MemoryNotFoundError as e:
+        draft = draft_path(store, mid) if mm.is_valid_id(mid) else None
+        if draft is None or not draft.exists():
+            raise
+        raise MemoryNotFoundError(
+            f"{str(e).removesuffix(' (see `memkit list`)')}, but your edit of it is kept in "
+            f"{store.display(draft)}: put the memory back to reopen the edit, or copy what "
+            f"you need from it and drop it with `memkit edit {mid} --discard`"
+        ) from None
 
 
 def _edit_locked(
@@ -59,15 +77,16 @@ def _edit_locked(
     base = draft.with_suffix(".base")  # the file as it was when the edit began; never moved
     seen = draft.with_suffix(".seen")  # the newer file a refused save was shown
     resumed = draft.exists()
-    if not resumed:
-        shutil.copyfile(path, draft)
     if not resumed or not base.exists():
-        shutil.copyfile(path, base)
+        start = store.read(path)  # one read: the draft starts from the base it merges against
+        if not resumed:
+            atomic_write(draft, start)
+        atomic_write(base, start)
         seen.unlink(missing_ok=True)
     before = draft.read_bytes()
     editor(draft)
     raw = draft.read_bytes()
-    if raw == path.read_bytes():
+    if raw == _current(store, path, mid, draft):
         _drop(draft, base, seen)
         return f"no change to {rel}"
     keep = (
@@ -80,7 +99,7 @@ def _edit_locked(
     except MemkitError as e:
         raise MemkitError(f"{e}{keep}") from None
     with store.lock():
-        current = path.read_bytes()
+        current = _current(store, path, mid, draft)
         old = mm.parse(current, mid=mid, path=rel)
         if current != base.read_bytes():
             # Resolved by hand: edited again after a refusal showed this very version.
@@ -99,6 +118,21 @@ def _edit_locked(
         store.put(dataclasses.replace(mem, path=rel), allow_secret=True)
     _drop(draft, base, seen)
     return f"saved {rel}" + (" (resumed your earlier edit)" if resumed else "")
+
+
+def _current(store: Store, path: Path, mid: str, draft: Path) -> bytes:
+    """The memory file's bytes now; an error keeping the edit if it was removed meanwhile
+    (`memkit rm`, a rejected draft, a checkout): saving would bring it back."""
+    try:
+        return store.read(path)
+    except MemoryNotFoundError:
+        raise MemkitError(
+            f"{store.rel(path)} was removed while you were editing it, so nothing was saved "
+            f"(your edit is kept in {store.display(draft)}); put the memory back (`git "
+            f"restore {store.rel(path)}`, or `memkit revert {mid}` once its removal is "
+            f"committed) and run `memkit edit {mid}` to reopen the edit, or drop it with "
+            f"`memkit edit {mid} --discard`"
+        ) from None
 
 
 MERGED = [f.name for f in REGISTRY if f.name != "updated"] + ["body"]

@@ -328,13 +328,14 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
     reopened by the next `memkit edit ID`, so nothing you typed is lost.
     """
     from memkit import stores
-    from memkit.editing import discard_edit, edit_memory
+    from memkit.editing import discard_edit, edit_memory, naming_kept_edit
 
     store = get_store(ctx)
     if discard:
         click.echo(printable(discard_edit(store, mid)))
         return
-    stores.own(store, mid)  # a shared memory is changed in its own store
+    with naming_kept_edit(store, mid):
+        stores.own(store, mid)  # a shared memory is changed in its own store
     result = edit_memory(store, mid, editor=_run_editor, today=today(), allow_secret=allow_secret)
     click.echo(printable(result))
     if do_commit and result.startswith("saved"):

@@ -270,7 +270,7 @@ def uncommitted(store: Store, mem: Memory) -> bool:
     if head is None:
         return True
     data = git.blob_at(repo, head, repo_path(store, folder, mem.path))
-    return data != (store.root / mem.path).read_bytes()
+    return data != store.read(store.root / mem.path)  # removed meanwhile: MemoryNotFoundError
 
 
 @dataclass(frozen=True)

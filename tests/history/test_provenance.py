@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import Invoke, git, write_memory
 
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.history.provenance import memory_at, memory_log, store_log
+from memkit.history.provenance import memory_at, memory_log, provenance, store_log
 from memkit.history.rollback import revert
 from memkit.store import Store
 
@@ -164,6 +166,18 @@ def test_show_marks_uncommitted_changes(run: Invoke, store: Store, history: dict
     )
     run("revert", "beta")  # back after its deletion: its history is still there
     assert [e.action for e in memory_log(store, "beta").entries] == ["deleted", "added"]
+
+
+def test_provenance_of_a_memory_removed_meanwhile(store: Store, history: dict[str, str]) -> None:
+    """`memkit show` read the memory, then `memkit rm` (another process) removed it before
+    its provenance was read: a clear error naming the file, not a crash."""
+    path = store.dir / "git" / "alpha.md"
+    path.write_text(path.read_text() + "More.\n")  # uncommitted: show compares the file
+    mem = store.get("alpha")
+    subprocess.run([sys.executable, "-m", "memkit", "rm", "alpha"], cwd=store.root, check=True,
+                   capture_output=True)  # fmt: skip
+    with pytest.raises(MemoryNotFoundError, match=r"^\.memory/git/alpha\.md no longer exists"):
+        provenance(store, mem)
 
 
 def test_memory_at_follows_renames(store: Store, history: dict[str, str]) -> None:

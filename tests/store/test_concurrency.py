@@ -120,3 +120,29 @@ def test_short_stress_run_loses_nothing(tmp_path: Path) -> None:
     assert result["errors"] == []
     assert result["lost"] == []
     assert result["operations"] >= 4
+
+
+def test_edit_of_a_memory_removed_meanwhile_keeps_the_edit(store: Store, tmp_path: Path) -> None:
+    """`memkit rm` by another process while the editor is open: a one-line error, the
+    memory stays removed, and the edit is kept for the person who typed it."""
+    (store.dir / "victim.md").write_text("---\ntitle: Victim\n---\nstart\n", encoding="utf-8")
+    editor = _editor(
+        tmp_path,
+        "import subprocess\n"
+        "subprocess.run([sys.executable, '-m', 'memkit', 'rm', 'victim'], check=True)\n"
+        "p.write_text(p.read_text() + 'typed while it went\\n')\n",
+    )
+    (code, out, err) = _finish([_start(store.root, "edit", "victim", EDITOR=editor)])[0]
+    assert (code, out) == (2, "removed .memory/victim.md\n"), err
+    assert err.startswith("memkit: .memory/victim.md was removed while you were editing it")
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert "memkit edit victim --discard" in err
+    assert not (store.dir / "victim.md").exists()  # not brought back
+    kept = store.private_dir() / "edit" / "victim.md"
+    assert "typed while it went" in kept.read_text(encoding="utf-8")
+    # The next edit says where the kept edit is rather than only "no memory".
+    (code, out, err) = _finish([_start(store.root, "edit", "victim", EDITOR="true")])[0]
+    assert code == 2 and len(err.splitlines()) == 1
+    assert f"your edit of it is kept in {store.display(kept)}" in err
+    (code, out, err) = _finish([_start(store.root, "edit", "victim", "--discard")])[0]
+    assert code == 0 and not kept.exists()
