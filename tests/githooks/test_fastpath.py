@@ -125,17 +125,17 @@ def test_fast_path_loads_no_heavy_library(project: Path) -> None:
     (project / "README").write_text("x\n", encoding="utf-8")
     (project / "src" / "app.py").write_text(APP + "\n", encoding="utf-8")
     git(project, "add", "README")
-    fastpath.has_work(str(project))  # builds the index
+    fastpath.staged_work(str(project))  # builds the index
     code = (
         "import sys, memkit.githooks.fastpath as h\n"
-        f"print(h.has_work({str(project)!r}))\n"
+        f"print(h.staged_work({str(project)!r}) is not None)\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'click'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n[]\n"
     git(project, "add", "src/app.py")
-    assert fastpath.has_work(str(project))
+    assert fastpath.staged_work(str(project)) is not None
 
 
 def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:
