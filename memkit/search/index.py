@@ -370,10 +370,10 @@ def _shared_stamp(store: Any) -> int | None:
         return None
     import zlib
 
-    from memkit.stores import team
+    from memkit.stores import pins, team
 
     try:
-        lock = (store.root / team.LOCK).read_bytes()
+        lock = (store.root / pins.LOCK).read_bytes()
     except OSError:
         lock = b""
     names = sorted(store.config.data["stores"])
