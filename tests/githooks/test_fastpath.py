@@ -250,17 +250,28 @@ def test_hook_falls_back_to_memkit_on_path_then_skips(project: Path) -> None:
     git(project, "add", ".memory/bad.md")
     bin_dir = str(Path(sys.executable).parent)
     on_path = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
-    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True,
-                          text=True, env=on_path)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True, text=True, env=on_path
+    )
     assert (done.returncode, done.stderr.splitlines()[-1]) == (
         1,
         "memkit: 1 problem(s) in 1 file(s)",
     )
-    git_dir = str(Path(subprocess.run(["which", "git"], capture_output=True, text=True,
-                                      check=True).stdout.strip()).parent)  # fmt: skip
+    git_dir = str(
+        Path(
+            subprocess.run(
+                ["which", "git"], capture_output=True, text=True, check=True
+            ).stdout.strip()
+        ).parent
+    )
     no_memkit = {**os.environ, "PATH": os.pathsep.join([git_dir, "/usr/bin", "/bin"])}
-    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True,
-                          text=True, env=no_memkit)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=no_memkit,
+    )
     assert (done.returncode, done.stderr) == (
         0,
         "memkit: pre-commit hook skipped: memkit is not installed (/gone/bin/python is gone); "
