@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from fnmatch import fnmatch
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from memkit.staleness.anchors import commands as cmds
 from memkit.staleness.anchors.manifests import FILES as DEP_FILES
@@ -51,6 +51,23 @@ _REQ_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
 PACKAGE_FILES = ("package.json", "pyproject.toml", "go.mod", "Cargo.toml", "setup.py")
 
 
+class Ignore(NamedTuple):
+    """A .gitignore line (negations left out): `how` is `part` (a name at any depth),
+    `root` (from the .gitignore's folder) or `any` (a `**/a/b` path at any depth)."""
+
+    folder: str
+    pattern: str
+    how: str
+
+
+class Words(NamedTuple):
+    """The identifier scan's words of source files and of any file, and pytest markers."""
+
+    source: frozenset[bytes]
+    text: frozenset[bytes]
+    marks: frozenset[str]
+
+
 class Project:
     """A project at `root`, with `paths` relative to it; `skip` are files not scanned."""
 
@@ -63,7 +80,7 @@ class Project:
     ) -> None:
         self.root = root
         self._prefix = f"{root}/"
-        self._branch_names = branches
+        self._branches = functools.cache(branches)  # asked at most once
         self.paths = paths
         self.pathset = frozenset(paths)
         self.skip = skip
@@ -95,12 +112,10 @@ class Project:
             return None
 
     def _scan_read(self, rel: str) -> bytes | None:
-        """A listed file's bytes for the identifier scan, never through a symbolic link.
-
-        Listed paths (git's index, or a walk that does not enter linked folders) have
-        no linked folder in them, so refusing a link as the last part (O_NOFOLLOW, in
-        read_regular) keeps the read inside the root at a fifth of read_inside's cost.
-        """
+        """A listed file's bytes for the identifier scan, never through a symbolic link:
+        listed paths (git's index, or a walk) have no linked folder in them, so refusing
+        a link as the last part (O_NOFOLLOW) keeps the read inside the root at a fifth
+        of read_inside's cost."""
         from memkit.errors import MemkitError
         from memkit.fsutil import read_regular
 
@@ -117,10 +132,8 @@ class Project:
         return full.is_relative_to(self.root.resolve()) and full.exists()
 
     @functools.cached_property
-    def _ignores(self) -> list[tuple[str, str, str]]:
-        """(folder, pattern, how) of every .gitignore line (negations left out); how is
-        `part` (a name at any depth), `root` (from the .gitignore's folder) or `any` (a
-        `**/a/b` path starting at any depth)."""
+    def _ignores(self) -> list[Ignore]:
+        """Every line of every .gitignore."""
         out = []
         found = self.named((".gitignore",))
         for path in [*found, *([".gitignore"] if ".gitignore" not in found else [])]:
@@ -136,7 +149,7 @@ class Project:
                 anchored = "/" in line  # a leading or middle slash anchors it
                 line = line.lstrip("/")
                 how = "any" if deep and "/" in line else "root" if anchored else "part"
-                out.append((folder, line, how))
+                out.append(Ignore(folder, line, how))
         return out
 
     def ignored(self, rel: str) -> bool:
@@ -181,8 +194,7 @@ class Project:
     @functools.cached_property
     def package_roots(self) -> list[str]:
         """Folders below the root holding a package manifest (monorepo packages)."""
-        found = self.named(PACKAGE_FILES)
-        return sorted({p.rpartition("/")[0] for p in found if "/" in p})
+        return sorted({p.rpartition("/")[0] for p in self.named(PACKAGE_FILES) if "/" in p})
 
     def ends_with(self, rel: str) -> bool:
         """Whether some tracked file or folder's path ends with `/rel`."""
@@ -216,11 +228,7 @@ class Project:
     def is_branch(self, name: str) -> bool:
         """A branch of the repository, or a name in a common branch family (`feature/x`)."""
         name = name.strip("/")
-        return name.split("/")[0] in BRANCH_FAMILIES or name in self._branches
-
-    @functools.cached_property
-    def _branches(self) -> frozenset[str]:
-        return self._branch_names()
+        return name.split("/")[0] in BRANCH_FAMILIES or name in self._branches()
 
     def named(self, names: tuple[str, ...]) -> list[str]:
         """Paths whose file name is one of `names`, outside vendored folders, root first."""
@@ -238,9 +246,22 @@ class Project:
         out: dict[str, str] = {}
         for folder in sorted({p.rpartition("/")[0] for p in self.named(DEP_FILES)}):
             out.update(declared(self._reader(folder)))
-        for path in self.named(("pyproject.toml",)):
-            out.update(dict.fromkeys(_uv_pins(self.read(path)), ""))
+        from memkit.staleness.anchors.manifests import normalize
+
+        for path in self.named(("pyproject.toml",)):  # names uv constrains or overrides
+            uv = self._tool(path, "uv")
+            for key in ("constraint-dependencies", "override-dependencies", "dev-dependencies"):
+                for spec in uv.get(key, []):
+                    if isinstance(spec, str) and (m := _REQ_NAME.match(spec)):
+                        out[normalize(m.group(0))] = ""
         return out
+
+    def _tool(self, path: str, name: str) -> dict[str, Any]:
+        """The [tool.NAME] table of a pyproject.toml ({} if it has none or does not parse)."""
+        doc = self.config(path)
+        tool = doc.get("tool") if isinstance(doc, dict) else None
+        table = tool.get(name) if isinstance(tool, dict) else None
+        return table if isinstance(table, dict) else {}
 
     @functools.cached_property
     def js_names(self) -> tuple[frozenset[str], tuple[str, ...]]:
@@ -265,12 +286,9 @@ class Project:
     def has_python(self) -> bool:
         return bool(self.named(("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt")))
 
+    @functools.cache  # noqa: B019 - one Project per audit
     def commands(self, runner: str) -> tuple[list[str], dict[str, str]]:
         """(files defining `runner`'s commands, {name: definition} over all of them)."""
-        return self._commands(runner)
-
-    @functools.cache  # noqa: B019 - one Project per audit
-    def _commands(self, runner: str) -> tuple[list[str], dict[str, str]]:
         names = {"make": cmds.MAKEFILES, "just": cmds.JUSTFILES, "task": cmds.TASKFILES}
         files = names.get(runner, ("package.json",) if runner in cmds.NPM else ("pyproject.toml",))
         found: list[str] = []
@@ -284,8 +302,8 @@ class Project:
         return found, defined
 
     @functools.cached_property
-    def _scan(self) -> tuple[frozenset[bytes], frozenset[bytes], frozenset[str]]:
-        """(identifiers in source files, identifiers in any text file, pytest markers used)."""
+    def _scan(self) -> Words:
+        """The identifiers of every file scanned, and the pytest markers used."""
         source: set[bytes] = set()
         text: set[bytes] = set()
         marks: set[str] = set()
@@ -304,57 +322,28 @@ class Project:
                     marks.update(m.decode() for m in _MARK.findall(data))
             else:
                 text |= words
-        return frozenset(source), frozenset(text | source), frozenset(marks)
+        return Words(frozenset(source), frozenset(text | source), frozenset(marks))
 
     def in_source(self, word: str) -> bool:
-        return word.encode() in self._scan[0]
+        return word.encode() in self._scan.source
 
     def in_any_file(self, word: str) -> bool:
-        return word.encode() in self._scan[1]
+        return word.encode() in self._scan.text
 
     @functools.cached_property
     def source_words(self) -> list[str]:
-        return sorted(w.decode() for w in self._scan[0])
+        return sorted(w.decode() for w in self._scan.source)
 
     @functools.cached_property
     def markers(self) -> frozenset[str]:
         """pytest markers declared in configuration or used as `mark.NAME` in Python files."""
-        out = set(self._scan[2])
+        out = set(self._scan.marks)
         for path in self.named(("pyproject.toml", "pytest.ini", "setup.cfg", "tox.ini")):
-            data = self.read(path)
-            text = "" if data is None else data.decode("utf-8", "replace")
+            text = (self.read(path) or b"").decode("utf-8", "replace")
             if path.endswith("pyproject.toml"):
-                out.update(_toml_markers(text))
+                ini = self._tool(path, "pytest").get("ini_options")
+                found = ini.get("markers", []) if isinstance(ini, dict) else []
+                out.update(m.split(":")[0].strip() for m in found if isinstance(m, str))
             for m in _MARKERS_INI.finditer(text):
                 out.update(line.split(":")[0].strip() for line in m.group(1).splitlines())
         return frozenset(out)
-
-
-def _uv_pins(data: bytes | None) -> list[str]:
-    """Names uv is told about beyond the dependency tables (constraints, overrides)."""
-    import tomllib
-
-    from memkit.staleness.anchors.manifests import normalize
-
-    try:
-        uv = tomllib.loads((data or b"").decode("utf-8", "replace")).get("tool", {}).get("uv", {})
-    except tomllib.TOMLDecodeError:
-        return []
-    out = []
-    for key in ("constraint-dependencies", "override-dependencies", "dev-dependencies"):
-        for spec in uv.get(key, []) if isinstance(uv, dict) else []:
-            if isinstance(spec, str) and (m := _REQ_NAME.match(spec)):
-                out.append(normalize(m.group(0)))
-    return out
-
-
-def _toml_markers(text: str) -> list[str]:
-    import tomllib
-
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return []
-    options = doc.get("tool", {}).get("pytest", {}).get("ini_options", {})
-    markers = options.get("markers", []) if isinstance(options, dict) else []
-    return [m.split(":")[0].strip() for m in markers if isinstance(m, str)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +20,7 @@ from memkit.commands._common import (
     today,
     warn,
 )
+from memkit.commands.bodytext import edit_new, read_body
 from memkit.errors import MemkitError, MemoryNotFoundError
 from memkit.fields import CONFIDENCES, REGISTRY, STATUSES, TYPES
 
@@ -51,66 +51,6 @@ def init(ctx: click.Context) -> None:
         click.echo(f"created {item}")
     if not made:
         click.echo(f"{MEMORY_DIR}/ already set up in {root}")
-
-
-STDIN_WAIT = 1.0  # seconds `memkit add` waits for piped text before asking for --body
-
-
-def _read_body(body: str | None, body_file: str | None, use_editor: bool) -> str | None:
-    if body is not None and body_file is not None:
-        raise MemkitError("give the body with --body or --body-file, not both")
-    if body_file == "-":
-        return _bounded_text(sys.stdin, "standard input")
-    if body_file is not None:
-        try:
-            with open(body_file, encoding="utf-8") as f:
-                return _bounded_text(f, f"--body-file {body_file}")
-        except OSError as e:
-            raise MemkitError(f"cannot read --body-file {body_file}: {e.strerror}") from None
-    if body is None:
-        return _piped(required=not use_editor)
-    return body
-
-
-def _bounded_text(stream: Any, what: str) -> str:
-    """At most a memory's worth of text from `stream` (/dev/zero must not eat memory)."""
-    from memkit.memory import MAX_BYTES
-
-    try:
-        text: str = stream.read(MAX_BYTES + 1)
-    except UnicodeDecodeError:
-        raise MemkitError(f"{what} is not UTF-8 text; re-save it as UTF-8") from None
-    if len(text) > MAX_BYTES:
-        raise MemkitError(
-            f"{what} holds more than {MAX_BYTES:,} characters, over the size of a memory; "
-            "split it into smaller memories"
-        )
-    return text
-
-
-def _piped(*, required: bool) -> str | None:
-    """Text piped to `memkit add`, read only when some (or its end) arrives within STDIN_WAIT.
-
-    A pipe that nobody writes to or closes (an agent's or CI's standard input) would
-    otherwise keep `memkit add` waiting forever.
-    """
-    import select
-
-    stream = sys.stdin
-    if stream is None or stream.closed or stream.isatty():
-        return None
-    try:
-        ready = select.select([stream], [], [], STDIN_WAIT)[0]
-    except (OSError, ValueError):  # no descriptor to wait on (an in-memory stream), or Windows
-        return _bounded_text(stream, "standard input")
-    if ready:
-        return _bounded_text(stream, "standard input")
-    if not required:
-        return None
-    raise MemkitError(
-        f"no text arrived on standard input within {STDIN_WAIT:g} s: give the body with "
-        "--body TEXT, --body-file FILE (--body-file - waits for standard input) or --edit"
-    )
 
 
 @click.command()
@@ -156,7 +96,7 @@ def add(
 
     store = get_store(ctx)
     store.require()
-    text = _read_body(body, body_file, use_editor)
+    text = read_body(body, body_file, use_editor)
     if mid is not None and not mm.is_valid_id(mid):
         raise MemkitError(
             f"--id {mid!r} is not a valid id: use lowercase letters, digits and dashes "
@@ -167,7 +107,7 @@ def add(
         title, text or "", mid=mid or mm.slugify(title), today=today(), type=type_, **values
     )
     if use_editor:
-        mem = _edit_new(mem)
+        mem = edit_new(mem)
     elif not (text or "").strip():
         raise MemkitError(
             "the memory's text is empty: give it with --body TEXT, --body-file FILE "
@@ -187,24 +127,6 @@ def add(
     hint(store, saved)
     if do_commit:
         commit_written(store, [saved.path], f"memkit: add {saved.id}: {saved.title}")
-
-
-def _edit_new(mem: Any) -> Any:
-    from memkit import memory as mm
-
-    try:
-        edited = click.edit(mm.dumps(mem), extension=".md", require_save=False)
-    except click.ClickException as e:
-        raise MemkitError(
-            f"the editor failed ({e.message}); nothing was added: set $VISUAL or $EDITOR "
-            "to an editor that works here, or give the text with --body"
-        ) from None
-    if edited is None:
-        raise MemkitError("the editor exited without saving; nothing was added")
-    new = mm.parse(edited, mid=mem.id, path=f"{mem.id}.md (from the editor)")
-    if not new.text.strip():
-        raise MemkitError("the memory's text is empty; nothing was added")
-    return new
 
 
 @click.command("list")

@@ -20,11 +20,11 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
     every pin (or those NAMES) forward. Commit .memory/stores.lock: the pins are a
     reviewed change, like a lock file. A store whose history was rewritten is refused.
     """
-    from memkit.stores import team
+    from memkit.stores import pins, team
 
     store = get_store(ctx)
     store.require()
-    if not team.sources(store.config):
+    if not pins.sources(store.config):
         click.echo("no shared stores configured: add a [stores.NAME] table with url and ref "
                    "to .memory/config.toml (see docs/stores.md)")  # fmt: skip
         return
@@ -59,16 +59,16 @@ def stores(ctx: click.Context, as_json: bool) -> None:
     Reads nothing from the network. Exit 1 when a store is not synced or one of its
     memories is left out.
     """
-    from memkit.stores import team
+    from memkit.stores import pins, team
 
     store = get_store(ctx)
     store.require()
-    pins = team.read_lock(store.root)
+    locked = pins.read_lock(store.root)
     shared = team.load(store.root, store.config, store.private_dir())
     _, notes = team.merge(store.load().memories, shared)
     rows: list[dict[str, Any]] = []
-    for src in team.sources(store.config):
-        pin = pins.get(src.name)
+    for src in pins.sources(store.config):
+        pin = locked.get(src.name)
         count = sum(1 for m in shared.memories if m.origin == src.name)
         rows.append({"name": src.name, "url": src.url, "ref": src.ref,
                      "commit": pin.commit if pin else None, "memories": count})  # fmt: skip

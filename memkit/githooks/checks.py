@@ -73,19 +73,6 @@ class Affected:
         return any(link.stale for link in self.links)
 
 
-def run_precommit(
-    store: Store,
-    staged: list[str],
-    *,
-    today: dt.date,
-    strict: bool = False,
-    stamps: Stamps | None = None,
-) -> Outcome:
-    """What the installed pre-commit hook checks: validate, compile and stale, each only
-    when the commit needs it."""
-    return run_hook(store, "pre-commit", staged, today=today, strict=strict, stamps=stamps)
-
-
 def run_hook(
     store: Store,
     hook: str,
@@ -227,8 +214,7 @@ def undecodable_names(names: list[str]) -> list[InvalidMemoryError]:
     from memkit.store.loading import NAME_PROBLEM
     from memkit.walk import shown, undecodable
 
-    return [InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in names
-            if undecodable(n)]  # fmt: skip
+    return [InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in names if undecodable(n)]
 
 
 def compile_needed(
@@ -313,7 +299,7 @@ def affected_memories(
     """
     root = str(store.root)
     stamps = memory_stamps(root) if stamps is None else stamps
-    links = read_index(root, stamps, opener or Opener(root, store))[0]
+    links, _ = read_index(root, stamps, opener or Opener(root, store))
     touched = relevant(names, links)
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []

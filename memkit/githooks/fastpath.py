@@ -137,11 +137,6 @@ def asked() -> bool:
     return os.environ.pop(FAST_ENV, None) == "stale"
 
 
-def has_work(root: str) -> bool:
-    """True when the staged changes touch a memory, memkit's config or a linked file."""
-    return staged_work(root) is not None
-
-
 def main(argv: list[str]) -> int:
     """`pre-commit|pre-merge-commit [--root DIR] [--strict]`: what the installed hooks run."""
     args = list(argv)

@@ -23,7 +23,6 @@ from memkit.walk import MEMORY_DIR, Entry, memory_entries, tree_entries
 
 TYPE_CHECKING = False  # typing costs the fast path an import
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
     from memkit.store import Store
@@ -48,7 +47,8 @@ class Opener:
     def __init__(self, root: str, store: Any = None) -> None:
         self.root = root
         self.store: Store | None = store  # or a plain Store a caller already has
-        self.read: tuple[Stamps, Index] | None = None  # the index as this run read it
+        self.stamps: Stamps | None = None  # the stamps `index` was read for
+        self.index: Index = ([], [])  # the index as this run read it
         self.inode = 0  # the index file's, as this run read or wrote it (vouch)
         self.tree: list[Entry] | None = None  # .memory/ as memory_walk listed it for this run
         self._day: str | None = None  # today, when the checks are given it
@@ -127,15 +127,10 @@ def _listed_stamps(root: str) -> Stamps:
     return stamps
 
 
-def linked_files(root: str, stamps: Stamps) -> list[str]:
-    """The files memories link to (from the derived index)."""
-    return read_index(root, stamps)[0]
-
-
-def read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None = None) -> Index:
+def read_index(root: str, stamps: Stamps, opener: Opener | None = None) -> Index:
     """(linked files, compiled outputs) from the derived index; rebuilt if a memory changed.
 
-    `opener` gives the store to rebuild it from (memkit.store.Store(root) by default).
+    `opener` gives the store to rebuild it from, and keeps what this hook run read.
 
     The index is plain lines (no json: its import alone costs a few ms): a header,
     `m SIZE MTIME_NS PATH` for every memory file, then `l PATH` for every linked file,
@@ -143,19 +138,17 @@ def read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None = Non
     whose path starts with DIR/PREFIX), and `w N PATH` for each file the Nth memory
     (in `m` order) links to, from which a rebuild takes the unchanged memories' links.
     """
-    if isinstance(opener, Opener):  # once per hook run
-        if opener.read is None or opener.read[0] != stamps:
-            opener.read = (dict(stamps), _read_index(root, stamps, opener))
-        return opener.read[1]
-    return _read_index(root, stamps, opener)
+    opener = opener or Opener(root)
+    if opener.stamps != stamps:  # once per hook run
+        opener.stamps, opener.index = dict(stamps), _read_index(root, stamps, opener)
+    return opener.index
 
 
-def _read_index(root: str, stamps: Stamps, opener: Callable[[], Any] | None) -> Index:
+def _read_index(root: str, stamps: Stamps, opener: Opener) -> Index:
     try:
         with open(os.path.join(cache_dir(root), INDEX_NAME), encoding="utf-8") as f:
             text = f.read()
-            if isinstance(opener, Opener):
-                opener.inode = os.fstat(f.fileno()).st_ino
+            opener.inode = os.fstat(f.fileno()).st_ino
     except (OSError, ValueError):
         text = ""
     head = _index_head(stamps)
@@ -175,49 +168,40 @@ def _index_head(stamps: Stamps, recent: set[str] | frozenset[str] = frozenset())
     return INDEX_HEADER + "".join(lines)
 
 
-def rebuild_index(
-    root: str, stamps: Stamps, opener: Callable[[], Any] | None = None, old: str = ""
-) -> Index:
+def rebuild_index(root: str, stamps: Stamps, opener: Opener, old: str = "") -> Index:
     """Each memory's linked files, then the index written.
 
     A memory whose stamp is as the old index (`old`, its text) recorded keeps the files
-    it recorded; the others are read one by one as the store's load reads them, or,
-    when more than LEAN_MAX changed, the store is loaded (through its parse cache)."""
+    it recorded; the others are read one by one as the store's load reads them (or
+    known valid, memkit.hookvalid), or, when more than LEAN_MAX changed, the store is
+    loaded (through its parse cache)."""
     import time
 
-    kept, outputs = _old_links(old)
-    changed = [rel for rel, stamp in stamps.items() if kept.get(rel, (None,))[0] != stamp]
-    per: dict[str, list[str]] = {rel: kept[rel][1] for rel in stamps if rel in kept}
+    old_stamps, per, outputs = _old_index(old)
+    changed = [rel for rel, stamp in stamps.items() if old_stamps.get(rel) != stamp]
     if len(changed) > LEAN_MAX:
         from memkit.staleness.anchors import watched_by
 
-        loaded = (opener or _store_opener(root))().load()
-        per = {m.path: watched_by(m) for m in loaded.memories if m.path in stamps}
-    else:
-        known = _known_links(root, changed, stamps, opener)
+        per = {m.path: watched_by(m) for m in opener().load().memories if m.path in stamps}
+    elif changed:
+        from memkit import hookvalid
+
+        sizes = {rel: stamps[rel][0] for rel in changed}
+        known = hookvalid.known(root, changed, sizes, opener.key)
         for rel in changed:
-            per[rel] = list(known[rel]) if rel in known else _links_of(root, rel, stamps[rel][0])
-    links = sorted({link for files in per.values() for link in files})
+            per[rel] = list(known[rel]) if rel in known else _links_of(root, rel, sizes[rel])
+    links = sorted({link for rel in stamps for link in per.get(rel, ())})
     outputs = outputs or compiled_outputs()  # memkit's code: the fast read trusts it too
     now = time.time_ns()
     # a memory modified too recently to trust its stamp is written `m - - PATH`: the fast
     # read never matches it, and the next rebuild reads that file again (and only it)
     recent = {rel for rel, (_, mtime) in stamps.items() if now - mtime < _RACY_NS}
-    names_ok = not any("\n" in name for name in [*stamps, *links])
-    inode = 0
-    if names_ok:
-        own = [
-            f"w {i} {link}\n" for i, rel in enumerate(sorted(stamps)) for link in per.get(rel, ())
-        ]
-        text = "".join([
-            _index_head(stamps, recent),
-            *(f"l {link}\n" for link in links),
-            *(f"o {out}\n" for out in outputs),
-            *own,
-        ])  # fmt: skip
-        inode = _write(root, text.encode("utf-8"))  # none in a read-only checkout
-    if isinstance(opener, Opener):
-        opener.inode = inode  # 0: the file there is not this run's
+    opener.inode = 0  # the file there is not this run's unless written below
+    if not any("\n" in name for name in [*stamps, *links]):
+        lines = [_index_head(stamps, recent)]
+        lines += [f"l {link}\n" for link in links] + [f"o {out}\n" for out in outputs]
+        lines += [f"w {i} {x}\n" for i, rel in enumerate(sorted(stamps)) for x in per.get(rel, ())]
+        opener.inode = _write(root, "".join(lines).encode("utf-8"))  # 0 in a read-only checkout
     return links, outputs
 
 
@@ -272,59 +256,36 @@ def vouch(root: str, started: int, tree: list[Entry] | None, inode: int) -> bool
     return True
 
 
-def _known_links(
-    root: str, rels: list[str], stamps: Stamps, opener: Callable[[], Any] | None
-) -> dict[str, tuple[str, ...]]:
-    """The links of those of `rels` the hook validated as they are now
-    (memkit.hookvalid), without parsing them."""
-    if not rels or not isinstance(opener, Opener):
-        return {}
-    from memkit import hookvalid
-
-    return hookvalid.known(root, rels, {rel: stamps[rel][0] for rel in rels}, opener.key)
-
-
-def _store_opener(root: str) -> Callable[[], Any]:
-    from memkit.store import Store
-
-    return lambda: Store(root)
-
-
-def _old_links(text: str) -> tuple[dict[str, tuple[list[int], list[str]]], list[str]]:
-    """From an index's text: {memory path: (its stamp, the files it links to)} and the
-    compiled outputs; ({}, []) when it is not an index as this version writes them."""
+def _old_index(text: str) -> tuple[Stamps, dict[str, list[str]], list[str]]:
+    """From an index's text: each memory's stamp, the files each memory links to, and
+    the compiled outputs; nothing when it is not an index as this version writes them."""
     if not text.startswith(INDEX_HEADER) or not text.endswith("\n"):
-        return {}, []
-    order: list[tuple[str, list[int]]] = []
+        return {}, {}, []
+    order: list[str] = []
+    stamps: Stamps = {}
     files: dict[int, list[str]] = {}
     linked: list[str] = []
     outputs: list[str] = []
     for line in text[len(INDEX_HEADER) : -1].split("\n"):
         kind, _, rest = line.partition(" ")
+        size, mtime, rel = [*rest.split(" ", 2), "", ""][:3]
+        n, _, link = rest.partition(" ")
         if kind == "l":
             linked.append(rest)
         elif kind == "o":
             outputs.append(rest)
-        elif kind == "m":
-            size, mtime, rel = [*rest.split(" ", 2), "", ""][:3]
-            if size == mtime == "-" and rel:
-                order.append((rel, [-1, -1]))  # to be read again
-                continue
-            if not (size.isdigit() and mtime.isdigit() and rel):
-                return {}, []
-            order.append((rel, [int(size), int(mtime)]))
-        elif kind == "w":
-            n, _, link = rest.partition(" ")
-            if not n.isdigit() or not link:
-                return {}, []
+        elif kind == "m" and rel and (size == mtime == "-" or (size.isdigit() and mtime.isdigit())):
+            order.append(rel)  # `m - - PATH`: to be read again
+            stamps[rel] = [-1, -1] if size == "-" else [int(size), int(mtime)]
+        elif kind == "w" and n.isdigit() and link:
             files.setdefault(int(n), []).append(link)
         else:
-            return {}, []
+            return {}, {}, []
     if any(n >= len(order) for n in files):
-        return {}, []
+        return {}, {}, []
     if sorted({link for links in files.values() for link in links}) != linked:
-        return {}, []  # not as memkit writes it
-    return {rel: (stamp, files.get(i, [])) for i, (rel, stamp) in enumerate(order)}, outputs
+        return {}, {}, []  # not as memkit writes it
+    return stamps, {rel: files.get(i, []) for i, rel in enumerate(order)}, outputs
 
 
 def _links_of(root: str, rel: str, size: int) -> list[str]:

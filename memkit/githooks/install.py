@@ -22,7 +22,6 @@ from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
 
 HOOK = "pre-commit"
-CHAINED = "pre-commit.before-memkit"
 # The hooks memkit installs; each chains a hook of the user's named `<hook>.before-memkit`.
 INSTALLED = ("pre-commit", "pre-merge-commit")
 MARKER = "# memkit-managed hook"
@@ -51,8 +50,9 @@ def run_git(cwd: Path, *args: str) -> str:
     """`git ARGS` in `cwd`: its stdout, stripped (a path not UTF-8 kept, surrogate-escaped);
     MemkitError naming the command if it fails."""
     try:
-        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True,
-                             errors="surrogateescape")  # fmt: skip
+        out = subprocess.run(
+            ["git", *args], cwd=cwd, capture_output=True, text=True, errors="surrogateescape"
+        )
     except FileNotFoundError:
         raise MemkitError("git is not installed or not on PATH; install git first") from None
     if out.returncode != 0:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.errors import GitError
 from memkit.history import snapshots
-from memkit.history.snapshots import Memories, Snapshot
+from memkit.history.snapshots import File, Memories, Snapshot
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:  # pygit2's side (memkit.git, provenance) loads only when it is asked
@@ -104,17 +104,15 @@ def default_base(store: Store) -> str:
     repo, _ = repo_and_folder(store)
     head = git.require_commits(repo, "`memkit diff`")
     base = git.merge_base_with_default(repo, head)
-    if base is None and git.is_shallow(repo):
-        raise GitError(
-            "no merge base with the default branch in this shallow clone; fetch more history "
-            "(`git fetch --unshallow`) or name the base: `memkit diff BASE`"
-        )
-    if base is None:
-        raise GitError(
-            "cannot tell the default branch (no origin/HEAD, main or master) or it shares no "
-            "history with HEAD; name the base: `memkit diff BASE`"
-        )
-    return base
+    if base is not None:
+        return base
+    if git.is_shallow(repo):
+        why = "no merge base with the default branch in this shallow clone; fetch more history "
+        why += "(`git fetch --unshallow`) or"
+    else:
+        why = "cannot tell the default branch (no origin/HEAD, main or master) or it shares no "
+        why += "history with HEAD;"
+    raise GitError(f"{why} name the base: `memkit diff BASE`")
 
 
 def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
@@ -146,7 +144,10 @@ def _review(
     files.want(*_differing(old, new))
     changes = _with_owners(store, _compare(old, new, files), new, files)
     files.save()
-    stale = _stale(store, base_id, head_id, mems)
+    from memkit.staleness import check_range
+
+    found = check_range(store, base_id, head_id, memories=mems)
+    stale = tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
     notes = []
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
@@ -165,15 +166,6 @@ def _resolve(repo: Any, rev: str) -> str:
             f"unknown revision {rev!r}: this is a shallow clone and may not have it; fetch "
             "more history (`git fetch --deepen=100` or `git fetch --unshallow`)"
         ) from None
-
-
-def _stale(
-    store: Store, base: str, head: str | None, mems: list[Memory] | None
-) -> tuple[MemoryStatus, ...]:
-    from memkit.staleness import check_range
-
-    found = check_range(store, base, head, memories=mems)
-    return tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
 
 
 # -------------------------------------------------------------- snapshots
@@ -242,25 +234,25 @@ def _compare(old: Snapshot, new: Snapshot, files: Memories) -> list[MemoryChange
     removed = {m: old[m] for m in old.keys() - new.keys()}
     added = {m: new[m] for m in new.keys() - old.keys()}
     out: list[MemoryChange] = []
-    for mid, (path, oid) in sorted(added.items()):
-        twin = next((o for o, (_, b) in sorted(removed.items()) if b == oid), None)
+    for mid, file in sorted(added.items()):
+        twin = next((o for o, f in sorted(removed.items()) if f.oid == file.oid), None)
         if twin is not None:
-            old_path, _ = removed.pop(twin)
-            out.append(_changed(mid, "renamed", (old_path, oid), (path, oid), files))
+            out.append(_changed(mid, "renamed", removed.pop(twin), file, files))
         else:
-            out.append(_added(mid, path, oid, files))
-    for mid, (path, oid) in sorted(removed.items()):
-        mem = files.load(mid, path, oid)
-        out.append(MemoryChange(mid, "removed", mem.title if mem else mid, None, path))
+            out.append(_added(mid, file, files))
+    for mid, file in sorted(removed.items()):
+        mem = files.load(mid, *file)
+        out.append(MemoryChange(mid, "removed", mem.title if mem else mid, None, file.path))
     for mid in sorted(old.keys() & new.keys()):
         if old[mid] != new[mid]:
-            kind = "renamed" if old[mid][0] != new[mid][0] else "changed"
+            kind = "renamed" if old[mid].path != new[mid].path else "changed"
             out.append(_changed(mid, kind, old[mid], new[mid], files))
     return sorted(out, key=lambda c: (c.id, c.kind))
 
 
-def _added(mid: str, path: str, oid: str, files: Memories) -> MemoryChange:
-    mem = files.load(mid, path, oid)
+def _added(mid: str, file: File, files: Memories) -> MemoryChange:
+    mem = files.load(mid, *file)
+    path = file.path
     if mem is None:
         return MemoryChange(mid, "added", mid, path, None, invalid=True)
     fields = tuple(FieldChange(k, None, _show(v)) for k, v in mem.fields().items())
@@ -268,13 +260,11 @@ def _added(mid: str, path: str, oid: str, files: Memories) -> MemoryChange:
     return MemoryChange(mid, "added", mem.title, path, None, fields, body, _flags(None, mem))
 
 
-def _changed(
-    mid: str, kind: str, old: tuple[str, str], new: tuple[str, str], files: Memories
-) -> MemoryChange:
-    a = files.load(snapshots.stem(old[0]), *old)
+def _changed(mid: str, kind: str, old: File, new: File, files: Memories) -> MemoryChange:
+    a = files.load(snapshots.stem(old.path), *old)
     b = files.load(mid, *new)
     if b is None:
-        return MemoryChange(mid, kind, mid, new[0], old[0], invalid=True)
+        return MemoryChange(mid, kind, mid, new.path, old.path, invalid=True)
     from memkit.history.provenance import changed_parts
 
     names, _ = changed_parts(a, b)
@@ -282,7 +272,7 @@ def _changed(
     fb = b.fields()
     fields = tuple(FieldChange(k, _show(fa.get(k)), _show(fb.get(k))) for k in names)
     body = _body_diff(a.text if a else "", b.text)
-    return MemoryChange(mid, kind, b.title, new[0], old[0], fields, body, _flags(a, b))
+    return MemoryChange(mid, kind, b.title, new.path, old.path, fields, body, _flags(a, b))
 
 
 def _show(value: Any) -> str | None:

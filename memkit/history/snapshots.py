@@ -1,6 +1,6 @@
 """The memory files of a revision or of the work tree, and their parses kept by blob id.
 
-A snapshot is {memory id: (store path, blob id)}: two snapshots compare without reading
+A snapshot is {memory id: File (store path, blob id)}: two snapshots compare without reading
 a file, and a memory file is read and parsed only when a review shows it. Parses are
 kept in the parse cache by blob id and path (the same bytes at the same path parse to
 the same memory), so a second `memkit diff` of the same range parses nothing.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from memkit.walk import MEMORY_DIR
 
@@ -20,7 +20,15 @@ if TYPE_CHECKING:
     from memkit.store import Store
     from memkit.store.parse_cache import ParseCache
 
-Snapshot = dict[str, tuple[str, str]]  # {memory id: (store path, blob id)}
+
+class File(NamedTuple):
+    """A memory file of a snapshot: its path in the store and its blob id."""
+
+    path: str
+    oid: str
+
+
+Snapshot = dict[str, File]  # {memory id: its file}
 
 
 def is_memory_path(rel: str) -> bool:
@@ -40,7 +48,7 @@ def by_id(folder: str, files: dict[str, str]) -> Snapshot:
     for path, oid in sorted(files.items()):
         rel = path[len(folder) + 1 :]
         if path.startswith(folder + "/") and is_memory_path(rel):
-            out.setdefault(stem(rel), (f"{MEMORY_DIR}/{rel}", oid))
+            out.setdefault(stem(rel), File(f"{MEMORY_DIR}/{rel}", oid))
     return out
 
 
@@ -79,7 +87,7 @@ class Memories:
         """Look up the cached parses of these snapshots' files at once."""
         self.cache.prefetch_blobs([(oid, path) for s in snapshots for path, oid in s.values()])
 
-    def missing(self, entries: list[tuple[str, str]]) -> list[str]:
+    def missing(self, entries: list[File]) -> list[str]:
         """The blob ids among `entries` ((path, blob id)) to read from the repository: not
         on disk and with no cached parse."""
         self.cache.prefetch_blobs([(oid, path) for path, oid in entries])
@@ -121,5 +129,5 @@ def on_disk(store: Store, memories: Memories, sha256: bool) -> Snapshot:
         data = p.read_bytes()
         oid = blob_id(data, sha256)
         memories.disk[oid] = data
-        out.setdefault(p.stem, (store.rel(p), oid))
+        out.setdefault(p.stem, File(store.rel(p), oid))
     return out

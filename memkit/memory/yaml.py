@@ -37,9 +37,9 @@ def _safe_loader() -> Any:
 
 
 @functools.cache
-def _classes() -> tuple[Any, Any]:
-    """(Loader, Dumper), built on first use: importing PyYAML costs more than reading a
-    memory, and the fast path (memkit.memory.yamlscalars) does without it."""
+def loader() -> Any:
+    """memkit's PyYAML Loader, built on first use: importing PyYAML costs more than
+    reading a memory, and the fast path (memkit.memory.yamlscalars) does without it."""
     import yaml
 
     class Loader(_safe_loader()):  # type: ignore[misc]
@@ -83,6 +83,13 @@ def _classes() -> tuple[Any, Any]:
             return loader.construct_scalar(node)
 
     Loader.add_constructor("tag:yaml.org,2002:timestamp", timestamp)
+    return Loader
+
+
+@functools.cache
+def _dumper() -> Any:
+    """memkit's PyYAML Dumper, built on first use (see loader)."""
+    import yaml
 
     dumper_base: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
@@ -105,16 +112,7 @@ def _classes() -> tuple[Any, Any]:
         return dumper.represent_str(value)
 
     Dumper.add_representer(str, represent_str)
-    return Loader, Dumper
-
-
-def __getattr__(name: str) -> Any:
-    """`Loader` and `Dumper`, the PyYAML classes memkit reads and writes YAML with."""
-    if name == "Loader":
-        return _classes()[0]
-    if name == "Dumper":
-        return _classes()[1]
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return Dumper
 
 
 @functools.cache
@@ -185,7 +183,7 @@ def _check_tree(root: Any) -> None:
     while stack:
         node = stack.pop()
         if id(node) in seen:
-            raise _alias_refused()(None, None, ALIASES_REFUSED, node.start_mark)
+            raise yaml.composer.ComposerError(None, None, ALIASES_REFUSED, node.start_mark)
         seen.add(id(node))
         if len(seen) > MAX_NODES:
             raise yaml.composer.ComposerError(
@@ -197,18 +195,6 @@ def _check_tree(root: Any) -> None:
                 stack.append(v)
         elif isinstance(node, yaml.SequenceNode):
             stack.extend(node.value)
-
-
-@functools.cache
-def _alias_refused() -> Any:
-    """The error _check_tree raises for an alias (a class made on first use: PyYAML is
-    imported only when needed)."""
-    import yaml
-
-    class AliasRefused(yaml.composer.ComposerError):
-        """An alias in front matter."""
-
-    return AliasRefused
 
 
 def _first_alias_line(text: str) -> int | None:
@@ -283,13 +269,14 @@ def load_full(text: str) -> Any:
     import yaml
 
     try:
-        return yaml.load(text, Loader=_classes()[0])
-    except _alias_refused() as e:
-        line = _first_alias_line(text)
-        at = e.problem_mark.line if line is None else line
-        raise YAMLLoadError(ALIASES_REFUSED, at) from None
+        return yaml.load(text, Loader=loader())
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
+        if e.problem == ALIASES_REFUSED:  # _check_tree's
+            line = _first_alias_line(text)
+            if line is None and mark is not None:
+                line = mark.line
+            raise YAMLLoadError(ALIASES_REFUSED, line) from None
         problem = " ".join((e.problem or e.context or "invalid YAML").split())
         message = f"malformed YAML ({problem}); fix the YAML syntax"
         raise YAMLLoadError(message, None if mark is None else mark.line) from None
@@ -311,7 +298,7 @@ def dump(data: Mapping[str, Any]) -> str:
     import frontmatter.default_handlers
 
     text: str = frontmatter.default_handlers.YAMLHandler().export(
-        dict(data), Dumper=_classes()[1], sort_keys=False, width=10_000, default_flow_style=False
+        dict(data), Dumper=_dumper(), sort_keys=False, width=10_000, default_flow_style=False
     )
     return text + "\n" if text else ""
 

@@ -19,20 +19,21 @@ import json
 import os
 import shutil
 import sqlite3
-import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memkit.fsutil import atomic_write, file_lock
 from memkit.search import fts
 from memkit.search.schema import SCHEMA_VERSION
+from memkit.search.stamps import SHARED, file_stamps, folder_times, shared_stamp
 
 if TYPE_CHECKING:
     from memkit.search.query import Query, Sql
     from memkit.store import Store
 
-_RACY_NS = 20_000_000  # a file modified this close to its scan may change again unseen
+T = TypeVar("T")
+
 _LEGACY = ("index", "index.new", "index.old", "manifest.json")  # an older engine's files
 
 
@@ -71,54 +72,11 @@ class Index:
     # ------------------------------------------------------------ freshness
 
     def scan(self) -> dict[str, list[int]]:
-        """rel path -> [size, mtime_ns] of every memory file now (as memkit.walk lists them).
-
-        A file modified too recently to trust its mtime is recorded with mtime -1, so
-        the next scan sees it as changed and indexes it again.
-        """
-        from memkit.walk import memory_entries
-
+        """rel path -> [size, mtime_ns] of every memory file now (memkit.search.stamps)."""
         self.store.require()
-        out: dict[str, list[int]] = {}
-        now = time.time_ns()
-        bad: list[str] = []
-        for rel, entry in memory_entries(str(self.store.root), bad):
-            if entry.is_symlink():
-                continue
-            try:
-                st = entry.stat(follow_symlinks=False)
-            except FileNotFoundError:  # removed while listed: as if listed a moment later
-                continue
-            out[rel] = [st.st_size, _trusted(st.st_mtime_ns, now)]
-        self._bad = sorted(bad)  # left out of the index: nothing could store the name
-        _bad_notes(self._bad)
-        shared = _shared_stamp(self.store)
-        if shared is not None:
-            out[SHARED] = [shared, 0]
-        return out
-
-    def _folders(self) -> dict[str, int]:
-        """rel path -> mtime_ns of `.memory/` and every folder under it (-1: too recent)."""
-        from memkit.walk import MEMORY_DIR, SKIP_DIRS, undecodable
-
-        root = str(self.store.root)
-        now = time.time_ns()
-        out: dict[str, int] = {}
-        stack = [MEMORY_DIR]
-        while stack:
-            rel = stack.pop()
-            try:
-                st = os.stat(os.path.join(root, rel), follow_symlinks=False)
-                entries = os.scandir(os.path.join(root, rel))
-            except OSError:
-                continue
-            out[rel] = _trusted(st.st_mtime_ns, now)
-            with entries:
-                for e in entries:
-                    skip = e.name.startswith(".") or (rel == MEMORY_DIR and e.name in SKIP_DIRS)
-                    skip = skip or undecodable(e.name)
-                    if not skip and e.is_dir(follow_symlinks=False):
-                        stack.append(f"{rel}/{e.name}")
+        out, bad = file_stamps(self.store)
+        self._bad = bad  # left out of the index: nothing could store the name
+        _bad_notes(bad)
         return out
 
     def _state(self) -> dict[str, Any] | None:
@@ -144,13 +102,18 @@ class Index:
                 return False
             if mtime < 0 or st.st_mtime_ns != mtime:
                 return False
-        return state.get("shared") == _shared_stamp(self.store)
+        return state.get("shared") == shared_stamp(self.store)
 
     def _save_state(self, folders: dict[str, int], now: Mapping[str, list[int]]) -> None:
         racy = any(st[1] < 0 for st in now.values())
         shared = now.get(SHARED, [None])[0]
-        data = {"version": SCHEMA_VERSION, "folders": folders, "racy": racy, "shared": shared,
-                "bad": self._bad}  # fmt: skip
+        data = {
+            "version": SCHEMA_VERSION,
+            "folders": folders,
+            "racy": racy,
+            "shared": shared,
+            "bad": self._bad,
+        }
         atomic_write(self.state_path, json.dumps(data, separators=(",", ":")).encode(), fsync=False)
 
     def refresh(self, *, full: bool = False) -> str:
@@ -162,35 +125,38 @@ class Index:
             self.store.require()
             _bad_notes(self._seen.get("bad", []))  # as the last scan found them
             return "current"
-        folders = self._folders()  # before the files: a change after this shows next time
+        folders = folder_times(
+            str(self.store.root)
+        )  # before the files: a change after this shows next time
         now = self._files = self.scan()
         with self._locked(exclusive=True):
             try:
                 con = fts.open_db(self.db_path, write=True)
             except fts.Damaged as e:
                 if self.db_path.exists():
-                    _note(f"the search index was unreadable ({e}); rebuilt")
+                    NOTES.append(f"the search index was unreadable ({e}); rebuilt")
                 return f"built {self._build(now, folders)}"
             try:
                 known = fts.files(con)
-                changed, gone = _changes(known, now)
-                if SHARED in changed or SHARED in gone:  # a shared store moved: read them all
-                    con.close()
-                    return f"built {self._build(now, folders)}"
-                if changed or gone:
+                changed = sorted(r for r, st in now.items() if st[1] < 0 or known.get(r) != st)
+                gone = sorted(set(known) - set(now))
+                build = SHARED in changed or SHARED in gone  # a shared store moved: read them all
+                if (changed or gone) and not build:
                     self._update(con, now, changed, gone)
             except sqlite3.Error as e:  # an unreadable index is derived data: rebuild it
+                NOTES.append(f"the search index was unreadable ({e}); rebuilt")
+                build = True
+            finally:
                 con.close()
-                _note(f"the search index was unreadable ({e}); rebuilt")
+            if build:
                 return f"built {self._build(now, folders)}"
-            con.close()
             self._drop_legacy()
             self._save_state(folders, now)
             return f"updated {len(changed) + len(gone)}" if changed or gone else "current"
 
     def rebuild(self) -> int:
         """Build the index from scratch; the number of memories indexed."""
-        folders = self._folders()
+        folders = folder_times(str(self.store.root))
         now = self._files = self.scan()
         with self._locked(exclusive=True):
             return self._build(now, folders)
@@ -284,12 +250,9 @@ class Index:
         """path -> stored fields of those of `paths` that pass `filter` and `mask`."""
         if not paths:
             return {}
-        got: dict[str, dict[str, Any]] = self._read(
-            lambda con: fts.documents(con, paths, (filter, mask))
-        )
-        return got
+        return self._read(lambda con: fts.documents(con, paths, (filter, mask)))
 
-    def _read(self, read: Any) -> Any:
+    def _read(self, read: Callable[[sqlite3.Connection], T]) -> T:
         for attempt in range(2):
             try:
                 with self._locked(exclusive=False):
@@ -302,7 +265,7 @@ class Index:
                 if attempt:
                     raise
                 if not isinstance(e, fts.Damaged) or self.db_path.exists():
-                    _note(f"the search index was unreadable ({e}); rebuilt")
+                    NOTES.append(f"the search index was unreadable ({e}); rebuilt")
                 self.rebuild()
         raise AssertionError("unreachable")
 
@@ -330,12 +293,6 @@ def _stamps(con: sqlite3.Connection, paths: list[str]) -> dict[str, list[int]]:
     return {p: [s, m] for p, s, m in con.execute(sql, paths)}
 
 
-def _trusted(mtime: int, now: int) -> int:
-    """`mtime`, or -1 when it is too recent to trust (two seconds on 1 s file systems)."""
-    window = 2_000_000_000 if mtime % 1_000_000_000 == 0 else _RACY_NS
-    return -1 if now - mtime < window else mtime
-
-
 NOTES: list[str] = []  # what the commands tell on stderr (core modules never print)
 
 
@@ -345,38 +302,3 @@ def _bad_notes(names: list[str]) -> None:
         note = f"skipped {rel}: its file name is not UTF-8; rename it (`memkit validate`)"
         if note not in NOTES:
             NOTES.append(note)
-
-
-def _note(message: str) -> None:
-    NOTES.append(message)
-
-
-def _changes(
-    known: Mapping[str, list[int]], now: Mapping[str, list[int]]
-) -> tuple[list[str], list[str]]:
-    """(new or changed paths, deleted paths), sorted."""
-    changed = sorted(rel for rel, st in now.items() if st[1] < 0 or known.get(rel) != st)
-    gone = sorted(set(known) - set(now))
-    return changed, gone
-
-
-# The stamp of the shared stores (no memory file is named like it).
-SHARED = "@shared-stores"
-
-
-def _shared_stamp(store: Any) -> int | None:
-    """A number that changes when the shared stores' pins, config or mirrors do."""
-    if "stores" not in store.config.data:
-        return None
-    import zlib
-
-    from memkit.stores import team
-
-    try:
-        lock = (store.root / team.LOCK).read_bytes()
-    except OSError:
-        lock = b""
-    names = sorted(store.config.data["stores"])
-    fetched = [(team.mirror_of(store.private_dir(), n) / "HEAD").exists() for n in names]
-    key = json.dumps([str(store.config.data["stores"]), fetched], sort_keys=True).encode()
-    return zlib.crc32(lock + key)

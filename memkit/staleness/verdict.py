@@ -12,25 +12,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-# Per link. Symbol links: unchanged | docs | body | signature | moved | removed.
+# LinkStatus.state, per link. Symbol links: unchanged | docs | body | signature | moved | removed.
 # File links: unchanged | changed | moved | removed. Never checked: unverified.
 # Anchors (staleness/anchors/): config keys value | removed; dependencies version |
 # removed | added; commands body | removed; environment variables removed. Any link:
 # unreadable (a limit kept memkit from reading its file; `reason` says which and why).
-LINK_STATES = (
-    "unchanged",
-    "docs",
-    "body",
-    "signature",
-    "changed",
-    "value",
-    "version",
-    "added",
-    "moved",
-    "removed",
-    "unreadable",
-    "unverified",
-)
+# The states that make a link stale (all but unchanged, docs and unverified):
 STALE_LINK_STATES = frozenset(
     {"body", "signature", "changed", "value", "version", "added", "moved", "removed", "unreadable"}
 )

@@ -1,5 +1,5 @@
 """Memories beyond the project's own `.memory/`: shared team stores pinned in
-`.memory/stores.lock` (team), and one person's store compiled into their agents'
+`.memory/stores.lock` (pins, team), and one person's store compiled into their agents'
 user-level files (personal).
 
 load_all(store) is what compile, search, context and the hooks read: the project's
@@ -54,9 +54,9 @@ def own(store: Store, mid: str) -> Path:
         mem = shared_memory(store, mid)
         if mem is None:
             raise
-        from memkit.stores import team
+        from memkit.stores import pins, team
 
-        url = next((s.url for s in team.sources(store.config) if s.name == mem.origin), "?")
+        url = next((s.url for s in pins.sources(store.config) if s.name == mem.origin), "?")
         raise team.not_here(mem, url) from None
 
 

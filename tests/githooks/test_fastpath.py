@@ -125,17 +125,17 @@ def test_fast_path_loads_no_heavy_library(project: Path) -> None:
     (project / "README").write_text("x\n", encoding="utf-8")
     (project / "src" / "app.py").write_text(APP + "\n", encoding="utf-8")
     git(project, "add", "README")
-    fastpath.has_work(str(project))  # builds the index
+    fastpath.staged_work(str(project))  # builds the index
     code = (
         "import sys, memkit.githooks.fastpath as h\n"
-        f"print(h.has_work({str(project)!r}))\n"
+        f"print(h.staged_work({str(project)!r}) is not None)\n"
         "heavy = {'pygit2', 'whoosh', 'jinja2', 'markdown_it', 'frontmatter', 'yaml', 'click'}\n"
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout == "False\n[]\n"
     git(project, "add", "src/app.py")
-    assert fastpath.has_work(str(project))
+    assert fastpath.staged_work(str(project)) is not None
 
 
 def test_a_failure_prints_a_message_not_a_traceback(tmp_path: Path) -> None:
@@ -250,17 +250,28 @@ def test_hook_falls_back_to_memkit_on_path_then_skips(project: Path) -> None:
     git(project, "add", ".memory/bad.md")
     bin_dir = str(Path(sys.executable).parent)
     on_path = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ["PATH"]}
-    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True,
-                          text=True, env=on_path)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True, text=True, env=on_path
+    )
     assert (done.returncode, done.stderr.splitlines()[-1]) == (
         1,
         "memkit: 1 problem(s) in 1 file(s)",
     )
-    git_dir = str(Path(subprocess.run(["which", "git"], capture_output=True, text=True,
-                                      check=True).stdout.strip()).parent)  # fmt: skip
+    git_dir = str(
+        Path(
+            subprocess.run(
+                ["which", "git"], capture_output=True, text=True, check=True
+            ).stdout.strip()
+        ).parent
+    )
     no_memkit = {**os.environ, "PATH": os.pathsep.join([git_dir, "/usr/bin", "/bin"])}
-    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=project, capture_output=True,
-                          text=True, env=no_memkit)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=no_memkit,
+    )
     assert (done.returncode, done.stderr) == (
         0,
         "memkit: pre-commit hook skipped: memkit is not installed (/gone/bin/python is gone); "

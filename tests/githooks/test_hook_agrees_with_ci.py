@@ -28,8 +28,9 @@ TOKEN = "ghp_" + "a" * 36
 
 def _memkit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    return subprocess.run([sys.executable, "-m", "memkit", *args], cwd=root, env=env,
-                          capture_output=True, text=True)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "memkit", *args], cwd=root, env=env, capture_output=True, text=True
+    )
 
 
 @pytest.fixture(scope="module")

@@ -125,8 +125,14 @@ def test_a_record_that_does_not_match_is_not_trusted(project: Path) -> None:
     assert not knows(project)  # another size
     record.write_text(text.replace("key ", "key 0", 1), encoding="utf-8")
     assert not knows(project)  # recorded under another version of memkit, or another day
-    mangled_texts = ("", text.replace("\nv ", "\nx "), text[:-1], text.replace(good, "short"),
-                     text.replace(f" {size} ", " big "), text.replace("key ", "kex "))  # fmt: skip
+    mangled_texts = (
+        "",
+        text.replace("\nv ", "\nx "),
+        text[:-1],
+        text.replace(good, "short"),
+        text.replace(f" {size} ", " big "),
+        text.replace("key ", "kex "),
+    )
     for mangled in mangled_texts:
         record.write_text(mangled, encoding="utf-8")
         assert not knows(project)
@@ -199,8 +205,9 @@ def test_the_index_takes_a_known_memorys_links_without_parsing_it(
         "from memkit.githooks.index import Opener, memory_stamps, read_index\n"
         "print(read_index('.', memory_stamps('.'), Opener('.'))[0], 'memkit.memory' in sys.modules)"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=project, capture_output=True,
-                          text=True, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=project, capture_output=True, text=True, check=True
+    )
     assert done.stdout == "['src.py'] False\n"
 
 

@@ -41,8 +41,13 @@ def _comment(store: Store, run: Invoke) -> str:
     git(store.root, "commit", "-q", "--allow-empty", "-m", "base")
     quoted = HOSTILE.replace("'", "''")
     (store.dir / FOLDER).mkdir()
-    write_memory(store, "hostile", f"---\ntitle: '{quoted}'\ntags: ['@mallory', '[x](https://evil.example/t)']\n"
-                 f"owner: '{quoted}'\n---\nText.\n", folder=FOLDER)  # fmt: skip
+    write_memory(
+        store,
+        "hostile",
+        f"---\ntitle: '{quoted}'\ntags: ['@mallory', '[x](https://evil.example/t)']\n"
+        f"owner: '{quoted}'\n---\nText.\n",
+        folder=FOLDER,
+    )
     return str(run("diff", "HEAD", "--format", "markdown").stdout)
 
 
@@ -63,8 +68,11 @@ def test_a_file_name_cannot_break_out_of_its_code_span(store: Store, run: Invoke
 
     out = _comment(store, run)
     line = next(x for x in out.splitlines() if x.startswith("- **") and "hostile.md" in x)
-    spans = [t.content for t in MarkdownIt("commonmark").parseInline(line)[0].children or []
-             if t.type == "code_inline"]  # fmt: skip
+    spans = [
+        t.content
+        for t in MarkdownIt("commonmark").parseInline(line)[0].children or []
+        if t.type == "code_inline"
+    ]
     assert f".memory/{FOLDER}/hostile.md" in spans
 
 

@@ -32,9 +32,19 @@ def commit(repo: Path, who: str, message: str, day: int) -> str:
     """Commit everything staged as `who` on 2026-01-<day>; return the commit id."""
     name, email = PEOPLE[who]
     when = f"2026-01-{day:02d}T12:00:00+01:00"
-    git(repo, "commit", "-q", "-m", message, GIT_AUTHOR_NAME=name, GIT_AUTHOR_EMAIL=email,
-        GIT_AUTHOR_DATE=when, GIT_COMMITTER_NAME=name, GIT_COMMITTER_EMAIL=email,
-        GIT_COMMITTER_DATE=when)  # fmt: skip
+    git(
+        repo,
+        "commit",
+        "-q",
+        "-m",
+        message,
+        GIT_AUTHOR_NAME=name,
+        GIT_AUTHOR_EMAIL=email,
+        GIT_AUTHOR_DATE=when,
+        GIT_COMMITTER_NAME=name,
+        GIT_COMMITTER_EMAIL=email,
+        GIT_COMMITTER_DATE=when,
+    )
     return git(repo, "rev-parse", "HEAD").strip()
 
 
@@ -143,8 +153,9 @@ def test_show_provenance_and_at(run: Invoke, history: dict[str, str]) -> None:
         "\nSecond text.\n"
     )
     old = run("show", "alpha", "--at", history["add"][:8]).stdout
-    assert "path:         .memory/alpha.md\nstatus:       draft\n" in old.replace("type:  "
-        "       decision\n", "")  # fmt: skip
+    assert "path:         .memory/alpha.md\nstatus:       draft\n" in old.replace(
+        "type:         decision\n", ""
+    )
     assert old.endswith("\nFirst text.\n")
     gone = run("show", "beta", "--at", "HEAD~1").stdout
     assert named(gone, history).endswith(
@@ -185,8 +196,9 @@ def test_memory_at_follows_renames(store: Store, history: dict[str, str]) -> Non
     assert memory_at(store, "alpha", "main").tags == ("git",)
 
 
-def test_revert_restores_exact_bytes(run: Invoke, repo: Path, store: Store,
-                                     history: dict[str, str]) -> None:  # fmt: skip
+def test_revert_restores_exact_bytes(
+    run: Invoke, repo: Path, store: Store, history: dict[str, str]
+) -> None:
     path = store.dir / "git" / "alpha.md"
     before_tag = git(repo, "show", f"{history['move']}:.memory/git/alpha.md")
     out = run("revert", "alpha").stdout
@@ -198,8 +210,9 @@ def test_revert_restores_exact_bytes(run: Invoke, repo: Path, store: Store,
     assert run("revert", "alpha", "--to", history["add"]).stdout.startswith("already as at ")
 
 
-def test_revert_deleted_memory_byte_for_byte(run: Invoke, repo: Path, store: Store,
-                                            history: dict[str, str]) -> None:  # fmt: skip
+def test_revert_deleted_memory_byte_for_byte(
+    run: Invoke, repo: Path, store: Store, history: dict[str, str]
+) -> None:
     assert named(run("revert", "beta").stdout, history) == (
         "restored .memory/beta.md from <beta>\n"
     )
@@ -227,8 +240,9 @@ def test_revert_without_earlier_version(store: Store, repo: Path) -> None:
         revert(store, "only")
 
 
-def test_revert_commit_leaves_staged_work_alone(run: Invoke, repo: Path,
-                                               history: dict[str, str]) -> None:  # fmt: skip
+def test_revert_commit_leaves_staged_work_alone(
+    run: Invoke, repo: Path, history: dict[str, str]
+) -> None:
     (repo / "other.txt").write_text("staged, not memkit's\n")
     git(repo, "add", "other.txt")
     # unstaged; a new size: a same-size rewrite in the second the index is written is
@@ -295,8 +309,9 @@ def test_shallow_clone_says_how_far_history_goes(
     )
 
 
-def test_merged_change_is_credited_to_its_commit(store: Store, repo: Path,
-                                                 history: dict[str, str]) -> None:  # fmt: skip
+def test_merged_change_is_credited_to_its_commit(
+    store: Store, repo: Path, history: dict[str, str]
+) -> None:
     git(repo, "checkout", "-q", "-b", "side")
     path = store.dir / "git" / "alpha.md"
     path.write_text(path.read_text() + "From the side branch.\n")
@@ -315,8 +330,9 @@ def test_merged_change_is_credited_to_its_commit(store: Store, repo: Path,
     assert len(log.entries) == 5
 
 
-def test_history_cache_stays_true_as_history_grows(store: Store, repo: Path,
-                                                   history: dict[str, str]) -> None:  # fmt: skip
+def test_history_cache_stays_true_as_history_grows(
+    store: Store, repo: Path, history: dict[str, str]
+) -> None:
     first = memory_log(store, "alpha")
     cache = store.cache_dir / "history.json"
     assert json.loads(cache.read_text())["paths"][".memory/git/alpha.md"]["start"] == history["rm"]

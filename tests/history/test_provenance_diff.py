@@ -21,8 +21,9 @@ def mem(title: str, body: str = "Text.", **fields: str) -> str:
 def branch(repo: Path, store: Store) -> dict[str, str]:
     """main has five memories; branch `feature` changes each in a different way."""
     write_memory(store, "old", mem("Old", paths="[src/*.py]"))
-    write_memory(store, "conf", mem("Conf", "Line one.\nLine two.", confidence="low",
-                                    paths="[a/*]"))  # fmt: skip
+    write_memory(
+        store, "conf", mem("Conf", "Line one.\nLine two.", confidence="low", paths="[a/*]")
+    )
     write_memory(store, "stat", mem("Stat", paths="[b/*]"))
     write_memory(store, "moved", mem("Moved", paths="[c/*]"))
     write_memory(store, "was-x", mem("X", "Same text.", paths="[d/*]"))
@@ -31,8 +32,7 @@ def branch(repo: Path, store: Store) -> dict[str, str]:
     base = git(repo, "rev-parse", "HEAD").strip()
     git(repo, "checkout", "-q", "-b", "feature")
     git(repo, "rm", "-q", ".memory/old.md")
-    write_memory(store, "conf", mem("Conf", "Line one.\nLine 2.", confidence="high",
-                                    paths="[a/*]"))  # fmt: skip
+    write_memory(store, "conf", mem("Conf", "Line one.\nLine 2.", confidence="high", paths="[a/*]"))
     write_memory(store, "stat", mem("Stat", paths="[b/*]", status="archived"))
     (store.dir / "topic").mkdir()
     git(repo, "mv", ".memory/moved.md", ".memory/topic/moved.md")
@@ -46,8 +46,9 @@ def branch(repo: Path, store: Store) -> dict[str, str]:
     git(repo, "commit", "-q", "-m", "main moves on")
     git(repo, "checkout", "-q", "feature")
     # not committed yet: an agent's draft
-    write_memory(store, "scoped", mem("Scoped", paths="[e/*]", status="draft",
-                                      source="claude session 42"))  # fmt: skip
+    write_memory(
+        store, "scoped", mem("Scoped", paths="[e/*]", status="draft", source="claude session 42")
+    )
     return {"base": base}
 
 
@@ -200,16 +201,19 @@ def test_store_below_the_repository_top(repo: Path, run: Invoke) -> None:
     assert out.endswith("  Ada Lovelace  added\n    deep\n")
 
 
-def test_shallow_clone_diff(run: Invoke, branch: dict[str, str], repo: Path, tmp_path: Path,
-                            monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_shallow_clone_diff(
+    run: Invoke, branch: dict[str, str], repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     clone = tmp_path / "shallow"
     git(tmp_path, "clone", "-q", "--depth", "1", "-b", "feature", f"file://{repo}", str(clone))
     monkeypatch.chdir(clone)
     err = run("diff", branch["base"], code=2).stderr
     assert "this is a shallow clone and may not have it" in err
     out = run("diff", "HEAD").stdout
-    assert out.endswith("no memory changes\n\nnote: shallow clone: history before the "
-                        "clone's depth is not available\n")  # fmt: skip
+    assert out.endswith(
+        "no memory changes\n\nnote: shallow clone: history before the "
+        "clone's depth is not available\n"
+    )
 
 
 def test_memories_made_stale_by_code_in_the_range(run: Invoke, repo: Path, store: Store) -> None:
@@ -217,8 +221,16 @@ def test_memories_made_stale_by_code_in_the_range(run: Invoke, repo: Path, store
     (repo / "src" / "app.py").write_text("def handler():\n    return 1\n")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "code")
-    run("add", "Handler returns one", "--link", "src/app.py::handler", "--path", "src/*",
-        "-b", "It returns 1.")  # fmt: skip
+    run(
+        "add",
+        "Handler returns one",
+        "--link",
+        "src/app.py::handler",
+        "--path",
+        "src/*",
+        "-b",
+        "It returns 1.",
+    )
     run("add", "Unrelated", "--path", "docs/*", "-b", "x")
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "memories")
@@ -233,8 +245,10 @@ def test_memories_made_stale_by_code_in_the_range(run: Invoke, repo: Path, store
         [("src/app.py::handler", "body")],
     )
     out = run("diff", base, "--format", "markdown").stdout
-    assert "#### Stale because of code changed in this range\n\n- **`handler-returns-one`**: " \
-        "src/app.py::handler (body since " in out  # fmt: skip
+    assert (
+        "#### Stale because of code changed in this range\n\n- **`handler-returns-one`**: "
+        "src/app.py::handler (body since " in out
+    )
     assert run("diff", base).stdout.startswith(f"memory changes {base[:12]}..working tree: 1 stale")
     assert json.loads(run("diff", base, "--json").stdout)["stale"][0]["id"] == "handler-returns-one"
 
@@ -252,8 +266,13 @@ def test_without_links_the_git_command_gives_the_same_review(
     git(repo, "commit", "-q", "-m", "twins")
     write_memory(store, "twin", mem("Twin B2", paths="[b/*]"), folder="b")
     (store.dir / "broken.md").write_text("---\ntitle: [\n---\n")
-    for base, head in [(branch["base"], "feature"), ("feature", "main"), ("HEAD~1", None),
-                       (branch["base"], None), ("HEAD", "HEAD")]:  # fmt: skip
+    for base, head in [
+        (branch["base"], "feature"),
+        ("feature", "main"),
+        ("HEAD~1", None),
+        (branch["base"], None),
+        ("HEAD", "HEAD"),
+    ]:
         quick = d._without_links(store, base, head)
         assert quick is not None
         assert quick == d._review(store, base, head), (base, head)

@@ -96,10 +96,12 @@ def test_store_grown_from_this_repository_history() -> None:
     found = real.commits(Path(git_dir), "HEAD") if git_dir else []
     if len(found) < 20:
         pytest.skip("no history to grow memories from (shallow clone)")
-    present = set(subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True,
-                                 text=True).stdout.split())  # fmt: skip
-    texts = [real.memory_text(c, i, p, b, present) for i, (c, p, b) in
-             enumerate(real.plan(found, 3000))]  # fmt: skip
+    present = set(
+        subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    )
+    texts = [
+        real.memory_text(c, i, p, b, present) for i, (c, p, b) in enumerate(real.plan(found, 3000))
+    ]
     assert check(fronts(texts)) == len(texts)
 
 

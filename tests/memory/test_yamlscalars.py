@@ -18,7 +18,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memkit.memory.yaml import Loader
+from memkit.memory.yaml import loader
 from memkit.memory.yamlscalars import CONSTRUCTORS, STR, TABLE, tag
 
 CORPUS = [
@@ -42,9 +42,9 @@ def pyyaml_tag(value: str) -> str:
 
 def pyyaml_value(value: str) -> Any:
     """What memkit's Loader builds for `value` as a plain scalar; "<error>" if it refuses."""
-    loader = Loader("")
+    built = loader()("")
     try:
-        return loader.construct_object(yaml.ScalarNode(pyyaml_tag(value), value))
+        return built.construct_object(yaml.ScalarNode(pyyaml_tag(value), value))
     except Exception:
         return "<error>"
 

@@ -46,7 +46,8 @@ class Anchor(Protocol):
         """The fingerprint now, None when what it names is gone."""
 
     def compare(self, recorded: str, now: str | None) -> str:
-        """The link's state (verdict.LINK_STATES) from its recorded and current fingerprints."""
+        """The link's state (listed above verdict.STALE_LINK_STATES) from its recorded
+        and current fingerprints."""
 
     def missing(self, snap: Snapshot) -> str:
         """Why it cannot be recorded, and how to fix it (it names nothing)."""
