@@ -11,7 +11,7 @@ null). No MCP import: memkit.agents.mcp hands it the SDK's validator.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
@@ -55,6 +55,20 @@ def screen(line: str, validate: Validator) -> dict[str, Any] | None:
         kind = "an array" if isinstance(obj["params"], list) else type(obj["params"]).__name__
         return reply(INVALID_PARAMS, f"Invalid params: params must be an object, not {kind}", rid)
     return reply(INVALID_REQUEST, "Invalid Request: not JSON-RPC 2.0", rid)
+
+
+async def screened(
+    lines: AsyncIterable[str],
+    validate: Validator,
+    reply: Callable[[dict[str, Any]], Awaitable[None]],
+) -> AsyncIterator[str]:
+    """The lines the SDK may read; every other line gets its error `reply` (screen)."""
+    async for line in lines:
+        answer = screen(line, validate)
+        if answer is None:
+            yield line
+        elif answer:
+            await reply(answer)
 
 
 def one_line(errors: Sequence[Mapping[str, Any]], limit: int = 3) -> str:
