@@ -14,6 +14,8 @@ import json
 from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
+from memkit.controls import for_agent
+
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 Validator = Callable[[Any], Sequence[Mapping[str, Any]]]  # the errors; empty when valid
 
@@ -71,12 +73,12 @@ async def screened(
             await reply(answer)
 
 
-def one_line(errors: Sequence[Mapping[str, Any]], limit: int = 3) -> str:
-    """Pydantic validation errors as one line: `limit: Input should be a valid integer`."""
+def errors_line(errors: Sequence[Mapping[str, Any]], limit: int = 3) -> str:
+    """Pydantic validation errors as one line for the agent (controls.for_agent):
+    `limit: Input should be a valid integer`."""
     parts = []
     for err in errors[:limit]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "arguments") or "arguments"
-        msg = " ".join(str(err.get("msg", "invalid")).split())
-        parts.append(f"{where}: {msg}")
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
     more = f" (and {len(errors) - limit} more)" if len(errors) > limit else ""
-    return "; ".join(parts) + more
+    return for_agent("; ".join(parts) + more)

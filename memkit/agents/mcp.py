@@ -240,7 +240,7 @@ def build_server(project: roots.Project, clock: Callable[[], dt.date]) -> MCPSer
 
 def lowlevel(app: MCPServer) -> Server[Any]:
     """The low-level server answering for `app` on the wire, as MCPServer's own does,
-    except that arguments failing validation get one clear line (jsonrpc.one_line).
+    except that arguments failing validation get one clear line (jsonrpc.errors_line).
     memkit has no resources or prompts: it lists none and answers as MCPServer would
     for one asked by name."""
     import logging
@@ -257,7 +257,7 @@ def lowlevel(app: MCPServer) -> Server[Any]:
             raise
         except ToolError as e:
             if isinstance(e.__cause__, ValidationError):
-                why = jsonrpc.one_line(e.__cause__.errors())
+                why = jsonrpc.errors_line(e.__cause__.errors())
                 return _error(f"invalid arguments for {params.name}: {why}")
             return _error(str(e))
         except Exception as e:
