@@ -13,9 +13,11 @@ be read. The source files are only read, never written.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import hashlib
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -111,7 +113,7 @@ def _names_a_topic(folder: Path, line: str) -> bool:
 
 
 def _sections(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate]:
-    from memkit.agents.importer import file_sections, guess_type
+    from memkit.agents.importer import Item, file_sections, guess_type
     from memkit.agents.importing.sources import Source, folder_of
 
     rel = place.source if place.inside else place.path.name
@@ -119,7 +121,8 @@ def _sections(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate
     folder = folder_of(rel, kind) if place.inside else ""
     src = Source(rel, place.path, kind, kind == "claude", folder)
     doc = md.parse(text, imports=src.imports)
-    sections, left = file_sections(src, doc)
+    left: list[Item] = []
+    sections = file_sections(src, doc, left)
     skipped += [Outcome(place.label + "#" + s.source.partition("#")[2], "", s.note) for s in left]
     out = []
     for s in sections:
@@ -241,9 +244,6 @@ class _Known:
         return self._joined
 
     def why_known(self, c: Candidate) -> str | None:
-        import bisect
-        import math
-
         text = normal(c.body)
         if not text:
             return "no text"
