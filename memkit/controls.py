@@ -17,6 +17,7 @@ CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u206
 # The same, tab and newline included: nothing of it belongs in a one-line field.
 ONE_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _LINE_END_CR = re.compile(r"\r+(?=\n|\Z)")
+_WHITESPACE = {ord("\t"): "\\t", ord("\n"): "\\n", ord("\r"): "\\r"}
 
 
 def code(ch: str) -> str:
@@ -31,7 +32,8 @@ def refused(text: str) -> str | None:
 
 
 def escape(text: str) -> str:
-    """Control characters as visible escapes (`\\x1b`, `\\u202e`); tab and newline kept."""
+    """Control characters as visible escapes (`\\x1b`, `\\u202e`); tab and newline kept
+    (printable's spelling, for compiled files: memkit.compile.mdtext)."""
     if not CONTROL.search(text):
         return text
     return CONTROL.sub(_escaped, text)
@@ -42,15 +44,19 @@ def _escaped(m: re.Match[str]) -> str:
     return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
 
 
-def printable(text: str) -> str:
+def printable(text: str, *, one_line: bool = False) -> str:
     """Text from memories or git, safe to print to a terminal: control characters escaped.
 
-    Every command prints memory-derived text (titles, bodies, snippets, commit
-    messages, author names) and every error message through this. ESC (so CSI and
-    OSC sequences), BEL, backspace, a carriage return not ending a line, C1 controls
-    and bidi overrides show as `\\x1b`, `\\u202e` and the like; tab and newline stay,
-    and a carriage return that ends a line (CRLF text) is dropped.
+    The escaper for terminal text: every command prints memory-derived text (titles,
+    bodies, snippets, commit messages, author names) and every error message through
+    this. ESC (so CSI and OSC sequences), BEL, backspace, a carriage return not ending
+    a line, C1 controls and bidi overrides show as `\\x1b`, `\\u202e` and the like; tab
+    and newline stay, and a carriage return that ends a line (CRLF text) is dropped.
+    With `one_line` (a hook's message on stderr) tab, newline and carriage return show
+    as `\\t`, `\\n` and `\\r` too.
     """
+    if one_line:
+        return escape(text.translate(_WHITESPACE))
     return escape(_LINE_END_CR.sub("", text))
 
 
@@ -62,10 +68,11 @@ _HIDDEN = frozenset(("Cc", "Cf", "Zl", "Zp"))
 
 
 def for_agent(text: str, *, lines: bool = False) -> str:
-    """Memory-derived text as an agent is given it: nothing in it can start a line, move
-    text around or hide (the line and paragraph separators, control characters, bidi
-    marks, embeddings, overrides and isolates, every other format character) shown as
-    `\\u2028`-style escapes (JSON's spelling, astral characters as surrogate pairs).
+    """The escaper for agent text: memory-derived text as an agent is given it. Nothing
+    in it can start a line, move text around or hide (the line and paragraph separators,
+    control characters, bidi marks, embeddings, overrides and isolates, every other
+    format character): each shows as a `\\u2028`-style escape (JSON's spelling, astral
+    characters as surrogate pairs).
 
     Every route that puts a memory's title, body, id, link, path, heading or store name
     into an agent's context goes through this: the hooks (SessionStart, UserPromptSubmit,

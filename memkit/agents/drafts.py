@@ -181,23 +181,25 @@ def _symbols_at(root: Path, rel: str, snippets: list[str]) -> set[str]:
     except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
         return set()
     lines = source.splitlines()
-    spans: list[tuple[int, int, str]] = []
+    Def = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    names: dict[Def, str] = {}  # each definition's qualified name
 
     def walk(node: ast.AST, prefix: str) -> None:
         for child in ast.iter_child_nodes(node):
-            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = f"{prefix}{child.name}"
-                spans.append((child.lineno, child.end_lineno or child.lineno, name))
-                walk(child, f"{name}.")
+            if isinstance(child, Def):
+                names[child] = f"{prefix}{child.name}"
+                walk(child, f"{names[child]}.")
 
     walk(tree, "")
     found: set[str] = set()
     for snippet in snippets:
         needle = snippet.removesuffix(" …").strip()
         line = next((i for i, text in enumerate(lines, 1) if needle and needle in text), None)
-        inner = [s for s in spans if line is not None and s[0] <= line <= s[1]]
+        inner = [
+            d for d in names if line is not None and d.lineno <= line <= (d.end_lineno or d.lineno)
+        ]
         if inner:
-            found.add(f"{rel}::{max(inner, key=lambda s: s[0])[2]}")
+            found.add(f"{rel}::{names[max(inner, key=lambda d: d.lineno)]}")
     return found
 
 

@@ -13,9 +13,11 @@ be read. The source files are only read, never written.
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import hashlib
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -89,36 +91,29 @@ def _one_line(text: str, limit: int = 70) -> str:
     return cut.rstrip(" ,;:") + "..."
 
 
-def candidates(place: Place, text: str) -> tuple[list[Candidate], list[Outcome]]:
-    """What one file holds, and what in it is left out (with the reason)."""
+def candidates(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate]:
+    """What one file holds; what in it is left out goes to `skipped`, with the reason."""
     if place.agent == "gemini":
-        return _gemini_facts(place, text), []
+        return _gemini_facts(place, text)
     if place.agent == "claude-auto-memory" and place.path.name != "MEMORY.md":
-        return [_topic_file(place, text)], []
-    notes: list[Outcome] = []
+        return [_topic_file(place, text)]
     if place.agent == "claude-auto-memory":  # MEMORY.md: an index of the topic files
-        text, n = _without_index(place.path.parent, text)
-        if n:
-            notes.append(Outcome(place.label, "", f"{n} index line(s) name topic files: "
-                                 "those are harvested from the files themselves"))  # fmt: skip
-    return _sections(place, text, notes)
+        lines = text.splitlines(keepends=True)
+        kept = [line for line in lines if not _names_a_topic(place.path.parent, line)]
+        text = "".join(kept)
+        if n := len(lines) - len(kept):
+            why = f"{n} index line(s) name topic files: those are harvested from the files"
+            skipped.append(Outcome(place.label, "", why + " themselves"))
+    return _sections(place, text, skipped)
 
 
-def _without_index(folder: Path, text: str) -> tuple[str, int]:
-    kept, n = [], 0
-    for line in text.splitlines(keepends=True):
-        m = _INDEX_LINE.match(line)
-        if m and (folder / m.group(1)).is_file():
-            n += 1
-            continue
-        kept.append(line)
-    return "".join(kept), n
+def _names_a_topic(folder: Path, line: str) -> bool:
+    m = _INDEX_LINE.match(line)
+    return bool(m and (folder / m.group(1)).is_file())
 
 
-def _sections(
-    place: Place, text: str, notes: list[Outcome]
-) -> tuple[list[Candidate], list[Outcome]]:
-    from memkit.agents.importer import file_sections, guess_type
+def _sections(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate]:
+    from memkit.agents.importer import Item, file_sections, guess_type
     from memkit.agents.importing.sources import Source, folder_of
 
     rel = place.source if place.inside else place.path.name
@@ -126,18 +121,18 @@ def _sections(
     folder = folder_of(rel, kind) if place.inside else ""
     src = Source(rel, place.path, kind, kind == "claude", folder)
     doc = md.parse(text, imports=src.imports)
-    sections, left = file_sections(src, doc)
-    notes += [Outcome(place.label + "#" + s.source.partition("#")[2], "", s.note) for s in left]
+    left: list[Item] = []
+    sections = file_sections(src, doc, left)
+    skipped += [Outcome(place.label + "#" + s.source.partition("#")[2], "", s.note) for s in left]
     out = []
     for s in sections:
         anchor = "#" + s.source.partition("#")[2]
         generic = not s.part.title or _GENERIC.fullmatch(s.title.strip())
         title = _first_line(s.body) or s.title if generic else s.title
-        out.append(Candidate(
-            place.label + anchor, place.source + anchor, place.agent, title, s.body,
-            guess_type(title), s.paths, "" if generic else s.name,
-        ))  # fmt: skip
-    return out, notes
+        where, source = place.label + anchor, place.source + anchor
+        kind, name = guess_type(title), "" if generic else s.name
+        out.append(Candidate(where, source, place.agent, title, s.body, kind, s.paths, name))
+    return out
 
 
 def _first_line(body: str) -> str:
@@ -193,12 +188,10 @@ def _gemini_facts(place: Place, text: str) -> list[Candidate]:
             continue
         m = _BULLET.match(line) if inside else None
         if m:
-            fact = m.group(1).strip()
-            anchor = "#gemini-added-memories"
-            out.append(Candidate(
-                f"{place.label}{anchor} ({len(out) + 1})", place.source + anchor,
-                place.agent, _one_line(fact, 60), fact + "\n", "note",
-            ))  # fmt: skip
+            fact, anchor = m.group(1).strip(), "#gemini-added-memories"
+            where = f"{place.label}{anchor} ({len(out) + 1})"
+            title, body = _one_line(fact, 60), fact + "\n"
+            out.append(Candidate(where, place.source + anchor, place.agent, title, body, "note"))
     return out
 
 
@@ -251,9 +244,6 @@ class _Known:
         return self._joined
 
     def why_known(self, c: Candidate) -> str | None:
-        import bisect
-        import math
-
         text = normal(c.body)
         if not text:
             return "no text"
@@ -276,13 +266,9 @@ class _Known:
         return None
 
 
-def _ledger_path(store: Store) -> Path:
-    return store.private_dir() / LEDGER
-
-
 def _load_ledger(store: Store) -> set[str]:
     try:
-        data = json.loads(_ledger_path(store).read_text("utf-8"))
+        data = json.loads((store.private_dir() / LEDGER).read_text("utf-8"))
     except (OSError, ValueError):
         return set()
     keys = data.get("keys") if isinstance(data, dict) else None
@@ -293,7 +279,7 @@ def _save_ledger(store: Store, keys: set[str]) -> None:
     from memkit.fsutil import atomic_write
 
     data = json.dumps({"keys": sorted(keys)}, indent=0) + "\n"
-    atomic_write(_ledger_path(store), data.encode("utf-8"))
+    atomic_write(store.private_dir() / LEDGER, data.encode("utf-8"))
 
 
 # ------------------------------------------------------------------ drafts
@@ -303,11 +289,10 @@ def _draft(c: Candidate, today: dt.date) -> mm.Memory:
     from memkit.agents.proposals import AGENT_STATUS, check_agent_text
 
     try:
-        mem = mm.new(
-            c.title, c.body, mid=mm.slugify(c.name or c.title), today=today, type=c.type,
-            status=AGENT_STATUS, tags=["harvested", c.agent], paths=list(c.paths) or None,
-            source=c.source,
-        )  # fmt: skip
+        tags, paths = ["harvested", c.agent], list(c.paths) or None
+        mid = mm.slugify(c.name or c.title)
+        fields = dict(type=c.type, status=AGENT_STATUS, tags=tags, paths=paths, source=c.source)
+        mem = mm.new(c.title, c.body, mid=mid, today=today, **fields)
     except MemkitError as e:
         raise MemkitError(f"cannot become a memory: {e}") from None
     try:
@@ -316,7 +301,7 @@ def _draft(c: Candidate, today: dt.date) -> mm.Memory:
         from memkit.store.secrets_guard import secret_findings
 
         found = secret_findings(mm.dumps(mem), mem, honour_pragma=False)
-        kind = f" ({found[0][1]})" if found else ""
+        kind = "".join(f" ({name})" for _, name in found[:1])
         raise SecretError(
             f"looks like it holds a secret{kind}: not harvested; remove it from the file, or "
             "add what is worth keeping by hand (`memkit add`)"
@@ -328,8 +313,10 @@ def harvest(
     store: Store, *, today: dt.date, env: Mapping[str, str], dry_run: bool = False
 ) -> Harvest:
     """Draft what agents remembered for this project; see the module docstring."""
+    from memkit.agents.proposals import save_draft
+
     store.require()
-    main = git_roots(store.root)[1]
+    _, main = git_roots(store.root)
     places = locate(store.root.resolve(), main, env)
     known = _Known(store.memories(), _load_ledger(store))
     drafted: list[Outcome] = []
@@ -337,7 +324,8 @@ def harvest(
     new_keys: set[str] = set()
     for place in places:
         try:
-            found, notes = candidates(place, _read(place, store.root))
+            notes: list[Outcome] = []
+            found = candidates(place, _read(place, store.root), notes)
         except (MemkitError, OSError) as e:
             skipped.append(Outcome(place.label, "", str(e)))
             continue
@@ -349,7 +337,7 @@ def harvest(
                 continue
             try:
                 mem = _draft(c, today)
-                saved = mem if dry_run else _save(store, mem)
+                saved = mem if dry_run else save_draft(store, mem)
             except MemkitError as e:
                 skipped.append(Outcome(c.where, "", str(e)))
                 continue
@@ -359,9 +347,3 @@ def harvest(
     if new_keys and not dry_run:
         _save_ledger(store, _load_ledger(store) | new_keys)
     return Harvest(tuple(drafted), tuple(skipped), tuple(places))
-
-
-def _save(store: Store, mem: mm.Memory) -> mm.Memory:
-    from memkit.agents.proposals import save_draft
-
-    return save_draft(store, mem)

@@ -107,13 +107,13 @@ def read_file(root: Path, src: Source) -> md.Document:
     return md.parse(raw, imports=src.imports)
 
 
-def file_sections(src: Source, doc: md.Document) -> tuple[list[Section], list[Item]]:
-    """The sections of one instruction file, and what was left out of it and why."""
+def file_sections(src: Source, doc: md.Document, skipped: list[Item]) -> list[Section]:
+    """The sections of one instruction file; what was left out of it goes to `skipped`,
+    with the reason."""
     scope = scope_of(src, doc.meta)
     fallback = scope.description if len(doc.parts) <= 2 and scope.description else None
     fallback = fallback or _name_title(src)
     sections: list[Section] = []
-    skipped: list[Item] = []
     anchors: dict[str, int] = {}
     # A document title with no text of its own under it names every section instead.
     lead = doc.title[2] if doc.title and not _intro_text(doc) else ""
@@ -139,7 +139,7 @@ def file_sections(src: Source, doc: md.Document) -> tuple[list[Section], list[It
         name = " ".join((part.title or title).split())
         n = len(sections) + 1
         sections.append(Section(source, one_line, body + "\n", scope, src.rel, part, name, n))
-    return sections, skipped
+    return sections
 
 
 def _intro_text(doc: md.Document) -> bool:
@@ -198,8 +198,7 @@ def plan(store: Store, given: list[Path], *, today: dt.date, allow_secret: bool 
         if any(ln.startswith(_GENERATED) for ln in doc.lines):
             skipped.append(Item(src.rel, "", "compiled by memkit from .memory/: nothing to import"))
             continue
-        sections, left_out = file_sections(src, doc)
-        skipped.extend(left_out)
+        sections = file_sections(src, doc, skipped)
         docs.append((src, doc, sections))
         for s in sections:
             groups.setdefault((_key(s.body), s.scope.activation, s.scope.description), []).append(s)

@@ -11,8 +11,10 @@ null). No MCP import: memkit.agents.mcp hands it the SDK's validator.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
+
+from memkit.controls import for_agent
 
 PARSE_ERROR, INVALID_REQUEST, INVALID_PARAMS = -32700, -32600, -32602
 Validator = Callable[[Any], Sequence[Mapping[str, Any]]]  # the errors; empty when valid
@@ -57,12 +59,26 @@ def screen(line: str, validate: Validator) -> dict[str, Any] | None:
     return reply(INVALID_REQUEST, "Invalid Request: not JSON-RPC 2.0", rid)
 
 
-def one_line(errors: Sequence[Mapping[str, Any]], limit: int = 3) -> str:
-    """Pydantic validation errors as one line: `limit: Input should be a valid integer`."""
+async def screened(
+    lines: AsyncIterable[str],
+    validate: Validator,
+    reply: Callable[[dict[str, Any]], Awaitable[None]],
+) -> AsyncIterator[str]:
+    """The lines the SDK may read; every other line gets its error `reply` (screen)."""
+    async for line in lines:
+        answer = screen(line, validate)
+        if answer is None:
+            yield line
+        elif answer:
+            await reply(answer)
+
+
+def errors_line(errors: Sequence[Mapping[str, Any]], limit: int = 3) -> str:
+    """Pydantic validation errors as one line for the agent (controls.for_agent):
+    `limit: Input should be a valid integer`."""
     parts = []
     for err in errors[:limit]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p != "arguments") or "arguments"
-        msg = " ".join(str(err.get("msg", "invalid")).split())
-        parts.append(f"{where}: {msg}")
+        parts.append(f"{where}: {err.get('msg', 'invalid')}")
     more = f" (and {len(errors) - limit} more)" if len(errors) > limit else ""
-    return "; ".join(parts) + more
+    return for_agent("; ".join(parts) + more)

@@ -1,15 +1,13 @@
 """`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
 
-The one module that imports the MCP SDK. Each tool is a thin wrapper over one function
-of memkit.agents.tools (get_memory over Store.get), with a title, behaviour hints
-(read-only, destructive, idempotent), enums for enum-valued arguments and an output
-schema; a MemkitError becomes an error result carrying the same message as the CLI.
-The project is found as memkit.agents.roots says (explicit root, the agent's
-environment, the client's roots, the working directory), at the first tool call when
-it takes the client's roots. Tools run in worker threads: every write holds the
-store's lock, so concurrent calls are safe. Logs go to stderr; stdout is the protocol,
-and a line on stdin the SDK would drop or answer without its id gets a JSON-RPC error
-(memkit.agents.jsonrpc).
+The one module that imports the MCP SDK, through its public API only. Each tool is a
+thin wrapper over one function of memkit.agents.tools, with the title, hints and
+output schema memkit.agents.tools.TOOLS gives it and enums for enum-valued arguments;
+a MemkitError becomes an error result carrying the CLI's message. An MCPServer holds
+the tools; a low-level Server serves them over stdio, each line screened first
+(memkit.agents.jsonrpc). The project is found as memkit.agents.roots says, at the
+first tool call when it takes the client's roots. Tools run in worker threads (every
+write holds the store's lock). Logs go to stderr; stdout is the protocol.
 """
 
 from __future__ import annotations
@@ -19,83 +17,86 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from memkit.agents import jsonrpc, roots
-from memkit.agents.tools import find, for_files, forget, save, stale, update, verify
+from memkit.agents import jsonrpc, roots, tools
 from memkit.controls import for_agent, for_agent_data
 from memkit.errors import MemkitError
+from memkit.memory import CONFIDENCES, STATUSES, TYPES
 from memkit.store import Store
 
-if TYPE_CHECKING:
-    from mcp.server.mcpserver import Context
-
-# Enum-valued arguments: plain strings to type checkers; _tool_decorator gives the SDK
-# a Literal of the allowed values for each, so clients see an enum.
-MemoryType: TypeAlias = str
-Confidence: TypeAlias = str
-AgentStatus: TypeAlias = str
-
-INSTRUCTIONS = (
-    "memkit holds this project's memories: decisions, conventions, gotchas and procedures "
-    "reviewed in git. Before changing files, call memories_for_files with their paths. "
-    "When you learn something the next person must know, save it with save_memory, "
-    "linked to the files or symbols it is about. What you save is a draft, and a change "
-    "to a reviewed memory is a proposed revision: a person approves either before it "
-    "becomes authority."
-)
-_RECORD = {"type": "object", "additionalProperties": True}
-_LIST = {
-    "type": "object",
-    "properties": {"result": {"type": "array", "items": _RECORD}},
-    "required": ["result"],
-}
-_TEXT = {
-    "type": "object",
-    "properties": {"result": {"type": "string"}},
-    "required": ["result"],
-}
-# name -> (title, read only, destructive, idempotent, output schema)
-TOOLS: dict[str, tuple[str, bool, bool, bool, dict[str, Any]]] = {
-    "get_memory": ("Get a memory", True, False, True, _RECORD),
-    "search_memories": ("Search memories", True, False, True, _LIST),
-    "memories_for_files": ("Memories about files", True, False, True, _TEXT),
-    "list_stale": ("Memories needing attention", True, False, True, _LIST),
-    "save_memory": ("Save a memory (as a draft)", False, False, False, _RECORD),
-    "update_memory": ("Change a draft or propose a revision", False, True, False, _RECORD),
-    "verify_memory": ("Mark own drafts verified", False, False, True, _LIST),
-    "forget_memory": ("Forget a memory (or propose it)", False, True, False, _TEXT),
-}
-
-
-def build_server(project: roots.Project | Store, clock: Callable[[], dt.date]) -> Any:
-    """An MCPServer whose tools call the functions of memkit.agents.tools."""
+try:
     import anyio
+    from mcp import MCPError
+    from mcp.server import Server
+    from mcp.server.mcpserver import Context, MCPServer
+    from mcp.server.mcpserver.exceptions import ToolError
+    from mcp.server.mcpserver.tools import Tool
+    from mcp.types import CallToolResult, TextContent, ToolAnnotations
+    from pydantic import ValidationError, WithJsonSchema, WrapValidator
+except ImportError:
+    from memkit.install import pip_line
 
-    from memkit import __version__
+    raise MemkitError(
+        f"`memkit mcp` needs the MCP SDK 2.x: install memkit's `mcp` extra: {pip_line('mcp')}"
+    ) from None
 
-    if isinstance(project, Store):
-        fixed = project
-        project = roots.Project.__new__(roots.Project)
-        project.store, project.tried, project.cwd = fixed, [], str(fixed.root)
-    server = _Server("memkit", version=__version__, instructions=INSTRUCTIONS, log_level="WARNING")
-    tool = _tool_decorator(server)
 
-    async def call(ctx: Any, fn: Callable[[Store], object]) -> Any:
-        """The tool result: JSON or text; a MemkitError's message as an error result."""
+def _none_or_str(value: Any, handler: Callable[[Any], Any]) -> Any:
+    return None if value is None else handler(value)
+
+
+# The annotations the SDK reads (it resolves them in this module): enums for the
+# enum-valued arguments, and OptionalStr for an optional string. The SDK JSON-decodes a
+# string argument whose annotation is not exactly `str`, so `str | None` turned
+# `'[1, 2]'` or `'{"a": 1}'` into a list or dict (then refused as "not a valid
+# string") and `'null'` into None (modelcontextprotocol/python-sdk #1873, #381).
+# Annotated as `str` with a validator that lets None through, and the same JSON schema
+# as `str | None`, it is never decoded. Enums (`Literal`) are not decoded either.
+if TYPE_CHECKING:
+    MemoryType: TypeAlias = str
+    Confidence: TypeAlias = str
+    AgentStatus: TypeAlias = str
+    OptionalStr: TypeAlias = str | None
+else:
+    MemoryType = Literal[TYPES]
+    Confidence = Literal[CONFIDENCES]
+    AgentStatus = Literal[STATUSES]
+    _STR_OR_NULL = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+    OptionalStr = Annotated[str, WrapValidator(_none_or_str), WithJsonSchema(_STR_OR_NULL)]
+
+
+class _Tools:
+    """The tools, one method each: the SDK takes its arguments from the signature and
+    its description from the docstring."""
+
+    def __init__(self, project: roots.Project, clock: Callable[[], dt.date]) -> None:
+        self.project, self.clock = project, clock
+
+    async def call(
+        self, ctx: Context, fn: Callable[[Store, Callable[[], dt.date]], object]
+    ) -> CallToolResult:
+        """What `fn` returns for the store and the clock: JSON or text; a MemkitError's
+        message as an error result."""
         try:
-            store = await project.get(ctx)
+            store = await self.project.get(ctx)
         except MemkitError as e:
             return _result(e)
-        return await anyio.to_thread.run_sync(lambda: _result(_run(fn, store)))
 
-    @tool
-    async def get_memory(id: str, ctx: Context) -> Any:
+        def run() -> CallToolResult:
+            try:
+                return _result(fn(store, self.clock))
+            except MemkitError as e:
+                return _result(e)
+
+        return await anyio.to_thread.run_sync(run)
+
+    async def get_memory(self, id: str, ctx: Context) -> CallToolResult:
         """One memory by id: its fields and markdown body."""
-        return await call(ctx, lambda store: store.get(id).to_record())
+        return await self.call(ctx, lambda store, clock: store.get(id).to_record())
 
-    @tool
     async def save_memory(
+        self,
         title: str,
         body: str,
         ctx: Context,
@@ -104,126 +105,93 @@ def build_server(project: roots.Project | Store, clock: Callable[[], dt.date]) -
         paths: list[str] | None = None,
         tags: list[str] | None = None,
         confidence: Confidence | None = None,
-        source: str | None = None,
-    ) -> Any:
+        source: OptionalStr = None,
+    ) -> CallToolResult:
         """Save something learned, for the next person: a one-line title, a markdown body,
         a type, the files or `file.py::Symbol` it describes (links: each must exist; they
         are fingerprinted so memkit tells when that code changes) and the globs it
         applies to (paths). Saved as a draft a person reviews."""
+        fields: dict[str, Any] = dict(type=type, tags=tags, paths=paths, links=links)
+        fields |= dict(title=title, body=body, confidence=confidence, source=source)
+        return await self.call(
+            ctx, lambda store, clock: tools.save(store, today=clock(), **fields).to_record()
+        )
 
-        def run(store: Store) -> dict[str, Any]:
-            mem = save(
-                store,
-                title=title,
-                body=body,
-                today=clock(),
-                type=type,
-                tags=tags,
-                paths=paths,
-                links=links,
-                confidence=confidence,
-                source=source,
-            )
-            return mem.to_record()
-
-        return await call(ctx, run)
-
-    @tool
     async def update_memory(
+        self,
         id: str,
         ctx: Context,
-        title: str | None = None,
-        body: str | None = None,
+        title: OptionalStr = None,
+        body: OptionalStr = None,
         type: MemoryType | None = None,
         status: AgentStatus | None = None,
         links: list[str] | None = None,
         paths: list[str] | None = None,
         tags: list[str] | None = None,
         confidence: Confidence | None = None,
-    ) -> Any:
+    ) -> CallToolResult:
         """Change some fields of a memory; fields left out stay as they are. Your own
         drafts change in place. A reviewed memory is left as it is: the change is saved
         as a new draft whose `revises` names it (a proposed revision, returned here; update
         that draft for further changes), which a person approves."""
-        changes: dict[str, Any] = dict(
-            title=title,
-            body=body,
-            type=type,
-            status=status,
-            confidence=confidence,
-            links=links,
-            paths=paths,
-            tags=tags,
-        )
-        return await call(
-            ctx, lambda store: update(store, id, today=clock(), **changes).to_record()
+        changes: dict[str, Any] = dict(title=title, body=body, type=type, status=status)
+        changes |= dict(confidence=confidence, links=links, paths=paths, tags=tags)
+        return await self.call(
+            ctx, lambda store, clock: tools.update(store, id, today=clock(), **changes).to_record()
         )
 
-    @tool
     async def search_memories(
+        self,
         query: str,
         ctx: Context,
         limit: int = 10,
         type: MemoryType | None = None,
-        tag: str | None = None,
-    ) -> Any:
+        tag: OptionalStr = None,
+    ) -> CallToolResult:
         """Find memories by words, "phrases" or field:value (tag:, type:); best first,
         stale ones marked."""
-        return await call(
-            ctx, lambda store: find(store, query, today=clock(), limit=limit, type=type, tag=tag)
+        return await self.call(
+            ctx,
+            lambda store, clock: tools.find(
+                store, query, today=clock(), limit=limit, type=type, tag=tag
+            ),
         )
 
-    @tool
     async def memories_for_files(
-        files: list[str], ctx: Context, query: str | None = None, budget_tokens: int = 2000
-    ) -> Any:
+        self, files: list[str], ctx: Context, query: OptionalStr = None, budget_tokens: int = 2000
+    ) -> CallToolResult:
         """The memories about files you are about to read or change (paths relative to
         the project root), plus the best matches for `query`, within a token budget."""
-        return await call(
+        return await self.call(
             ctx,
-            lambda store: for_files(
+            lambda store, clock: tools.for_files(
                 store, files, today=clock(), query=query, budget_tokens=budget_tokens
             ),
         )
 
-    @tool
-    async def list_stale(ctx: Context) -> Any:
+    async def list_stale(self, ctx: Context) -> CallToolResult:
         """Memories needing attention, each with the reason: linked code changed since
         they were verified, expired, due for review, or never verified. Check them against
         the code, then propose a fix with update_memory (a person re-verifies reviewed
         memories)."""
-        return await call(ctx, lambda store: stale(store, today=clock()))
+        return await self.call(ctx, lambda store, clock: tools.stale(store, today=clock()))
 
-    @tool
-    async def verify_memory(ids: list[str], ctx: Context) -> Any:
+    async def verify_memory(self, ids: list[str], ctx: Context) -> CallToolResult:
         """Mark your own drafts as checked against the code as it is now (after reading
         it). Only a person re-verifies a reviewed memory."""
-        return await call(ctx, lambda store: verify(store, ids, today=clock()))
+        return await self.call(ctx, lambda store, clock: tools.verify(store, ids, today=clock()))
 
-    @tool
-    async def forget_memory(id: str, ctx: Context) -> Any:
+    async def forget_memory(self, id: str, ctx: Context) -> CallToolResult:
         """Forget a memory that is wrong or no longer useful. Your own draft is archived
         (or deleted if so configured), a proposed revision withdrawn; for a reviewed
         memory this proposes archiving it, for a person to approve."""
-        return await call(ctx, lambda store: forget(store, id, today=clock()))
-
-    return server
+        return await self.call(ctx, lambda store, clock: tools.forget(store, id, today=clock()))
 
 
-def _run(fn: Callable[[Store], object], store: Store) -> object:
-    try:
-        return fn(store)
-    except MemkitError as e:
-        return e
-
-
-def _result(value: object) -> Any:
+def _result(value: object) -> CallToolResult:
     """The tool's answer; every string in it escaped for the agent (controls.for_agent)."""
-    from mcp.types import CallToolResult, TextContent
-
     if isinstance(value, MemkitError):
-        text = for_agent(str(value), lines=True)
-        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+        return _error(for_agent(str(value), lines=True))
     value = for_agent_data(value)
     structured: dict[str, Any]
     if isinstance(value, str):
@@ -236,86 +204,101 @@ def _result(value: object) -> Any:
     )
 
 
-def _server_class() -> Any:
-    """MCPServer, except that arguments failing validation get one clear line."""
-    from mcp.server.mcpserver import MCPServer
-    from mcp.server.mcpserver.exceptions import ToolError
-    from pydantic import ValidationError
-
-    class Server(MCPServer):
-        async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
-            try:
-                return await super().call_tool(name, arguments, context)
-            except ToolError as e:
-                if isinstance(e.__cause__, ValidationError):
-                    why = jsonrpc.one_line(e.__cause__.errors())
-                    raise ToolError(f"invalid arguments for {name}: {why}") from None
-                raise
-
-    return Server
+def _error(text: str) -> CallToolResult:
+    return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
 
 
-def _Server(*args: Any, **kwargs: Any) -> Any:
-    return _server_class()(*args, **kwargs)
+def build_server(project: roots.Project, clock: Callable[[], dt.date]) -> MCPServer:
+    """An MCPServer holding memkit's tools (TOOLS), each with its title, hints and
+    output schema. The schema is published as it is, not derived from the method's
+    return type: the SDK's hand-built metadata, which it advertises without validating."""
+    from memkit import __version__
 
-
-def _tool_decorator(server: Any) -> Callable[[Callable[..., Any]], Any]:
-    """`server.tool()` with memkit's metadata (TOOLS), enums for enum-valued arguments,
-    and every optional string parameter taking any string as it is.
-
-    The SDK JSON-decodes a string argument whose annotation is not exactly `str`, so
-    `str | None` turned `'[1, 2]'` or `'{"a": 1}'` into a list or dict (then refused
-    as "not a valid string") and `'null'` into None (modelcontextprotocol/python-sdk
-    #1873, #381). Annotated as `str` with a validator that lets None through, and the
-    same JSON schema as `str | None`, they are never decoded. Enums (`Literal`) are
-    not decoded either.
-    """
-    from typing import Annotated, Literal
-
-    from mcp.server.mcpserver import Context
-    from mcp.types import ToolAnnotations
-    from pydantic import WithJsonSchema, WrapValidator
-
-    from memkit.memory import CONFIDENCES, STATUSES, TYPES
-
-    def none_or_str(value: Any, handler: Callable[[Any], Any]) -> Any:
-        return None if value is None else handler(value)
-
-    optional_str = Annotated[
-        str,
-        WrapValidator(none_or_str),
-        WithJsonSchema({"anyOf": [{"type": "string"}, {"type": "null"}]}),
-    ]
-    names: dict[str, Any] = {
-        "Any": Any,
-        "Context": Context,
-        "MemoryType": Literal[TYPES],
-        "Confidence": Literal[CONFIDENCES],
-        "AgentStatus": Literal[STATUSES],
-    }
-
-    def resolve(ann: Any) -> Any:
-        if not isinstance(ann, str):
-            return ann
-        if ann == "str | None":
-            return optional_str
-        return eval(ann, {}, names)  # memkit's own annotations, from the source above
-
-    def register(fn: Callable[..., Any]) -> Any:
-        fn.__annotations__ = {k: resolve(v) for k, v in fn.__annotations__.items()}
-        title, read_only, destructive, idempotent, output = TOOLS[fn.__name__]
+    methods = _Tools(project, clock)
+    made = []
+    for name, spec in tools.TOOLS.items():
         hints = ToolAnnotations(
-            title=title,
-            read_only_hint=read_only,
-            destructive_hint=None if read_only else destructive,
-            idempotent_hint=idempotent,
+            title=spec.title,
+            read_only_hint=spec.read_only,
+            destructive_hint=None if spec.read_only else spec.destructive,  # none to destroy
+            idempotent_hint=spec.idempotent,
             open_world_hint=False,
         )
-        done = server.tool(title=title, annotations=hints, structured_output=False)(fn)
-        server._tool_manager.get_tool(fn.__name__).fn_metadata.output_schema = output
-        return done
+        tool = Tool.from_function(
+            getattr(methods, name), title=spec.title, annotations=hints, structured_output=False
+        )
+        tool.fn_metadata.output_schema = spec.output_schema
+        made.append(tool)
+    return MCPServer(
+        "memkit",
+        version=__version__,
+        instructions=tools.INSTRUCTIONS,
+        log_level="WARNING",
+        tools=made,
+    )
 
-    return register
+
+def lowlevel(app: MCPServer) -> Server[Any]:
+    """The low-level server answering for `app` on the wire, as MCPServer's own does,
+    except that arguments failing validation get one clear line (jsonrpc.errors_line).
+    memkit has no resources or prompts: it lists none and answers as MCPServer would
+    for one asked by name."""
+    import logging
+
+    import mcp.types as t
+    from mcp.server.request_state import RequestStateBoundary, RequestStateSecurity
+    from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+
+    async def call_tool(ctx: Any, params: t.CallToolRequestParams) -> Any:
+        context = Context(request_context=ctx, mcp_server=app, input_params=params)
+        try:
+            return await app.call_tool(params.name, params.arguments or {}, context)
+        except MCPError:
+            raise
+        except ToolError as e:
+            if isinstance(e.__cause__, ValidationError):
+                why = jsonrpc.errors_line(e.__cause__.errors())
+                return _error(f"invalid arguments for {params.name}: {why}")
+            return _error(str(e))
+        except Exception as e:
+            logging.getLogger(__name__).exception("tool %r raised", params.name)
+            return _error(str(e))
+
+    async def list_tools(ctx: Any, params: Any) -> t.ListToolsResult:
+        return t.ListToolsResult(tools=await app.list_tools())
+
+    async def read_resource(ctx: Any, params: t.ReadResourceRequestParams) -> Any:
+        uri = str(params.uri)
+        raise MCPError(code=t.INVALID_PARAMS, message=f"Unknown resource: {uri}", data={"uri": uri})
+
+    async def get_prompt(ctx: Any, params: t.GetPromptRequestParams) -> Any:
+        raise ValueError(f"Unknown prompt: {params.name}")
+
+    server: Server[Any] = Server(
+        app.name,
+        version=app.version,
+        instructions=app.instructions,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=_answer(t.ListResourcesResult(resources=[])),
+        on_read_resource=read_resource,
+        on_list_resource_templates=_answer(t.ListResourceTemplatesResult(resource_templates=[])),
+        on_list_prompts=_answer(t.ListPromptsResult(prompts=[])),
+        on_get_prompt=get_prompt,
+        on_subscriptions_listen=ListenHandler(InMemorySubscriptionBus()),
+    )
+    security = RequestStateSecurity.ephemeral()
+    server.middleware.append(RequestStateBoundary(security, default_audience=app.name))
+    return server
+
+
+def _answer(result: Any) -> Any:
+    """A request handler that always answers `result`."""
+
+    async def handler(ctx: Any, params: Any) -> Any:
+        return result
+
+    return handler
 
 
 def serve(root: Path | None, clock: Callable[[], dt.date]) -> None:
@@ -324,33 +307,21 @@ def serve(root: Path | None, clock: Callable[[], dt.date]) -> None:
     `root` is the explicit `--root` (MEMKIT_ROOT); without it the project is found as
     memkit.agents.roots says, at the first tool call if it takes the client's roots.
     """
-    try:
-        import mcp.server.mcpserver  # noqa: F401
-    except ImportError:
-        from memkit.install import pip_line
-
-        raise MemkitError(
-            f"`memkit mcp` needs the MCP SDK 2.x: install memkit's `mcp` extra: {pip_line('mcp')}"
-        ) from None
-    import anyio
-
     project = roots.Project(root, dict(os.environ), os.getcwd())
-    anyio.run(serve_stdio, build_server(project, clock))
+    anyio.run(serve_stdio, lowlevel(build_server(project, clock)))
 
 
-async def serve_stdio(server: Any) -> None:
-    """MCPServer.run_stdio_async, except that each line is screened first
+async def serve_stdio(server: Server[Any]) -> None:
+    """What MCPServer.run_stdio_async does, except that each line is screened first
     (memkit.agents.jsonrpc.screen): one the SDK would drop (not JSON, not JSON-RPC, an
     id that is an object, a fraction, a boolean or null) or answer without its id
     (params that are not an object) gets memkit's error reply, and the session goes on."""
     import sys
     from io import TextIOWrapper
 
-    import anyio
     import mcp_types
     from mcp.server.stdio import stdio_server
     from mcp.shared.message import SessionMessage
-    from pydantic import ValidationError
 
     adapter = mcp_types.jsonrpc_message_adapter
 
@@ -361,30 +332,16 @@ async def serve_stdio(server: Any) -> None:
             return e.errors()
         return []
 
-    replies = anyio.create_memory_object_stream[dict[str, Any]](64)
-    send_reply, pending = replies
-
-    class Screened:
-        def __init__(self, lines: Any) -> None:
-            self.lines = lines
-
-        async def __aiter__(self) -> Any:
-            async for line in self.lines:
-                reply = jsonrpc.screen(line, validate)
-                if reply is None:
-                    yield line
-                elif reply:
-                    await send_reply.send(reply)
-
+    send_reply, pending = anyio.create_memory_object_stream[dict[str, Any]](64)
     stdin = anyio.wrap_file(TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
-    async with stdio_server(stdin=Screened(stdin)) as (read, write):  # type: ignore[arg-type]
+    lines = jsonrpc.screened(stdin, validate, send_reply.send)
+    async with stdio_server(stdin=lines) as (read, write):  # type: ignore[arg-type]
 
         async def answer() -> None:
             async for reply in pending:
                 await write.send(SessionMessage(adapter.validate_python(reply)))
 
-        lowlevel = server._lowlevel_server  # what run_stdio_async serves; no public name
         async with anyio.create_task_group() as tg:
             tg.start_soon(answer)
-            await lowlevel.run(read, write, lowlevel.create_initialization_options())
+            await server.run(read, write, server.create_initialization_options())
             tg.cancel_scope.cancel()

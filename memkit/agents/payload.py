@@ -51,12 +51,10 @@ def parse_payload(raw: bytes | str) -> dict[str, Any]:
 
 
 def one_line(text: str) -> str:
-    """`text` with line breaks and other control characters escaped."""
-    out = []
-    for c in text:
-        o = ord(c)
-        out.append(repr(c)[1:-1] if o < 0x20 or o == 0x7F or c in "\x85\u2028\u2029" else c)
-    return "".join(out)
+    """A hook's message for stderr: controls.printable, on one line."""
+    from memkit.controls import printable
+
+    return printable(text, one_line=True)
 
 
 def find_root(payload: Mapping[str, Any]) -> str | None:

@@ -5,13 +5,15 @@ search, for_files, stale and verify (get_memory over Store.get). They take the s
 and the date and know nothing of MCP; a MemkitError's message is what the agent sees.
 status_source gives search and context the staleness verdict (SessionStart uses it
 too). Agents write drafts only (memkit.agents.proposals): a change to a reviewed
-memory becomes a proposed revision a person approves.
+memory becomes a proposed revision a person approves. TOOLS says what clients are
+told of each tool (title, hints, result schema), INSTRUCTIONS what of the server.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from memkit import memory as mm
@@ -20,6 +22,44 @@ from memkit.errors import MemkitError
 from memkit.store import Store
 
 FORGET_MODES = ("archive", "delete")
+INSTRUCTIONS = (
+    "memkit holds this project's memories: decisions, conventions, gotchas and procedures "
+    "reviewed in git. Before changing files, call memories_for_files with their paths. "
+    "When you learn something the next person must know, save it with save_memory, "
+    "linked to the files or symbols it is about. What you save is a draft, and a change "
+    "to a reviewed memory is a proposed revision: a person approves either before it "
+    "becomes authority."
+)
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """What a client is told about an MCP tool besides its arguments: its title, its
+    behaviour hints and the JSON schema of its structured result."""
+
+    title: str
+    read_only: bool
+    destructive: bool
+    idempotent: bool
+    output_schema: dict[str, Any]
+
+
+_RECORD: dict[str, Any] = {"type": "object", "additionalProperties": True}
+_LIST, _TEXT = (
+    {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+    for schema in ({"type": "array", "items": _RECORD}, {"type": "string"})
+)
+# Tool name -> its spec, in the order clients list the tools.
+TOOLS: dict[str, ToolSpec] = {
+    "get_memory": ToolSpec("Get a memory", True, False, True, _RECORD),
+    "save_memory": ToolSpec("Save a memory (as a draft)", False, False, False, _RECORD),
+    "update_memory": ToolSpec("Change a draft or propose a revision", False, True, False, _RECORD),
+    "search_memories": ToolSpec("Search memories", True, False, True, _LIST),
+    "memories_for_files": ToolSpec("Memories about files", True, False, True, _TEXT),
+    "list_stale": ToolSpec("Memories needing attention", True, False, True, _LIST),
+    "verify_memory": ToolSpec("Mark own drafts verified", False, False, True, _LIST),
+    "forget_memory": ToolSpec("Forget a memory (or propose it)", False, True, False, _TEXT),
+}
 
 
 def save(
