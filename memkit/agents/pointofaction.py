@@ -1,14 +1,14 @@
-"""Give an agent the memories it needs when it starts, touches a file or asks something.
+"""Give an agent the memories it needs when it touches a file or asks something.
 
-`on_file` (PreToolUse before an edit, PostToolUse after a read), `on_prompt`
-(UserPromptSubmit) and `on_start` (SessionStart) pick memories from the
-point-of-action index (memkit.agents.recall), leave out what the session already
-has (its ledger, memkit.agents.ledger) and what Claude Code already loaded (memories
-compiled into CLAUDE.md or .claude/rules/), read the few memories given fresh from
-disk, mark stale ones with what changed, and fit the rest in the event's budget and
-what is left of the session's. Everything given gets a receipt. Budgets, in
-characters, come from `[agents]` in .memory/config.toml: `session_budget`,
-`file_budget`, `prompt_budget`, `prompt_memories`.
+`on_file` (PreToolUse before an edit, PostToolUse after a read) and `on_prompt`
+(UserPromptSubmit) pick memories from the point-of-action index
+(memkit.agents.recall), leave out what the session already has (its ledger,
+memkit.agents.ledger) and what Claude Code already loaded (memories compiled into
+CLAUDE.md or .claude/rules/), read the few memories given fresh from disk, mark stale
+ones with what changed (SessionStart, memkit.agents.session_text, does the same), and
+fit the rest in the event's budget and what is left of the session's. Everything given
+gets a receipt. Budgets, in characters, come from `[agents]` in .memory/config.toml:
+`session_budget`, `file_budget`, `prompt_budget`, `prompt_memories`.
 
 Each returns the text to add, or None when a memory it was about to give changed
 since the index was built: the caller rebuilds the index and asks again. Standard
@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import time
 
-from memkit.agents import ledger, recall, startup
+from memkit.agents import ledger, recall, session_text
 from memkit.controls import for_agent
 
 TYPE_CHECKING = False
@@ -54,7 +54,7 @@ def budget_values(root: Path) -> dict[str, int]:
     return out
 
 
-def _now() -> str:
+def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
@@ -187,7 +187,7 @@ def give(
     stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[9]], today)
     blocks: list[str] = []
     given: list[dict[str, object]] = []
-    size, at, commit = len(head), _now(), ledger.head_commit(root)
+    size, at, commit = len(head), now(), ledger.head_commit(root)
     for mid, e, why, (text, data) in chosen:
         stale = stale_of.get(mid, "")
         b = _block(mid, e, text, stale)
@@ -199,36 +199,13 @@ def give(
                           "blob": blob, "commit": commit, "stale": stale})  # fmt: skip
     names = {str(g["id"]) for g in given}
     left = [mid for mid, _, _ in wanted if mid not in names]
-    while blocks and size + len(startup.left_out_note(left)) > room:  # the list counts too
+    while blocks and size + len(session_text.left_out_note(left)) > room:  # the list counts too
         size -= len(blocks.pop())
         left.insert(0, str(given.pop()["id"]))
     if not given:
         return ""
     ledger.append(path, given)
-    return head + "".join(blocks) + startup.left_out_note(left)
-
-
-def record_start(
-    root: str, sid: str, source: str, given: list[tuple[str, str, int]], paths: dict[str, str]
-) -> None:
-    """Receipts for what SessionStart gave (the full handler's path). A new session,
-    /clear and a compaction start the agent's context afresh: what it was given before
-    counts no more."""
-    at, commit = _now(), ledger.head_commit(root)
-    recs: list[dict[str, object]] = []
-    if source != "resume":
-        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
-    for mid, why, chars in given:
-        blob = ""
-        if mid in paths:
-            try:
-                with open(os.path.join(root, paths[mid]), "rb") as f:
-                    blob = ledger.blob_id(f.read(MAX_MEMORY))
-            except OSError:
-                pass
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
-                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
-    ledger.append(ledger.receipts_file(root, sid), recs)
+    return head + "".join(blocks) + session_text.left_out_note(left)
 
 
 def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
@@ -269,44 +246,3 @@ def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str 
     return give(index, sid, event="prompt", picks=picks,
                 heading="Memories that may bear on this request",
                 cap=index.budget("prompt_budget"), today=today)  # fmt: skip
-
-
-def on_start(index: recall.Index, sid: str, source: str, *, today: str) -> str | None:
-    """The SessionStart text from the index's cached candidates (no files touched),
-    with receipts; None when a candidate that could be given changed."""
-    start = index.chunk_start()
-    ids, entries = start["ids"], start["m"]
-    plain: dict[str, str] = {}
-    texts: dict[str, tuple[str, bytes]] = {}
-    size = len(startup.HEAD)
-    for mid in ids:  # only those that could fit are read
-        e = entries[mid]
-        if size <= CONTEXT_CHARS:
-            got = body(index.root, e)
-            if got is None:
-                return None
-            texts[mid] = got
-            plain[mid] = startup.block(e[4], e[5], mid, "", got[0])
-        else:
-            plain[mid] = " " * (CONTEXT_CHARS + 1)  # cannot fit: never read
-        size += len(plain[mid])
-
-    def marked(fits: list[str]) -> dict[str, str]:
-        got = marks(index.root, [(m, entries[m]) for m in fits if entries[m][9]], today)
-        return {m: startup.block(entries[m][4], entries[m][5], m, s, texts[m][0])
-                for m, s in got.items()}  # fmt: skip
-
-    unnamed = max(0, int(start["n"]) - len(ids))
-    text, chosen, left = startup.assemble(ids, plain, marked, CONTEXT_CHARS, unnamed)
-    text += startup.left_out_note(left, unnamed)
-    at, commit = _now(), ledger.head_commit(index.root)
-    recs: list[dict[str, object]] = []
-    if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
-        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
-    for mid, chars in chosen:
-        blob = ledger.blob_id(texts[mid][1])
-        recs.append({"at": at, "event": "session-start", "why": "always on", "id": mid,
-                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
-    if sid:
-        ledger.append(ledger.receipts_file(index.root, sid), recs)
-    return text
