@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.agents import recall
 from memkit.agents.preloaded import COMPILED, RULES_DIR, compiled
+from memkit.agents.words import words
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ class _Buckets:
                 self.glob(key, pattern, m.id, entry, literal)
         about = [*m.links, *m.paths]
         text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
-        for w in set(recall.words(text)):
+        for w in set(words(text)):
             self.w[recall.fnv(w) % self.n].setdefault(w, []).append(m.id)
 
 

@@ -308,52 +308,6 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
     return out
 
 
-_STOP_WORDS = (
-    "the and for with that this from are was were has have had not but you your can will "
-    "would should could into when then than them they there what which who why how all "
-    "any some our out use used using about also just like make made get got does did "
-    "done its let lets please want need add fix run file files code "
-)
-STOP = frozenset(_STOP_WORDS.split())
-
-
-# The accents folded (scripts written without spaces: memkit.unspaced).
-_ACCENTS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
-
-
-def words(text: str) -> list[str]:
-    """Distinctive words, accents folded, crudely stemmed (`issued`, `issues`, `issuing`
-    -> `issu`); a run of an unspaced script counts as its pairs of characters."""
-    import re
-
-    pairs: list[str] = []
-    if not text.isascii():
-        import unicodedata
-
-        bare = re.sub(_ACCENTS, "", unicodedata.normalize("NFKD", text))
-        text = unicodedata.normalize("NFC", bare)
-        text = re.sub("[^\x00-\u0dff]+", lambda m: _pairs(m.group(), pairs), text)
-    found = re.findall(r"[a-z0-9][a-z0-9_]{2,}", text.casefold())
-    return [_stem(w) for w in found if w not in STOP] + pairs
-
-
-def _pairs(chars: str, out: list[str]) -> str:
-    """`chars` with its unspaced runs blanked; the runs' pairs of characters go to `out`."""
-    from memkit.unspaced import is_unspaced
-
-    mask = [is_unspaced(c) for c in chars]
-    runs = "".join(c if m else " " for c, m in zip(chars, mask, strict=True)).split()
-    out += [run[i : i + 2] for run in runs for i in range(len(run) - 1)]
-    return "".join(" " if m else c for c, m in zip(chars, mask, strict=True))
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "e", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, str]]:
     """(id, matching words) of the memories whose title, tags or links share the most
     distinctive words with `prompt`; at least two words, or one rare one in few memories."""
@@ -362,6 +316,8 @@ def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, st
     total = max(1, index.count)
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
+    from memkit.agents.words import words
+
     for w in dict.fromkeys(words(prompt[:4000])):
         ids = index.bucket("w", w).get(w, ())
         if not isinstance(ids, list) or not ids or len(ids) > total // 10 + 3:
