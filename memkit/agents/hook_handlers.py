@@ -179,7 +179,9 @@ def start_text(
     plain = {m: _block(entries[m], m, "", texts[m][0]) if m in texts else never for m in ids}
 
     def marked(fits: list[str]) -> dict[str, str]:
-        got = poa.marks(index.root, [(m, entries[m]) for m in fits if entries[m][9]], today)
+        got = poa.marks(
+            index.root, [(m, entries[m]) for m in fits if entries[m][recall.LINKED]], today
+        )
         return {m: _block(entries[m], m, s, texts[m][0]) for m, s in got.items()}
 
     unnamed = max(0, int(start["n"]) - len(ids))
@@ -202,7 +204,7 @@ def start_text(
 
 
 def _block(e: list[Any], mid: str, stale: str, text: str) -> str:
-    return block(e[4], e[5], mid, stale, text)
+    return block(e[recall.TITLE], e[recall.TYPE], mid, stale, text)
 
 
 def _fitting(index: recall.Index, ids: list[str], entries: dict[str, Any]) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ import os
 import time
 
 from memkit.agents import ledger, recall, session_text
+from memkit.agents.recall import ABOUT, COMPILED, LINKED, MTIME, OFFSET, PATH, SIZE, TITLE, TYPE
 from memkit.controls import for_agent
 
 TYPE_CHECKING = False
@@ -64,17 +65,17 @@ def body(root: str, entry: list[Any]) -> tuple[str, bytes] | None:
     from memkit.errors import MemkitError
     from memkit.fsutil import read_regular
 
-    path = os.path.join(root, entry[0])
-    if recall.stamp(path) != [entry[1], entry[2]]:
+    path = os.path.join(root, entry[PATH])
+    if recall.stamp(path) != [entry[SIZE], entry[MTIME]]:
         return None
     try:
-        data = read_regular(path, limit=MAX_MEMORY, what=entry[0])
+        data = read_regular(path, limit=MAX_MEMORY, what=entry[PATH])
     except (OSError, MemkitError):
         return None
-    head = data[: entry[3]].rstrip(b" \t\r\n")
-    if len(data) != entry[1] or not head.endswith((b"---", b"...")):
+    head = data[: entry[OFFSET]].rstrip(b" \t\r\n")
+    if len(data) != entry[SIZE] or not head.endswith((b"---", b"...")):
         return None
-    return data[entry[3] :].decode("utf-8", "replace").strip("\n"), data
+    return data[entry[OFFSET] :].decode("utf-8", "replace").strip("\n"), data
 
 
 VERDICTS = "agents-verdicts.json"
@@ -101,7 +102,7 @@ def marks(root: str, chosen: list[tuple[str, list[Any]]], today: str) -> dict[st
     cache = cache if isinstance(cache, dict) else {}
     head = ledger.head_commit(root)
     keys = {
-        mid: [e[1], e[2], [recall.stamp(os.path.join(root, p)) for p in e[9]], head]
+        mid: [e[SIZE], e[MTIME], [recall.stamp(os.path.join(root, p)) for p in e[LINKED]], head]
         for mid, e in chosen
     }
     out: dict[str, str] = {}
@@ -170,21 +171,21 @@ def give(
     path = ledger.receipts_file(root, sid)
     seen, spent = ledger.state(ledger.records(path)) if had is None else had
     room = min(cap, index.budget("session_budget") - spent)
-    wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[7]]
+    wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[COMPILED]]
     if not wanted or room < 200:
         return ""
     head = f"# {heading}\n\nFrom .memory/ (memkit). `memkit show ID` prints one in full.\n"
     used = len(head)
     chosen: list[tuple[str, list[Any], str, tuple[str, bytes]]] = []
     for mid, e, why in wanted:  # read only what may fit
-        if used + 60 + len(e[4]) > room:
+        if used + 60 + len(e[TITLE]) > room:
             continue
         got = body(root, e)
         if got is None:
             return None
         chosen.append((mid, e, why, got))
         used += len(_block(mid, e, got[0], ""))
-    stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[9]], today)
+    stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[LINKED]], today)
     blocks: list[str] = []
     given: list[dict[str, object]] = []
     size, at, commit = len(head), now(), ledger.head_commit(root)
@@ -211,8 +212,12 @@ def give(
 def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
     """One memory's block; everything from the memory escaped (controls.for_agent)."""
     warn = f"\n> **Possibly out of date**: {for_agent(stale)}\n" if stale else ""
-    about = f", about {for_agent(str(e[6]))}" if e[6] else ""
-    title, kind, shown = for_agent(str(e[4])), for_agent(str(e[5])), for_agent(text, lines=True)
+    about = f", about {for_agent(str(e[ABOUT]))}" if e[ABOUT] else ""
+    title, kind, shown = (
+        for_agent(str(e[TITLE])),
+        for_agent(str(e[TYPE])),
+        for_agent(text, lines=True),
+    )
     return f"\n## {title}\n\n_{kind} `{for_agent(mid)}`{about}_\n{warn}\n{shown}\n"
 
 

@@ -38,6 +38,8 @@ MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")
 ENV_PREFIX = "MEMKIT_AGENTS_"
 _WILD = "*?[{"
+# An entry's fields, in order (a JSON list in the file).
+PATH, SIZE, MTIME, OFFSET, TITLE, TYPE, ABOUT, COMPILED, RANK, LINKED = range(10)
 
 
 def index_file(root: str) -> str:
@@ -147,13 +149,13 @@ def _entry_ok(e: Any) -> bool:
     return (
         isinstance(e, list)
         and len(e) == 10
-        and isinstance(e[0], str)
-        and e[0].startswith(".memory/")
-        and ".." not in e[0].split("/")
+        and isinstance(e[PATH], str)
+        and e[PATH].startswith(".memory/")
+        and ".." not in e[PATH].split("/")
         and all(isinstance(x, int) for x in e[1:4])
         and all(isinstance(x, str) for x in e[4:7])
-        and isinstance(e[9], list)
-        and all(isinstance(x, str) and ".." not in x.split("/") for x in e[9])
+        and isinstance(e[LINKED], list)
+        and all(isinstance(x, str) and ".." not in x.split("/") for x in e[LINKED])
     )
 
 
@@ -289,7 +291,7 @@ def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, 
         e = chunk.get("m", {}).get(mid)
         if not isinstance(mid, str) or not _entry_ok(e):
             continue
-        rank = e[8] if isinstance(e[8], list) and len(e[8]) == 3 else [1, 0, 0]
+        rank = e[RANK] if isinstance(e[RANK], list) and len(e[RANK]) == 3 else [1, 0, 0]
         order = (rank[0], 1 - linked, rank[1], -literal, rank[2], mid)
         if mid not in found or order < found[mid]:
             found[mid], entries[mid] = order, e
@@ -304,7 +306,7 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
         if names_file or not linked:  # a link names the file; a path may hold it
             e = chunk.get("m", {}).get(mid)
             if isinstance(mid, str) and _entry_ok(e):
-                out[mid] = e[0]
+                out[mid] = e[PATH]
     return out
 
 
