@@ -22,7 +22,7 @@ of the installed `memkit-hook EVENT` console script (what the launcher in
 - user-prompt-submit: retrieval for a prompt;
 - session-start: the startup context (every memory file's stamp compared);
 - session-start, compact: after a compaction of a session that touched a file (the
-  full handler: one store read);
+  touched files' memories named by the index);
 - pre-tool-use, index rebuilt: an Edit right after a memory file was touched (the
   index no longer holds: one store load and a rebuild).
 

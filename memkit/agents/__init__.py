@@ -1,6 +1,6 @@
-"""Agents reading and writing memories: Claude Code hook handlers (claude) with the
-session journal (journal), the context given at session start (session_start) and the
-draft made at the end (drafts); the MCP server (mcp) and the functions its tools call
+"""Agents reading and writing memories: Claude Code hook handlers (claude, hook_handlers)
+with the session journal (journal), the text given at session start (session_text) and
+the draft made at the end (drafts); the MCP server (mcp) and the functions its tools call
 (tools); registration in agents' settings (register); importing agents' instruction
 files (importer); and the review of what agents propose (proposals).
 """

@@ -9,7 +9,7 @@ to the session's journal (memkit.agents.journal). After a Read, and before an ed
 and UserPromptSubmit adds those the prompt calls for (memkit.agents.pointofaction,
 with receipts). Stop / SessionEnd turn that journal into one draft memory
 (memkit.agents.drafts); SessionStart prints the memories Claude Code does not already
-load (memkit.agents.session_start). A payload that is not what Claude Code sends gets
+load (memkit.agents.session_text). A payload that is not what Claude Code sends gets
 one line on stderr and exit code 0, and nothing is written. The installers that
 register these hooks are in register.py.
 """
@@ -22,12 +22,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents import fasthook
-from memkit.agents.journal import JOURNAL_DAYS, journal_path, prune_journals, read_journal
+from memkit.agents import hook_handlers
+from memkit.agents.journal import journal_path, read_journal
 from memkit.agents.payload import (
     TOOLS,
     HookInputError,
-    additional_context,
     one_line,
     parse_payload,
     record,
@@ -50,13 +49,13 @@ def handle(event: str, raw: bytes | str, clock: Callable[[], dt.date]) -> tuple[
     try:
         payload = parse_payload(raw)
         if event == "post-tool-use":
-            out, said = fasthook.post_tool_use(payload)
+            out, said = hook_handlers.post_tool_use(payload)
             if out:
                 return out, ""
-        elif event in fasthook.HANDLERS:
-            return fasthook.HANDLERS[event](payload), ""
         elif event == "session-start":
             return session_start(payload, today=clock()), ""
+        elif event in hook_handlers.HANDLERS:
+            return hook_handlers.HANDLERS[event](payload), ""
         else:
             said = stop(payload, today=clock(), end=event == "session-end")
             if said.startswith("saved "):  # the first save: tell the person, once
@@ -115,43 +114,10 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
 
 
 def session_start(payload: Mapping[str, Any], *, today: dt.date) -> str:
-    """The SessionStart JSON output: relevant memories, minus those already in CLAUDE.md,
-    and (resume, compact) those about the files the session touched. The index
-    answers when it can (memkit.agents.fasthook); otherwise one store read serves the
-    context and the index's rebuild."""
-    fast = fasthook.session_start(dict(payload))
-    if fast is not None:
-        return fast
-    root = find_root(payload)
-    if root is None:
-        return ""
-    files: list[str] = []
-    prune_journals(root, keep_days=JOURNAL_DAYS, today=today)
-    sid = payload.get("session_id")
-    journal = journal_path(root, sid if isinstance(sid, str) else "")
-    if sid and isinstance(sid, str) and journal.exists():  # resume / compact: what it touched
-        files = sorted({r["file"] for r in read_journal(journal) if "file" in r})
-    from memkit.agents import recall
-    from memkit.agents.indexer import build, digest
-    from memkit.agents.pointofaction import record_start
-    from memkit.agents.session_start import context
-    from memkit.store import Store
-
-    store = Store(root, once=True)
-    given = context(store, files=files, today=today)
-    idx = recall.open_index(str(root))
-    holds = idx is not None and recall.fresh(idx, today.isoformat())
-    if idx is not None:
-        holds = holds and idx.header.get("digest") == digest(str(root))
-        idx.close()
-    if not holds:
-        build(store, today=today)  # point-of-action lookups start true
-    if isinstance(sid, str) and sid:
-        source = payload.get("source")
-        paths = {m.id: m.path for m in store.memories()}
-        got = [(mid, why, chars) for mid, why, chars in given.given]
-        record_start(str(root), sid, source if isinstance(source, str) else "", got, paths)
-    return additional_context("SessionStart", given.text)
+    """The SessionStart JSON output: the memories Claude Code does not already load, and
+    (resume, compact) those about the files the session touched, from the point-of-action
+    index (memkit.agents.hook_handlers, memkit.agents.session_text)."""
+    return hook_handlers.session_start(dict(payload), today.isoformat())
 
 
 if __name__ == "__main__":

@@ -1,10 +1,9 @@
-"""`memkit context --file` from the point-of-action index: only the memories about the
-files are read, not the store.
+"""The memories about some files, for `memkit context` and SessionStart after a resume.
 
-The index (memkit.agents.recall) names the memories linked to each file or scoped to
-it; those few are parsed and handed to memkit.search.context.build_context, which
-orders them, checks their staleness and fits the budget exactly as it does for the
-whole store. Folders, queries and shared team stores take the full path (None here).
+The point-of-action index (memkit.agents.recall) names the memories linked to each file
+or scoped to it; only those few are parsed, and memkit.search.context.build_context
+orders them, checks their staleness and fits the budget. A query, a folder, a link or
+`..`, and shared team stores need every memory: build_context is then given the store.
 """
 
 from __future__ import annotations
@@ -13,27 +12,16 @@ import os
 from typing import TYPE_CHECKING
 
 from memkit.agents import recall
-from memkit.store import Loaded, Store
 
 if TYPE_CHECKING:
     import datetime as dt
     from collections.abc import Sequence
 
+    from memkit.memory import Memory
     from memkit.search.context import Context
     from memkit.search.rank import StatusSource
-
-
-class _Subset(Store):
-    """A store whose load() holds only the named memories (parsed directly)."""
-
-    def __init__(self, store: Store, paths: dict[str, str]) -> None:
-        super().__init__(store.root)
-        self.hint_paths(paths)
-        store.hint_paths(paths)  # so get_many reads these files directly, not the store
-        self._some = Loaded(tuple(store.get_many(paths)) if paths else (), ())
-
-    def load(self) -> Loaded:
-        return self._some
+    from memkit.staleness.verdict import MemoryStatus
+    from memkit.store import Store
 
 
 def relative(root: str, file: str) -> str | None:
@@ -46,41 +34,85 @@ def relative(root: str, file: str) -> str | None:
     return rel.replace(os.sep, "/")
 
 
-def context_for_files(
+def _plain_files(root: str, files: Sequence[str]) -> list[str] | None:
+    """`files` relative to the project when each is a regular file named plainly; None
+    for a folder, a link, `..` (the whole store says what those mean)."""
+    rels = [relative(root, f) for f in files]
+    if any(r is None or (not os.path.isabs(f) and r != f.removeprefix("./"))
+           for r, f in zip(rels, files, strict=True)):  # fmt: skip
+        return None
+    return [str(r) for r in rels]
+
+
+def file_context(
     store: Store,
     files: Sequence[str],
+    query: str | None,
     *,
     budget_tokens: int,
     exclude_always_on: bool,
     today: dt.date,
     statuses: StatusSource | None,
-) -> Context | None:
-    """The context for `files` (regular files of the project), or None when the full
-    path must answer."""
+) -> Context:
+    """`memkit context`: the memories about `files`, then the search hits for `query`."""
     from memkit.search.context import build_context
 
     root = str(store.root)
-    if "stores" in store.config.data or not files:
-        return None
-    rels = [relative(root, f) for f in files]
-    if any(r is None or (not os.path.isabs(f) and r != f.removeprefix("./"))
-           for r, f in zip(rels, files, strict=True)):  # fmt: skip
-        return None  # a folder, a link, `..`: the full path says what it means
-    idx = recall.open_index(root)
-    try:
+    shared = "stores" in store.config.data
+    rels = None if query or shared or not files else _plain_files(root, files)
+    paths = None
+    if rels is not None:
+        idx = recall.open_index(root)
         if idx is None or not recall.fresh(idx, today.isoformat()):
             if idx is not None:
                 idx.close()
             from memkit.agents.indexer import build
 
             idx = recall.from_bytes(root, build(store, today=today))
-        paths: dict[str, str] = {}
-        for rel in rels:
-            paths.update(recall.for_context(idx, str(rel)))
-    finally:
-        if idx is not None:
+        try:
+            paths = _named(idx, rels)
+        finally:
             idx.close()
-    subset = _Subset(store, paths)
-    return build_context(subset, files=files, query=None, budget_tokens=budget_tokens,
-                         today=today, exclude_always_on=exclude_always_on,
-                         statuses=statuses)  # fmt: skip
+    return build_context(store, files=files, query=query, budget_tokens=budget_tokens,
+                         exclude_always_on=exclude_always_on, today=today, statuses=statuses,
+                         memories=None if paths is None else _parsed(store, paths))  # fmt: skip
+
+
+def indexed_context(
+    index: recall.Index, files: Sequence[str], *, budget_tokens: int, today: str
+) -> tuple[Context, dict[str, str]]:
+    """The memories with `paths` about `files` (relative paths, as the session journal
+    keeps them), as `memkit context --exclude-always-on` gives them; with {id: memory
+    file} of those the index named."""
+    import datetime as dt
+    from pathlib import Path
+
+    from memkit.search.context import build_context
+    from memkit.staleness import check_store
+    from memkit.store import Store
+
+    store = Store(Path(index.root))
+    day = dt.date.fromisoformat(today)
+    paths = _named(index, files)
+    memories = None if "stores" in store.config.data else _parsed(store, paths)
+
+    def statuses(ids: list[str]) -> dict[str, MemoryStatus]:
+        return {s.id: s for s in check_store(store, today=day, ids=ids)}
+
+    ctx = build_context(store, files=files, budget_tokens=budget_tokens, exclude_always_on=True,
+                        today=day, statuses=statuses, memories=memories)  # fmt: skip
+    return ctx, paths
+
+
+def _named(index: recall.Index, rels: Sequence[str]) -> dict[str, str]:
+    """{id: memory file} of the memories the index names for `rels`."""
+    paths: dict[str, str] = {}
+    for rel in rels:
+        paths.update(recall.for_context(index, rel))
+    return paths
+
+
+def _parsed(store: Store, paths: dict[str, str]) -> list[Memory]:
+    """The memories at `paths` (id -> file), parsed directly rather than the store loaded."""
+    store.hint_paths(paths)
+    return list(store.get_many(paths)) if paths else []

@@ -2,8 +2,8 @@
 
 Claude Code runs a hook as a new process on every tool call, prompt and session
 start, so this module imports only the standard library and the light handlers of
-memkit.agents.fasthook (which read the point-of-action index); Stop, SessionEnd and
-a SessionStart that must read the store go to the full handlers (memkit.agents.claude).
+memkit.agents.hook_handlers (which read the point-of-action index); Stop and SessionEnd
+go to memkit.agents.claude.
 Whatever happens, the exit code is 0 and stderr holds at most one line.
 """
 
@@ -16,22 +16,18 @@ from memkit.agents.hookio import serve
 
 def run(event: str, raw: bytes) -> tuple[str, str]:
     """(stdout, stderr) of one hook call, as memkit.agents.claude.handle gives them."""
-    from memkit.agents import fasthook
+    from memkit.agents import hook_handlers
     from memkit.agents.payload import HookInputError, one_line, parse_payload
 
-    if event in fasthook.HANDLERS or event == "session-start":
+    if event in hook_handlers.HANDLERS:
         try:
             payload = parse_payload(raw)
             if event == "post-tool-use":
-                out, said = fasthook.post_tool_use(payload)
+                out, said = hook_handlers.post_tool_use(payload)
                 if out or not said:
                     return out, ""
                 return "", f"memkit hook {event}: {one_line(said)}"
-            if event in fasthook.HANDLERS:
-                return fasthook.HANDLERS[event](payload), ""
-            got = fasthook.session_start(payload)
-            if got is not None:
-                return got, ""
+            return hook_handlers.HANDLERS[event](payload), ""
         except HookInputError as e:
             return "", f"memkit hook {event}: {one_line(str(e))}"
         except Exception as e:

@@ -16,6 +16,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from memkit.agents import recall
+from memkit.agents.preloaded import COMPILED, RULES_DIR, compiled
+from memkit.agents.words import words
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
@@ -23,10 +25,6 @@ if TYPE_CHECKING:
 
     from memkit.memory import Memory
     from memkit.store import Store
-
-COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
-RULES_DIR = ".claude/rules"
-MAX_RULE = 1024 * 1024
 
 
 def digest(root: str) -> str:
@@ -63,32 +61,6 @@ def sources(root: str, loaded: list[str]) -> dict[str, Any]:
     """The stamps the index depends on: folders of .memory/, config, what Claude loads."""
     rels = [*_dirs(root), ".memory/config.toml", *COMPILED, ".claude", RULES_DIR, *loaded]
     return {rel: recall.stamp(os.path.join(root, rel)) for rel in dict.fromkeys(rels)}
-
-
-def compiled(root: str) -> tuple[set[str], set[str], list[str]]:
-    """(ids compiled into CLAUDE.md and its imports, ids in .claude/rules/, files read)."""
-    from pathlib import Path
-
-    from memkit.agents.session_start import compiled_ids
-    from memkit.fsutil import read_inside
-
-    files: list[str] = []
-    claude = compiled_ids(Path(root), read=files)
-    rules: set[str] = set()
-    try:
-        names = sorted(e.name for e in os.scandir(os.path.join(root, RULES_DIR)))
-    except OSError:
-        names = []
-    for name in names:
-        if name.endswith(".md"):
-            rel = f"{RULES_DIR}/{name}"
-            files.append(rel)
-            try:
-                text = read_inside(Path(root), rel, limit=MAX_RULE).decode("utf-8", "replace")
-            except Exception:
-                continue
-            rules.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
-    return claude, rules, files
 
 
 def _entry(root: str, m: Memory, compiled: bool) -> list[Any] | None:
@@ -149,7 +121,7 @@ class _Buckets:
                 self.glob(key, pattern, m.id, entry, literal)
         about = [*m.links, *m.paths]
         text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
-        for w in set(recall.words(text)):
+        for w in set(words(text)):
             self.w[recall.fnv(w) % self.n].setdefault(w, []).append(m.id)
 
 
@@ -230,7 +202,7 @@ def _dumps(value: Any) -> bytes:
 def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
     """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
     fit, then enough more to name what is left out; the count of all of them."""
-    from memkit.agents.startlayout import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.agents.session_text import CONTEXT_CHARS, MAX_LISTED, block
     from memkit.memory import TYPES
 
     always = sorted(

@@ -1,14 +1,14 @@
-"""Give an agent the memories it needs when it starts, touches a file or asks something.
+"""Give an agent the memories it needs when it touches a file or asks something.
 
-`on_file` (PreToolUse before an edit, PostToolUse after a read), `on_prompt`
-(UserPromptSubmit) and `on_start` (SessionStart) pick memories from the
-point-of-action index (memkit.agents.recall), leave out what the session already
-has (its ledger, memkit.agents.ledger) and what Claude Code already loaded (memories
-compiled into CLAUDE.md or .claude/rules/), read the few memories given fresh from
-disk, mark stale ones with what changed, and fit the rest in the event's budget and
-what is left of the session's. Everything given gets a receipt. Budgets, in
-characters, come from `[agents]` in .memory/config.toml: `session_budget`,
-`file_budget`, `prompt_budget`, `prompt_memories`.
+`on_file` (PreToolUse before an edit, PostToolUse after a read) and `on_prompt`
+(UserPromptSubmit) pick memories from the point-of-action index
+(memkit.agents.recall), leave out what the session already has (its ledger,
+memkit.agents.ledger) and what Claude Code already loaded (memories compiled into
+CLAUDE.md or .claude/rules/), read the few memories given fresh from disk, mark stale
+ones with what changed (SessionStart, memkit.agents.session_text, does the same), and
+fit the rest in the event's budget and what is left of the session's. Everything given
+gets a receipt. Budgets, in characters, come from `[agents]` in .memory/config.toml:
+`session_budget`, `file_budget`, `prompt_budget`, `prompt_memories`.
 
 Each returns the text to add, or None when a memory it was about to give changed
 since the index was built: the caller rebuilds the index and asks again. Standard
@@ -21,7 +21,8 @@ from __future__ import annotations
 import os
 import time
 
-from memkit.agents import ledger, recall, startlayout
+from memkit.agents import ledger, recall, session_text
+from memkit.agents.recall import ABOUT, COMPILED, LINKED, MTIME, OFFSET, PATH, SIZE, TITLE, TYPE
 from memkit.controls import for_agent
 
 TYPE_CHECKING = False
@@ -54,7 +55,7 @@ def budget_values(root: Path) -> dict[str, int]:
     return out
 
 
-def _now() -> str:
+def now() -> str:
     return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
 
 
@@ -64,17 +65,17 @@ def body(root: str, entry: list[Any]) -> tuple[str, bytes] | None:
     from memkit.errors import MemkitError
     from memkit.fsutil import read_regular
 
-    path = os.path.join(root, entry[0])
-    if recall.stamp(path) != [entry[1], entry[2]]:
+    path = os.path.join(root, entry[PATH])
+    if recall.stamp(path) != [entry[SIZE], entry[MTIME]]:
         return None
     try:
-        data = read_regular(path, limit=MAX_MEMORY, what=entry[0])
+        data = read_regular(path, limit=MAX_MEMORY, what=entry[PATH])
     except (OSError, MemkitError):
         return None
-    head = data[: entry[3]].rstrip(b" \t\r\n")
-    if len(data) != entry[1] or not head.endswith((b"---", b"...")):
+    head = data[: entry[OFFSET]].rstrip(b" \t\r\n")
+    if len(data) != entry[SIZE] or not head.endswith((b"---", b"...")):
         return None
-    return data[entry[3] :].decode("utf-8", "replace").strip("\n"), data
+    return data[entry[OFFSET] :].decode("utf-8", "replace").strip("\n"), data
 
 
 VERDICTS = "agents-verdicts.json"
@@ -101,7 +102,7 @@ def marks(root: str, chosen: list[tuple[str, list[Any]]], today: str) -> dict[st
     cache = cache if isinstance(cache, dict) else {}
     head = ledger.head_commit(root)
     keys = {
-        mid: [e[1], e[2], [recall.stamp(os.path.join(root, p)) for p in e[9]], head]
+        mid: [e[SIZE], e[MTIME], [recall.stamp(os.path.join(root, p)) for p in e[LINKED]], head]
         for mid, e in chosen
     }
     out: dict[str, str] = {}
@@ -170,24 +171,24 @@ def give(
     path = ledger.receipts_file(root, sid)
     seen, spent = ledger.state(ledger.records(path)) if had is None else had
     room = min(cap, index.budget("session_budget") - spent)
-    wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[7]]
+    wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[COMPILED]]
     if not wanted or room < 200:
         return ""
     head = f"# {heading}\n\nFrom .memory/ (memkit). `memkit show ID` prints one in full.\n"
     used = len(head)
     chosen: list[tuple[str, list[Any], str, tuple[str, bytes]]] = []
     for mid, e, why in wanted:  # read only what may fit
-        if used + 60 + len(e[4]) > room:
+        if used + 60 + len(e[TITLE]) > room:
             continue
         got = body(root, e)
         if got is None:
             return None
         chosen.append((mid, e, why, got))
         used += len(_block(mid, e, got[0], ""))
-    stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[9]], today)
+    stale_of = marks(root, [(mid, e) for mid, e, _, _ in chosen if e[LINKED]], today)
     blocks: list[str] = []
     given: list[dict[str, object]] = []
-    size, at, commit = len(head), _now(), ledger.head_commit(root)
+    size, at, commit = len(head), now(), ledger.head_commit(root)
     for mid, e, why, (text, data) in chosen:
         stale = stale_of.get(mid, "")
         b = _block(mid, e, text, stale)
@@ -199,43 +200,24 @@ def give(
                           "blob": blob, "commit": commit, "stale": stale})  # fmt: skip
     names = {str(g["id"]) for g in given}
     left = [mid for mid, _, _ in wanted if mid not in names]
-    while blocks and size + len(startlayout.left_out_note(left)) > room:  # the list counts too
+    while blocks and size + len(session_text.left_out_note(left)) > room:  # the list counts too
         size -= len(blocks.pop())
         left.insert(0, str(given.pop()["id"]))
     if not given:
         return ""
     ledger.append(path, given)
-    return head + "".join(blocks) + startlayout.left_out_note(left)
-
-
-def record_start(
-    root: str, sid: str, source: str, given: list[tuple[str, str, int]], paths: dict[str, str]
-) -> None:
-    """Receipts for what SessionStart gave (the full handler's path). A new session,
-    /clear and a compaction start the agent's context afresh: what it was given before
-    counts no more."""
-    at, commit = _now(), ledger.head_commit(root)
-    recs: list[dict[str, object]] = []
-    if source != "resume":
-        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
-    for mid, why, chars in given:
-        blob = ""
-        if mid in paths:
-            try:
-                with open(os.path.join(root, paths[mid]), "rb") as f:
-                    blob = ledger.blob_id(f.read(MAX_MEMORY))
-            except OSError:
-                pass
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
-                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
-    ledger.append(ledger.receipts_file(root, sid), recs)
+    return head + "".join(blocks) + session_text.left_out_note(left)
 
 
 def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
     """One memory's block; everything from the memory escaped (controls.for_agent)."""
     warn = f"\n> **Possibly out of date**: {for_agent(stale)}\n" if stale else ""
-    about = f", about {for_agent(str(e[6]))}" if e[6] else ""
-    title, kind, shown = for_agent(str(e[4])), for_agent(str(e[5])), for_agent(text, lines=True)
+    about = f", about {for_agent(str(e[ABOUT]))}" if e[ABOUT] else ""
+    title, kind, shown = (
+        for_agent(str(e[TITLE])),
+        for_agent(str(e[TYPE])),
+        for_agent(text, lines=True),
+    )
     return f"\n## {title}\n\n_{kind} `{for_agent(mid)}`{about}_\n{warn}\n{shown}\n"
 
 
@@ -269,44 +251,3 @@ def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str 
     return give(index, sid, event="prompt", picks=picks,
                 heading="Memories that may bear on this request",
                 cap=index.budget("prompt_budget"), today=today)  # fmt: skip
-
-
-def on_start(index: recall.Index, sid: str, source: str, *, today: str) -> str | None:
-    """The SessionStart text from the index's cached candidates (no files touched),
-    with receipts; None when a candidate that could be given changed."""
-    start = index.chunk_start()
-    ids, entries = start["ids"], start["m"]
-    plain: dict[str, str] = {}
-    texts: dict[str, tuple[str, bytes]] = {}
-    size = len(startlayout.HEAD)
-    for mid in ids:  # only those that could fit are read
-        e = entries[mid]
-        if size <= CONTEXT_CHARS:
-            got = body(index.root, e)
-            if got is None:
-                return None
-            texts[mid] = got
-            plain[mid] = startlayout.block(e[4], e[5], mid, "", got[0])
-        else:
-            plain[mid] = " " * (CONTEXT_CHARS + 1)  # cannot fit: never read
-        size += len(plain[mid])
-
-    def marked(fits: list[str]) -> dict[str, str]:
-        got = marks(index.root, [(m, entries[m]) for m in fits if entries[m][9]], today)
-        return {m: startlayout.block(entries[m][4], entries[m][5], m, s, texts[m][0])
-                for m, s in got.items()}  # fmt: skip
-
-    unnamed = max(0, int(start["n"]) - len(ids))
-    text, chosen, left = startlayout.assemble(ids, plain, marked, CONTEXT_CHARS, unnamed)
-    text += startlayout.left_out_note(left, unnamed)
-    at, commit = _now(), ledger.head_commit(index.root)
-    recs: list[dict[str, object]] = []
-    if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
-        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
-    for mid, chars in chosen:
-        blob = ledger.blob_id(texts[mid][1])
-        recs.append({"at": at, "event": "session-start", "why": "always on", "id": mid,
-                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
-    if sid:
-        ledger.append(ledger.receipts_file(index.root, sid), recs)
-    return text

@@ -38,6 +38,8 @@ MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")
 ENV_PREFIX = "MEMKIT_AGENTS_"
 _WILD = "*?[{"
+# An entry's fields, in order (a JSON list in the file).
+PATH, SIZE, MTIME, OFFSET, TITLE, TYPE, ABOUT, COMPILED, RANK, LINKED = range(10)
 
 
 def index_file(root: str) -> str:
@@ -147,13 +149,13 @@ def _entry_ok(e: Any) -> bool:
     return (
         isinstance(e, list)
         and len(e) == 10
-        and isinstance(e[0], str)
-        and e[0].startswith(".memory/")
-        and ".." not in e[0].split("/")
+        and isinstance(e[PATH], str)
+        and e[PATH].startswith(".memory/")
+        and ".." not in e[PATH].split("/")
         and all(isinstance(x, int) for x in e[1:4])
         and all(isinstance(x, str) for x in e[4:7])
-        and isinstance(e[9], list)
-        and all(isinstance(x, str) and ".." not in x.split("/") for x in e[9])
+        and isinstance(e[LINKED], list)
+        and all(isinstance(x, str) and ".." not in x.split("/") for x in e[LINKED])
     )
 
 
@@ -289,7 +291,7 @@ def about_file(index: Index, rel: str) -> list[tuple[str, list[Any], tuple[Any, 
         e = chunk.get("m", {}).get(mid)
         if not isinstance(mid, str) or not _entry_ok(e):
             continue
-        rank = e[8] if isinstance(e[8], list) and len(e[8]) == 3 else [1, 0, 0]
+        rank = e[RANK] if isinstance(e[RANK], list) and len(e[RANK]) == 3 else [1, 0, 0]
         order = (rank[0], 1 - linked, rank[1], -literal, rank[2], mid)
         if mid not in found or order < found[mid]:
             found[mid], entries[mid] = order, e
@@ -304,54 +306,8 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
         if names_file or not linked:  # a link names the file; a path may hold it
             e = chunk.get("m", {}).get(mid)
             if isinstance(mid, str) and _entry_ok(e):
-                out[mid] = e[0]
+                out[mid] = e[PATH]
     return out
-
-
-_STOP_WORDS = (
-    "the and for with that this from are was were has have had not but you your can will "
-    "would should could into when then than them they there what which who why how all "
-    "any some our out use used using about also just like make made get got does did "
-    "done its let lets please want need add fix run file files code "
-)
-STOP = frozenset(_STOP_WORDS.split())
-
-
-# The accents folded (scripts written without spaces: memkit.unspaced).
-_ACCENTS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
-
-
-def words(text: str) -> list[str]:
-    """Distinctive words, accents folded, crudely stemmed (`issued`, `issues`, `issuing`
-    -> `issu`); a run of an unspaced script counts as its pairs of characters."""
-    import re
-
-    pairs: list[str] = []
-    if not text.isascii():
-        import unicodedata
-
-        bare = re.sub(_ACCENTS, "", unicodedata.normalize("NFKD", text))
-        text = unicodedata.normalize("NFC", bare)
-        text = re.sub("[^\x00-\u0dff]+", lambda m: _pairs(m.group(), pairs), text)
-    found = re.findall(r"[a-z0-9][a-z0-9_]{2,}", text.casefold())
-    return [_stem(w) for w in found if w not in STOP] + pairs
-
-
-def _pairs(chars: str, out: list[str]) -> str:
-    """`chars` with its unspaced runs blanked; the runs' pairs of characters go to `out`."""
-    from memkit.unspaced import is_unspaced
-
-    mask = [is_unspaced(c) for c in chars]
-    runs = "".join(c if m else " " for c, m in zip(chars, mask, strict=True)).split()
-    out += [run[i : i + 2] for run in runs for i in range(len(run) - 1)]
-    return "".join(" " if m else c for c, m in zip(chars, mask, strict=True))
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "e", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
 
 
 def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, str]]:
@@ -362,6 +318,8 @@ def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, st
     total = max(1, index.count)
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
+    from memkit.agents.words import words
+
     for w in dict.fromkeys(words(prompt[:4000])):
         ids = index.bucket("w", w).get(w, ())
         if not isinstance(ids, list) or not ids or len(ids) > total // 10 + 3:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -115,24 +115,17 @@ def context(
     exclude_always_on: bool,
 ) -> None:
     """The memories relevant to some files and a task, within a token budget."""
+    from memkit.agents.filecontext import file_context
     from memkit.errors import MemkitError
     from memkit.search import staleness_checker
-    from memkit.search.context import build_context
 
     store = get_store(ctx)
     if not files and not query:
         raise MemkitError("give at least one --file or a --query")
     day = today()
     statuses = staleness_checker(store, today=day)
-    common: dict[str, Any] = {"budget_tokens": budget, "today": day, "statuses": statuses,
-                              "exclude_always_on": exclude_always_on}  # fmt: skip
-    got = None
-    if not query:  # files only: the point-of-action index names the few memories to read
-        from memkit.agents.filecontext import context_for_files
-
-        got = context_for_files(store, files, **common)
-    if got is None:
-        got = build_context(store, files=files, query=query, **common)
+    got = file_context(store, files, query, budget_tokens=budget, today=day, statuses=statuses,
+                       exclude_always_on=exclude_always_on)  # fmt: skip
     notes()
     if fmt == "json":
         echo_json(got.to_record())

@@ -127,16 +127,21 @@ def build_context(
     today: dt.date,
     statuses: StatusSource | None = None,
     search_limit: int = 10,
+    memories: Sequence[Memory] | None = None,
 ) -> Context:
     """Exact matches for `files`, then search hits for `query`, within `budget_tokens`.
 
     `files` are paths relative to the project root (or absolute inside it).
     `statuses` is the staleness verdict, or a function computing it for given ids.
+    `memories`: those to choose from, when the caller knows which can match (the
+    point-of-action index names them); else every memory of the store and shared stores.
     """
     rels = tuple(sorted({_relative(store.root, f) for f in files}))
-    from memkit.stores import load_all
+    if memories is None:
+        from memkit.stores import load_all
 
-    live = {m.id: m for m in load_all(store).memories if _visible(m, today)}
+        memories = load_all(store).memories
+    live = {m.id: m for m in memories if _visible(m, today)}
     if exclude_always_on:
         live = {k: m for k, m in live.items() if m.paths}
     exact = {mid: fs for mid, m in live.items() if (fs := _matches(m, rels))}

@@ -14,7 +14,6 @@ import pytest
 from conftest import Invoke, git, write_memory
 from test_pointofaction import edit, hook, payload
 
-from memkit.agents import session_start
 from memkit.store import Store
 
 DAY = datetime.date(2026, 11, 22)
@@ -74,10 +73,13 @@ def test_session_start_hook(project: Path) -> None:
     clean(hook(project, "session-start", payload(project, "SessionStart", source="startup")))
 
 
-def test_session_start_full_handler(project: Path) -> None:
-    store = Store(project)
-    clean(session_start.context(store, files=[], today=DAY).text)
-    text = session_start.context(store, files=[LINK, "src/billing.py"], today=DAY).text
+def test_session_start_after_a_compact(project: Path) -> None:
+    from memkit.agents import claude, journal
+
+    for file in (LINK, "src/billing.py"):
+        journal.append(journal.journal_path(project, "s1"), {"kind": "read", "file": file})
+    out = claude.session_start({"session_id": "s1", "cwd": str(project)}, today=DAY)
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     clean(text)
     assert "about-billing" in text
 

@@ -1,4 +1,4 @@
-"""The hooks' fast path (memkit.agents.hook, fasthook, recall): the installed entry point
+"""The hooks' fast path (memkit.agents.hook, hook_handlers, recall): the installed entry point
 imports nothing heavy, and the derived index never gives what is no longer true."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The SessionStart text laid out: blocks in order within Claude Code's cap, everything counted.
 
-Shared by the full handler (memkit.agents.session_start, which reads the store) and the
+Shared by the full handler (memkit.agents.preloaded, which reads the store) and the
 hook's fast path (memkit.agents.hook, which reads the cached candidates of the
 point-of-action index). Standard library only, no I/O.
 """

@@ -1,0 +1,271 @@
+"""The handlers of the Claude Code hooks that give memories, kept light.
+
+PostToolUse appends the session's journal line; after a Read, and before an edit
+(PreToolUse), the memories about that file not yet given are added to the context;
+UserPromptSubmit adds those the prompt calls for; SessionStart gives the always-on
+memories (memkit.agents.session_text), and after a resume or compact those about the
+files the session touched. All of them read
+the point-of-action index (memkit.agents.recall): it is checked against its sources
+on every call (SessionStart also compares every memory file's stamp) and rebuilt
+from one store load when it no longer holds, or when a memory about to be given
+changed. Standard library only while the index holds and nothing stale is given.
+"""
+
+from __future__ import annotations
+
+import os
+
+from memkit.agents import pointofaction as poa
+from memkit.agents import recall
+from memkit.agents.payload import (
+    additional_context,
+    edited_file,
+    find_root,
+    record,
+    session_id,
+)
+from memkit.agents.session_text import CONTEXT_CHARS, HEAD, assemble, block, left_out_note
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+
+def _rebuild(root: str, today: str) -> recall.Index:
+    from memkit.agents.indexer import build_bytes
+
+    return recall.from_bytes(root, build_bytes(root, today))
+
+
+def index(root: str, today: str, *, thorough: bool = False) -> recall.Index:
+    """The index of `root`, rebuilt if it no longer holds."""
+    idx = recall.open_index(root)
+    if idx is not None and recall.fresh(idx, today):
+        if not thorough:
+            return idx
+        from memkit.agents.indexer import digest
+
+        if idx.header.get("digest") == digest(root):
+            return idx
+    if idx is not None:
+        idx.close()
+    return _rebuild(root, today)
+
+
+def _answer(
+    root: str, today: str, ask: Callable[[recall.Index], str | None], *, thorough: bool = False
+) -> str:
+    """`ask` the index; when a memory changed under it, rebuild it and ask once more."""
+    idx = index(root, today, thorough=thorough)
+    try:
+        got = ask(idx)
+    finally:
+        idx.close()
+    if got is None:
+        idx = _rebuild(root, today)
+        try:
+            got = ask(idx)
+        finally:
+            idx.close()
+    return got or ""
+
+
+def post_tool_use(payload: dict[str, Any]) -> tuple[str, str]:
+    """Append one line to the session's journal; after a Read, the memories about the
+    file. (stdout, text for stderr)."""
+    from memkit.agents.journal import append, journal_file
+
+    root = find_root(payload)
+    if root is None:
+        return "", "no .memory/ directory here or above; nothing recorded (run `memkit init`)"
+    rec = record(payload, root)
+    if rec is None:
+        return "", ""
+    sid = session_id(payload)
+    append(journal_file(root, sid), rec)
+    if rec["kind"] != "read":
+        return "", ""
+    today, rel = recall.today_iso(), rec["file"]
+    text = _answer(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today))
+    return additional_context("PostToolUse", text), ""
+
+
+def pre_tool_use(payload: dict[str, Any]) -> str:
+    """Before an edit: the memories about the file, not yet given in this session."""
+    root = find_root(payload)
+    if root is None:
+        return ""
+    rel = edited_file(payload, root)
+    if rel is None:
+        return ""
+    sid, today = session_id(payload), recall.today_iso()
+    text = _answer(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today))
+    return additional_context("PreToolUse", text)
+
+
+def user_prompt_submit(payload: dict[str, Any]) -> str:
+    """The few memories the prompt calls for, not yet given in this session."""
+    root = find_root(payload)
+    prompt = payload.get("prompt")
+    if root is None or not isinstance(prompt, str) or not prompt.strip():
+        return ""
+    sid, today = session_id(payload), recall.today_iso()
+    text = _answer(root, today, lambda idx: poa.on_prompt(idx, sid, prompt, today=today))
+    return additional_context("UserPromptSubmit", text)
+
+
+def session_start(payload: dict[str, Any], today: str | None = None) -> str:
+    """The memories Claude Code does not already load (memkit.agents.session_text); after
+    a resume or compact, also those about the files the session touched."""
+    root = find_root(payload)
+    if root is None:
+        return ""
+    sid, source = payload.get("session_id"), payload.get("source")
+    sid = sid if isinstance(sid, str) else ""
+    source = source if isinstance(source, str) else ""
+    day = today or recall.today_iso()
+    _prune(root, day)
+    files = _touched(root, sid) if sid else []
+
+    def ask(idx: recall.Index) -> str | None:
+        return start_text(idx, sid, source, today=day, files=files)
+
+    return additional_context("SessionStart", _answer(root, day, ask, thorough=True))
+
+
+def _touched(root: str, sid: str) -> list[str]:
+    """The files the session read or edited, from its journal (none for a new one)."""
+    from memkit.agents.journal import journal_file
+
+    path = journal_file(root, sid)
+    if not os.path.exists(path):
+        return []
+    from pathlib import Path
+
+    from memkit.agents.journal import read_journal
+
+    return sorted({r["file"] for r in read_journal(Path(path)) if "file" in r})
+
+
+def _prune(root: str, today: str) -> None:
+    import datetime as dt
+    from pathlib import Path
+
+    from memkit.agents.journal import JOURNAL_DAYS, prune_journals
+
+    try:
+        day = dt.date.fromisoformat(today)
+    except ValueError:
+        return
+    prune_journals(Path(root), keep_days=JOURNAL_DAYS, today=day)
+
+
+def start_text(
+    index: recall.Index, sid: str, source: str, *, today: str, files: list[str]
+) -> str | None:
+    """The SessionStart text, with receipts; None when a memory that could be given
+    changed since the index was built. `files`: those the session touched (resume,
+    compact), whose memories come after the always-on ones."""
+    from memkit.agents import ledger
+
+    start = index.chunk_start()
+    ids, entries = start["ids"], start["m"]
+    room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS
+    texts = _fitting(index, ids, entries)
+    if texts is None:
+        return None
+    never = " " * (CONTEXT_CHARS + 1)  # a block that cannot fit: never read
+    plain = {m: _block(entries[m], m, "", texts[m][0]) if m in texts else never for m in ids}
+
+    def marked(fits: list[str]) -> dict[str, str]:
+        got = poa.marks(
+            index.root, [(m, entries[m]) for m in fits if entries[m][recall.LINKED]], today
+        )
+        return {m: _block(entries[m], m, s, texts[m][0]) for m, s in got.items()}
+
+    unnamed = max(0, int(start["n"]) - len(ids))
+    text, chosen, left = assemble(ids, plain, marked, room, unnamed)
+    note = left_out_note(left, unnamed)
+    more: list[tuple[str, str, int, str]] = []
+    if files:
+        text, more = _for_files(index, files, text, len(note), today)
+    at, commit = poa.now(), ledger.head_commit(index.root)
+    recs: list[dict[str, object]] = []
+    if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
+        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
+    given = [(m, "always on", chars, ledger.blob_id(texts[m][1])) for m, chars in chosen]
+    for mid, why, chars, blob in [*given, *more]:
+        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
+                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
+    if sid:
+        ledger.append(ledger.receipts_file(index.root, sid), recs)
+    return text + note
+
+
+def _block(e: list[Any], mid: str, stale: str, text: str) -> str:
+    return block(e[recall.TITLE], e[recall.TYPE], mid, stale, text)
+
+
+def _fitting(index: recall.Index, ids: list[str], entries: dict[str, Any]) -> dict[str, Any] | None:
+    """{id: (text, bytes)} of the candidates that could fit, read fresh; None when one
+    changed since the index was built."""
+    texts: dict[str, Any] = {}
+    size = len(HEAD)
+    for mid in ids:
+        e = entries[mid]
+        if size > CONTEXT_CHARS:
+            break  # cannot fit: never read
+        got = poa.body(index.root, e)
+        if got is None:
+            return None
+        texts[mid] = got
+        size += len(_block(e, mid, "", got[0]))
+    return texts
+
+
+def _for_files(
+    index: recall.Index, files: list[str], text: str, note: int, today: str
+) -> tuple[str, list[tuple[str, str, int, str]]]:
+    """`text` plus the memories about `files` that are not always on, if they fit; with
+    (id, why, characters, blob) for their receipts."""
+    import dataclasses
+
+    from memkit.agents.filecontext import indexed_context
+    from memkit.agents.preloaded import compiled_ids
+
+    budget = (CONTEXT_CHARS - len(text) - note - 400) // 4
+    if budget <= 0:
+        return text, []
+    from pathlib import Path
+
+    ctx, paths = indexed_context(index, files, budget_tokens=budget, today=today)
+    skip = compiled_ids(Path(index.root))
+    items = tuple(i for i in ctx.items if i.id not in skip)
+    more = dataclasses.replace(ctx, items=items).to_markdown()
+    if not more or len(text) + 1 + len(more) + note > CONTEXT_CHARS:
+        return text, []
+    share = len(more) // max(1, len(items))
+    given = [(i.id, "files touched", share, _blob(index.root, paths.get(i.id))) for i in items]
+    return text + ("\n" if text else "") + more, given
+
+
+def _blob(root: str, rel: str | None) -> str:
+    """The git blob id of the memory file at `rel`, for its receipt ("" if unreadable)."""
+    from memkit.agents import ledger
+
+    if rel is None:
+        return ""
+    try:
+        with open(os.path.join(root, rel), "rb") as f:
+            return ledger.blob_id(f.read(poa.MAX_MEMORY))
+    except OSError:
+        return ""
+
+
+HANDLERS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "post-tool-use": post_tool_use,
+    "pre-tool-use": pre_tool_use,
+    "user-prompt-submit": user_prompt_submit,
+    "session-start": session_start,
+}
