@@ -19,7 +19,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.validity",
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
               "memkit.clock", "memkit.lazyre", "memkit.spawn", "memkit.sha", "memkit.workers",
-              "memkit.install", "memkit.capped", "memkit.unspaced")),
+              "memkit.install", "memkit.capped", "memkit.unspaced", "memkit.gcpause")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
     ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",

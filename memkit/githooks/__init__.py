@@ -1,6 +1,6 @@
 """memkit's git hooks: installing them (install: the script hook.sh, with its own check
 precheck.awk), the Python entry point with its standard-library answers (fastpath) and
-the derived index both read (index), the store a hook run loads once (pinned), the
+the derived index both read (index, whose Opener gives the run one Store(once=True)), the
 checks a commit runs (checks), and the merge driver for compiled files (mergedriver).
 They call the core, never the command line.
 """

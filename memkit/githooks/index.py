@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
-    from memkit.githooks.pinned import PinnedStore
+    from memkit.store import Store
 
 INDEX_NAME = "hooks-index"
 INDEX_HEADER = "memkit hook index 4\n"  # 4: its modification time vouches (the script)
@@ -38,7 +38,7 @@ Index = tuple[list[str], list[str]]  # (linked files, compiled outputs)
 
 
 class Opener:
-    """Opens the hook run's store (memkit.githooks.pinned) when first asked, then that one.
+    """Opens the hook run's store (read once: Store(once=True)) when first asked, then that one.
 
     The fast path holds one before it knows whether it needs the store at all: the
     derived index may have to be rebuilt from it, and the checks then use the same
@@ -47,7 +47,7 @@ class Opener:
 
     def __init__(self, root: str, store: Any = None) -> None:
         self.root = root
-        self.store: PinnedStore | None = store  # or a plain Store a caller already has
+        self.store: Store | None = store  # or a plain Store a caller already has
         self.read: tuple[Stamps, Index] | None = None  # the index as this run read it
         self.inode = 0  # the index file's, as this run read or wrote it (vouch)
         self.tree: list[Entry] | None = None  # .memory/ as memory_walk listed it for this run
@@ -69,13 +69,13 @@ class Opener:
             self._key = static_key(os.path.realpath(self.root), day) if day else ""
         return self._key
 
-    def __call__(self) -> PinnedStore:
+    def __call__(self) -> Store:
         if self.store is None:
             from pathlib import Path
 
-            from memkit.githooks.pinned import PinnedStore
+            from memkit.store import Store
 
-            self.store = PinnedStore(Path(self.root).resolve())
+            self.store = Store(Path(self.root).resolve(), once=True)
         return self.store
 
 

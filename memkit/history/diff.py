@@ -119,7 +119,7 @@ def default_base(store: Store) -> str:
 
 def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
     """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
-    from memkit.staleness.gcpause import paused
+    from memkit.gcpause import paused
 
     with paused():
         mems = store.memories() if base is not None else None  # loaded once for both

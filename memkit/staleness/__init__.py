@@ -39,8 +39,8 @@ def check_store(
 
     `memories`: the memories to check, already loaded (sorted by id), instead of `ids`.
     """
+    from memkit.gcpause import paused
     from memkit.staleness.check import check_store as run
-    from memkit.staleness.gcpause import paused
 
     with paused():
         return run(store, today=today, ids=ids, memories=memories)
@@ -48,7 +48,7 @@ def check_store(
 
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
     """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
-    from memkit.staleness.gcpause import paused
+    from memkit.gcpause import paused
     from memkit.staleness.record import fingerprint as run
 
     with paused():
@@ -59,7 +59,7 @@ def verify_store(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> Verified:
     """Re-fingerprint every memory it can under the store lock; report the others."""
-    from memkit.staleness.gcpause import paused
+    from memkit.gcpause import paused
     from memkit.staleness.record import verify_store as run
 
     with paused():
@@ -70,7 +70,7 @@ def verify(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> list[Memory]:
     """Like verify_store, then MemkitError naming every problem (the good ones are saved)."""
-    from memkit.staleness.gcpause import paused
+    from memkit.gcpause import paused
     from memkit.staleness.record import verify as run
 
     with paused():
@@ -79,8 +79,8 @@ def verify(
 
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """Memories whose linked code the staged changes touch, with how each link changed."""
+    from memkit.gcpause import paused
     from memkit.staleness.check import check_staged as run
-    from memkit.staleness.gcpause import paused
 
     with paused():
         return run(store)
@@ -93,8 +93,8 @@ def check_range(
 
     `memories`: the store's memories, already loaded (else they are loaded here).
     """
+    from memkit.gcpause import paused
     from memkit.staleness.check import check_range as run
-    from memkit.staleness.gcpause import paused
 
     with paused():
         return run(store, base, head, memories)

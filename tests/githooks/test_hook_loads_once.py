@@ -1,4 +1,4 @@
-"""One hook run reads the store once (memkit.githooks.pinned), whatever its checks need."""
+"""One hook run reads the store once (Store(once=True)), whatever its checks need."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from conftest import git, write_memory
 
 from memkit.githooks import fastpath
 from memkit.githooks.index import Opener
-from memkit.githooks.pinned import PinnedStore
 from memkit.store import Store, loading
 
 MEMORY = "---\ntitle: Totals are rounded once\ntype: gotcha\nlinks:\n- src/app.py::total\n---\n\n"
@@ -50,14 +49,29 @@ def test_a_commit_of_a_memory_just_edited_loads_the_store_once(
     assert loads == [2]
 
 
-def test_the_pinned_store_loads_once_and_the_opener_opens_one_store(
+def test_a_store_read_once_loads_once_and_the_opener_opens_one_store(
     repo: Path, store: Store, loads: list[int]
 ) -> None:
     write_memory(store, "a", "---\ntitle: A\n---\n\nText.\n")
     opener = Opener(str(repo))
-    pinned = opener()
-    assert isinstance(pinned, PinnedStore)
-    assert opener() is pinned
-    assert pinned.load() is pinned.load()
-    assert [m.id for m in pinned.memories()] == ["a"]
+    once = opener()
+    assert once.once
+    assert opener() is once
+    assert once.load() is once.load()
+    assert [m.id for m in once.memories()] == ["a"]
+    assert [m.id for m in once.get_many(["a"])] == ["a"]
     assert loads == [1]
+
+
+def test_a_store_read_once_keeps_its_first_reading(
+    repo: Path, store: Store, loads: list[int]
+) -> None:
+    """Files written since are not seen by it (a hook run or a session start writes no
+    memory file); a plain Store sees them, and an id its reading lacks is still found."""
+    write_memory(store, "a", "---\ntitle: A\n---\n\nText.\n")
+    once = Store(repo, once=True)
+    assert [m.id for m in once.memories()] == ["a"]
+    write_memory(store, "b", "---\ntitle: B\n---\n\nText.\n")
+    assert [m.id for m in once.memories()] == ["a"]
+    assert [m.id for m in Store(repo).memories()] == ["a", "b"]
+    assert [m.id for m in once.get_many(["a", "b"])] == ["a", "b"]

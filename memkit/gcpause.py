@@ -1,7 +1,8 @@
-"""The cyclic garbage collector paused while a command parses many files.
+"""The cyclic garbage collector paused while a command parses many files: the one place
+memkit switches it off (a store load, the staleness checks, a review of history).
 
-Parsing builds millions of small objects (ast nodes, YAML nodes) and keeps the parse
-trees of every linked file alive until the command ends. CPython's collector runs
+Parsing builds millions of small objects (ast nodes, YAML nodes, memories) and keeps the
+parse trees of every linked file alive until the command ends. CPython's collector runs
 every few hundred allocations and walks every live object each time it reaches the
 oldest generation: on 1,000 links that cost as much as the parsing itself. Parse
 trees and fingerprints hold no reference cycles, so reference counting frees them
