@@ -196,7 +196,6 @@ def verify_store(
     With `follow`, links to moved code are first rewritten to where it went. A memory
     with a bad link is left as it was and reported; the others are written.
     """
-    from memkit.staleness.parallel import prefetch  # print() then finds them done
     from memkit.staleness.printcache import PrintCache
 
     with store.lock():
@@ -208,7 +207,6 @@ def verify_store(
         unchanged: list[Memory] = []
         bad: list[_Bad] = []
         todo = [_todo(mem, moved.get(mem.id, {})) for mem in mems]
-        prefetch(printer.snap, lambda: (link for t in todo for link in t.links))
         for mem, links, paths in todo:
             prints, wrong = printer.prints(links)
             if wrong:

@@ -2,11 +2,7 @@
 
 A memory whose head `memkit verify` already rewrote (memkit.staleness.restamp) is
 written as head + body once that text parses back to the very memory and holds no
-secret; any other is dumped (memory.dumps) and parsed. Over many memories, the heads
-are proven in forked workers as well as here (memkit.workers): a worker only says
-which memories passed, and every memory it does not vouch for (it failed, it was
-never started, the head did not prove) takes the whole way here, so what is written
-never depends on the workers.
+secret; any other is dumped (memory.dumps) and parsed.
 """
 
 from __future__ import annotations
@@ -20,10 +16,6 @@ from memkit import memory as mm
 from memkit.errors import MemkitError
 from memkit.memory import Memory
 from memkit.store.secrets_guard import check_secrets
-
-# Memories per process below which a fork costs more than it saves (proving a head
-# and scanning it takes about 0.1 ms).
-MIN_SHARE = 256
 
 
 class Place(NamedTuple):
@@ -94,7 +86,7 @@ def prepare(
     wrong, it is invalid or holds a secret."""
     heads = [Head(i, mem, p.rel) for i, (mem, p) in enumerate(zip(mems, places, strict=True))
              if mem.head and not isinstance(p, MemkitError)]  # fmt: skip
-    proven = _proven(heads)
+    proven = set(_prove(heads))
     staged: list[Staged] = []
     refused: list[Refused] = []
     for i, (mem, place) in enumerate(zip(mems, places, strict=True)):
@@ -112,21 +104,6 @@ def prepare(
             continue
         staged.append(Staged(place.path, text.encode("utf-8"), saved))
     return staged, refused
-
-
-def _proven(heads: list[Head]) -> set[int]:
-    """The indexes of `heads` whose head + body parses back as the memory, no secret in it."""
-    from memkit import workers
-
-    count = workers.jobs(len(heads), MIN_SHARE)
-    if count < 2:
-        return set(_prove(heads))
-    shares = workers.split(heads, count, lambda _: 1)
-    out: set[int] = set()
-    for found in workers.run(_prove, shares):
-        if isinstance(found, list):
-            out.update(i for i in found if isinstance(i, int))
-    return out
 
 
 def _prove(heads: list[Head]) -> list[int]:
