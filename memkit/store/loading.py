@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping
@@ -55,11 +56,22 @@ class Loaded:
 
 
 @dataclass(frozen=True)
-class _Last:
-    """This process's last full load and what it was of: root, links, names, stamps,
-    the parse cache file's stamp."""
+class _Key:
+    """What a full load read: the root, the links and undecodable names it found, each
+    memory file's (path, size, mtime) and the parse cache file's stamp."""
 
-    key: list[Any]
+    root: str
+    links: tuple[str, ...]
+    bad_names: tuple[str, ...]
+    stamps: tuple[tuple[str, int, int], ...]
+    cache: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Last:
+    """This process's last full load and what it was of."""
+
+    key: _Key
     loaded: Loaded
 
 
@@ -96,15 +108,21 @@ def _load_all(store: Any) -> Loaded:
             files.append((rel, full, os.stat(full, follow_symlinks=False)))
         except OSError:
             continue  # deleted while we listed
-    stamps = [(rel, st.st_size, st.st_mtime_ns) for rel, _, st in files]
-    key = [str(store.root), store.links, store.bad_names, stamps, _cache_stamp(store)]
+    stamps = tuple((rel, st.st_size, st.st_mtime_ns) for rel, _, st in files)
+    key = _Key(
+        str(store.root),
+        tuple(store.links),
+        tuple(store.bad_names),
+        stamps,
+        _cache_stamp(store),
+    )
     if _LAST and _LAST[0].key == key:
         return _LAST[0].loaded
     loaded = _load(store, files)
     _LAST.clear()
     now = time.time_ns()
     if all(now - st.st_mtime_ns >= RACY_NS for _, _, st in files):
-        key[4] = _cache_stamp(store)  # as this load left it
+        key = dataclasses.replace(key, cache=_cache_stamp(store))  # as this load left it
         _LAST.append(_Last(key, loaded))
     return loaded
 
