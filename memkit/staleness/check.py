@@ -124,8 +124,7 @@ def check_range(
     memory was re-verified against the newer code (its recorded fingerprint matches).
     """
     from memkit.git import range_changes
-    from memkit.staleness.engine import current_print, touched
-    from memkit.staleness.parallel import prefetch
+    from memkit.staleness.engine import current_print
 
     mems = [m for m in (store.memories() if memories is None else memories) if m.links]
     repo = _repo(store) if mems else None  # no links: nothing to diff
@@ -140,7 +139,6 @@ def check_range(
     changes = range_changes(repo, base, head, renames=not quick)
     compare = Comparison(store, repo, changes, base, head, prints)
     newer = compare.evaluator.snap
-    prefetch(newer, lambda: [t for m in mems for t in touched(changes, compare.old, m.links)])
     out = []
     for mem in mems:
         since = mem.verified.commit if mem.verified else None

@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from memkit.errors import MemkitError
 from memkit.memory import Verification
@@ -172,6 +172,22 @@ class Verified:
     unchanged: tuple[Memory, ...] = ()
 
 
+class _Todo(NamedTuple):
+    """A memory to verify, with its links and paths once moved code is followed."""
+
+    mem: Memory
+    links: tuple[str, ...]
+    paths: tuple[str, ...]
+
+
+class _Bad(NamedTuple):
+    """A link that could not be fingerprinted, and why."""
+
+    mem: Memory
+    link: str
+    message: str
+
+
 def verify_store(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> Verified:
@@ -180,46 +196,26 @@ def verify_store(
     With `follow`, links to moved code are first rewritten to where it went. A memory
     with a bad link is left as it was and reported; the others are written.
     """
-    from memkit.staleness.check import select
+    from memkit.staleness.printcache import PrintCache
 
     with store.lock():
-        unreadable: tuple[Problem, ...] = ()
-        if ids is None:  # every memory: an invalid file is one that cannot be verified
-            loaded = store.load()
-            mems = sorted((m for m in loaded.memories if m.links), key=lambda m: m.id)
-            unreadable = tuple(
-                Problem(e.path.rsplit("/", 1)[-1].removesuffix(".md"), "", str(e), True)
-                for e in loaded.problems
-            )
-        else:
-            mems = select(store, ids)
-        from memkit.staleness.printcache import PrintCache
-
+        mems, unreadable = _chosen(store, ids)
         moved = _moves(store, mems, today) if follow else {}
         kept = PrintCache.of(store)
         printer = Fingerprinter(store.root, kept)
-        saved: list[Memory] = []
         changed: list[Memory] = []
         unchanged: list[Memory] = []
-        bad: list[tuple[Memory, str, str]] = []
-        todo: list[tuple[Memory, tuple[str, ...], tuple[str, ...]]] = []
-        for mem in mems:
-            targets = {k: v.moved_to for k, v in moved.get(mem.id, {}).items() if v.moved_to}
-            links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
-            todo.append((mem, links, _moved_paths(mem.paths, targets)))
-        from memkit.staleness.parallel import prefetch  # print() then finds them done
-
-        prefetch(printer.snap, lambda: (link for _, links, _ in todo for link in links))
+        bad: list[_Bad] = []
+        todo = [_todo(mem, moved.get(mem.id, {})) for mem in mems]
         for mem, links, paths in todo:
             prints, wrong = printer.prints(links)
             if wrong:
-                bad += [(mem, link, message) for link, message in wrong]
+                bad += [_Bad(mem, link, message) for link, message in wrong]
                 continue
             verified = Verification(printer.commit, today, prints)
             if _same(mem, links, paths, verified):
                 unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
-                continue
-            if links == mem.links and paths == mem.paths:
+            elif links == mem.links and paths == mem.paths:
                 changed.append(restamped(mem, verified))  # the usual case, no YAML work
             else:
                 changed.append(
@@ -228,16 +224,38 @@ def verify_store(
         written, refused = store.put_many(changed)
         kept.save()
         order = {m.id: i for i, m in enumerate(mems)}
-        saved = sorted(saved + written, key=lambda m: order[m.id])
         if bad and not follow:
-            moved = _moves(store, list({m.id: m for m, _, _ in bad}.values()), today)
+            moved = _moves(store, list({b.mem.id: b.mem for b in bad}.values()), today)
         problems = tuple(
-            Problem(
-                mem.id, _where(mem, link), _fix(mem, link, msg, moved.get(mem.id, {}).get(link))
-            )
-            for mem, link, msg in bad
-        ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
-        return Verified(tuple(saved), problems + unreadable, tuple(unchanged))
+            Problem(b.mem.id, _where(b.mem, b.link),
+                    _fix(b.mem, b.link, b.message, moved.get(b.mem.id, {}).get(b.link)))
+            for b in bad
+        ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)  # fmt: skip
+        saved = tuple(sorted(written, key=lambda m: order[m.id]))
+        return Verified(saved, problems + unreadable, tuple(unchanged))
+
+
+def _chosen(store: Store, ids: Iterable[str] | None) -> tuple[list[Memory], tuple[Problem, ...]]:
+    """The memories to verify, sorted by id, and the files that cannot be: with `ids`
+    None, every memory with links, and every invalid file is one not verified."""
+    from memkit.staleness.check import select
+
+    if ids is not None:
+        return select(store, ids), ()
+    loaded = store.load()
+    mems = sorted((m for m in loaded.memories if m.links), key=lambda m: m.id)
+    unreadable = tuple(
+        Problem(e.path.rsplit("/", 1)[-1].removesuffix(".md"), "", str(e), True)
+        for e in loaded.problems
+    )
+    return mems, unreadable
+
+
+def _todo(mem: Memory, moved: dict[str, LinkStatus]) -> _Todo:
+    """`mem` with its links and paths rewritten to where moved code went."""
+    targets = {k: v.moved_to for k, v in moved.items() if v.moved_to}
+    links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
+    return _Todo(mem, links, _moved_paths(mem.paths, targets))
 
 
 def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:

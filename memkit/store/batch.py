@@ -2,84 +2,120 @@
 
 A memory whose head `memkit verify` already rewrote (memkit.staleness.restamp) is
 written as head + body once that text parses back to the very memory and holds no
-secret; any other is dumped (memory.dumps) and parsed. Over many memories, the heads
-are proven in forked workers as well as here (memkit.workers): a worker only says
-which memories passed, and every memory it does not vouch for (it failed, it was
-never started, the head did not prove) takes the whole way here, so what is written
-never depends on the workers.
+secret; any other is dumped (memory.dumps) and parsed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from memkit import memory as mm
 from memkit.errors import MemkitError
 from memkit.memory import Memory
 from memkit.store.secrets_guard import check_secrets
 
-# Memories per process below which a fork costs more than it saves (proving a head
-# and scanning it takes about 0.1 ms).
-MIN_SHARE = 256
 
-Place = tuple[str | Path, str]  # where the file goes, and its path relative to the root
-Staged = tuple[str | Path, bytes, Memory]
+class Place(NamedTuple):
+    """Where a memory's file goes, and its path relative to the root."""
+
+    path: str | Path
+    rel: str
+
+
+class Staged(NamedTuple):
+    """A file to write: where, its bytes, and the memory they parse to."""
+
+    path: str | Path
+    data: bytes
+    saved: Memory
+
+
+class Refused(NamedTuple):
+    """A memory not written, and why."""
+
+    id: str
+    error: MemkitError
+
+
+class Head(NamedTuple):
+    """A memory with a head to prove: its place in the batch and its relative path."""
+
+    at: int
+    mem: Memory
+    rel: str
+
+
+def put_many(store: Any, mems: list[Memory]) -> tuple[list[Memory], list[Refused]]:
+    """Store.put_many (`store` is that Store): place each memory, prove or dump it,
+    write the good ones at once."""
+    from memkit.fsutil import atomic_write_many
+
+    places: list[Place | MemkitError] = []
+    root = str(store.root)
+    for mem in mems:
+        try:
+            if mem.path and _plain_rel(mem.path):  # as the store's load writes it
+                places.append(Place(os.path.join(root, mem.path), mem.path))
+            else:
+                path = store.root / mem.path if mem.path else store.path_of(mem.id)
+                places.append(Place(path, store.rel(path)))
+        except MemkitError as e:
+            places.append(e)
+    staged, refused = prepare(mems, places)
+    atomic_write_many([(s.path, s.data) for s in staged])
+    return [s.saved for s in staged], refused
+
+
+def _plain_rel(path: str) -> bool:
+    """Whether `path` is already what Store.rel would make of root / path: a relative
+    POSIX path without empty, `.` or `..` parts (the paths the store's load gives)."""
+    return (
+        not path.startswith("/")
+        and "\\" not in path
+        and all(part not in ("", ".", "..") for part in path.split("/"))
+    )
 
 
 def prepare(
     mems: list[Memory], places: list[Place | MemkitError]
-) -> tuple[list[Staged], list[tuple[str, MemkitError]]]:
-    """(path, bytes, memory as saved) of each memory that may be written, in order;
-    (id, error) of each refused: its place was wrong, it is invalid or holds a secret."""
-    heads = [(i, mem, p[1]) for i, (mem, p) in enumerate(zip(mems, places, strict=True))
+) -> tuple[list[Staged], list[Refused]]:
+    """Each memory that may be written, in order, and each refused: its place was
+    wrong, it is invalid or holds a secret."""
+    heads = [Head(i, mem, p.rel) for i, (mem, p) in enumerate(zip(mems, places, strict=True))
              if mem.head and not isinstance(p, MemkitError)]  # fmt: skip
-    proven = _proven(heads)
+    proven = set(_prove(heads))
     staged: list[Staged] = []
-    refused: list[tuple[str, MemkitError]] = []
+    refused: list[Refused] = []
     for i, (mem, place) in enumerate(zip(mems, places, strict=True)):
         if isinstance(place, MemkitError):
-            refused.append((mem.id, place))
+            refused.append(Refused(mem.id, place))
             continue
-        path, rel = place
         if i in proven:
-            staged.append((path, (mem.head + mem.body).encode("utf-8"), mem))
+            staged.append(Staged(place.path, (mem.head + mem.body).encode("utf-8"), mem))
             continue
         try:
-            text, saved = _text_and_parse(mem, rel)
-            check_secrets(text, rel, False, mem=saved)
+            text, saved = _text_and_parse(mem, place.rel)
+            check_secrets(text, place.rel, False, mem=saved)
         except MemkitError as e:
-            refused.append((mem.id, e))
+            refused.append(Refused(mem.id, e))
             continue
-        staged.append((path, text.encode("utf-8"), saved))
+        staged.append(Staged(place.path, text.encode("utf-8"), saved))
     return staged, refused
 
 
-def _proven(heads: list[tuple[int, Memory, str]]) -> set[int]:
-    """The indexes of `heads` whose head + body parses back as the memory, no secret in it."""
-    from memkit import workers
-
-    count = workers.jobs(len(heads), MIN_SHARE)
-    if count < 2:
-        return set(_prove(heads))
-    shares = workers.split(heads, count, lambda _: 1)
-    out: set[int] = set()
-    for found in workers.run(_prove, shares):
-        if isinstance(found, list):
-            out.update(i for i in found if isinstance(i, int))
-    return out
-
-
-def _prove(heads: list[tuple[int, Memory, str]]) -> list[int]:
+def _prove(heads: list[Head]) -> list[int]:
     out = []
-    for i, mem, rel in heads:
-        text = _head_text(mem, rel)
+    for head in heads:
+        text = _head_text(head.mem, head.rel)
         if text is not None:
             try:
-                check_secrets(text, rel, False, mem=mem)
+                check_secrets(text, head.rel, False, mem=head.mem)
             except MemkitError:
                 continue
-            out.append(i)
+            out.append(head.at)
     return out
 
 

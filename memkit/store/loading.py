@@ -1,13 +1,16 @@
 """Loading a whole store: every memory parsed (through the parse cache), problems listed.
 
-`load(store)` is Store.load. A second load in the same process, with every memory
-file's size and mtime unchanged (none modified too recently to trust) and the parse
-cache file untouched since, returns the first one's result: the pre-commit hook and
-compile load the store several times in one process.
+`load(store)` is Store.load, and the one way memkit reads a store once:
+- a store made with `once=True` (a hook run, a session start: they write no memory
+  file, so one reading is the store they see) answers every load with its first;
+- any other second load in the same process, with every memory file's size and mtime
+  unchanged (none modified too recently to trust) and the parse cache file untouched
+  since, returns the first one's result (compile and the checks load it several times).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Mapping
@@ -21,7 +24,6 @@ from memkit.gcpause import paused
 from memkit.memory import Memory
 from memkit.store.parse_cache import CACHE_NAME, RACY_NS, ParseCache
 
-_LAST: list[Any] = []  # [key, Loaded] of this process's last full load
 BATCH = 1000  # files read, then parsed, at a time
 FRESH_MAX = 64  # Loaded.fresh keeps the bytes of at most this many files parsed afresh
 _LINK_PROBLEM = (
@@ -53,20 +55,50 @@ class Loaded:
     fresh: Mapping[str, bytes] = field(default_factory=dict, compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class _Key:
+    """What a full load read: the root, the links and undecodable names it found, each
+    memory file's (path, size, mtime) and the parse cache file's stamp."""
+
+    root: str
+    links: tuple[str, ...]
+    bad_names: tuple[str, ...]
+    stamps: tuple[tuple[str, int, int], ...]
+    cache: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class _Last:
+    """This process's last full load and what it was of."""
+
+    key: _Key
+    loaded: Loaded
+
+
+_LAST: list[_Last] = []  # at most one
+
+
 def load(store: Any) -> Loaded:
     """Parse every memory (through the cache); invalid files become problems.
 
-    A second load in the same process, with every file's size and mtime unchanged
-    (none modified too recently to trust) and the parse cache file untouched since,
-    returns the first one's result.
+    A store made with `once=True` answers with its first load for good; otherwise a
+    second load in the same process, with every file's size and mtime unchanged (none
+    modified too recently to trust) and the parse cache file untouched since, returns
+    the first one's result.
 
     The cyclic garbage collector is paused meanwhile: a load makes hundreds of
     thousands of objects and no cycles, and the collections those allocations set off
     (each one walking every object still alive) cost a quarter to a third of a load
     at 10,000 memories.
     """
+    if store.held is not None:
+        held: Loaded = store.held
+        return held
     with paused():
-        return _load_all(store)
+        loaded = _load_all(store)
+    if store.once:
+        store.held = loaded
+    return loaded
 
 
 def _load_all(store: Any) -> Loaded:
@@ -76,17 +108,22 @@ def _load_all(store: Any) -> Loaded:
             files.append((rel, full, os.stat(full, follow_symlinks=False)))
         except OSError:
             continue  # deleted while we listed
-    stamps = [(rel, st.st_size, st.st_mtime_ns) for rel, _, st in files]
-    key = [str(store.root), store.links, store.bad_names, stamps, _cache_stamp(store)]
-    if _LAST and _LAST[0] == key:
-        loaded: Loaded = _LAST[1]
-        return loaded
+    stamps = tuple((rel, st.st_size, st.st_mtime_ns) for rel, _, st in files)
+    key = _Key(
+        str(store.root),
+        tuple(store.links),
+        tuple(store.bad_names),
+        stamps,
+        _cache_stamp(store),
+    )
+    if _LAST and _LAST[0].key == key:
+        return _LAST[0].loaded
     loaded = _load(store, files)
-    _LAST[:] = []
+    _LAST.clear()
     now = time.time_ns()
     if all(now - st.st_mtime_ns >= RACY_NS for _, _, st in files):
-        key[4] = _cache_stamp(store)  # as this load left it
-        _LAST[:] = [key, loaded]
+        key = dataclasses.replace(key, cache=_cache_stamp(store))  # as this load left it
+        _LAST.append(_Last(key, loaded))
     return loaded
 
 

@@ -15,7 +15,7 @@ import os
 import stat
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memkit import cachedir
 from memkit import memory as mm
@@ -25,13 +25,16 @@ from memkit.errors import (
     MemoryNotFoundError,
     StoreNotFoundError,
 )
-from memkit.fsutil import atomic_write, atomic_write_many, create_new, file_lock, read_regular
+from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
 from memkit.memory import Memory
 from memkit.store import loading
 from memkit.store.loading import Loaded
 from memkit.store.parse_cache import CACHE_NAME, ParseCache
 from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
+
+if TYPE_CHECKING:
+    from memkit.store.batch import Refused
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -58,10 +61,8 @@ class Store:
         self.cache_dir = Path(cachedir.cache_dir(str(self.root)))
         self._config = config
         self._hints: dict[str, str] = {}  # id -> relative path, from a search index
-        # once: the first load() is this object's answer for good (one hook run, one
-        # session start: they write no memory file, so one reading is the store they see).
-        self.once = once
-        self._once: Loaded | None = None
+        self.once = once  # the first load() is this object's answer (memkit.store.loading)
+        self.held: Loaded | None = None  # that first load, once made
 
     def __repr__(self) -> str:
         return f"Store({str(self.root)!r})"
@@ -136,12 +137,7 @@ class Store:
         See memkit.store.loading (a second load of an unchanged store is reused); a
         store made with `once=True` answers every load() with its first.
         """
-        if self._once is not None:
-            return self._once
-        loaded = loading.load(self)
-        if self.once:
-            self._once = loaded
-        return loaded
+        return loading.load(self)
 
     def memories(self) -> list[Memory]:
         """Every valid memory, sorted by id. Invalid files are skipped (see `validate`)."""
@@ -171,8 +167,8 @@ class Store:
         cache (a full load); a few (or many whose paths were hinted) are read directly.
         """
         wanted = sorted(set(ids))
-        if self._once is not None:
-            by_id = {m.id: m for m in self._once.memories}
+        if self.held is not None:
+            by_id = {m.id: m for m in self.held.memories}
             if all(mid in by_id for mid in wanted):
                 return [by_id[mid] for mid in wanted]
         # Without a hint each id may need a walk; hinted paths are read from the cache
@@ -309,28 +305,15 @@ class Store:
         atomic_write(path, text.encode("utf-8"))
         return saved
 
-    def put_many(self, mems: list[Memory]) -> tuple[list[Memory], list[tuple[str, MemkitError]]]:
+    def put_many(self, mems: list[Memory]) -> tuple[list[Memory], list[Refused]]:
         """put() for many memories (the caller holds the lock), flushed to disk once.
 
         Each is validated and checked for secrets first; one that fails is left
         untouched and returned with its error, the others are written.
         """
-        from memkit.store.batch import Place, prepare
+        from memkit.store.batch import put_many
 
-        places: list[Place | MemkitError] = []
-        root = str(self.root)
-        for mem in mems:
-            try:
-                if mem.path and _plain_rel(mem.path):  # as the store's load writes it
-                    places.append((os.path.join(root, mem.path), mem.path))
-                else:
-                    path = self.root / mem.path if mem.path else self.path_of(mem.id)
-                    places.append((path, self.rel(path)))
-            except MemkitError as e:
-                places.append(e)
-        staged, refused = prepare(mems, places)
-        atomic_write_many([(path, data) for path, data, _ in staged])
-        return [saved for _, _, saved in staged], refused
+        return put_many(self, mems)
 
     def update(
         self, mid: str, *, today: dt.date, allow_secret: bool = False, **changes: Any
@@ -353,16 +336,6 @@ class Store:
         """Serialize read-modify-write cycles between processes (not re-entrant)."""
         with file_lock(self.private_dir() / "store.lock"):
             yield
-
-
-def _plain_rel(path: str) -> bool:
-    """Whether `path` is already what Store.rel would make of root / path: a relative
-    POSIX path without empty, `.` or `..` parts (the paths the store's load gives)."""
-    return (
-        not path.startswith("/")
-        and "\\" not in path
-        and all(part not in ("", ".", "..") for part in path.split("/"))
-    )
 
 
 def _regular(path: str) -> bool:

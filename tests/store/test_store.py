@@ -142,7 +142,7 @@ def test_get_many_never_reads_a_hint_through_a_link(store: Store, tmp_path: Path
 )  # fmt: skip
 def test_a_plain_relative_path_is_what_rel_makes_of_it(store: Store, path: str) -> None:
     """put_many takes a memory's path as its relative path when _plain_rel says so."""
-    from memkit.store.store import _plain_rel
+    from memkit.store.batch import _plain_rel
 
     plain = path in (".memory/a.md", ".memory/x/y.md", "a b/c.md")
     assert _plain_rel(path) == plain
