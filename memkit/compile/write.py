@@ -1,0 +1,205 @@
+"""Write: the outputs' bytes on disk now, and writing the new ones safely.
+
+`read` gives a file's bytes as compile may read them (no link out of the repository
+or into .git/ or .memory/); `leftovers` finds the files of earlier runs that no
+output claims now; `settle` leaves alone the outputs that are links (to another
+output, or to a file that is not one); `apply` writes only files whose bytes change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memkit.capped import capped
+from memkit.compile import markers as sections
+from memkit.compile.targets import NEVER_NESTED, TARGETS, literal_dir
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+
+if TYPE_CHECKING:
+    from memkit.compile.current import Before
+    from memkit.memory import Memory
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What `apply` records once it has written the files (memkit.compile.current)."""
+
+    before: Before  # the inputs as they were before the compile
+    path: str  # the record's file
+    stale: dict[str, str] | None  # the staleness warnings the compile used
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One output file: its bytes on disk now (None: absent) and after (None: deleted)."""
+
+    path: str
+    target: str
+    old: bytes | None
+    new: bytes | None
+
+    @property
+    def action(self) -> str:
+        if self.old == self.new:
+            return "unchanged"
+        return "create" if self.old is None else "delete" if self.new is None else "update"
+
+
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # an existing output file memkit reads back
+FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
+
+
+def read(root: Path, rel: str) -> bytes | None:
+    """An output's bytes now (None: absent), read safely: it may hold anything."""
+    from memkit.fsutil import read_inside, write_target
+
+    write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
+    try:
+        return read_inside(root, rel, limit=MAX_OUTPUT_BYTES)
+    except FileNotFoundError:
+        return None
+
+
+def leftovers(
+    root: Path, target: str, everything: Iterable[Memory], planned: Mapping[str, FileChange]
+) -> list[str]:
+    """Files of `target` from earlier runs that no output claims now."""
+    t = TARGETS[target]
+    found = [p for p in t.shared if p not in planned]
+    for directory, suffix in t.rule_dirs:
+        try:
+            with os.scandir(root / directory) as it:
+                names = sorted(e.name for e in it if e.is_file(follow_symlinks=False))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for name in names:
+            rel = f"{directory}/{name}"
+            if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
+                text = read(root, rel)
+                if text is not None and sections.owns(text.decode("utf-8", "replace")):
+                    found.append(rel)
+    if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
+        for d in sorted({literal_dir(m.paths) for m in everything if m.paths} - {""}):
+            if d.split("/")[0] in NEVER_NESTED:
+                continue
+            rel = f"{d}/AGENTS.md"
+            if rel not in planned and (root / rel).is_file():
+                found.append(rel)
+    return found
+
+
+def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) -> list[str]:
+    """Write and delete the changed `files`; return the paths changed.
+
+    A file that changed on disk since `build` read it is not touched: MemkitError.
+    An output that is a symbolic link inside the repository is written through (the
+    link stays a link); two outputs that are one file are refused before any write.
+    """
+    from memkit.fsutil import write_target
+
+    changes = [f for f in files if f.action != "unchanged"]
+    outputs = _link_targets(root, [f.path for f in files])
+    real = {
+        f.path: write_target(root, f.path, forbidden=FORBIDDEN, links_to=outputs) for f in changes
+    }
+    done = []
+    for f in changes:
+        if read(root, f.path) != f.old:
+            raise MemkitError(f"{f.path} changed while memkit compiled; run `memkit compile` again")
+        target = real[f.path]
+        if f.new is None:
+            if os.path.islink(root / f.path):
+                continue  # never delete a link or, through it, another file
+            target.unlink()
+        else:
+            atomic_write(target, f.new, fsync=False)  # derived: `memkit compile` remakes it
+        done.append(f.path)
+    written = {f.path: f.new for f in changes}
+    if pending is not None and set(done) == set(written):  # else a link was left alone
+        pending.before.record(pending.path, pending.stale, written)
+    return done
+
+
+def settle(
+    root: Path, changes: Iterable[FileChange], notes: list[str]
+) -> tuple[tuple[FileChange, ...], tuple[str, ...]]:
+    """The changes sorted by path, those that are links left as they are, and a line for
+    each refused link (see _drop_linked_outputs and _refuse_links)."""
+    files = {f.path: f for f in changes}
+    _drop_linked_outputs(root, files, notes)
+    refused = _refuse_links(root, files)
+    kept = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
+    return kept, tuple(refused)
+
+
+def _drop_linked_outputs(root: Path, files: dict[str, FileChange], notes: list[str]) -> None:
+    """An output that is a link to another output (`CLAUDE.md -> AGENTS.md`) is left alone.
+
+    The agent reading the link reads the other file, which memkit writes; writing both
+    would overwrite one with the other. Two outputs joined otherwise are refused.
+    """
+    real = {path: (root / path).resolve() for path in files}
+    by_real: dict[Path, list[str]] = {}
+    for path in sorted(files):
+        by_real.setdefault(real[path], []).append(path)
+    for _, paths in sorted(by_real.items()):
+        if len(paths) < 2:
+            continue
+        plain = [p for p in paths if not os.path.islink(root / p)]
+        if len(plain) != 1:
+            raise MemkitError(
+                f"{capped(paths, sep=' and ')} are one file through symbolic links, and memkit "
+                "would write different text to each; remove a link, or turn off one of the targets "
+                "in .memory/config.toml"
+            )
+        for link in paths:
+            if link != plain[0]:
+                old = files[link].old
+                files[link] = FileChange(link, files[link].target, old, old)
+                notes.append(f"{link}: a link to {plain[0]}, which memkit writes: left as it is")
+
+
+def _refuse_links(root: Path, files: dict[str, FileChange]) -> list[str]:
+    """Leave alone every output that is a link (or in a linked folder) to a file that is not
+    another output of this compile; one line each naming the link and its target.
+
+    A pull request that turns AGENTS.md into a link to `.github/CODEOWNERS` (or a
+    workflow, a deploy script) must not get the compile to rewrite that file.
+    """
+    from memkit.errors import UnsafePathError
+    from memkit.fsutil import write_target
+
+    refused, allowed = [], _link_targets(root, files)
+    for path in sorted(files):
+        try:
+            write_target(root, path, forbidden=FORBIDDEN, links_to=allowed)
+        except UnsafePathError as e:
+            old = files[path].old
+            files[path] = FileChange(path, files[path].target, old, old)
+            refused.append(str(e))
+    return refused
+
+
+def _link_targets(root: Path, outputs: Iterable[str]) -> set[str]:
+    """Where an output may lead through a link: another output, or a file of an agent's own
+    (`AGENTS.md -> .clinerules/architect.md`, a shared file, a rules folder's file)."""
+    allowed = set(outputs)
+    top = os.path.realpath(root)
+    for path in list(allowed):
+        real = os.path.realpath(root / path)
+        rel = os.path.relpath(real, top).replace(os.sep, "/")
+        if rel.startswith("../") or rel in allowed:
+            continue
+        kinds = [(t.shared, t.rule_dirs) for t in TARGETS.values()]
+        folder, name = os.path.split(rel)
+        if name == "AGENTS.md" or any(
+            rel in shared or any(folder == d and name.endswith(x) for d, x in dirs)
+            for shared, dirs in kinds
+        ):
+            allowed.add(rel)
+    return allowed
