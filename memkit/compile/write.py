@@ -56,11 +56,11 @@ FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
 
 def read(root: Path, rel: str) -> bytes | None:
     """An output's bytes now (None: absent), read safely: it may hold anything."""
-    from memkit.fsutil import read_inside, write_target
+    from memkit.fsutil import read_regular, write_target
 
-    write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
+    real = write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
     try:
-        return read_inside(root, rel, limit=MAX_OUTPUT_BYTES)
+        return read_regular(real, limit=MAX_OUTPUT_BYTES, what=rel)
     except FileNotFoundError:
         return None
 
@@ -103,7 +103,7 @@ def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) ->
     from memkit.fsutil import write_target
 
     changes = [f for f in files if f.action != "unchanged"]
-    outputs = _link_targets(root, [f.path for f in files])
+    outputs = _link_targets(root, [f.path for f in files], _reals(root, files)[1])
     real = {
         f.path: write_target(root, f.path, forbidden=FORBIDDEN, links_to=outputs) for f in changes
     }
@@ -131,24 +131,38 @@ def settle(
     """The changes sorted by path, those that are links left as they are, and a line for
     each refused link (see _drop_linked_outputs and _refuse_links)."""
     files = {f.path: f for f in changes}
-    _drop_linked_outputs(root, files, notes)
-    refused = _refuse_links(root, files)
+    real, linked = _reals(root, files.values())
+    _drop_linked_outputs(root, files, real, linked, notes)
+    refused = _refuse_links(root, files, linked)
     kept = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
     return kept, tuple(refused)
 
 
-def _drop_linked_outputs(root: Path, files: dict[str, FileChange], notes: list[str]) -> None:
+def _reals(root: Path, files: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
+    """The real path of each output, and of those with a link in their path (a path with
+    none is the file `read` checked and read: no other output's)."""
+    top = os.path.realpath(root)
+    real = {f.path: os.path.realpath(root / f.path) for f in files}
+    return real, {p: r for p, r in real.items() if r != os.path.join(top, p)}
+
+
+def _drop_linked_outputs(
+    root: Path,
+    files: dict[str, FileChange],
+    real: Mapping[str, str],
+    linked: Mapping[str, str],
+    notes: list[str],
+) -> None:
     """An output that is a link to another output (`CLAUDE.md -> AGENTS.md`) is left alone.
 
     The agent reading the link reads the other file, which memkit writes; writing both
     would overwrite one with the other. Two outputs joined otherwise are refused.
     """
-    real = {path: (root / path).resolve() for path in files}
-    by_real: dict[Path, list[str]] = {}
+    by_real: dict[str, list[str]] = {}
     for path in sorted(files):
         by_real.setdefault(real[path], []).append(path)
     for _, paths in sorted(by_real.items()):
-        if len(paths) < 2:
+        if len(paths) < 2 or not any(p in linked for p in paths):
             continue
         plain = [p for p in paths if not os.path.islink(root / p)]
         if len(plain) != 1:
@@ -164,7 +178,7 @@ def _drop_linked_outputs(root: Path, files: dict[str, FileChange], notes: list[s
                 notes.append(f"{link}: a link to {plain[0]}, which memkit writes: left as it is")
 
 
-def _refuse_links(root: Path, files: dict[str, FileChange]) -> list[str]:
+def _refuse_links(root: Path, files: dict[str, FileChange], linked: Mapping[str, str]) -> list[str]:
     """Leave alone every output that is a link (or in a linked folder) to a file that is not
     another output of this compile; one line each naming the link and its target.
 
@@ -174,8 +188,8 @@ def _refuse_links(root: Path, files: dict[str, FileChange]) -> list[str]:
     from memkit.errors import UnsafePathError
     from memkit.fsutil import write_target
 
-    refused, allowed = [], _link_targets(root, files)
-    for path in sorted(files):
+    refused, allowed = [], _link_targets(root, files, linked)
+    for path in sorted(linked):
         try:
             write_target(root, path, forbidden=FORBIDDEN, links_to=allowed)
         except UnsafePathError as e:
@@ -185,13 +199,13 @@ def _refuse_links(root: Path, files: dict[str, FileChange]) -> list[str]:
     return refused
 
 
-def _link_targets(root: Path, outputs: Iterable[str]) -> set[str]:
+def _link_targets(root: Path, outputs: Iterable[str], linked: Mapping[str, str]) -> set[str]:
     """Where an output may lead through a link: another output, or a file of an agent's own
-    (`AGENTS.md -> .clinerules/architect.md`, a shared file, a rules folder's file)."""
+    (`AGENTS.md -> .clinerules/architect.md`, a shared file, a rules folder's file).
+    `linked`: the real path of each output that has a link in its path."""
     allowed = set(outputs)
     top = os.path.realpath(root)
-    for path in list(allowed):
-        real = os.path.realpath(root / path)
+    for real in linked.values():
         rel = os.path.relpath(real, top).replace(os.sep, "/")
         if rel.startswith("../") or rel in allowed:
             continue
