@@ -200,7 +200,7 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
     loader = jinja2.ChoiceLoader([Overrides(), own]) if overrides else own
     env = jinja2.sandbox.SandboxedEnvironment(
         loader=loader, autoescape=_html, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, auto_reload=False,
         bytecode_cache=_bytecode_cache(cache) if cache else None,
     )  # fmt: skip
     env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
