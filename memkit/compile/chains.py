@@ -25,7 +25,7 @@ from memkit.compile import markers as sections
 from memkit.compile.budgets import Budget, limits
 from memkit.compile.fit import Fitted, fit
 from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
-from memkit.compile.write import FileChange, leftovers, read
+from memkit.compile.write import FileChange, read
 
 if TYPE_CHECKING:
     from memkit.compile.render import Renderer
@@ -61,23 +61,15 @@ def place(
     memories: Sequence[Memory],
     conf: Settings,
     targets: Sequence[str] | None,
-    everything: Sequence[Memory],
     root: Path,
     renderer: Renderer,
     notes: list[str],
 ) -> Placement:
     """Each agent's outputs of the selected `memories`, fitted in the order their budgets
-    depend on each other (module docstring); then the files of earlier runs that no
-    output claims now (of any of `everything`'s folders), emptied. `targets` (None: the
-    configured ones) are compiled; the others' files are only cleaned up."""
-    names = list(targets or NAMES)
+    depend on each other (module docstring). `targets` (None: the configured ones) are
+    compiled; the others get no memories (the files they wrote before are emptied)."""
     run = Run(root, renderer, conf, set(targets or conf.targets), notes)
-    run.compose_all(memories, names, bool(targets))
-    for name in names:
-        for path in leftovers(root, name, everything, run.files):
-            whole = path not in TARGETS[name].shared and not path.endswith("AGENTS.md")
-            empty = Output(path, name, "", (), limits(conf.budget(name)), whole=whole)
-            run.add(empty, keep=True)
+    run.compose_all(memories, list(targets or NAMES), bool(targets))
     return Placement(tuple(run.files.values()), tuple(run.placed), frozenset(run.active))
 
 
