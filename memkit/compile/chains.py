@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memkit.capped import capped
 from memkit.compile import markers as sections
 from memkit.compile.budgets import Budget, limits
 from memkit.compile.fit import Fitted, fit
@@ -191,28 +190,9 @@ def compose(
         fitted = fit(out, old_text, renderer)
         text = fitted.text
     if fitted is not None:
-        _note(out, fitted, notes)
+        notes.extend(fitted.notes)
     new = None if text is None else text.encode("utf-8", "surrogateescape")
     return FileChange(out.path, out.target, old, new), fitted
-
-
-def _note(out: Output, f: Fitted, notes: list[str]) -> None:
-    if f.over:
-        notes.append(f"{out.path}: over its budget of {out.budget} even without memories")
-    if not f.index and not f.left_out:
-        return
-    from memkit.compile.readers import agent_of
-
-    see = f"`memkit compile --explain {agent_of(out.target)}`"
-    short = capped((m.id for m in f.index), see=see)
-    parts = [f"{len(f.index)} shortened to one line ({short})"] if f.index else []
-    if f.left_out:
-        cut = capped((m.id for m in f.cut), total=f.left_out, see=see)
-        parts.append(f"{f.left_out} left out ({cut})")
-    notes.append(
-        f"{out.path}: over its budget of {out.budget}: lowest-ranked memories "
-        + " and ".join(parts)
-    )
 
 
 def _folder(path: str) -> str:

@@ -32,6 +32,7 @@ class Fitted:
     over: bool = False  # over budget even with no memory in full
     full: tuple[Memory, ...] = ()  # in full
     cut: tuple[Memory, ...] = ()  # the ones left out
+    notes: tuple[str, ...] = ()  # what the budget shortened or left out, for the user
 
 
 def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
@@ -52,7 +53,33 @@ def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
         return got
 
     k, j, over = _decide(out, text)
-    return Fitted(text(k, j), ms[k : k + j], len(ms) - k - j, over, ms[:k], ms[k + j :])
+    index, cut = ms[k : k + j], ms[k + j :]
+    return Fitted(text(k, j), index, len(cut), over, ms[:k], cut, _notes(out, index, cut, over))
+
+
+def _notes(
+    out: Output, index: tuple[Memory, ...], cut: tuple[Memory, ...], over: bool
+) -> tuple[str, ...]:
+    """What a fit shortened (`index`) or left out (`cut`), naming the memories."""
+    notes = [f"{out.path}: over its budget of {out.budget} even without memories"] if over else []
+    if not index and not cut:
+        return tuple(notes)
+    from memkit.capped import capped
+    from memkit.compile.readers import agent_of
+
+    see = f"`memkit compile --explain {agent_of(out.target)}`"
+    parts = []
+    if index:
+        parts.append(
+            f"{len(index)} shortened to one line ({capped((m.id for m in index), see=see)})"
+        )
+    if cut:
+        parts.append(
+            f"{len(cut)} left out ({capped((m.id for m in cut), total=len(cut), see=see)})"
+        )
+    lowest = " and ".join(parts)
+    notes.append(f"{out.path}: over its budget of {out.budget}: lowest-ranked memories {lowest}")
+    return tuple(notes)
 
 
 def _decide(out: Output, text: Callable[[int, int], str]) -> tuple[int, int, bool]:
