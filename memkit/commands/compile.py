@@ -65,8 +65,8 @@ def compile_(
         ctx.exit(_compile_user(store, check=check, dry_run=dry_run))
     with store.lock():
         # a compile that writes records what it left, for the pre-commit hook
-        plan = make_plan(store, today=today(), targets=targets or None,
-                         record=not (check or dry_run or explain))  # fmt: skip
+        record = not (check or dry_run or explain)
+        plan = make_plan(store, today=today(), targets=targets or None, record=record)
         for note in plan.notes:
             warn(note)
         for refused in plan.refused:  # the other outputs are still written
@@ -77,22 +77,7 @@ def compile_(
             click.echo("\n".join(lines(plan, explain)))
             return
         if check or dry_run:
-            _show(plan, diff=check)
-            if check and (plan.changes or plan.refused):
-                click.echo(
-                    "memkit: compiled files are out of date; run `memkit compile` and commit "
-                    "them (it also settles a merge conflict in them)",
-                    err=True,
-                )
-                ctx.exit(EXIT_FOUND)
-            if check and plan.invalid:
-                click.echo(
-                    f"memkit: {len(plan.invalid)} invalid memory file(s) left out: "
-                    f"{', '.join(plan.invalid)}; `memkit validate` says how to fix them",
-                    err=True,
-                )
-                ctx.exit(EXIT_FOUND)
-            return
+            ctx.exit(_preview(plan, check=check))
         done = apply(plan)
     for f in plan.changes:
         click.echo(f"{_verb(f)} {f.path}")
@@ -105,6 +90,26 @@ def compile_(
         commit_written(store, done, "memkit: compile", compiled=False)
     if plan.refused:
         ctx.exit(EXIT_FOUND)
+
+
+def _preview(plan: Plan, *, check: bool) -> int:
+    """`--dry-run` (the new files) or `--check` (a diff, exit 1 when anything would change)."""
+    _show(plan, diff=check)
+    if check and (plan.changes or plan.refused):
+        click.echo(
+            "memkit: compiled files are out of date; run `memkit compile` and commit "
+            "them (it also settles a merge conflict in them)",
+            err=True,
+        )
+        return EXIT_FOUND
+    if check and plan.invalid:
+        click.echo(
+            f"memkit: {len(plan.invalid)} invalid memory file(s) left out: "
+            f"{', '.join(plan.invalid)}; `memkit validate` says how to fix them",
+            err=True,
+        )
+        return EXIT_FOUND
+    return 0
 
 
 def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:

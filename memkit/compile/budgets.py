@@ -10,6 +10,7 @@ imported file said first instead of what sorts first by id.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -95,6 +96,14 @@ def rank(m: Memory, order: Mapping[str, Position] | None = None) -> tuple[Any, .
     pos = (order or {}).get(m.id)
     where = (0, pos[0].count("/"), *pos) if pos is not None else (1,)
     return (bool(m.origin), 0 if m.pin else 1, -m.priority, where, TYPES.index(m.type), m.id)
+
+
+def select(memories: Iterable[Memory], today: dt.date, root: Path) -> tuple[Memory, ...]:
+    """Select: the active, unexpired, not superseded memories, best ranked first (`rank`,
+    with the order of the files under `root` they were imported from)."""
+    chosen = [m for m in memories if m.in_force(today)]
+    order = source_order(root, chosen)
+    return tuple(sorted(chosen, key=lambda m: rank(m, order)))
 
 
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.*?)[ \t#]*$", re.M)

@@ -1,4 +1,4 @@
-"""One compile run: outputs composed in the order their budgets depend on each other.
+"""Place: each agent's outputs, composed in the order their budgets depend on each other.
 
 Agents load several files together, so a budget is kept on the whole, not per file:
 
@@ -15,16 +15,19 @@ its agent reads AGENTS.md itself (targets.Target.reads_agents).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from memkit.compile import markers as sections
 from memkit.compile.budgets import Budget, limits
-from memkit.compile.targets import TARGETS, Context, Output, Settings
+from memkit.compile.fit import Fitted, fit
+from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
+from memkit.compile.write import FileChange, read
 
 if TYPE_CHECKING:
-    from memkit.compile.render import Fitted, Renderer
+    from memkit.compile.render import Renderer
     from memkit.memory import Memory
 
 
@@ -44,23 +47,42 @@ class Placed:
 CHAIN_JOIN = 2  # bytes Codex puts between two files of the chain ("\n\n")
 
 
+@dataclass(frozen=True)
+class Placement:
+    """Every output of a run as fitted: the file changes, and what each output holds."""
+
+    files: tuple[FileChange, ...]  # in compile order
+    placed: tuple[Placed, ...]  # every output with memories, in compile order
+    active: frozenset[str]  # the targets compiled
+
+
+def place(
+    memories: Sequence[Memory],
+    conf: Settings,
+    targets: Sequence[str] | None,
+    root: Path,
+    renderer: Renderer,
+    notes: list[str],
+) -> Placement:
+    """Each agent's outputs of the selected `memories`, fitted in the order their budgets
+    depend on each other (module docstring). `targets` (None: the configured ones) are
+    compiled; the others get no memories (the files they wrote before are emptied)."""
+    run = Run(root, renderer, conf, set(targets or conf.targets), notes)
+    run.compose_all(memories, list(targets or NAMES), bool(targets))
+    return Placement(tuple(run.files.values()), tuple(run.placed), frozenset(run.active))
+
+
 class Run:
     def __init__(
-        self,
-        root: Path,
-        renderer: Renderer,
-        conf: Settings,
-        active: set[str],
-        notes: list[str],
-        compose: Callable[..., tuple[Any, Fitted | None]],
+        self, root: Path, renderer: Renderer, conf: Settings, active: set[str], notes: list[str]
     ) -> None:
         self.root, self.renderer, self.conf, self.active = root, renderer, conf, active
-        self.notes, self.compose = notes, compose
-        self.files: dict[str, Any] = {}
+        self.notes = notes
+        self.files: dict[str, FileChange] = {}
         self.placed: list[Placed] = []
 
-    def add(self, out: Output, *, keep: bool) -> tuple[Any, Fitted | None]:
-        change, fitted = self.compose(self.root, out, self.renderer, self.notes if keep else [])
+    def add(self, out: Output, *, keep: bool) -> tuple[FileChange, Fitted | None]:
+        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [])
         if keep:
             self.files[out.path] = change
         if fitted is not None and out.memories and (keep or out.target == "agents"):
@@ -146,9 +168,31 @@ class Run:
         floors = {}
         for out in outs:
             if out.path != "AGENTS.md":
-                change, _ = self.compose(self.root, replace(out, budget=least), self.renderer, [])
+                change, _ = compose(self.root, replace(out, budget=least), self.renderer, [])
                 floors[_folder(out.path)] = len(change.new or b"") + CHAIN_JOIN
         return floors
+
+
+def compose(
+    root: Path, out: Output, renderer: Renderer, notes: list[str]
+) -> tuple[FileChange, Fitted | None]:
+    """`out` fitted to its budget against the file on disk: the file's change, and the fit
+    (None: no fit, as for a file memkit did not write, which is left alone)."""
+    old = read(root, out.path)
+    old_text = None if old is None else old.decode("utf-8", "surrogateescape")
+    if out.whole:
+        if old_text is not None and not sections.owns(old_text):
+            notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
+            return FileChange(out.path, out.target, old, old), None
+        fitted = fit(out, None, renderer) if out.memories else None
+        text = None if fitted is None else fitted.text
+    else:
+        fitted = fit(out, old_text, renderer)
+        text = fitted.text
+    if fitted is not None:
+        notes.extend(fitted.notes)
+    new = None if text is None else text.encode("utf-8", "surrogateescape")
+    return FileChange(out.path, out.target, old, new), fitted
 
 
 def _folder(path: str) -> str:

@@ -1,21 +1,18 @@
-"""Render outputs through the jinja2 templates, fitted to each file's size budget.
+"""Render outputs through the jinja2 templates (memkit.compile.fit decides what goes in).
 
 Built-in templates live in the top-level templates/ directory; a project overrides
-any of them with a file of the same name in .memory/templates/. Entries are
-rendered lazily and once each, so a budget that keeps 40 of 10,000 memories in
-full renders about 40 bodies, not 10,000.
+any of them with a file of the same name in .memory/templates/. Each memory's entry
+and one-line form are rendered once, when a fit first asks for them.
 """
 
 from __future__ import annotations
 
 import contextlib
-import functools
 import os
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from memkit.compile import markers as sections
 from memkit.compile.budgets import NAMED_IN_FILE
@@ -24,27 +21,12 @@ from memkit.errors import MemkitError
 from memkit.memory import TYPES, Memory
 from memkit.staleness.verdict import MemoryStatus
 
-if TYPE_CHECKING:
-    from memkit.compile.fitcache import FitCache
-
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
 # A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7):
 # when a body's last paragraph has one, a blank line keeps the id line a block of its own.
 _HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
 GROUP_TITLES = dict(zip(TYPES, ("Decisions", "Conventions", "Gotchas", "Procedures",
                                 "Episodes", "Preferences", "Notes"), strict=True))  # fmt: skip
-
-
-@dataclass(frozen=True)
-class Fitted:
-    """A file's text as fitted to its budget (None: the file should not exist)."""
-
-    text: str | None
-    index: tuple[Memory, ...] = ()  # shortened to one line
-    left_out: int = 0  # left out, named in the file's index by id
-    over: bool = False  # over budget even with no memory in full
-    full: tuple[Memory, ...] = ()  # in full
-    cut: tuple[Memory, ...] = ()  # the ones left out
 
 
 class Renderer:
@@ -60,7 +42,6 @@ class Renderer:
         self.overrides = overrides  # False: memkit's own templates only (the report)
         self.cache = cache  # compiled templates are kept here (jinja2 bytecode cache)
         self.statuses = statuses
-        self.fits: FitCache | None = None  # fits remembered between runs (see fit)
         self._env: Any = None
         self._entries: dict[tuple[str, bool], str] = {}
         self._lines: dict[str, str] = {}
@@ -158,70 +139,6 @@ class Renderer:
             )
         return text
 
-    def fit(self, out: Output, existing: str | None, *, old: str | None = None) -> Fitted:
-        """The file with as many memories in full as its budget allows, then one-liners.
-
-        `old` is the file's text on disk: when the fit cache (memkit.compile.fitcache,
-        `self.fits`) knows this fit and `old` is the text it gave, nothing is rendered.
-        """
-        ms = out.memories
-        frame: Callable[[str | None], str | None] = (
-            functools.partial(self.file, out) if out.whole else sections.framer(existing, out.path)
-        )
-        if not ms:
-            return Fitted(frame(None))
-        seen = [0]  # the deepest memory any probe rendered
-
-        def text(k: int, j: int) -> str:
-            seen[0] = max(seen[0], k + j)
-            got = frame(self.section(out, ms[:k], ms[k : k + j], ms[k + j :]))
-            assert got is not None
-            return got
-
-        def fitted(k: int, j: int, over: bool = False, known: str | None = None) -> Fitted:
-            return Fitted(known if known is not None else text(k, j), tuple(ms[k : k + j]),
-                          len(ms) - k - j, over, tuple(ms[:k]), tuple(ms[k + j :]))  # fmt: skip
-
-        from memkit.compile import fitcache
-
-        cache = self.fits
-        fkey = None if cache is None else fitcache.frame_key(existing, out.path, out.whole)
-        base = None if cache is None or fkey is None else cache.base(out, fkey)
-        if cache is not None and base is not None:
-            hit = cache.get(out.path, base, ms, self.stale)
-            if hit is not None:
-                known = old if old is not None and fitcache.digest(old) == hit.digest else None
-                if hit.mode == "import":
-                    return Fitted(known if known is not None else self._import(out, frame))
-                return fitted(hit.k, hit.j, hit.over, known)
-        if "import" in out.context:
-            result, fit = Fitted(self._import(out, frame)), ("import", 0, 0, False)
-        else:
-            k, j, over = self._decide(out, text)
-            result, fit = fitted(k, j, over), ("fit", k, j, over)
-        if cache is not None and base is not None and result.text is not None:
-            key = cache.key(base, ms, seen[0], self.stale)
-            cache.put(out.path, (key, seen[0]), fitcache.Fit(*fit, fitcache.digest(result.text)))
-        return result
-
-    def _import(self, out: Output, frame: Callable[[str | None], str | None]) -> str | None:
-        return frame(self.render("claude_import.md.j2", **out.context))
-
-    def _decide(self, out: Output, text: Callable[[int, int], str]) -> tuple[int, int, bool]:
-        """(in full, shortened, over budget even so): the most memories in full, then
-        one-liners, that keep the file within its budget."""
-        n = len(out.memories)
-        if n <= 64 and out.budget.fits(text(n, 0)):  # most scoped files: one render
-            return n, 0, False
-        if not out.budget.fits(text(0, 0)):
-            return 0, 0, True
-        # Room for at least one one-liner, so what does not fit in full is still named.
-        k = _largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n)
-        if k == n:
-            return k, 0, False
-        j = _largest(lambda j: out.budget.fits(text(k, j)), n - k)
-        return k, j, False
-
 
 OVERRIDES = ".memory/templates"
 MAX_TEMPLATE_BYTES = 256 * 1024  # an override template's size
@@ -283,7 +200,7 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
     loader = jinja2.ChoiceLoader([Overrides(), own]) if overrides else own
     env = jinja2.sandbox.SandboxedEnvironment(
         loader=loader, autoescape=_html, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, auto_reload=False,
         bytecode_cache=_bytecode_cache(cache) if cache else None,
     )  # fmt: skip
     env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
@@ -323,26 +240,3 @@ def _bytecode_cache(directory: Path) -> Any:
     except OSError:
         return None
     return jinja2.FileSystemBytecodeCache(str(directory))
-
-
-def _largest(ok: Callable[[int], bool], hi: int) -> int:
-    """The largest n in [0, hi] with ok(n), ok being true up to some point (ok(0) holds).
-
-    Gallops up from 0, so the cost follows the answer, not `hi`.
-    """
-    good, step = 0, 1
-    while True:
-        probe = min(good + step, hi)
-        if probe == good:
-            return good
-        if not ok(probe):
-            bad = probe
-            break
-        good, step = probe, step * 2
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        if ok(mid):
-            good = mid
-        else:
-            bad = mid
-    return good

@@ -13,6 +13,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
 from memkit.compile.budgets import Budget, Limits, limits, parse_budget
+from memkit.compile.config import (
+    CLAUDE_MODES,
+    DEFAULT_BUDGETS,
+    DEFAULT_TARGETS,
+    NAMES,
+    NEVER_NESTED,
+    Settings,
+    settings,
+)
 from memkit.compile.scopes import (
     RULE_PREFIX,
     always,
@@ -25,79 +34,14 @@ from memkit.compile.scopes import (
     plain_globs,
     scope_names,
 )
-from memkit.errors import ConfigError
 from memkit.globs import expand_braces
 from memkit.memory import Memory
 
 __all__ = [
-    "RULE_PREFIX", "Budget", "cursor_globs", "expand_braces", "expanded", "literal_dir",
-    "parse_budget", "scope_names",
+    "CLAUDE_MODES", "DEFAULT_BUDGETS", "DEFAULT_TARGETS", "NAMES", "NEVER_NESTED", "RULE_PREFIX",
+    "Budget", "Settings", "cursor_globs", "expand_braces", "expanded", "literal_dir",
+    "parse_budget", "scope_names", "settings",
 ]  # fmt: skip
-
-NAMES = ("agents", "claude", "cursor", "copilot", "gemini", "windsurf", "cline", "kiro",
-         "continue", "amazonq", "junie", "zed", "aider", "roo")  # fmt: skip
-DEFAULT_TARGETS = ("agents", "claude", "cursor", "copilot")
-CLAUDE_MODES = ("full", "import")
-# Defaults from the agents' documented limits; "32768 bytes" where a maker documents
-# none (memkit's own default, Codex's cap). docs/compile.md cites each one.
-DEFAULT_BUDGETS = {
-    "agents": "32768 bytes",  # Codex: project_doc_max_bytes, the whole AGENTS.md chain
-    # Claude Code: "target under 200 lines per CLAUDE.md file" is advice (files up to
-    # 4 MiB load); a 200-line cut binds at about 25 memories and then moves with every
-    # memory added, so every memory pull request conflicts. Codex's size instead.
-    "claude": "32768 bytes",
-    "cursor": "500 lines",  # Cursor: keep a rule under about 500 lines
-    "copilot": "32768 bytes",  # none documented any more
-    "gemini": "32768 bytes",  # none documented
-    "windsurf": "12000 chars",  # Windsurf: rule files are limited to 12,000 characters
-    "cline": "32768 bytes",  # none documented
-    "kiro": "32768 bytes",  # none documented
-    "continue": "32768 bytes",  # none documented
-    "amazonq": "32768 bytes",  # none documented
-    "junie": "32768 bytes",  # none documented
-    "zed": "32768 bytes",  # none documented
-    "aider": "32768 bytes",  # none documented
-    "roo": "32768 bytes",  # none documented
-}
-NEVER_NESTED = frozenset({".git", ".memory"})
-
-
-@dataclass(frozen=True)
-class Settings:
-    """The validated `[compile]` section of .memory/config.toml."""
-
-    targets: tuple[str, ...] = DEFAULT_TARGETS
-    claude_mode: str = "full"
-    nested_agents: bool = False
-    budgets: Mapping[str, Budget] = field(default_factory=dict)
-
-    def budget(self, target: str) -> Budget:
-        return self.budgets.get(target) or parse_budget(DEFAULT_BUDGETS[target], target)
-
-
-def settings(section: Mapping[str, Any], where: str = ".memory/config.toml") -> Settings:
-    """Validate the `[compile]` config section; ConfigError names the key and how to fix it."""
-    known = {"targets", "claude_mode", "nested_agents", "budgets"}
-    for key in sorted(set(section) - known):
-        raise ConfigError(f"{where}: [compile] has unknown key {key!r}; use one of {sorted(known)}")
-    targets = section.get("targets", list(DEFAULT_TARGETS))
-    if not isinstance(targets, list) or not all(t in NAMES for t in targets):
-        raise ConfigError(
-            f"{where}: [compile] targets = {targets!r}: use a list of {', '.join(NAMES)}"
-        )
-    mode = section.get("claude_mode", "full")
-    if mode not in CLAUDE_MODES:
-        raise ConfigError(f'{where}: [compile] claude_mode = {mode!r}: use "full" or "import"')
-    nested = section.get("nested_agents", False)
-    if not isinstance(nested, bool):
-        raise ConfigError(f"{where}: [compile] nested_agents = {nested!r}: use true or false")
-    raw = section.get("budgets", {})
-    if not isinstance(raw, dict) or not set(raw) <= set(NAMES):
-        raise ConfigError(
-            f"{where}: [compile] budgets must be a table keyed by target ({', '.join(NAMES)})"
-        )
-    budgets = {k: parse_budget(v, f"{where}: [compile] budgets.{k}") for k, v in raw.items()}
-    return Settings(tuple(dict.fromkeys(targets)), mode, nested, budgets)
 
 
 @dataclass(frozen=True)
@@ -127,6 +71,9 @@ class Context:
 # ---------------------------------------------------------------- targets
 
 
+_KINDS: dict[str, type[Target]] = {}  # name -> the class of each agent format
+
+
 class Target:
     """An agent format. `shared` files get a marked section; `rule_dirs` hold whole files."""
 
@@ -134,6 +81,11 @@ class Target:
     shared: ClassVar[tuple[str, ...]] = ()
     rule_dirs: ClassVar[tuple[tuple[str, str], ...]] = ()  # (directory, file suffix)
     reads_agents: ClassVar[bool] = False  # the agent also loads AGENTS.md by itself
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if "name" in cls.__dict__:
+            _KINDS[cls.name] = cls
 
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         raise NotImplementedError
@@ -224,9 +176,18 @@ class Claude(Target):
         out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
         groups = by_scope(memories)
         for scope, name in scope_names(groups).items():
-            out.append(Output(f".claude/rules/{name}.md", self.name, "claude_rule.md.j2",
-                              tuple(groups[scope]), budget, whole=True, scoped=True,
-                              context={"paths": list(scope)}))  # fmt: skip
+            out.append(
+                Output(
+                    f".claude/rules/{name}.md",
+                    self.name,
+                    "claude_rule.md.j2",
+                    tuple(groups[scope]),
+                    budget,
+                    whole=True,
+                    scoped=True,
+                    context={"paths": list(scope)},
+                )
+            )
         return out
 
 
@@ -262,17 +223,38 @@ class Rules(Target):
                     out.append(self._file(name, kind, (m,), m.paths, ctx, desc=desc))
         return out
 
-    def _file(self, name: str, kind: str, ms: tuple[Memory, ...], scope: Sequence[str],
-              ctx: Context, *, scoped: bool = True, desc: str = "") -> Output:  # fmt: skip
+    def _file(
+        self,
+        name: str,
+        kind: str,
+        ms: tuple[Memory, ...],
+        scope: Sequence[str],
+        ctx: Context,
+        *,
+        scoped: bool = True,
+        desc: str = "",
+    ) -> Output:
         path = f"{self.directory}/{name}{self.suffix}"
         globs = expanded(scope)
         context = {
-            "kind": kind, "paths": list(scope), "expanded": globs, "description": desc,
-            "name": name, "globs": plain_globs(globs, path) if globs else "",
+            "kind": kind,
+            "paths": list(scope),
+            "expanded": globs,
+            "description": desc,
+            "name": name,
+            "globs": plain_globs(globs, path) if globs else "",
             "exclude_agent": "coding-agent" if ctx.agents_on else "",
-        }  # fmt: skip
-        return Output(path, self.name, self.template, ms, self.budget(ctx), whole=True,
-                      scoped=scoped and kind == "scoped", context=context)  # fmt: skip
+        }
+        return Output(
+            path,
+            self.name,
+            self.template,
+            ms,
+            self.budget(ctx),
+            whole=True,
+            scoped=scoped and kind == "scoped",
+            context=context,
+        )
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -362,22 +344,4 @@ def _on(m: Memory) -> bool:
     return activation(m) == "always"
 
 
-TARGETS: dict[str, Target] = {
-    t.name: t
-    for t in (
-        Agents(),
-        Claude(),
-        Cursor(),
-        Copilot(),
-        Gemini(),
-        Windsurf(),
-        Cline(),
-        Kiro(),
-        Continue(),
-        AmazonQ(),
-        Junie(),
-        Zed(),
-        Aider(),
-        Roo(),
-    )
-}
+TARGETS: dict[str, Target] = {name: _KINDS[name]() for name in NAMES}

@@ -1,0 +1,121 @@
+"""Fit: an output's text with as many memories in full as its budget allows, then one-liners.
+
+The fit gallops over how many memories stay in full, rendering the file (through
+memkit.compile.render) at each probe, then over how many more are shortened to a
+line; whatever is left is named by id in the file. Entries are rendered once each
+(Renderer caches them), so a budget that keeps 40 of 10,000 memories in full renders
+about 40 bodies, not 10,000.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from memkit.compile import markers
+
+if TYPE_CHECKING:
+    from memkit.compile.render import Renderer
+    from memkit.compile.targets import Output
+    from memkit.memory import Memory
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A file's text as fitted to its budget (None: the file should not exist)."""
+
+    text: str | None
+    index: tuple[Memory, ...] = ()  # shortened to one line
+    left_out: int = 0  # left out, named in the file's index by id
+    over: bool = False  # over budget even with no memory in full
+    full: tuple[Memory, ...] = ()  # in full
+    cut: tuple[Memory, ...] = ()  # the ones left out
+    notes: tuple[str, ...] = ()  # what the budget shortened or left out, for the user
+
+
+def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
+    """`out` as a file: memkit's own whole file, or `existing` (a shared file's text on
+    disk, None: absent) with memkit's section replaced."""
+    ms = out.memories
+    frame: Callable[[str | None], str | None] = (
+        functools.partial(renderer.file, out) if out.whole else markers.framer(existing, out.path)
+    )
+    if not ms:
+        return Fitted(frame(None))
+    if "import" in out.context:  # CLAUDE.md reading AGENTS.md through `@AGENTS.md`
+        return Fitted(frame(renderer.render("claude_import.md.j2", **out.context)))
+
+    def text(k: int, j: int) -> str:
+        got = frame(renderer.section(out, ms[:k], ms[k : k + j], ms[k + j :]))
+        assert got is not None
+        return got
+
+    k, j, over = _decide(out, text)
+    index, cut = ms[k : k + j], ms[k + j :]
+    return Fitted(text(k, j), index, len(cut), over, ms[:k], cut, _notes(out, index, cut, over))
+
+
+def _notes(
+    out: Output, index: tuple[Memory, ...], cut: tuple[Memory, ...], over: bool
+) -> tuple[str, ...]:
+    """What a fit shortened (`index`) or left out (`cut`), naming the memories."""
+    notes = [f"{out.path}: over its budget of {out.budget} even without memories"] if over else []
+    if not index and not cut:
+        return tuple(notes)
+    from memkit.capped import capped
+    from memkit.compile.readers import agent_of
+
+    see = f"`memkit compile --explain {agent_of(out.target)}`"
+    parts = []
+    if index:
+        parts.append(
+            f"{len(index)} shortened to one line ({capped((m.id for m in index), see=see)})"
+        )
+    if cut:
+        parts.append(
+            f"{len(cut)} left out ({capped((m.id for m in cut), total=len(cut), see=see)})"
+        )
+    lowest = " and ".join(parts)
+    notes.append(f"{out.path}: over its budget of {out.budget}: lowest-ranked memories {lowest}")
+    return tuple(notes)
+
+
+def _decide(out: Output, text: Callable[[int, int], str]) -> tuple[int, int, bool]:
+    """(in full, shortened, over budget even so): the most memories in full, then
+    one-liners, that keep the file within its budget."""
+    n = len(out.memories)
+    if n <= 64 and out.budget.fits(text(n, 0)):  # most scoped files: one render
+        return n, 0, False
+    if not out.budget.fits(text(0, 0)):
+        return 0, 0, True
+    # Room for at least one one-liner, so what does not fit in full is still named.
+    k = _largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n)
+    if k == n:
+        return k, 0, False
+    j = _largest(lambda j: out.budget.fits(text(k, j)), n - k)
+    return k, j, False
+
+
+def _largest(ok: Callable[[int], bool], hi: int) -> int:
+    """The largest n in [0, hi] with ok(n), ok being true up to some point (ok(0) holds).
+
+    Gallops up from 0, so the cost follows the answer, not `hi`.
+    """
+    good, step = 0, 1
+    while True:
+        probe = min(good + step, hi)
+        if probe == good:
+            return good
+        if not ok(probe):
+            bad = probe
+            break
+        good, step = probe, step * 2
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        if ok(mid):
+            good = mid
+        else:
+            bad = mid
+    return good

@@ -1,0 +1,240 @@
+"""Write: the outputs' bytes on disk now, and writing the new ones safely.
+
+`read` gives a file's bytes as compile may read them (no link out of the repository
+or into .git/ or .memory/); `leftovers` finds the files of earlier runs that no
+output claims now; `settle` leaves alone the outputs that are links (to another
+output, or to a file that is not one); `apply` writes only files whose bytes change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from memkit.capped import capped
+from memkit.compile import markers as sections
+from memkit.compile.targets import NEVER_NESTED, TARGETS, literal_dir
+from memkit.errors import MemkitError
+from memkit.fsutil import atomic_write
+
+if TYPE_CHECKING:
+    from memkit.compile.current import Before
+    from memkit.memory import Memory
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What `apply` records once it has written the files (memkit.compile.current)."""
+
+    before: Before  # the inputs as they were before the compile
+    path: str  # the record's file
+    stale: dict[str, str] | None  # the staleness warnings the compile used
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One output file: its bytes on disk now (None: absent) and after (None: deleted)."""
+
+    path: str
+    target: str
+    old: bytes | None
+    new: bytes | None
+
+    @property
+    def action(self) -> str:
+        if self.old == self.new:
+            return "unchanged"
+        return "create" if self.old is None else "delete" if self.new is None else "update"
+
+
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # an existing output file memkit reads back
+FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
+
+
+def read(root: Path, rel: str) -> bytes | None:
+    """An output's bytes now (None: absent), read safely: it may hold anything."""
+    from memkit.fsutil import read_regular, write_target
+
+    real = write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
+    try:
+        return read_regular(real, limit=MAX_OUTPUT_BYTES, what=rel)
+    except FileNotFoundError:
+        return None
+
+
+def _leftovers(
+    root: Path, target: str, everything: Iterable[Memory], planned: Mapping[str, FileChange]
+) -> list[str]:
+    """Files of `target` from earlier runs that no output claims now."""
+    t = TARGETS[target]
+    found = [p for p in t.shared if p not in planned]
+    for directory, suffix in t.rule_dirs:
+        try:
+            with os.scandir(root / directory) as it:
+                names = sorted(e.name for e in it if e.is_file(follow_symlinks=False))
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+        for name in names:
+            rel = f"{directory}/{name}"
+            if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
+                text = read(root, rel)
+                if text is not None and sections.owns(text.decode("utf-8", "replace")):
+                    found.append(rel)
+    if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
+        for d in sorted({literal_dir(m.paths) for m in everything if m.paths} - {""}):
+            if d.split("/")[0] in NEVER_NESTED:
+                continue
+            rel = f"{d}/AGENTS.md"
+            if rel not in planned and (root / rel).is_file():
+                found.append(rel)
+    return found
+
+
+def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) -> list[str]:
+    """Write and delete the changed `files`; return the paths changed.
+
+    A file that changed on disk since `build` read it is not touched: MemkitError.
+    An output that is a symbolic link inside the repository is written through (the
+    link stays a link); two outputs that are one file are refused before any write.
+    """
+    from memkit.fsutil import write_target
+
+    changes = [f for f in files if f.action != "unchanged"]
+    outputs = _link_targets(root, [f.path for f in files], _reals(root, files)[1])
+    real = {
+        f.path: write_target(root, f.path, forbidden=FORBIDDEN, links_to=outputs) for f in changes
+    }
+    done = []
+    for f in changes:
+        if read(root, f.path) != f.old:
+            raise MemkitError(f"{f.path} changed while memkit compiled; run `memkit compile` again")
+        target = real[f.path]
+        if f.new is None:
+            if os.path.islink(root / f.path):
+                continue  # never delete a link or, through it, another file
+            target.unlink()
+        else:
+            atomic_write(target, f.new, fsync=False)  # derived: `memkit compile` remakes it
+        done.append(f.path)
+    written = {f.path: f.new for f in changes}
+    if pending is not None and set(done) == set(written):  # else a link was left alone
+        pending.before.record(pending.path, pending.stale, written)
+    return done
+
+
+def settle(
+    root: Path,
+    changes: Iterable[FileChange],
+    names: Iterable[str],
+    everything: Iterable[Memory],
+    notes: list[str],
+) -> tuple[tuple[FileChange, ...], tuple[str, ...]]:
+    """The changes, with the files of earlier runs of the `names` targets that no output
+    claims now emptied (of any folder of `everything`, the memories whatever their
+    status), sorted by path; those that are links left as they are, and a line for each
+    refused link (see _drop_linked_outputs and _refuse_links)."""
+    files = {f.path: f for f in changes}
+    for name in names:
+        for path in _leftovers(root, name, everything, files):
+            files[path] = _emptied(root, name, path)
+    real, linked = _reals(root, files.values())
+    _drop_linked_outputs(root, files, real, linked, notes)
+    refused = _refuse_links(root, files, linked)
+    kept = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
+    return kept, tuple(refused)
+
+
+def _emptied(root: Path, target: str, path: str) -> FileChange:
+    """A file of an earlier run without memkit's memories: a shared file keeps the rest of
+    its text (None: nothing else), memkit's own file is deleted."""
+    old = read(root, path)
+    new = None
+    if path in TARGETS[target].shared or path.endswith("AGENTS.md"):
+        text = None if old is None else old.decode("utf-8", "surrogateescape")
+        kept = sections.framer(text, path)(None)
+        new = None if kept is None else kept.encode("utf-8", "surrogateescape")
+    return FileChange(path, target, old, new)
+
+
+def _reals(root: Path, files: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
+    """The real path of each output, and of those with a link in their path (a path with
+    none is the file `read` checked and read: no other output's)."""
+    top = os.path.realpath(root)
+    real = {f.path: os.path.realpath(root / f.path) for f in files}
+    return real, {p: r for p, r in real.items() if r != os.path.join(top, p)}
+
+
+def _drop_linked_outputs(
+    root: Path,
+    files: dict[str, FileChange],
+    real: Mapping[str, str],
+    linked: Mapping[str, str],
+    notes: list[str],
+) -> None:
+    """An output that is a link to another output (`CLAUDE.md -> AGENTS.md`) is left alone.
+
+    The agent reading the link reads the other file, which memkit writes; writing both
+    would overwrite one with the other. Two outputs joined otherwise are refused.
+    """
+    by_real: dict[str, list[str]] = {}
+    for path in sorted(files):
+        by_real.setdefault(real[path], []).append(path)
+    for _, paths in sorted(by_real.items()):
+        if len(paths) < 2 or not any(p in linked for p in paths):
+            continue
+        plain = [p for p in paths if not os.path.islink(root / p)]
+        if len(plain) != 1:
+            raise MemkitError(
+                f"{capped(paths, sep=' and ')} are one file through symbolic links, and memkit "
+                "would write different text to each; remove a link, or turn off one of the targets "
+                "in .memory/config.toml"
+            )
+        for link in paths:
+            if link != plain[0]:
+                old = files[link].old
+                files[link] = FileChange(link, files[link].target, old, old)
+                notes.append(f"{link}: a link to {plain[0]}, which memkit writes: left as it is")
+
+
+def _refuse_links(root: Path, files: dict[str, FileChange], linked: Mapping[str, str]) -> list[str]:
+    """Leave alone every output that is a link (or in a linked folder) to a file that is not
+    another output of this compile; one line each naming the link and its target.
+
+    A pull request that turns AGENTS.md into a link to `.github/CODEOWNERS` (or a
+    workflow, a deploy script) must not get the compile to rewrite that file.
+    """
+    from memkit.errors import UnsafePathError
+    from memkit.fsutil import write_target
+
+    refused, allowed = [], _link_targets(root, files, linked)
+    for path in sorted(linked):
+        try:
+            write_target(root, path, forbidden=FORBIDDEN, links_to=allowed)
+        except UnsafePathError as e:
+            old = files[path].old
+            files[path] = FileChange(path, files[path].target, old, old)
+            refused.append(str(e))
+    return refused
+
+
+def _link_targets(root: Path, outputs: Iterable[str], linked: Mapping[str, str]) -> set[str]:
+    """Where an output may lead through a link: another output, or a file of an agent's own
+    (`AGENTS.md -> .clinerules/architect.md`, a shared file, a rules folder's file).
+    `linked`: the real path of each output that has a link in its path."""
+    allowed = set(outputs)
+    top = os.path.realpath(root)
+    for real in linked.values():
+        rel = os.path.relpath(real, top).replace(os.sep, "/")
+        if rel.startswith("../") or rel in allowed:
+            continue
+        kinds = [(t.shared, t.rule_dirs) for t in TARGETS.values()]
+        folder, name = os.path.split(rel)
+        if name == "AGENTS.md" or any(
+            rel in shared or any(folder == d and name.endswith(x) for d, x in dirs)
+            for shared, dirs in kinds
+        ):
+            allowed.add(rel)
+    return allowed
