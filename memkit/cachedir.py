@@ -53,12 +53,6 @@ FILES = (
         "derived",
     ),
     (
-        "compile-fits",
-        "memkit.compile.fitcache",
-        "budget fits of compiled files, by their inputs",
-        "derived",
-    ),
-    (
         "templates/__jinja2_*.cache",
         "memkit.compile.render",
         "compiled templates (jinja2 bytecode)",
