@@ -7,18 +7,19 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import write_memory
+from conftest import isolated, new_repo, write_memory
 
 from memkit.compile import fitcache
 from memkit.compile.plan import Plan, apply, build
 from memkit.compile.render import Renderer
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
-from memkit.store import Store
+from memkit.store import Store, init
 
 TODAY = dt.date(2026, 11, 22)
 CONFIG = (
@@ -37,14 +38,26 @@ def memory(i: int, extra: str = "") -> str:
     )
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    """60 memories for five targets, compiled once a module (the cache written)."""
+    with isolated(tmp_path_factory):
+        root = new_repo(tmp_path_factory, empty_git_dir)
+        init(root)
+        store = Store(root)
+        (store.dir / "config.toml").write_text(CONFIG, encoding="utf-8")
+        for i in range(60):
+            write_memory(store, f"rule-{i:02d}", memory(i))
+        apply(build(store, today=TODAY))
+    return root
+
+
 @pytest.fixture
-def filled(store: Store) -> Store:
-    (store.dir / "config.toml").write_text(CONFIG, encoding="utf-8")
-    store._config = None
-    for i in range(60):
-        write_memory(store, f"rule-{i:02d}", memory(i))
-    apply(build(store, today=TODAY))
-    return store
+def filled(built: Path, repo: Path) -> Store:
+    """A copy of `built` at `repo` (times kept, the cache with them)."""
+    shutil.rmtree(repo)
+    shutil.copytree(built, repo, symlinks=True)
+    return Store(repo)
 
 
 def cache_file(store: Store) -> Path:
