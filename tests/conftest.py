@@ -99,6 +99,18 @@ def copy_repo(template: Path, tmp_path: Path) -> Path:
     return root
 
 
+def copy_into(template: Path, repo: Path) -> Path:
+    """`copy_repo` into the folder `repo` fixture made (its contents replaced, the folder
+    kept: a test's `run` may already be in it), so `store` and `run` have the copy."""
+    for entry in repo.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    shutil.copytree(template, repo, symlinks=True, dirs_exist_ok=True)
+    return repo
+
+
 @pytest.fixture
 def store(repo: Path) -> Store:
     """An initialised store at the root of `repo`."""

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Invoke, isolated, new_repo, write_memory
+from conftest import Invoke, copy_into, isolated, new_repo, write_memory
 
 from memkit.clock import today
 from memkit.compile import current
@@ -53,8 +52,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path
 def compiled(built: Path, repo: Path, store: Store) -> Store:
     """A copy of `built` at `repo`, compiled again there: the compile that changes nothing
     records (the record names each file's inode, which a copy changes)."""
-    shutil.rmtree(repo)
-    shutil.copytree(built, repo, symlinks=True)
+    copy_into(built, repo)
     store._config = None
     assert plan(Store(repo), today=TODAY).changes == ()  # this one records
     return store

@@ -7,13 +7,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import isolated, new_repo, write_memory
+from conftest import copy_into, isolated, new_repo, write_memory
 
 from memkit.compile import fitcache
 from memkit.compile.plan import Plan, apply, build
@@ -55,8 +54,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path
 @pytest.fixture
 def filled(built: Path, repo: Path) -> Store:
     """A copy of `built` at `repo` (times kept, the cache with them)."""
-    shutil.rmtree(repo)
-    shutil.copytree(built, repo, symlinks=True)
+    copy_into(built, repo)
     return Store(repo)
 
 

@@ -7,7 +7,6 @@ each test gets a copy of it at `repo`, where `store` has it."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -17,7 +16,7 @@ import pytest
 
 from memkit.githooks import install as hooks
 from memkit.store import Store, init
-from tests.conftest import git, isolated, new_repo, write_memory
+from tests.conftest import copy_into, git, isolated, new_repo, write_memory
 
 BIN = str(Path(sys.executable).parent)
 
@@ -59,7 +58,6 @@ def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path
 @pytest.fixture
 def project(built: Path, repo: Path, store: Store) -> Path:
     """A copy of `built` at `repo` (times kept), the store `store` names."""
-    shutil.rmtree(repo)
-    shutil.copytree(built, repo, symlinks=True)
+    copy_into(built, repo)
     store._config = None
     return repo
