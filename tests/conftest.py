@@ -144,6 +144,23 @@ def write_memory(store: Store, mid: str, text: str, *, folder: str = "") -> Path
 Invoke = Callable[..., Result]
 
 
+@contextmanager
+def in_project(repo: Path, today: str = "2026-11-22") -> Iterator[None]:
+    """This process in `repo` with the date pinned, as a hook process started there would be
+    (for calling a hook's handler in process)."""
+    here, pinned = os.getcwd(), os.environ.get("MEMKIT_TODAY")
+    os.chdir(repo)
+    os.environ["MEMKIT_TODAY"] = today
+    try:
+        yield
+    finally:
+        os.chdir(here)
+        if pinned is None:
+            del os.environ["MEMKIT_TODAY"]
+        else:
+            os.environ["MEMKIT_TODAY"] = pinned
+
+
 @pytest.fixture
 def run(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Invoke:
     """Invoke the CLI in `repo`; assert the exit code (default 0), show output on failure."""
