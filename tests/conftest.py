@@ -145,20 +145,23 @@ Invoke = Callable[..., Result]
 
 
 @contextmanager
-def in_project(repo: Path, today: str = "2026-11-22") -> Iterator[None]:
-    """This process in `repo` with the date pinned, as a hook process started there would be
-    (for calling a hook's handler in process)."""
-    here, pinned = os.getcwd(), os.environ.get("MEMKIT_TODAY")
+def in_project(repo: Path, today: str = "2026-11-22", **env: str) -> Iterator[None]:
+    """This process in `repo` with the date pinned (and `env` set), as a hook process started
+    there would be (for calling a hook's handler in process)."""
+    here = os.getcwd()
+    values = {"MEMKIT_TODAY": today, **env}
+    saved = {name: os.environ.get(name) for name in values}
     os.chdir(repo)
-    os.environ["MEMKIT_TODAY"] = today
+    os.environ.update(values)
     try:
         yield
     finally:
         os.chdir(here)
-        if pinned is None:
-            del os.environ["MEMKIT_TODAY"]
-        else:
-            os.environ["MEMKIT_TODAY"] = pinned
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture
