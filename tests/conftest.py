@@ -99,6 +99,18 @@ def copy_repo(template: Path, tmp_path: Path) -> Path:
     return root
 
 
+def copy_into(template: Path, repo: Path) -> Path:
+    """`copy_repo` into the folder `repo` fixture made (its contents replaced, the folder
+    kept: a test's `run` may already be in it), so `store` and `run` have the copy."""
+    for entry in repo.iterdir():
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry)
+        else:
+            entry.unlink()
+    shutil.copytree(template, repo, symlinks=True, dirs_exist_ok=True)
+    return repo
+
+
 @pytest.fixture
 def store(repo: Path) -> Store:
     """An initialised store at the root of `repo`."""
@@ -130,6 +142,26 @@ def write_memory(store: Store, mid: str, text: str, *, folder: str = "") -> Path
 
 
 Invoke = Callable[..., Result]
+
+
+@contextmanager
+def in_project(repo: Path, today: str = "2026-11-22", **env: str) -> Iterator[None]:
+    """This process in `repo` with the date pinned (and `env` set), as a hook process started
+    there would be (for calling a hook's handler in process)."""
+    here = os.getcwd()
+    values = {"MEMKIT_TODAY": today, **env}
+    saved = {name: os.environ.get(name) for name in values}
+    os.chdir(repo)
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        os.chdir(here)
+        for name, value in saved.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
 
 
 @pytest.fixture

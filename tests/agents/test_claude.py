@@ -9,18 +9,16 @@ end to end.
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Invoke
+from conftest import Invoke, in_project
 
 from memkit.store import Store
 from memkit.validation import validate
@@ -46,22 +44,6 @@ def hook(
     return subprocess.CompletedProcess(
         args, 0, said + "\n" if said else "", err + "\n" if err else ""
     )
-
-
-@contextlib.contextmanager
-def in_project(repo: Path) -> Iterator[None]:
-    """This process in `repo` with the date pinned, as a hook process would be."""
-    here, pinned = os.getcwd(), os.environ.get("MEMKIT_TODAY")
-    os.chdir(repo)
-    os.environ["MEMKIT_TODAY"] = "2026-11-22"
-    try:
-        yield
-    finally:
-        os.chdir(here)
-        if pinned is None:
-            del os.environ["MEMKIT_TODAY"]
-        else:
-            os.environ["MEMKIT_TODAY"] = pinned
 
 
 def base(repo: Path, event: str, **extra: Any) -> dict[str, Any]:

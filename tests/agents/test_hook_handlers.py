@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git
+from conftest import git, in_project
 
 from memkit import memory as mm
 from memkit.store import Store
@@ -22,15 +22,34 @@ HEAVY = ("click", "yaml", "jinja2", "whoosh", "pygit2", "frontmatter", "markdown
          "typing", "pathlib", "dataclasses", "datetime")  # fmt: skip
 
 
-def run(root: Path, event: str, payload: dict[str, Any], **env: str) -> str:
-    """`python -m memkit.agents.hook EVENT` (what the memkit-hook script runs); its context."""
-    done = subprocess.run([sys.executable, "-m", "memkit.agents.hook", event],
-                          input=json.dumps(payload), capture_output=True, text=True, cwd=root,
-                          env={**os.environ, "MEMKIT_TODAY": DAY, **env}, timeout=120)  # fmt: skip
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    if not done.stdout.strip():
+def run(
+    root: Path, event: str, payload: dict[str, Any], *, process: bool = False, **env: str
+) -> str:
+    """`python -m memkit.agents.hook EVENT` (what the memkit-hook script runs): its context.
+    Its function (memkit.agents.hook.run) in this process, in `root` with the date pinned,
+    as the command calls it; `process=True` runs the command itself."""
+    raw = json.dumps(payload)
+    if process:
+        done = subprocess.run(
+            [sys.executable, "-m", "memkit.agents.hook", event],
+            input=raw,
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, "MEMKIT_TODAY": DAY, **env},
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        said, err = done.stdout, done.stderr
+    else:
+        from memkit.agents import hook
+
+        with in_project(root, DAY, **env):
+            said, err = hook.run(event, raw.encode("utf-8"))
+    assert err == "", err
+    if not said.strip():
         return ""
-    return str(json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"])
+    return str(json.loads(said)["hookSpecificOutput"]["additionalContext"])  # fmt: skip
 
 
 def edit(root: Path, file: str, sid: str = "s1") -> dict[str, Any]:
@@ -78,7 +97,8 @@ def loaded_by(project: Path, payload: dict[str, Any]) -> set[str]:
 
 
 def test_a_file_touch_imports_nothing_heavy(project: Path) -> None:
-    assert "Invoices are immutable" in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    touch = edit(project, "src/billing.py")
+    assert "Invoices are immutable" in run(project, "pre-tool-use", touch, process=True)
     loaded = loaded_by(project, edit(project, "src/a.py"))  # already given: nothing read
     assert "memkit.agents.recall" in loaded
     assert sorted(m for m in HEAVY if m in loaded) == []

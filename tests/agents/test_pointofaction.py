@@ -1,5 +1,6 @@
-"""Memory at the point of action, through the real hook processes with Claude Code's payloads:
-PreToolUse before an edit, PostToolUse after a read, UserPromptSubmit, receipts."""
+"""Memory at the point of action, through the hook's handler with Claude Code's payloads:
+PreToolUse before an edit, PostToolUse after a read, UserPromptSubmit, receipts. The
+first story also runs the real hook process."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Invoke, git
+from conftest import Invoke, git, in_project
 
 from memkit import memory as mm
 from memkit.store import Store
@@ -21,16 +22,28 @@ SID = "7a1c9e2b-0000-4000-8000-000000000001"
 DAY = datetime.date(2026, 11, 22)
 
 
-def hook(root: Path, event: str, payload: dict[str, Any]) -> str:
-    """Run the installed handler (`python -m memkit.agents.claude EVENT`); its context text."""
-    env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    done = subprocess.run([sys.executable, "-m", "memkit.agents.claude", event],
-                          input=json.dumps(payload), capture_output=True, text=True, cwd=root,
-                          env=env, timeout=120)  # fmt: skip
-    assert done.returncode == 0 and done.stderr == "", done.stderr
-    if not done.stdout.strip():
+def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = False) -> str:
+    """The installed handler (`python -m memkit.agents.claude EVENT`) on `payload`: its
+    context text. Called in this process, in `root` with the date pinned, as that command
+    calls it; `process=True` runs the command itself."""
+    raw = json.dumps(payload)
+    if process:
+        env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
+        done = subprocess.run([sys.executable, "-m", "memkit.agents.claude", event],
+                              input=raw, capture_output=True, text=True, cwd=root,
+                              env=env, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        said, err = done.stdout, done.stderr
+    else:
+        from memkit.agents.claude import handle
+        from memkit.clock import today
+
+        with in_project(root):
+            said, err = handle(event, raw.encode("utf-8"), today)
+    assert err == "", err
+    if not said.strip():
         return ""
-    out = json.loads(done.stdout)["hookSpecificOutput"]
+    out = json.loads(said)["hookSpecificOutput"]
     assert out["hookEventName"] == payload["hook_event_name"]
     assert len(out["additionalContext"]) <= 10_000
     return str(out["additionalContext"])
@@ -71,9 +84,10 @@ def project(store: Store) -> Path:
 
 
 def test_memories_reach_the_agent_once_when_it_touches_the_code(project: Path, run: Invoke) -> None:
-    start = hook(project, "session-start", payload(project, "SessionStart", source="startup"))
+    startup = payload(project, "SessionStart", source="startup")
+    start = hook(project, "session-start", startup, process=True)
     assert "## Use UTC everywhere" in start and "Invoices" not in start
-    before_edit = hook(project, "pre-tool-use", edit(project, "src/billing.py"))
+    before_edit = hook(project, "pre-tool-use", edit(project, "src/billing.py"), process=True)
     assert before_edit == (
         "# Memories about src/billing.py\n\n"
         "From .memory/ (memkit). `memkit show ID` prints one in full.\n\n"

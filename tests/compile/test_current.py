@@ -10,12 +10,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Invoke, write_memory
+from conftest import Invoke, copy_into, isolated, new_repo, write_memory
 
 from memkit.clock import today
 from memkit.compile import current
 from memkit.compile.plan import apply, plan
-from memkit.store import Store, loading
+from memkit.store import Store, init, loading
 
 TODAY = dt.date(2026, 11, 22)
 CONFIG = '[compile]\ntargets = ["agents", "claude", "cursor", "copilot"]\n'
@@ -31,16 +31,30 @@ def trusted_at_once(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(current, "RACY_NS", 0)  # files written by the test are trusted now
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    """13 memories for four targets, compiled once a module."""
+    with isolated(tmp_path_factory):
+        root = new_repo(tmp_path_factory, empty_git_dir)
+        init(root)
+        store = Store(root)
+        (store.dir / "config.toml").write_text(CONFIG, encoding="utf-8")
+        for i in range(12):
+            write_memory(store, f"rule-{i:02d}", memory(i))
+        imported = memory(99).replace("type:", "source: NOTES.md#setup\ntype:")
+        write_memory(store, "imported", imported)
+        (root / "NOTES.md").write_text("# Notes\n\n## Setup\n\nText.\n", encoding="utf-8")
+        apply(plan(Store(root), today=TODAY))
+    return root
+
+
 @pytest.fixture
-def compiled(store: Store) -> Store:
-    (store.dir / "config.toml").write_text(CONFIG, encoding="utf-8")
+def compiled(built: Path, repo: Path, store: Store) -> Store:
+    """A copy of `built` at `repo`, compiled again there: the compile that changes nothing
+    records (the record names each file's inode, which a copy changes)."""
+    copy_into(built, repo)
     store._config = None
-    for i in range(12):
-        write_memory(store, f"rule-{i:02d}", memory(i))
-    write_memory(store, "imported", memory(99).replace("type:", "source: NOTES.md#setup\ntype:"))
-    (store.root / "NOTES.md").write_text("# Notes\n\n## Setup\n\nText.\n", encoding="utf-8")
-    apply(plan(Store(store.root), today=TODAY))
-    assert plan(Store(store.root), today=TODAY).changes == ()  # this one records
+    assert plan(Store(repo), today=TODAY).changes == ()  # this one records
     return store
 
 

@@ -1,5 +1,8 @@
 """What the commit-time tests share: a project with memkit's git hook installed, memories
-written an hour ago (so the parse cache trusts them), and a real `git commit`."""
+written an hour ago (so the parse cache trusts them), and a real `git commit`.
+
+A module that takes `project = committing.project` builds the project once (`built`) and
+each test gets a copy of it at `repo`, where `store` has it."""
 
 from __future__ import annotations
 
@@ -12,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from memkit.githooks import install as hooks
-from memkit.store import Store
-from tests.conftest import git, write_memory
+from memkit.store import Store, init
+from tests.conftest import copy_into, git, isolated, new_repo, write_memory
 
 BIN = str(Path(sys.executable).parent)
 
@@ -35,12 +38,26 @@ def memory(store: Store, mid: str, title: str) -> None:
     os.utime(path, (hour_ago, hour_ago))
 
 
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    """The project, made once per module (two git processes): memory use-tabs, target
+    AGENTS.md, committed, then the hook installed."""
+    with isolated(tmp_path_factory):
+        repo = new_repo(tmp_path_factory, empty_git_dir)
+        init(repo)
+        store = Store(repo)
+        (store.dir / "config.toml").write_text('[compile]\ntargets = ["agents"]\n', "utf-8")
+        memory(store, "use-tabs", "Use tabs")
+        (repo / "README").write_text("hello\n", encoding="utf-8")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "start")
+        hooks.install(repo)
+    return repo
+
+
 @pytest.fixture
-def project(repo: Path, store: Store) -> Path:
-    (store.dir / "config.toml").write_text('[compile]\ntargets = ["agents"]\n', "utf-8")
-    memory(store, "use-tabs", "Use tabs")
-    (repo / "README").write_text("hello\n", encoding="utf-8")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "-m", "start")
-    hooks.install(repo)
+def project(built: Path, repo: Path, store: Store) -> Path:
+    """A copy of `built` at `repo` (times kept), the store `store` names."""
+    copy_into(built, repo)
+    store._config = None
     return repo

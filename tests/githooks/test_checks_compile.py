@@ -13,7 +13,7 @@ from memkit.store import Store
 from tests.githooks import committing
 from tests.githooks.committing import commit, memory
 
-project = committing.project  # the fixture
+built, project = committing.built, committing.project  # the fixtures
 
 
 def test_memory_commit_regenerates_and_stops_once(project: Path, store: Store) -> None:

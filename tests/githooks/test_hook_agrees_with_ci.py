@@ -3,19 +3,20 @@
 Each row makes one change in a project with memkit's hook installed (`[hooks] strict`,
 so a stale memory stops the commit as it fails ci), asks `memkit ci --base HEAD` about
 the work tree, then tries `git commit`; both must pass, or both must stop. ci runs
-first: the hook regenerates compiled files in place.
+first: the hook regenerates compiled files in place. ci runs in this process (the CLI
+the command runs); the hook is the installed one, run by a real `git commit`.
 """
 
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner, Result
 
+from memkit.cli import cli
 from memkit.githooks import install as hooks
 from memkit.store import Store, init
 from tests.conftest import copy_repo, git, isolated, new_repo, write_memory
@@ -26,17 +27,11 @@ SCOPED = "---\ntitle: Pkg rule\npaths: [pkg/**]\n---\n\nUse tabs in pkg.\n"
 TOKEN = "ghp_" + "a" * 36
 
 
-def _memkit(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    return subprocess.run(
-        [sys.executable, "-m", "memkit", *args], cwd=root, env=env, capture_output=True, text=True
-    )
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
-    """The project every row starts from, made once (four git and three memkit processes)."""
-    with isolated(tmp_path_factory):
+    """The project every row starts from, made once (four git processes, three memkit
+    commands in this process)."""
+    with isolated(tmp_path_factory), pytest.MonkeyPatch.context() as monkeypatch:
         repo = new_repo(tmp_path_factory, empty_git_dir)
         init(repo)
         store = Store(repo)
@@ -48,12 +43,15 @@ def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path
         write_memory(store, "pkg-rule", SCOPED)
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "code")
+        monkeypatch.chdir(repo)
+        monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
         for args in (
             ("add", "API key from env", "--link", "env:API_KEY", "-b", "From API_KEY."),
             ("add", "Total sums", "--link", "pkg/calc.py::total", "--path", "pkg/**", "-b", "Sum."),
             ("compile",),
         ):
-            assert _memkit(repo, *args).returncode == 0
+            done = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+            assert done.exit_code == 0, done.output
         git(repo, "add", "-A")
         git(repo, "commit", "-qm", "memories")
         hooks.install(repo)
@@ -63,7 +61,15 @@ def built(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path
 @pytest.fixture
 def project(built: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("MEMKIT_TODAY", "2026-11-22")
-    return copy_repo(built, tmp_path)
+    root = copy_repo(built, tmp_path)
+    monkeypatch.chdir(root)
+    return root
+
+
+def _ci(root: Path) -> Result:
+    """`memkit ci --base HEAD` in `root` (this process's folder), as the command runs it."""
+    assert Path.cwd() == root
+    return CliRunner().invoke(cli, ["ci", "--base", "HEAD"], catch_exceptions=False)
 
 
 def _edit(path: str, old: str, new: str) -> Callable[[Path], None]:
@@ -113,10 +119,10 @@ CHANGES: dict[str, tuple[Callable[[Path], None], bool]] = {  # change, whether b
 def test_the_hook_and_ci_agree(project: Path, name: str) -> None:
     change, stops = CHANGES[name]
     change(project)
-    ci = _memkit(project, "ci", "--base", "HEAD")
+    ci = _ci(project)
     assert "Traceback" not in ci.stderr
     git(project, "add", "-A")
     hook = commit(project)
     assert "Traceback" not in hook.stderr
-    verdicts = {"ci": ci.returncode != 0, "hook": hook.returncode != 0}
-    assert verdicts == {"ci": stops, "hook": stops}, (ci.stdout + ci.stderr, hook.stderr)
+    verdicts = {"ci": ci.exit_code != 0, "hook": hook.returncode != 0}
+    assert verdicts == {"ci": stops, "hook": stops}, (ci.output, hook.stderr)

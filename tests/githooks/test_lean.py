@@ -23,7 +23,8 @@ from memkit.store import Store
 from tests.githooks import committing
 from tests.githooks.committing import commit
 
-project = committing.project  # the fixture: memory use-tabs, target AGENTS.md, hook installed
+# the fixtures: memory use-tabs, target AGENTS.md, hook installed; built once a module
+built, project = committing.built, committing.project
 EDITED = "---\ntitle: Use tabs\ntype: convention\n---\n\nUse tabs, never spaces.\n"
 SECRET = "ghp_" + "a" * 36
 

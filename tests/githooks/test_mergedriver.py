@@ -13,7 +13,7 @@ from memkit.store import Store
 from tests.githooks import committing
 from tests.githooks.committing import commit, env, memory
 
-project = committing.project  # the fixture
+built, project = committing.built, committing.project  # the fixtures
 
 
 def test_merge_driver_settles_compiled_sections(project: Path, store: Store, run: Invoke) -> None:

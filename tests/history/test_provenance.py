@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Invoke, git, write_memory
+from conftest import Invoke, copy_into, git, isolated, new_repo, write_memory
 
 from memkit.errors import GitError, MemoryNotFoundError
 from memkit.history.provenance import memory_at, memory_log, provenance, store_log
 from memkit.history.rollback import revert
-from memkit.store import Store
+from memkit.store import Store, init
 
 PEOPLE = {
     "ada": ("Ada Lovelace", "ada@example.com"),
@@ -48,8 +48,26 @@ def commit(repo: Path, who: str, message: str, day: int) -> str:
     return git(repo, "rev-parse", "HEAD").strip()
 
 
+@pytest.fixture(scope="module")
+def built(
+    tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path
+) -> tuple[Path, dict[str, str]]:
+    """The history below, committed once a module: (the repository, its commits by name)."""
+    with isolated(tmp_path_factory):
+        repo = new_repo(tmp_path_factory, empty_git_dir)
+        init(repo)
+        return repo, make_history(repo, Store(repo))
+
+
 @pytest.fixture
-def history(repo: Path, store: Store) -> dict[str, str]:
+def history(built: tuple[Path, dict[str, str]], repo: Path, store: Store) -> dict[str, str]:
+    """A copy of `built` at `repo`, where `store` has it: its commits by name."""
+    copy_into(built[0], repo)
+    store._config = None
+    return dict(built[1])
+
+
+def make_history(repo: Path, store: Store) -> dict[str, str]:
     """alpha: added, edited, moved to a folder, code commit, re-tagged; beta: added, deleted."""
     c = {}
     write_memory(store, "alpha", ALPHA)

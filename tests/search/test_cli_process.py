@@ -1,11 +1,18 @@
-"""`memkit search` and `memkit context` as the installed command runs them (memkit.cli.main)."""
+"""`memkit search` and `memkit context` as the installed command runs them (memkit.cli.main).
+
+`memkit(root, ...)` calls main in this process, in `root`, with the command's environment
+only (PATH and the pinned date) and its exit code, output and errors captured;
+`process=True` runs it in a fresh interpreter, as the launcher does.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -13,14 +20,38 @@ import pytest
 from memkit.store import Store
 from tests.search.helpers import seed_context, seed_retries
 
+Memkit = Callable[..., tuple[int, str, str]]
+ENV = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22"}
 
-def _memkit(root: Path, *args: str) -> tuple[int, str, str]:
-    """Run memkit.cli.main in a process at `root`: exit code, output, errors."""
-    code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
-    env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22"}
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
-                          text=True, env=env)  # fmt: skip
-    return done.returncode, done.stdout, done.stderr
+
+@pytest.fixture
+def memkit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> Memkit:
+    def call(root: Path, *args: str, process: bool = False) -> tuple[int, str, str]:
+        """memkit.cli.main at `root`: exit code, output, errors."""
+        if process:
+            code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
+            done = subprocess.run([sys.executable, "-c", code, *args], cwd=root,
+                                  capture_output=True, text=True, env=ENV)  # fmt: skip
+            return done.returncode, done.stdout, done.stderr
+        from memkit.cli import main
+
+        with monkeypatch.context() as m:
+            for name in list(os.environ):
+                m.delenv(name)
+            for name, value in ENV.items():
+                m.setenv(name, value)
+            m.chdir(root)
+            capsys.readouterr()
+            try:
+                main(list(args))
+                rc: int | str | None = 0
+            except SystemExit as e:
+                rc = e.code
+        out, err = capsys.readouterr()
+        assert isinstance(rc, int), rc
+        return rc, out, err
+
+    return call
 
 
 def _ids(out: str) -> list[str]:
@@ -40,28 +71,30 @@ def _ids(out: str) -> list[str]:
         (("--", "-n", "retry"), ["retry-limit", "backoff"]),
     ],
 )
-def test_search_options(store: Store, args: tuple[str, ...], ids: list[str]) -> None:
+def test_search_options(
+    memkit: Memkit, store: Store, args: tuple[str, ...], ids: list[str]
+) -> None:
     seed_retries(store)
-    code, out, err = _memkit(store.root, "search", *args)
+    code, out, err = memkit(store.root, "search", *args)
     assert (code, _ids(out), err) == (0, ids, "")
 
 
-def test_search_finding_nothing_says_so(store: Store) -> None:
+def test_search_finding_nothing_says_so(memkit: Memkit, store: Store) -> None:
     seed_retries(store)
-    assert _memkit(store.root, "search", "zebra") == (0, "", "no memories match\n")
+    assert memkit(store.root, "search", "zebra") == (0, "", "no memories match\n")
 
 
-def test_search_prints_each_hit(store: Store) -> None:
+def test_search_prints_each_hit(memkit: Memkit, store: Store) -> None:
     seed_retries(store)
-    code, out, _ = _memkit(store.root, "search", "retry")
+    code, out, _ = memkit(store.root, "search", "retry", process=True)
     assert code == 0 and out.startswith("retry-limit  ")
 
 
-def test_a_damaged_index_is_rebuilt_with_a_note(store: Store) -> None:
+def test_a_damaged_index_is_rebuilt_with_a_note(memkit: Memkit, store: Store) -> None:
     seed_retries(store)
-    assert _memkit(store.root, "search", "retry")[0] == 0
+    assert memkit(store.root, "search", "retry")[0] == 0
     (store.cache_dir / "search" / "index.db").write_bytes(b"not a database" * 100)
-    code, out, err = _memkit(store.root, "search", "retry")
+    code, out, err = memkit(store.root, "search", "retry")
     assert (code, out.split()[0]) == (0, "retry-limit")
     assert err.startswith("memkit: note: the search index was unreadable")
 
@@ -88,9 +121,11 @@ def _seed_files(store: Store) -> None:
         (("--exclude-always-on", "--file", "./src/billing/pay.py"), ["cents"]),
     ],
 )
-def test_context_for_files(store: Store, args: tuple[str, ...], ids: list[str]) -> None:
+def test_context_for_files(
+    memkit: Memkit, store: Store, args: tuple[str, ...], ids: list[str]
+) -> None:
     _seed_files(store)
-    code, out, err = _memkit(store.root, "context", *args)
+    code, out, err = memkit(store.root, "context", *args)
     assert (code, err) == (0, "")
     if "json" in " ".join(args):
         assert [item["id"] for item in json.loads(out)["items"]] == ids
@@ -98,15 +133,15 @@ def test_context_for_files(store: Store, args: tuple[str, ...], ids: list[str]) 
         assert re.findall(r"^_\w+ `([^`]+)`", out, re.M) == ids
 
 
-def test_context_for_a_file_prints_its_memories(store: Store) -> None:
+def test_context_for_a_file_prints_its_memories(memkit: Memkit, store: Store) -> None:
     _seed_files(store)
-    code, out, _ = _memkit(store.root, "context", "--file", "src/billing/pay.py")
+    code, out, _ = memkit(store.root, "context", "--file", "src/billing/pay.py", process=True)
     assert code == 0 and out.startswith("# Project memories for `src/billing/pay.py`\n")
     assert "Money is integer cents" in out
 
 
-def test_context_needs_a_file_or_a_query(store: Store) -> None:
-    assert _memkit(store.root, "context") == (
+def test_context_needs_a_file_or_a_query(memkit: Memkit, store: Store) -> None:
+    assert memkit(store.root, "context", process=True) == (
         2,
         "",
         "memkit: give at least one --file or a --query\n",
@@ -117,7 +152,7 @@ def test_context_needs_a_file_or_a_query(store: Store) -> None:
     "args",
     [("--file",), ("-f", "a.py", "--budget", "0"), ("-f", "a.py", "--format", "yaml"), ("a.py",)],
 )
-def test_context_usage_errors(store: Store, args: tuple[str, ...]) -> None:
-    code, out, err = _memkit(store.root, "context", *args)
+def test_context_usage_errors(memkit: Memkit, store: Store, args: tuple[str, ...]) -> None:
+    code, out, err = memkit(store.root, "context", *args)
     assert (code, out) == (2, "")
     assert err.splitlines()[-1].startswith("Error: ") and "Traceback" not in err
