@@ -10,6 +10,11 @@ STAMP := $(VENV)/.installed-dev
 LOWEST := .venv-lowest
 LOWEST_STAMP := $(LOWEST)/.installed-lowest
 
+# The tests start memkit in hundreds of processes: with PYTHONDONTWRITEBYTECODE set (as in
+# many container images) each one compiles every module it imports from source again
+# (0.12 s of CPU each), and pytest collects twice as slowly. Bytecode is written here.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: demo test test-lowest fast lint typecheck pytest selfcheck browser shellcheck bench clean
 
 $(BIN)/python:
