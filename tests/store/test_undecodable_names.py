@@ -15,9 +15,10 @@ import pytest
 from conftest import Invoke, git, write_memory
 
 from memkit.store import Store
-from tests.githooks.committing import commit, memory, project
+from tests.githooks import committing
+from tests.githooks.committing import commit, memory
 
-__all__ = ["project"]  # the fixture, used by name
+built, project = committing.built, committing.project  # the fixtures
 
 BAD = os.fsdecode(b"\xffbad.md")
 SHOWN = ".memory/\\xffbad.md"
