@@ -186,7 +186,7 @@ def cache_dir(root: str) -> str:
 
 
 def _project_key(root: str) -> str:
-    from memkit.sha import sha256
+    from hashlib import sha256
 
     real = os.path.realpath(root)
     digest = sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:16]

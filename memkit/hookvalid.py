@@ -19,9 +19,9 @@ write it.
 from __future__ import annotations
 
 import os
+from hashlib import sha256
 
 from memkit.cachedir import cache_dir, write_private
-from memkit.sha import sha256
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.limits", "memkit.cachedir", "memkit.atomicwrite", "memkit.fsutil",
               "memkit.walk", "memkit.hookvalid",
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
-              "memkit.clock", "memkit.lazyre", "memkit.spawn", "memkit.sha",
+              "memkit.clock",
               "memkit.install", "memkit.capped", "memkit.unspaced", "memkit.gcpause")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),

@@ -37,10 +37,10 @@ import os
 import stat
 import sys
 import time
+from hashlib import sha256
 
 from memkit.compile.record import VERSION, decode, encode
 from memkit.compile.tree import content_state, file_digest, same_tree, tree_key, walk
-from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry
 
 TYPE_CHECKING = False

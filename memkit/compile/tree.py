@@ -11,9 +11,9 @@ library only.
 from __future__ import annotations
 
 import os
+from hashlib import sha256
 from stat import S_ISDIR, S_ISREG
 
-from memkit.sha import sha256
 from memkit.walk import MEMORY_DIR, Entry, tree_entries
 
 walk = tree_entries  # the listing lives in memkit.walk: the hook's fast path takes stamps from it

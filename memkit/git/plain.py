@@ -47,14 +47,9 @@ def _run(
 def head(root: Path) -> tuple[str, str] | None:
     """(HEAD's commit id, the folder at `root` from the top, `/`-ended or empty); None
     if git cannot say (no commits yet, not a repository, no git)."""
-    from memkit.spawn import output
-
     asked = ["rev-parse", "--show-prefix", "--verify", "--quiet", "HEAD^{commit}"]
-    try:  # without subprocess, which costs `memkit verify` more to import than this
-        code, out = output(["git", "-C", str(root), *_SAFE, *asked])
-    except OSError:
-        return None
-    if code != 0:
+    out = _run(root, asked)
+    if out is None:
         return None
     lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) != 3 or lines[2] or len(lines[1]) not in (40, 64):

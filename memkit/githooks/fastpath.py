@@ -22,7 +22,6 @@ import sys
 from memkit.cachedir import cache_dir
 from memkit.errors import EXIT_FOUND, EXIT_OK, EXIT_USER, report
 from memkit.githooks.index import Opener, Stamps, memory_walk, read_index, relevant, vouch
-from memkit.spawn import start as _start
 from memkit.walk import MEMORY_DIR
 
 TYPE_CHECKING = False  # typing costs the fast path an import
@@ -71,14 +70,25 @@ def staged_names(root: str) -> list[str]:
 
 
 def _start_diff(root: str) -> Callable[[], tuple[int, bytes]]:
-    """`git diff --cached` of the commit being made, started: call the result to wait."""
-    return _start(["git", "-C", root, *_DIFF])
+    """`git diff --cached` of the commit being made, started: call the result to wait
+    ((exit code, stdout)). OSError if git cannot start."""
+    import subprocess
+
+    proc = subprocess.Popen(
+        ["git", "-C", root, *_DIFF], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+
+    def wait() -> tuple[int, bytes]:
+        out, _ = proc.communicate()
+        return proc.returncode, out
+
+    return wait
 
 
 def _staged_names(root: str, wait: Callable[[], tuple[int, bytes]]) -> list[str]:
     """staged_names, from the `git diff` that `wait` (_start_diff) waits for."""
     code, out = wait()
-    if code != 0:  # run it again the slow way, for git's message
+    if code != 0:  # run it again, for git's message
         import subprocess
 
         done = subprocess.run(["git", *_DIFF], cwd=root, capture_output=True)

@@ -24,7 +24,6 @@ from itertools import groupby
 
 import Stemmer
 
-from memkit.lazyre import lazy
 from memkit.unspaced import is_unspaced as _unspaced
 
 STOP_WORDS = frozenset(
@@ -60,20 +59,20 @@ _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+
 # the letter after the capital is below U+0E00 (all unspaced scripts are above).
 _LETTER = r"[^\W\d_A-Z]"
 _UPPER_RUN = r"[A-Z]+(?=[A-Z](?![^\x00-\u0dff])[^\W\d_A-Z])"
-_UNICODE_RE = lazy(rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
+_UNICODE_RE = re.compile(rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
 # The same where Thai, Lao, Myanmar or Khmer appear: their vowel signs and tone marks are
 # not word characters, but belong in the run (a slower pattern, so only there).
 _MARKED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
-_MARKED_RE = lazy(f"[{_MARKED}]")
+_MARKED_RE = re.compile(f"[{_MARKED}]")
 _MARKED_LETTER = rf"(?:{_LETTER}|[{_MARKED}])"
-_MARKED_PART_RE = lazy(rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+")
+_MARKED_PART_RE = re.compile(rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+")
 _KINDS: dict[str, bool] = {}  # character -> whether it is of an unspaced script
 # The generic combining accents (Latin, Greek, Cyrillic); a script's own marks (kana
 # voicing, Thai tones and vowels, Devanagari) change the letter and are kept.
 _ACCENTS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_ACCENTS_RE = lazy(f"[{_ACCENTS}]")
+_ACCENTS_RE = re.compile(f"[{_ACCENTS}]")
 # A character with the marks that fold into it (accents, kana voicing, half-width too).
-_CLUSTER_RE = lazy(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
+_CLUSTER_RE = re.compile(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
 _STEMMER = Stemmer.Stemmer("english")
 _STEMS: dict[str, str] = {}  # word -> stem, filled on first sight
 

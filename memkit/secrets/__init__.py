@@ -27,10 +27,10 @@ and false positives on text the rules were not tuned on.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from memkit.lazyre import lazy
 from memkit.secrets import assign, blocks, commands, formats
 from memkit.secrets.hit import Hit
 from memkit.secrets.values import entropy
@@ -51,8 +51,8 @@ __all__ = [
 ALLOW_PRAGMA = "memkit: allow-secret"
 REDACTED = "[REDACTED]"
 # The line breaks str.splitlines() knows, so line numbers match it.
-_BREAK = lazy(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
-_TOKEN_TAIL = lazy(r"[A-Za-z0-9+/=_.~-]*")
+_BREAK = re.compile(r"\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_TOKEN_TAIL = re.compile(r"[A-Za-z0-9+/=_.~-]*")
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 
 

@@ -18,26 +18,25 @@ import functools
 import re
 from collections.abc import Iterator
 
-from memkit.lazyre import lazy
 from memkit.secrets import values
 from memkit.secrets.hit import CONTEXT, Hit
 
 MAX_NAME = 64
 _ROOTS = ("pass", "pwd", "secret", "token", "key", "auth", "cred", "bearer")
 _NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
-_TAIL = lazy(r"[A-Za-z0-9_.-]{0,64}")
-_WORDS = lazy(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
-_OP = lazy(
+_TAIL = re.compile(r"[A-Za-z0-9_.-]{0,64}")
+_WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+")
+_OP = re.compile(
     r"""(?P<close>["'\])]{0,3})[ \t]{0,16}
     (?P<op>:=|=>|\?=|=(?!=)|:(?!:)|(?<=[ \t])is(?=[ \t])|(?<=["'])[ \t]{0,4}value=|>|[ \t])
     [ \t]{0,16}(?P<q>(?:\\?["'`]){0,3})""",
     re.VERBOSE,
 )
-_QUOTED = lazy(r"[^\s\"'`]{1,200}")  # up to the closing quote
-_BARE = lazy(r"[^\s\"'`,;<>]{1,200}")
-_QUERY = lazy(r"[^\s\"'`,;<>&#]{1,200}")  # `?user=x&password=y&…`
-_SCHEME_VALUE = lazy(r"[ \t]{1,4}(?P<v>[^\s\"'`,;<>]{1,1000})")
-_PREV_WORD = lazy(r"([A-Za-z]{2,20})[ \t]{1,3}$")
+_QUOTED = re.compile(r"[^\s\"'`]{1,200}")  # up to the closing quote
+_BARE = re.compile(r"[^\s\"'`,;<>]{1,200}")
+_QUERY = re.compile(r"[^\s\"'`,;<>&#]{1,200}")  # `?user=x&password=y&…`
+_SCHEME_VALUE = re.compile(r"[ \t]{1,4}(?P<v>[^\s\"'`,;<>]{1,1000})")
+_PREV_WORD = re.compile(r"([A-Za-z]{2,20})[ \t]{1,3}$")
 _SCHEMES = {"bearer", "basic", "token", "digest", "apikey", "key", "sso-key"}
 
 _PASSWORD = {"password", "passwd", "passphrase", "pass", "pwd", "pw", "passwords"}

@@ -12,26 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memkit.lazyre import lazy
 from memkit.secrets.hit import BLOCK, Hit
 
 KIND = "private key block"
 MAX_BLOCK = 64_000
 _NEEDLES = ("-----BEGIN", "---- BEGIN SSH2", "PuTTY-User-Key-File-")
-_MARKER = lazy(
+_MARKER = re.compile(
     r"-----(?P<pem>BEGIN|END) (?P<label>[A-Z0-9][A-Z0-9 ]{0,60}?)-----"
     r"|---- (?P<ssh2>BEGIN|END) SSH2 ENCRYPTED PRIVATE KEY ----"
     r"|(?P<putty>PuTTY-User-Key-File-[0-9]{1,2}: )"
     r"|(?P<mac>Private-MAC: [0-9a-fA-F]{1,128})"
 )
 # Key material after a header with no END in reach: base64 lines, armor headers, escapes.
-_BODY = lazy(r"[ \t]*[A-Za-z0-9+/=]{1,200}|[A-Za-z][A-Za-z0-9-]{0,40}: [^\n]{0,200}")
+_BODY = re.compile(r"[ \t]*[A-Za-z0-9+/=]{1,200}|[A-Za-z][A-Za-z0-9-]{0,40}: [^\n]{0,200}")
 # A body line cut short and marked (`MIIEvQIB… …`): long base64, then anything.
-_CUT_BODY = lazy(r"[ \t]*[A-Za-z0-9+/=]{16}")
+_CUT_BODY = re.compile(r"[ \t]*[A-Za-z0-9+/=]{16}")
 # A key inside a JSON string: `\n`-separated base64 on the header's own line.
-_ESCAPED_BODY = lazy(r"(?:(?:\\[nr]){1,4}[A-Za-z0-9+/=]{0,200}){0,100}")
+_ESCAPED_BODY = re.compile(r"(?:(?:\\[nr]){1,4}[A-Za-z0-9+/=]{0,200}){0,100}")
 # A key flattened onto the header's line (newlines turned into spaces), maybe cut short.
-_SPACED_BODY = lazy(r"(?:[ \t]{1,4}[A-Za-z0-9+/=]{1,200}){1,400}(?:[ \t]{1,4}-{1,5})?")
+_SPACED_BODY = re.compile(r"(?:[ \t]{1,4}[A-Za-z0-9+/=]{1,200}){1,400}(?:[ \t]{1,4}-{1,5})?")
 _MAX_LINES = 400
 
 

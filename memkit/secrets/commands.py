@@ -16,32 +16,35 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from memkit.lazyre import lazy
 from memkit.secrets import values
 from memkit.secrets.hit import CONTEXT, Hit
 
 _WINDOW = 300  # how far after a command's name its options may be
 _MAX_VALUE = 220
-_LOGIN = lazy(r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|registry|oras|crane)[ \t]+login\b")
+_LOGIN = re.compile(
+    r"(?i)\b(?:docker|podman|nerdctl|buildah|skopeo|registry|oras|crane)[ \t]+login\b"
+)
 # userinfo may not hold `[`, `]`, `/`, `?`, `#` or `@` unencoded (RFC 3986).
-_USERINFO = lazy(r"(?P<user>[^\s:/@?#\"'<>\[\]]{0,100}):(?P<v>[^\s/@?#\"'<>\[\]\\]{1,200})@[\w\[]")
-_DASH_U = lazy(
+_USERINFO = re.compile(
+    r"(?P<user>[^\s:/@?#\"'<>\[\]]{0,100}):(?P<v>[^\s/@?#\"'<>\[\]\\]{1,200})@[\w\[]"
+)
+_DASH_U = re.compile(
     r"(?<![^\s])(?:-u|--user)(?:[ \t]{1,4}|=)?(?P<q>[\"']?)"
     r"(?P<user>[^\s:\"'`\\]{0,100}):(?P<v>[^\s\"'`\\]{1,200})"
 )
-_DASH_P = lazy(r"(?<![^\s])-p(?P<space>[ \t]{0,4})[\"']?(?P<v>[^\s\"'`\\]{1,200})")
+_DASH_P = re.compile(r"(?<![^\s])-p(?P<space>[ \t]{0,4})[\"']?(?P<v>[^\s\"'`\\]{1,200})")
 _COMMANDS = (
     ("curl", "-u", _DASH_U),
     ("sshpass", "-p", _DASH_P),
     ("mysql", "-p", _DASH_P),
     ("login", "-p", _DASH_P),
 )
-_LINE_END = lazy(r"[\n\r]")
-_NETRC_NEAR = lazy(r"\b(?:machine|login|default)\b")
-_NETRC_PASSWORD = lazy(r"\bpassword[ \t]{1,8}(?P<v>[^\s`\\]{1,200})")
-_NETRC_LOGIN = lazy(r"\blogin[ \t]{1,8}\S{1,100}[ \t]{1,8}\Z")  # just before `password`
+_LINE_END = re.compile(r"[\n\r]")
+_NETRC_NEAR = re.compile(r"\b(?:machine|login|default)\b")
+_NETRC_PASSWORD = re.compile(r"\bpassword[ \t]{1,8}(?P<v>[^\s`\\]{1,200})")
+_NETRC_LOGIN = re.compile(r"\blogin[ \t]{1,8}\S{1,100}[ \t]{1,8}\Z")  # just before `password`
 # the end of the line, or a comment after the value (`# ...`, `<!-- ... -->`)
-_BLANK_TO_EOL = lazy(r"[ \t]{0,100}(?:(?:#|<!--)[^\r\n]{0,500})?(?:\r?\n|\Z)")
+_BLANK_TO_EOL = re.compile(r"[ \t]{0,100}(?:(?:#|<!--)[^\r\n]{0,500})?(?:\r?\n|\Z)")
 
 
 def find(text: str, lowered: str) -> Iterator[Hit]:

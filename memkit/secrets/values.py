@@ -25,8 +25,6 @@ import itertools
 import math
 import re
 
-from memkit.lazyre import lazy
-
 _REFERENCE_START = ("$", "%(", "%s", "%{", "{", "<", "[", "#{", "@", "*", "\\", "./", "~/")
 _REFERENCE_PREFIX = (
     "env:", "env.", "os.", "process.", "secrets.", "vault:", "op://", "arn:", "secretref:",
@@ -38,34 +36,36 @@ _PLACEHOLDER_PARTS = (
     "change_me", "change-me", "redacted", "dummy", "sample", "insert", "replace", "fake",
     "password", "passwd", "secret", "{{", "}}", "${",
 )  # fmt: skip
-_PLACEHOLDER = lazy("|".join(map(re.escape, _PLACEHOLDER_PARTS)))
+_PLACEHOLDER = re.compile("|".join(map(re.escape, _PLACEHOLDER_PARTS)))
 # On a command line even `secret` is typed as a password (after `sshpass -p`).
-_LITERAL_PLACEHOLDER = lazy("|".join(re.escape(p) for p in _PLACEHOLDER_PARTS if p != "secret"))
+_LITERAL_PLACEHOLDER = re.compile(
+    "|".join(re.escape(p) for p in _PLACEHOLDER_PARTS if p != "secret")
+)
 # Whole values that are words of configuration or documentation, not passwords.
 _WORDS = {
     "pwd", "token", "apikey", "api_key", "foo", "bar", "baz", "foobar", "test", "true",
     "false", "none", "null", "nil", "yes", "no", "on", "off", "drop", "keep", "redact", "empty",
     "required", "optional", "string", "str", "bytes", "int",
 }  # fmt: skip
-_UUID = lazy(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
-_HEX = lazy(r"[0-9a-fA-F]+")
-_BASE64 = lazy(r"(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
+_UUID = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_BASE64 = re.compile(r"(?:[A-Za-z0-9+/]{4}){2,}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?")
 # `sig:3f9a1c2b`, `sha256:…`: a labelled digest, as in memkit's own fingerprint records.
-_DIGEST_LABEL = lazy(r"[a-z][a-z0-9]{0,15}[:~]([0-9a-f]+)")
+_DIGEST_LABEL = re.compile(r"[a-z][a-z0-9]{0,15}[:~]([0-9a-f]+)")
 # `os.environ[`, `settings.API_KEY`, `getpass.getpass(`, `config['x']`: code, not a value.
-_CODE = lazy(r"\(?[A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)+[\[(!;]?|[\[(])")
-_IDENT = lazy(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_CODE = re.compile(r"\(?[A-Za-z_$][\w$]*(?:(?:\.[A-Za-z_$][\w$]*)+[\[(!;]?|[\[(])")
+_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 # `%APPDATA%\\key`, `/run/secrets/db`: a variable or a path (base64 may start with `/` too).
-_WINDOWS_VAR = lazy(r"%[A-Za-z_][A-Za-z0-9_]*%(?:$|[\\/])")
-_PATH = lazy(r"/[A-Za-z0-9_.-]+/")
+_WINDOWS_VAR = re.compile(r"%[A-Za-z_][A-Za-z0-9_]*%(?:$|[\\/])")
+_PATH = re.compile(r"/[A-Za-z0-9_.-]+/")
 # Words, snake_case, kebab-case, dotted names and plain numbers: identifiers, not secrets.
 # Token grade also lets a word end in a few digits (`v2`, `sha256`, `build_2024`).
-_SEGMENT = lazy(r"[A-Za-z]+|[0-9]+")
-_SEGMENT_DIGITS = lazy(r"[A-Za-z]+[0-9]{0,4}|[0-9]+")
-_SEPARATORS = lazy(r"[_.\-/: ]+")
-_CAMEL = lazy(r"[A-Z]?[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+")
+_SEGMENT = re.compile(r"[A-Za-z]+|[0-9]+")
+_SEGMENT_DIGITS = re.compile(r"[A-Za-z]+[0-9]{0,4}|[0-9]+")
+_SEPARATORS = re.compile(r"[_.\-/: ]+")
+_CAMEL = re.compile(r"[A-Z]?[a-z]+(?:[A-Z][a-z]+)*|[A-Z]+")
 # `--token TOKEN`, `-p PASSWORD`: a usage line's metavariable; ports, versions, dates.
-_METAVAR = lazy(r"[A-Z][A-Z_]*|[0-9.:/-]+|[a-z]+=.*")
+_METAVAR = re.compile(r"[A-Z][A-Z_]*|[0-9.:/-]+|[a-z]+=.*")
 
 
 def entropy(value: str) -> float:

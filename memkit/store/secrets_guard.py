@@ -12,7 +12,6 @@ import re
 
 from memkit import memory as mm
 from memkit.errors import SecretError
-from memkit.lazyre import lazy
 from memkit.memory import Memory
 
 # What `--allow-secret` appends to each body line that looks like a secret, so the file
@@ -79,8 +78,8 @@ def secret_findings(
 # What memkit itself writes in a memory's `verified:` block: a commit id, and for each
 # link a fingerprint (`sig:… body:… doc:…` or `file:…`). Digests are random-looking by
 # design, so a link named like `test_bad_credentials` would read as a credential.
-_VERIFIED = lazy(r"^verified[ \t]*:[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
-_MACHINE_VALUE = lazy(
+_VERIFIED = re.compile(r"^verified[ \t]*:[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
+_MACHINE_VALUE = re.compile(
     r"""(?<=:)[ \t]+(?:
         sig:[0-9a-f]{8}[ \t]body:[0-9a-f]{8}[ \t]doc:[0-9a-f]{8}
         |file:[0-9a-f]{12}

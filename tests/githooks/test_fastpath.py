@@ -172,14 +172,14 @@ def test_memory_folder_is_listed_while_git_diff_runs_and_git_is_always_waited_fo
         raise OSError("listing failed")
 
     waited = []
-    start = fastpath._start
+    start = fastpath._start_diff
 
-    def started(argv: list[str]) -> Callable[[], tuple[int, bytes]]:
-        wait = start(argv)
+    def started(root: str) -> Callable[[], tuple[int, bytes]]:
+        wait = start(root)
         return lambda: waited.append(wait()) or waited[-1]
 
     monkeypatch.setattr(fastpath, "memory_walk", broken)
-    monkeypatch.setattr(fastpath, "_start", started)
+    monkeypatch.setattr(fastpath, "_start_diff", started)
     fds = len(os.listdir("/proc/self/fd")) if os.path.isdir("/proc/self/fd") else None
     with pytest.raises(OSError, match="listing failed"):
         fastpath.staged_work(str(project))

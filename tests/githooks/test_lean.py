@@ -56,8 +56,7 @@ def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:
         "import sys\n"
         "from memkit.githooks.fastpath import main\n"
         "rc = main(['pre-commit', '--root', '.'])\n"
-        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'dataclasses', 'json',\n"
-        "        '_hashlib'}\n"
+        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'dataclasses', 'json'}\n"
         "print(rc, sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run(
