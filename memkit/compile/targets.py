@@ -1,4 +1,4 @@
-"""One small class per agent format: which files it writes, what goes in each, its budget.
+"""One target per agent format: which files it writes, what goes in each, its budget.
 
 A target turns the selected, ranked memories into `Output`s: a file path, the
 memories it holds, the template that renders it and the size budget it must
