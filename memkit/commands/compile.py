@@ -128,14 +128,12 @@ def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:
     if check or dry_run:
         for f in changed:
             click.echo(f"would update {f.path}")
-        if not changed:
-            click.echo(f"up to date ({len(files)} file(s))")
-        return EXIT_FOUND if check and changed else 0
-    for path in personal.apply(files):
-        click.echo(f"updated {path}")
+    else:
+        for path in personal.apply(files):
+            click.echo(f"updated {path}")
     if not changed:
         click.echo(f"up to date ({len(files)} file(s))")
-    return 0
+    return EXIT_FOUND if check and changed else 0
 
 
 def _verb(f: FileChange) -> str:

@@ -81,13 +81,11 @@ def install(
 
     store = get_store(ctx)
     store.require()
-    if dry_run:
-        return _report(_agent_files(store.root, mcp, claude, agents, True, True), "no change")
-    lines = core.install(store.root)
-    if merge_driver:
+    lines = [] if dry_run else core.install(store.root)
+    if merge_driver and not dry_run:
         lines += install_merge_driver(store)
-    lines += _agent_files(store.root, mcp, claude, agents, True, False)
-    _report(lines, "memkit hooks already installed")
+    lines += _agent_files(store.root, mcp, claude, agents, True, dry_run)
+    _report(lines, "no change" if dry_run else "memkit hooks already installed")
 
 
 @hooks.command()
@@ -104,11 +102,9 @@ def uninstall(
     from memkit.githooks.mergedriver import uninstall_merge_driver
 
     store = get_store(ctx)
-    if dry_run:
-        return _report(_agent_files(store.root, mcp, claude, agents, False, True), "no change")
-    lines = core.uninstall(store.root) + uninstall_merge_driver(store)
-    lines += _agent_files(store.root, mcp, claude, agents, False, False)
-    _report(lines, "no memkit hooks installed")
+    lines = [] if dry_run else core.uninstall(store.root) + uninstall_merge_driver(store)
+    lines += _agent_files(store.root, mcp, claude, agents, False, dry_run)
+    _report(lines, "no change" if dry_run else "no memkit hooks installed")
 
 
 @hooks.command("merge-file", hidden=True)

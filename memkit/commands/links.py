@@ -11,6 +11,7 @@ from memkit.commands._common import commit_option, commit_written, get_store, pr
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
+    from memkit.audit.suggest import Suggestion
     from memkit.memory import Memory
     from memkit.staleness.record import Fingerprinter
     from memkit.store import Store
@@ -56,8 +57,7 @@ def link(
         for s in found:
             click.echo(printable(f"{s.link}\t(line {s.line}: {s.mention})"))
         if found:
-            accept = " ".join(_quote(s.link) for s in found)
-            click.echo(printable(f"accept with: memkit link {mid} {accept}"), err=True)
+            click.echo(printable(f"accept with: memkit link {mid} {_accept(found)}"), err=True)
         return
     if not links:
         raise MemkitError("name the links to add (memkit link ID LINK...), or use --suggest")
@@ -67,10 +67,11 @@ def link(
         commit_written(store, [saved.path], f"memkit: link {saved.id}")
 
 
-def _quote(text: str) -> str:
+def _accept(found: Iterable[Suggestion]) -> str:
+    """The suggested links as words of a shell command line."""
     import shlex
 
-    return shlex.quote(text)
+    return " ".join(shlex.quote(s.link) for s in found)
 
 
 def hint(store: Store, mem: Memory, printer: Fingerprinter | None = None) -> None:
@@ -82,11 +83,8 @@ def hint(store: Store, mem: Memory, printer: Fingerprinter | None = None) -> Non
     except (OSError, MemkitError):  # a suggestion is never worth failing the write for
         return
     if found:
-        accept = " ".join(_quote(s.link) for s in found)
-        click.echo(
-            printable(f"suggested links for {mem.id}: accept with `memkit link {mem.id} {accept}`"),
-            err=True,
-        )
+        accept = f"accept with `memkit link {mem.id} {_accept(found)}`"
+        click.echo(printable(f"suggested links for {mem.id}: {accept}"), err=True)
 
 
 def hints(store: Store, mems: Iterable[Memory]) -> None:

@@ -217,13 +217,8 @@ def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
         value = rec[key]
         if value in (None, [], False) or (key == "priority" and value == 0):
             continue
-        shown = (
-            ", ".join(value)
-            if isinstance(value, list)
-            else str(value).lower()
-            if isinstance(value, bool)
-            else str(value)
-        )
+        shown = ", ".join(value) if isinstance(value, list) else str(value)
+        shown = shown.lower() if isinstance(value, bool) else shown  # true, false
         click.echo(printable(f"{key + ':':<14}{shown}"))
     if mem.verified:
         v = mem.verified

@@ -1,4 +1,4 @@
-"""Size budgets, the order memories are kept in when a budget cuts, and naming what was cut.
+"""Size budgets, and the order memories are kept in when a budget cuts.
 
 A file's `Limits` is every budget it must keep at once: its own target's (AGENTS.md:
 32 KiB for Codex) and those of the other agents that load it together with their
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -159,16 +159,3 @@ def _headings(root: Path, path: str) -> dict[str, int]:
     for n, h in enumerate(_HEADING.finditer(text), 1):
         where.setdefault(slugify(h.group(1)) if h.group(1).strip() else "", n)
     return where
-
-
-# --------------------------------------------------------------- the cut
-
-
-def named(ids: Sequence[str], total: int | None = None, most: int = NAMED_IN_FILE) -> str:
-    """`a`, `b` and 3 more: the ids a file names for what it left out (`total` of them).
-
-    Only the first `most` ids are looked at, so a render costs the same at any store size.
-    """
-    total = len(ids) if total is None else total
-    shown = ", ".join(f"`{i}`" for i in ids[:most])
-    return shown + (f" and {total - most} more" if total > most else "")

@@ -40,8 +40,8 @@ import time
 from hashlib import sha256
 
 from memkit.compile.record import VERSION, decode, encode
-from memkit.compile.tree import content_state, file_digest, same_tree, tree_key, walk
-from memkit.walk import MEMORY_DIR, Entry
+from memkit.compile.tree import content_state, file_digest, same_tree, stamp_line, tree_key
+from memkit.walk import MEMORY_DIR, Entry, tree_entries
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -148,13 +148,11 @@ def watched(
         source, sep, _ = m.source.partition("#")
         if sep and source and "://" not in source and not source.startswith("/"):
             paths.add(source)
-    return {
-        "files": {p: file_state(root, p) for p in sorted(paths)},
-        "folders": {d: folder_state(root, d) for d in sorted(set(folders))},
-    }
+    return _again(root, {"files": sorted(paths), "folders": sorted(set(folders))})
 
 
-def _again(root: str, seen: Mapping[str, Any]) -> dict[str, Any]:
+def _again(root: str, seen: Mapping[str, Iterable[str]]) -> dict[str, Any]:
+    """The states now of the files and folders `seen` names."""
     return {
         "files": {p: file_state(root, p) for p in seen["files"]},
         "folders": {d: folder_state(root, d) for d in seen["folders"]},
@@ -174,7 +172,7 @@ class Before:
         self.root = root
         self.today = today
         self.now = time.time_ns()
-        self.entries = walk(root, defer=True)
+        self.entries = tree_entries(root, defer=True)
         self.known = self.entries is not None  # an unreadable entry: nothing recorded
         self.fresh: dict[str, str] = {}  # path under .memory/ -> SHA-256, for recent files
         for rel, st in self.entries or ():
@@ -216,9 +214,7 @@ class Before:
                         self.known = False
                         return
                     self.fresh[rel] = digest
-            lines.append(
-                f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
-            )
+            lines.append(stamp_line(rel, st))
         self.tree = tree_key(lines)
         shared = [p for t in TARGETS.values() for p in t.shared]
         folders = [d for t in TARGETS.values() for d, _ in t.rule_dirs]

@@ -28,8 +28,6 @@ class Fitted:
 
     text: str | None
     index: tuple[Memory, ...] = ()  # shortened to one line
-    left_out: int = 0  # left out, named in the file's index by id
-    over: bool = False  # over budget even with no memory in full
     full: tuple[Memory, ...] = ()  # in full
     cut: tuple[Memory, ...] = ()  # the ones left out
     notes: tuple[str, ...] = ()  # what the budget shortened or left out, for the user
@@ -54,7 +52,7 @@ def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
 
     k, j, over = _decide(out, text)
     index, cut = ms[k : k + j], ms[k + j :]
-    return Fitted(text(k, j), index, len(cut), over, ms[:k], cut, _notes(out, index, cut, over))
+    return Fitted(text(k, j), index, ms[:k], cut, _notes(out, index, cut, over))
 
 
 def _notes(

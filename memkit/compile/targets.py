@@ -1,4 +1,4 @@
-"""One small class per agent format: which files it writes, what goes in each, its budget.
+"""One target per agent format: which files it writes, what goes in each, its budget.
 
 A target turns the selected, ranked memories into `Output`s: a file path, the
 memories it holds, the template that renders it and the size budget it must
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from memkit.compile.budgets import Budget, Limits, limits, parse_budget
 from memkit.compile.config import (
@@ -71,21 +71,13 @@ class Context:
 # ---------------------------------------------------------------- targets
 
 
-_KINDS: dict[str, type[Target]] = {}  # name -> the class of each agent format
-
-
 class Target:
     """An agent format. `shared` files get a marked section; `rule_dirs` hold whole files."""
 
-    name: ClassVar[str]
-    shared: ClassVar[tuple[str, ...]] = ()
-    rule_dirs: ClassVar[tuple[tuple[str, str], ...]] = ()  # (directory, file suffix)
-    reads_agents: ClassVar[bool] = False  # the agent also loads AGENTS.md by itself
-
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        if "name" in cls.__dict__:
-            _KINDS[cls.name] = cls
+    name: str
+    shared: tuple[str, ...] = ()
+    rule_dirs: tuple[tuple[str, str], ...] = ()  # (directory, file suffix)
+    reads_agents: bool = False  # the agent also loads AGENTS.md by itself
 
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         raise NotImplementedError
@@ -123,41 +115,18 @@ class Agents(Target):
 
 
 class Shared(Target):
-    """One marked section in a shared file holding every always-on memory (scoped ones say so)."""
+    """One marked section in a shared file holding every always-on memory (scoped ones say
+    so). `only_without_agents`: written only when AGENTS.md is not (Zed's `.rules`, the
+    first file Zed looks for; Aider's CONVENTIONS.md, loaded with `read:` in .aider.conf.yml)."""
 
-    only_without_agents: ClassVar[bool] = False  # written only when AGENTS.md is not
+    def __init__(self, name: str, path: str, *, only_without_agents: bool = False) -> None:
+        self.name, self.shared, self.only_without_agents = name, (path,), only_without_agents
 
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         if self.only_without_agents and ctx.agents_on:
             return []
         ms = tuple(m for m in self.wanted(memories, ctx) if _on(m))
         return [Output(self.shared[0], self.name, "", ms, self.budget(ctx))]
-
-
-class Gemini(Shared):
-    name = "gemini"
-    shared = ("GEMINI.md",)
-
-
-class Junie(Shared):
-    name = "junie"
-    shared = (".junie/guidelines.md",)
-
-
-class Zed(Shared):
-    """`.rules`, the first file Zed looks for; only when AGENTS.md (later on its list) is off."""
-
-    name = "zed"
-    shared = (".rules",)
-    only_without_agents = True
-
-
-class Aider(Shared):
-    """CONVENTIONS.md, loaded with `read:` in .aider.conf.yml; AGENTS.md serves when it is on."""
-
-    name = "aider"
-    shared = ("CONVENTIONS.md",)
-    only_without_agents = True
 
 
 class Claude(Target):
@@ -191,6 +160,10 @@ class Claude(Target):
         return out
 
 
+ALL_KINDS = ("always", "scoped", "agent", "manual")
+NO_MANUAL = ALL_KINDS[:3]
+
+
 class Rules(Target):
     """A directory of whole rule files: one always-on, one per scope, one per on-demand memory.
 
@@ -200,10 +173,19 @@ class Rules(Target):
     without scoping go to the always-on file with an `Applies to` line.
     """
 
-    directory: ClassVar[str]
-    suffix: ClassVar[str] = ".md"
-    template: ClassVar[str]
-    kinds: ClassVar[tuple[str, ...]] = ("always", "scoped")
+    def __init__(
+        self,
+        name: str,
+        directory: str,
+        template: str,
+        *,
+        suffix: str = ".md",
+        kinds: tuple[str, ...] = ("always", "scoped"),
+        reads_agents: bool = False,
+    ) -> None:
+        self.name, self.directory, self.template, self.suffix = name, directory, template, suffix
+        self.kinds, self.reads_agents = kinds, reads_agents
+        self.rule_dirs = ((directory, suffix),)
 
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         ms = self.wanted(memories, ctx)
@@ -256,17 +238,6 @@ class Rules(Target):
             context=context,
         )
 
-    def __init_subclass__(cls, **kw: Any) -> None:
-        super().__init_subclass__(**kw)
-        cls.rule_dirs = ((cls.directory, cls.suffix),)
-
-
-class Cursor(Rules):
-    name = "cursor"
-    directory, suffix, template = ".cursor/rules", ".mdc", "cursor_rule.mdc.j2"
-    kinds = ("always", "scoped", "agent", "manual")
-    reads_agents = True
-
 
 class Copilot(Rules):
     """`.github/instructions/*.instructions.md` (`applyTo`), read by code review too.
@@ -278,10 +249,7 @@ class Copilot(Rules):
     files that every Copilot agent reads: the coding agent has no such limit.
     """
 
-    name = "copilot"
     shared = (".github/copilot-instructions.md",)
-    directory, suffix = ".github/instructions", ".instructions.md"
-    template = "copilot_rule.instructions.md.j2"
 
     def wanted(self, memories: Sequence[Memory], ctx: Context) -> list[Memory]:
         return list(memories)  # code review never reads AGENTS.md
@@ -299,49 +267,28 @@ class Copilot(Rules):
         return out
 
 
-class Windsurf(Rules):
-    name = "windsurf"
-    directory, template = ".windsurf/rules", "windsurf_rule.md.j2"
-    kinds = ("always", "scoped", "agent", "manual")
-    reads_agents = True
-
-
-class Cline(Rules):
-    name = "cline"
-    directory, template = ".clinerules", "cline_rule.md.j2"
-    reads_agents = True
-
-
-class Kiro(Rules):
-    name = "kiro"
-    directory, template = ".kiro/steering", "kiro_steering.md.j2"
-    kinds = ("always", "scoped", "agent", "manual")
-    reads_agents = True
-
-
-class Continue(Rules):
-    name = "continue"
-    directory, template = ".continue/rules", "continue_rule.md.j2"
-    kinds = ("always", "scoped", "agent")
-
-
-class AmazonQ(Rules):
-    name = "amazonq"
-    directory, template = ".amazonq/rules", "plain_rule.md.j2"
-    kinds = ("always",)
-
-
-class Roo(Rules):
-    name = "roo"
-    directory, template = ".roo/rules", "plain_rule.md.j2"
-    kinds = ("always",)
-    reads_agents = True
-
-
 def _on(m: Memory) -> bool:
     from memkit.compile.scopes import activation
 
     return activation(m) == "always"
 
 
-TARGETS: dict[str, Target] = {name: _KINDS[name]() for name in NAMES}
+_ALL: tuple[Target, ...] = (
+    Agents(),
+    Claude(),
+    Rules("cursor", ".cursor/rules", "cursor_rule.mdc.j2", suffix=".mdc", kinds=ALL_KINDS,
+          reads_agents=True),
+    Copilot("copilot", ".github/instructions", "copilot_rule.instructions.md.j2",
+            suffix=".instructions.md"),
+    Shared("gemini", "GEMINI.md"),
+    Rules("windsurf", ".windsurf/rules", "windsurf_rule.md.j2", kinds=ALL_KINDS, reads_agents=True),
+    Rules("cline", ".clinerules", "cline_rule.md.j2", reads_agents=True),
+    Rules("kiro", ".kiro/steering", "kiro_steering.md.j2", kinds=ALL_KINDS, reads_agents=True),
+    Rules("continue", ".continue/rules", "continue_rule.md.j2", kinds=NO_MANUAL),
+    Rules("amazonq", ".amazonq/rules", "plain_rule.md.j2", kinds=("always",)),
+    Rules("roo", ".roo/rules", "plain_rule.md.j2", kinds=("always",), reads_agents=True),
+    Shared("junie", ".junie/guidelines.md"),
+    Shared("zed", ".rules", only_without_agents=True),
+    Shared("aider", "CONVENTIONS.md", only_without_agents=True),
+)  # fmt: skip
+TARGETS: dict[str, Target] = {name: {t.name: t for t in _ALL}[name] for name in NAMES}

@@ -1,9 +1,8 @@
 """The stamps of everything under .memory/, for memkit.compile.current.
 
-`memory_tree(root)` lists every file and folder under `.memory/` (each folder followed
-by its entries, in name order) with its mode, size, mtime, ctime and inode; `walk(root,
-defer=True)` lists the memory files without stat-ing them, for a caller that takes
-their stamps from the store's load. `same_tree` compares today's tree with a recorded
+`stamp_line` gives an entry of `.memory/` (memkit.walk.tree_entries lists them, each
+folder followed by its entries, in name order) with its mode, size, mtime, ctime and
+inode; `tree_key` digests those lines. `same_tree` compares today's tree with a recorded
 digest of it and the recorded bytes of files too new to trust their stamp. Standard
 library only.
 """
@@ -16,23 +15,10 @@ from stat import S_ISDIR, S_ISREG
 
 from memkit.walk import MEMORY_DIR, Entry, tree_entries
 
-walk = tree_entries  # the listing lives in memkit.walk: the hook's fast path takes stamps from it
 
-
-def _line(rel: str, st: os.stat_result) -> str:
+def stamp_line(rel: str, st: os.stat_result) -> str:
+    """An entry of .memory/ with its stamp: one line of what tree_key digests."""
     return f"{rel} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ctime_ns} {st.st_ino}"
-
-
-def _tree_lines(entries: list[Entry]) -> list[str]:
-    return [_line(rel, st) for rel, st in entries if st is not None]
-
-
-def memory_tree(root: str, entries: list[Entry] | None = None) -> tuple[list[str], bool]:
-    """Every file and folder under .memory/ with its stamp; whether all could be read.
-    `entries`: walk(root, defer=False) as the caller just took it."""
-    if entries is None:
-        entries = walk(root, defer=False)
-    return ([], False) if entries is None else (_tree_lines(entries), True)
 
 
 MAX_HASHED = 16 * 1024 * 1024  # bigger than compile reads (an output, a template, a memory)
@@ -98,8 +84,9 @@ def same_tree(root: str, tree: object, fresh: object, entries: list[Entry] | Non
     the bytes the same too. `entries`: the tree as the caller just listed it."""
     if not isinstance(tree, str) or not isinstance(fresh, dict):
         return False
-    lines, ok = memory_tree(root, entries)
-    if not ok or tree_key(lines) != tree:
+    if entries is None:
+        entries = tree_entries(root, defer=False)
+    if entries is None or tree_key([stamp_line(r, st) for r, st in entries if st]) != tree:
         return False
     return all(
         isinstance(rel, str) and file_digest(os.path.join(root, MEMORY_DIR, rel)) == digest

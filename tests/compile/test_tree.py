@@ -10,6 +10,7 @@ from conftest import write_memory
 
 from memkit.compile import tree
 from memkit.store import Store
+from memkit.walk import tree_entries
 
 
 def test_the_deferred_walk_lists_what_the_full_one_does(store: Store) -> None:
@@ -19,21 +20,21 @@ def test_the_deferred_walk_lists_what_the_full_one_does(store: Store) -> None:
     (store.dir / "templates" / "x.md").write_text("not a memory\n", encoding="utf-8")
     (store.dir / ".hidden.md").write_text("not a memory\n", encoding="utf-8")
     (store.dir / "link.md").symlink_to("a.md")
-    full = tree.walk(str(store.root), defer=False)
-    deferred = tree.walk(str(store.root), defer=True)
+    full = tree_entries(str(store.root), defer=False)
+    deferred = tree_entries(str(store.root), defer=True)
     assert full is not None and deferred is not None
     assert [rel for rel, _ in full] == [rel for rel, _ in deferred]
     left = sorted(rel for rel, st in deferred if st is None)
     assert left == ["a.md", "sub/b.md"]  # what the store's load stats and reads
-    lines, ok = tree.memory_tree(str(store.root))
-    assert ok and len(lines) == len(full)
+    assert all(st is not None for _, st in full)  # every entry stamped, as the key needs
 
 
 def test_same_tree_compares_stamps_and_recorded_bytes(store: Store) -> None:
     write_memory(store, "a", "---\ntitle: A\n---\n")
     root = str(store.root)
-    lines, _ = tree.memory_tree(root)
-    key = tree.tree_key(lines)
+    entries = tree_entries(root, defer=False)
+    assert entries is not None
+    key = tree.tree_key([tree.stamp_line(rel, st) for rel, st in entries if st])
     digest = tree.file_digest(os.path.join(root, ".memory", "a.md"))
     assert tree.same_tree(root, key, {"a.md": digest})
     assert not tree.same_tree(root, key, {"a.md": "0" * 64})
