@@ -255,13 +255,16 @@ def test_move_prefers_the_copy_that_arrived(repo: Path, store: Store) -> None:
     )
 
 
-def test_move_prefers_the_file_git_renamed(repo: Path, store: Store) -> None:
+@pytest.mark.parametrize("edited", [False, True], ids=["same code", "edited on the way"])
+def test_move_prefers_the_file_git_renamed(repo: Path, store: Store, edited: bool) -> None:
     rest = "".join(f"export const value{i} = {i};\n" for i in range(30))
     write(repo, "src/a.ts", CLASS + rest)
     commit_all(repo, "code")
     remember(repo, store, ["src/a.ts::Parser"])
     git(repo, "mv", "src/a.ts", "src/b.ts")
     renamed = CLASS.replace("class Parser", "class Reader")
+    if edited:  # a near move: the same likeness to both copies
+        renamed = renamed.replace('split(",")', 'split(";")')
     write(repo, "src/b.ts", renamed + rest)
     write(repo, "src/c.ts", renamed)  # a copy arrived too
     commit_all(repo, "rename")
