@@ -53,6 +53,7 @@ _JS = Grammar(
         "field_definition": "value",
         "abstract_method_signature": None,
         "function_signature": None,
+        "method_signature": None,
         "module": "body",
         "internal_module": "body",
     },

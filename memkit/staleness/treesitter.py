@@ -58,20 +58,29 @@ def _parser(language: str) -> Any:
 def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
-    nodes: dict[str, tuple[Any, Any]] = {}
+    nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
         known = nodes.get(name)
-        if known is None or (known[0].type == "function_signature" and node.type in _FUNCTIONS):
-            nodes[name] = (node, anchor)  # an overload's signature yields to the function
+        if known is None:
+            nodes[name] = (node, anchor, ())
+        elif known[0].type in _OVERLOADS and (node.type in _OVERLOADS or node.type in _FUNCTIONS):
+            # TypeScript overloads: their signatures are the function's, which they precede
+            if node.type in _OVERLOADS:
+                nodes[name] = (*known[:2], (*known[2], (node, anchor)))
+            else:
+                nodes[name] = (node, anchor, ((known[0], known[1]), *known[2]))
     return Parsed(
         lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
-        LazyPrints(nodes, lambda found: _symbol_print(found[0], found[1], grammar)),
+        LazyPrints(nodes, lambda f: _symbol_print(f[0], f[1], f[2], grammar)),
         lambda name: _code_tokens(nodes[name][0], grammar),
         lambda name: _body_size(nodes[name][0], grammar),
     )
 
 
-_FUNCTIONS = frozenset({"function_declaration", "generator_function_declaration"})
+_OVERLOADS = frozenset({"function_signature", "method_signature"})
+_FUNCTIONS = frozenset(
+    {"function_declaration", "generator_function_declaration", "method_definition"}
+)
 
 
 def _name_node(node: Any) -> Any:
@@ -177,7 +186,9 @@ def _body_size(node: Any, g: Grammar) -> int:
     return len(tokens)
 
 
-def _symbol_print(node: Any, anchor: Any, g: Grammar) -> SymbolPrint:
+def _symbol_print(
+    node: Any, anchor: Any, overloads: tuple[tuple[Any, Any], ...], g: Grammar
+) -> SymbolPrint:
     body = _body(node, g)
     name = _name_node(node)
     skip = tuple(n for n in (body, name) if n is not None)
@@ -189,9 +200,21 @@ def _symbol_print(node: Any, anchor: Any, g: Grammar) -> SymbolPrint:
             *_attributes(anchor, g),
             *_modifiers(node, anchor, g),
         ]
+        + [t for o, at in overloads for t in _overload(o, at, g, bodies)]
     )
     body_text = _SEP.join(_tokens(body, g, (), bodies)) if body is not None else ""
     return SymbolPrint.of(sig, body_text, _doc(anchor, g, bodies))
+
+
+def _overload(node: Any, anchor: Any, g: Grammar, bodies: list[Any]) -> list[str]:
+    """An overload's signature, part of the function's (`function f(a: string): T;`)."""
+    name = _name_node(node)
+    return [
+        _SEP + node.type,
+        *_tokens(node, g, () if name is None else (name,), bodies),
+        *_attributes(anchor, g),
+        *_modifiers(node, anchor, g),
+    ]
 
 
 def _modifiers(node: Any, anchor: Any, g: Grammar) -> list[str]:

@@ -343,3 +343,35 @@ def test_javascript_class_fields_and_declared_functions_are_symbols(
     write(repo, "types.d.ts", changed)
     commit_all(repo, "edit types")
     assert {s.id: s.links[0].state for s in check_store(store, today=TODAY)}["n"] == "signature"
+
+
+OVERLOADED = """export function parse(text: string): Node;
+export function parse(text: string, strict: true): Node | never;
+export function parse(text: string, strict = false): Node {
+  return build(text, strict);
+}
+
+export class Reader {
+  read(path: string): string;
+  read(path: string, encoding: null): Buffer;
+  read(path: string, encoding?: string | null) {
+    return load(path, encoding);
+  }
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "symbol", "state"),
+    [
+        ("strict: true): Node | never", "strict: boolean): Node", "parse", "signature"),
+        ("build(text, strict)", "build(text, !strict)", "parse", "body"),
+        ("encoding: null): Buffer", "encoding: null): Uint8Array", "Reader.read", "signature"),
+        ("load(path, encoding)", "load(path)", "Reader.read", "body"),
+    ],
+)
+def test_typescript_overloads_are_the_signature(
+    repo: Path, store: Store, old: str, new: str, symbol: str, state: str
+) -> None:
+    changed = OVERLOADED.replace(old, new)
+    assert verdict(repo, store, "src/p.ts", OVERLOADED, changed, symbol) == state
