@@ -124,18 +124,50 @@ class Evaluator:
             if parsed is None:
                 continue
             for name in parsed.find_body(before.body):
-                same = _last(name) == _last(link.symbol)
-                score = _score(before, parsed.symbols[name], same)
-                if (path, name) != (link.path, link.symbol) and score is not None:
-                    exact.append((score, path, name))
+                if (path, name) == (link.path, link.symbol):
+                    continue
+                now = parsed.symbols[name]
+                score = (0 if before.sig == now.sig else 2) + (
+                    0 if _last(name) == _last(link.symbol) else 1
+                )
+                if _small(before, parsed.body_size(name)) and (
+                    score or not self._arrived(path, name, since, first)
+                ):
+                    continue  # a tiny body alone identifies nothing
+                exact.append((score, path, name))
         if exact:
             low = min(score for score, _, _ in exact)
-            top = sorted(f"{p}::{n}" for score, p, n in exact if score == low)
+            top = self._prefer([(p, n) for score, p, n in exact if score == low], since, first)
             if len(top) > 1:
-                return Found("moved", None, tuple(top))
-            path, _, name = top[0].partition("::")
+                return Found("moved", None, tuple(sorted(f"{p}::{n}" for p, n in top)))
+            path, name = top[0]
             return self._at(path, name, recorded) or REMOVED
-        return self._near(link, since, paths, recorded)
+        return self._near(link, since, paths, recorded, first)
+
+    def _prefer(
+        self, top: list[tuple[str, str]], since: str | None, first: str | None
+    ) -> list[tuple[str, str]]:
+        """Equally good targets narrowed by history: the one in the file git says the
+        linked file became, else the one that arrived since the verified commit."""
+        top = sorted(top)
+        if len(top) > 1:
+            for keep in (
+                [t for t in top if t[0] == first],
+                [t for t in top if self._arrived(t[0], t[1], since, first)],
+            ):
+                if len(keep) == 1:
+                    return keep
+        return top
+
+    def _arrived(self, path: str, name: str, since: str | None, first: str | None) -> bool:
+        """Whether `path::name` is new since `since` (True when that is unknown)."""
+        if path == first:
+            return True
+        old = self._old_snapshot(since)
+        if old is None:
+            return True
+        was = old.try_parsed(path)
+        return was is None or name not in was.symbols
 
     def _at(self, path: str, name: str, recorded: str) -> Found | None:
         parsed = self.snap.try_parsed(path)
@@ -145,7 +177,9 @@ class Evaluator:
             "moved", f"{path}::{name}", change=compare_symbol(recorded, parsed.symbols[name])
         )
 
-    def _near(self, link: Link, since: str | None, paths: list[str], recorded: str) -> Found:
+    def _near(
+        self, link: Link, since: str | None, paths: list[str], recorded: str, first: str | None
+    ) -> Found:
         """The new symbol most like the missing one, by tokens (see nearmove)."""
         from memkit.staleness import nearmove
 
@@ -162,6 +196,9 @@ class Evaluator:
                 if score >= nearmove.NEAR:
                     found.append(nearmove.Candidate(path, name, score))
         best, ties = nearmove.best(found, str(link.symbol))
+        if ties and first is not None:
+            mine = [c for c in found if f"{c.path}::{c.name}" in ties and c.path == first]
+            best = mine[0] if len(mine) == 1 else None
         if best is not None:
             return self._at(best.path, best.name, recorded) or REMOVED
         return Found("moved", None, ties) if ties else REMOVED
@@ -219,12 +256,14 @@ def _last(symbol: str | None) -> str:
     return (symbol or "").rsplit(".", 1)[-1]
 
 
-def _score(before: SymbolPrint, now: SymbolPrint, same_name: bool) -> int | None:
-    """Lower is a better match; None when a trivial body alone would be a guess."""
-    same_sig = before.sig == now.sig
-    if before.body in TRIVIAL_BODIES and not (same_sig and same_name):
-        return None
-    return (0 if same_sig else 2) + (0 if same_name else 1)
+MIN_BODY_TOKENS = 4  # a body of fewer tokens (braces aside) is too common to identify code
+
+
+def _small(before: SymbolPrint, size: int | None) -> bool:
+    """Whether a body is too small to tell where code went by it alone: `pass`, `{}`,
+    `= null`, `return undefined` (matched only under the same name and signature, by
+    code that arrived since the verified commit)."""
+    return before.body in TRIVIAL_BODIES or (size is not None and size < MIN_BODY_TOKENS)
 
 
 def current_print(snap: Snapshot, text: str) -> str | None:

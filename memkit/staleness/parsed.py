@@ -53,6 +53,8 @@ class Parsed:
     symbols: Mapping[str, SymbolPrint] = field(default_factory=dict)
     # a symbol's code as tokens, its own name left out (for near-move detection)
     token_source: Callable[[str], tuple[str, ...]] | None = None
+    # how many tokens a symbol's body holds, braces left out (tiny bodies identify nothing)
+    size_source: Callable[[str], int | None] | None = None
     _tokens: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False, repr=False)
     _bodies: dict[str, list[str]] = field(default_factory=dict, compare=False, repr=False)
 
@@ -63,6 +65,12 @@ class Parsed:
         if name not in self._tokens:
             self._tokens[name] = self.token_source(name)
         return self._tokens[name]
+
+    def body_size(self, name: str) -> int | None:
+        """The number of tokens in symbol `name`'s body (None when unknown)."""
+        if self.size_source is None or name not in self.symbols:
+            return None
+        return self.size_source(name)
 
     @property
     def file(self) -> str:

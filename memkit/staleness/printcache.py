@@ -109,7 +109,12 @@ class PrintCache:
             self.files.setdefault(key, {})
             self.dirty = True
         symbols = _Symbols(self, key, load)
-        return Parsed(lambda: symbols.file(), symbols, lambda name: load().tokens(name))
+        return Parsed(
+            lambda: symbols.file(),
+            symbols,
+            lambda name: load().tokens(name),
+            lambda name: load().body_size(name),
+        )
 
     def save(self) -> None:
         """Write the cache if anything was added (never fails a command)."""

@@ -36,6 +36,7 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
         lambda: file_print(dump(tree, shared.memo)),
         LazyPrints(nodes, shared.print),
         lambda n: _code_tokens(nodes[n]),
+        lambda n: _body_size(nodes[n]),
     )
 
 
@@ -74,6 +75,17 @@ def _code_tokens(node: ast.stmt) -> tuple[str, ...]:
         else:
             node.target = ast.Name("_")
     return tuple(_TOKEN.findall(ast.unparse(node)))
+
+
+def _body_size(node: ast.stmt) -> int:
+    """The number of source tokens in a definition's body (docstrings out) or in a
+    variable's value."""
+    if isinstance(node, _DEFS):
+        parts: list[ast.stmt] | list[ast.expr] = _strip_docs(node.body, [])
+    else:
+        value = getattr(node, "value", None)
+        parts = [value] if isinstance(value, ast.expr) else []
+    return sum(len(_TOKEN.findall(ast.unparse(p))) for p in parts)
 
 
 def blocks(stmt: ast.stmt) -> list[list[ast.stmt]]:

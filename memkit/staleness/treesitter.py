@@ -2,8 +2,10 @@
 
 Uses the per-language grammar wheels of the `treesitter` extra (compiled grammars,
 no download at run time). A fingerprint hashes the leaf tokens of the parse tree
-with comments left out, so formatting never counts; the doc comments right above
-a declaration form its `doc` part.
+with comments and redundant parentheses left out, so formatting never counts. The
+signature takes the keywords around a declaration too (`export`, `export default`,
+`declare`, decorators); the doc comments right above a declaration, then those above
+each of its members, form its `doc` part. The grammar tables live in grammars.
 """
 
 from __future__ import annotations
@@ -11,128 +13,16 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from memkit.memory.links import SYMBOL_RE
+from memkit.staleness import parens as rules
 from memkit.staleness.fingerprints import SymbolPrint, file_print
+from memkit.staleness.grammars import GRAMMARS, Grammar
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
 _SEP = "\x1f"
-
-
-@dataclass(frozen=True)
-class Grammar:
-    # declaration node type -> field holding its body (None: no body)
-    decls: dict[str, str | None]
-    # node types whose members are qualified by the declaration's name
-    containers: frozenset[str]
-    # node types searched for declarations without being symbols themselves
-    transparent: frozenset[str]
-    # tokens dropped as formatting (JS/TS semicolons)
-    dropped: frozenset[str] = frozenset()
-    # statement blocks (if/else, try/catch/finally, bare blocks) whose declarations belong
-    # to the enclosing module or namespace; unlike `transparent`, docs are read inside them
-    blocks: frozenset[str] = frozenset()
-
-
-_JS = Grammar(
-    decls={
-        "function_declaration": "body",
-        "generator_function_declaration": "body",
-        "class_declaration": "body",
-        "abstract_class_declaration": "body",
-        "method_definition": "body",
-        "interface_declaration": "body",
-        "type_alias_declaration": "value",
-        "enum_declaration": "body",
-        "variable_declarator": "value",
-        "public_field_definition": "value",
-        "field_definition": "value",
-        "abstract_method_signature": None,
-        "module": "body",
-        "internal_module": "body",
-    },
-    containers=frozenset(
-        {"class_declaration", "abstract_class_declaration", "module", "internal_module"}
-    ),
-    transparent=frozenset(
-        {
-            "export_statement",
-            "lexical_declaration",
-            "variable_declaration",
-            "ambient_declaration",
-            "expression_statement",
-        }
-    ),
-    dropped=frozenset({";"}),
-    blocks=frozenset(
-        {
-            "if_statement",
-            "else_clause",
-            "try_statement",
-            "catch_clause",
-            "finally_clause",
-            "statement_block",
-        }
-    ),
-)
-GRAMMARS = {
-    "typescript": _JS,
-    "tsx": _JS,
-    "javascript": _JS,
-    "go": Grammar(
-        decls={
-            "function_declaration": "body",
-            "method_declaration": "body",
-            "type_spec": "type",
-            "type_alias": "type",
-        },
-        containers=frozenset(),
-        transparent=frozenset({"type_declaration"}),
-    ),
-    "rust": Grammar(
-        decls={
-            "function_item": "body",
-            "function_signature_item": None,
-            "struct_item": "body",
-            "enum_item": "body",
-            "union_item": "body",
-            "trait_item": "body",
-            "mod_item": "body",
-            "type_item": "type",
-            "const_item": "value",
-            "static_item": "value",
-            "macro_definition": None,
-        },
-        containers=frozenset({"trait_item", "mod_item", "impl_item"}),
-        transparent=frozenset(),
-        blocks=frozenset({"foreign_mod_item", "declaration_list"}),
-    ),
-    "java": Grammar(
-        decls={
-            "class_declaration": "body",
-            "interface_declaration": "body",
-            "enum_declaration": "body",
-            "record_declaration": "body",
-            "annotation_type_declaration": "body",
-            "method_declaration": "body",
-            "constructor_declaration": "body",
-            "compact_constructor_declaration": "body",
-        },
-        containers=frozenset(
-            {
-                "class_declaration",
-                "interface_declaration",
-                "enum_declaration",
-                "record_declaration",
-                "annotation_type_declaration",
-            }
-        ),
-        transparent=frozenset({"enum_body_declarations"}),
-    ),
-}
 
 
 @functools.cache
@@ -168,19 +58,42 @@ def _parser(language: str) -> Any:
 def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
-    nodes: dict[str, tuple[Any, Any]] = {}
+    nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        nodes.setdefault(name, (node, anchor))
+        known = nodes.get(name)
+        if known is None:
+            nodes[name] = (node, anchor, ())
+        elif known[0].type in _OVERLOADS and (node.type in _OVERLOADS or node.type in _FUNCTIONS):
+            # TypeScript overloads: their signatures are the function's, which they precede
+            if node.type in _OVERLOADS:
+                nodes[name] = (*known[:2], (*known[2], (node, anchor)))
+            else:
+                nodes[name] = (node, anchor, ((known[0], known[1]), *known[2]))
     return Parsed(
         lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
-        LazyPrints(nodes, lambda found: _symbol_print(found[0], found[1], grammar)),
+        LazyPrints(nodes, lambda f: _symbol_print(f[0], f[1], f[2], grammar)),
         lambda name: _code_tokens(nodes[name][0], grammar),
+        lambda name: _body_size(nodes[name][0], grammar),
     )
+
+
+_OVERLOADS = frozenset({"function_signature", "method_signature"})
+_FUNCTIONS = frozenset(
+    {"function_declaration", "generator_function_declaration", "method_definition"}
+)
+
+
+def _name_node(node: Any) -> Any:
+    """The node holding a declaration's name (a JavaScript field's is `property`)."""
+    name = node.child_by_field_name("name")
+    if name is None and node.type == "field_definition":
+        name = node.child_by_field_name("property")
+    return name
 
 
 def _code_tokens(node: Any, g: Grammar) -> tuple[str, ...]:
     """A declaration's tokens without comments and its own name (near-move detection)."""
-    name = node.child_by_field_name("name")
+    name = _name_node(node)
     return (node.type, *_tokens(node, g, () if name is None else (name,)))
 
 
@@ -228,7 +141,7 @@ def _name(node: Any) -> str:
         owner = _type_name(params[0].child_by_field_name("type")) if params else ""
         name = node.child_by_field_name("name")
         return f"{owner}.{_text(name)}" if owner and name is not None else ""
-    name = node.child_by_field_name("name")
+    name = _name_node(node)
     return _text(name) if name is not None else ""
 
 
@@ -249,22 +162,83 @@ def _text(node: Any) -> str:
     return bytes(node.text).decode("utf-8", "replace")
 
 
-def _symbol_print(node: Any, anchor: Any, g: Grammar) -> SymbolPrint:
+# declarations whose value, when a function, has its parameters as the signature
+_VALUED = frozenset({"variable_declarator", "public_field_definition", "field_definition"})
+
+
+def _body(node: Any, g: Grammar) -> Any:
+    """The part of a declaration that is its body (None: it has none)."""
     body_field = g.decls.get(node.type)
     body = node.child_by_field_name(body_field) if body_field else None
-    name = node.child_by_field_name("name")
-    if node.type == "variable_declarator" and body is not None and "function" in body.type:
+    if node.type in _VALUED and body is not None and "function" in body.type:
         inner = body.child_by_field_name("body")
         if body.type.startswith("arrow") or inner is not None:
-            body = inner  # const f = (a) => {...}: parameters are the signature
+            body = inner  # const f = (a) => {...}, handler = (e) => {...}: params are the sig
+    return body
+
+
+def _body_size(node: Any, g: Grammar) -> int:
+    """The number of tokens in a declaration's body, its outer braces left out."""
+    body = _body(node, g)
+    tokens = list(_tokens(body, g, ())) if body is not None else []
+    if tokens[:1] == ["{"] and tokens[-1:] == ["}"]:
+        return len(tokens) - 2
+    return len(tokens)
+
+
+def _symbol_print(
+    node: Any, anchor: Any, overloads: tuple[tuple[Any, Any], ...], g: Grammar
+) -> SymbolPrint:
+    body = _body(node, g)
+    name = _name_node(node)
     skip = tuple(n for n in (body, name) if n is not None)
-    sig = _SEP.join([node.type, *_tokens(node, g, skip), *_attributes(anchor, g)])
-    body_text = _SEP.join(_tokens(body, g, ())) if body is not None else ""
-    return SymbolPrint.of(sig, body_text, _doc(anchor))
+    bodies: list[Any] = []
+    sig = _SEP.join(
+        [
+            node.type,
+            *_tokens(node, g, skip, bodies),
+            *_attributes(anchor, g),
+            *_modifiers(node, anchor, g),
+        ]
+        + [t for o, at in overloads for t in _overload(o, at, g, bodies)]
+    )
+    body_text = _SEP.join(_tokens(body, g, (), bodies)) if body is not None else ""
+    return SymbolPrint.of(sig, body_text, _doc(anchor, g, bodies))
 
 
-def _tokens(node: Any, g: Grammar, skip: tuple[Any, ...]) -> Iterator[str]:
-    """The leaf tokens under node, without comments, formatting and the `skip` subtrees."""
+def _overload(node: Any, anchor: Any, g: Grammar, bodies: list[Any]) -> list[str]:
+    """An overload's signature, part of the function's (`function f(a: string): T;`)."""
+    name = _name_node(node)
+    return [
+        _SEP + node.type,
+        *_tokens(node, g, () if name is None else (name,), bodies),
+        *_attributes(anchor, g),
+        *_modifiers(node, anchor, g),
+    ]
+
+
+def _modifiers(node: Any, anchor: Any, g: Grammar) -> list[str]:
+    """`export`, `default`, `declare` and decorators on the statements around a
+    declaration (`export default class A`, `export const f = ...`)."""
+    out: list[str] = []
+    if not g.modifiers or node == anchor:
+        return out
+    around = node.parent
+    while around is not None:
+        for child in around.children:
+            if child.type in g.modifiers:
+                out.extend(_tokens(child, g, ()))
+        if around == anchor:
+            break
+        around = around.parent
+    return out
+
+
+def _tokens(
+    node: Any, g: Grammar, skip: tuple[Any, ...], bodies: list[Any] | None = None
+) -> Iterator[str]:
+    """The leaf tokens under node, without comments, formatting and the `skip` subtrees;
+    the member bodies met on the way (g.members) are appended to `bodies`."""
     stack = [node]
     prev: str | None = None
     while stack:
@@ -281,22 +255,31 @@ def _tokens(node: Any, g: Grammar, skip: tuple[Any, ...]) -> Iterator[str]:
                 yield prev
             prev = text
             continue
-        stack.extend(reversed(n.children))
+        children = n.children
+        if g.parens is not None and n.type == g.parens.node and rules.redundant(n, g.parens):
+            children = children[1:-1]  # (x) -> x: the wrapper is formatting
+        elif bodies is not None and n.type in g.members:
+            bodies.append(n)
+        stack.extend(reversed(children))
     if prev is not None:
         yield prev
 
 
-def _leading(anchor: Any) -> Iterator[Any]:
+_OPENING = frozenset({"{", "(", "[", "<"})
+
+
+def _leading(anchor: Any, g: Grammar) -> Iterator[Any]:
     """Comments and attributes directly above a declaration, nearest first."""
     node, row = anchor.prev_sibling, anchor.start_point[0]
-    while node is not None and (node.type in COMMENTS or node.type == "attribute_item"):
+    while node is not None and (node.type in COMMENTS or node.type in g.attributes):
         if node.end_point[0] < row - 1:
             break  # a blank line separates it from the declaration
         before = node.prev_sibling
         if (
             before is not None
             and before.type not in COMMENTS
-            and before.type != "attribute_item"
+            and before.type not in g.attributes
+            and before.type not in _OPENING
             and before.end_point[0] == node.start_point[0]
         ):
             break  # a comment trailing the previous line's code is not this one's doc
@@ -305,19 +288,32 @@ def _leading(anchor: Any) -> Iterator[Any]:
         node = node.prev_sibling
 
 
-def _doc(anchor: Any) -> str:
+def _doc(anchor: Any, g: Grammar, bodies: list[Any]) -> str:
+    """The doc comments above the declaration, then those above each of its members
+    (none: the declaration's alone, as recorded before members' docs counted)."""
+    doc = _comments(anchor, g)
+    for body in bodies:
+        for member in body.named_children:
+            if member.type not in COMMENTS and member.type not in g.attributes:
+                found = _comments(member, g)
+                if found:
+                    doc += "\x1e" + found
+    return doc
+
+
+def _comments(anchor: Any, g: Grammar) -> str:
     lines = []
-    for node in _leading(anchor):
+    for node in _leading(anchor, g):
         if node.type in COMMENTS:
-            text = _text(node)
-            lines.append(" ".join(text.split()))
+            lines.append(" ".join(_text(node).split()))
     return "\n".join(reversed(lines))
 
 
 def _attributes(anchor: Any, g: Grammar) -> list[str]:
-    """Rust attributes above an item belong to its signature, like decorators."""
+    """Attributes above an item (Rust `#[...]`, TypeScript member decorators) belong to
+    its signature, like decorators."""
     out: list[str] = []
-    for node in _leading(anchor):
-        if node.type == "attribute_item":
+    for node in _leading(anchor, g):
+        if node.type in g.attributes:
             out.extend(_tokens(node, g, ()))
     return out

@@ -1,0 +1,162 @@
+"""The grammar tables of the tree-sitter languages: which nodes are declarations.
+
+For each language: the declaration node types and the field holding each one's body,
+the containers qualifying their members' names, the statements searched through, the
+tokens dropped as formatting, the wrappers whose keywords belong to a signature, the
+bodies whose members' doc comments count, and the rules for redundant parentheses.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from memkit.staleness import parens as rules
+
+
+@dataclass(frozen=True)
+class Grammar:
+    # declaration node type -> field holding its body (None: no body)
+    decls: dict[str, str | None]
+    # node types whose members are qualified by the declaration's name
+    containers: frozenset[str]
+    # node types searched for declarations without being symbols themselves
+    transparent: frozenset[str]
+    # tokens dropped as formatting (JS/TS semicolons)
+    dropped: frozenset[str] = frozenset()
+    # statement blocks (if/else, try/catch/finally, bare blocks) whose declarations belong
+    # to the enclosing module or namespace; unlike `transparent`, docs are read inside them
+    blocks: frozenset[str] = frozenset()
+    # keywords and nodes of the statements around a declaration that belong to its
+    # signature (`export`, `export default`, `declare`, decorators)
+    modifiers: frozenset[str] = frozenset()
+    # bodies whose members' doc comments belong to the declaration's `doc` (a class's
+    # methods and fields, an interface's, a type literal's, a struct's fields)
+    members: frozenset[str] = frozenset()
+    # which parenthesized expressions are formatting (see parens)
+    parens: rules.Parens | None = None
+    # leading siblings that are attributes of the declaration after them
+    attributes: frozenset[str] = frozenset({"attribute_item", "decorator"})
+
+
+_JS = Grammar(
+    decls={
+        "function_declaration": "body",
+        "generator_function_declaration": "body",
+        "class_declaration": "body",
+        "abstract_class_declaration": "body",
+        "method_definition": "body",
+        "interface_declaration": "body",
+        "type_alias_declaration": "value",
+        "enum_declaration": "body",
+        "variable_declarator": "value",
+        "public_field_definition": "value",
+        "field_definition": "value",
+        "abstract_method_signature": None,
+        "function_signature": None,
+        "method_signature": None,
+        "module": "body",
+        "internal_module": "body",
+    },
+    containers=frozenset(
+        {"class_declaration", "abstract_class_declaration", "module", "internal_module"}
+    ),
+    transparent=frozenset(
+        {
+            "export_statement",
+            "lexical_declaration",
+            "variable_declaration",
+            "ambient_declaration",
+            "expression_statement",
+        }
+    ),
+    dropped=frozenset({";"}),
+    blocks=frozenset(
+        {
+            "if_statement",
+            "else_clause",
+            "try_statement",
+            "catch_clause",
+            "finally_clause",
+            "statement_block",
+        }
+    ),
+    modifiers=frozenset({"export", "default", "declare", "decorator"}),
+    members=frozenset({"class_body", "interface_body", "object_type", "enum_body"}),
+    parens=rules.JS,
+)
+GRAMMARS = {
+    "typescript": _JS,
+    "tsx": _JS,
+    "javascript": _JS,
+    "go": Grammar(
+        decls={
+            "function_declaration": "body",
+            "method_declaration": "body",
+            "type_spec": "type",
+            "type_alias": "type",
+        },
+        containers=frozenset(),
+        transparent=frozenset({"type_declaration"}),
+        members=frozenset({"field_declaration_list", "interface_type"}),
+        parens=rules.GO,
+    ),
+    "rust": Grammar(
+        decls={
+            "function_item": "body",
+            "function_signature_item": None,
+            "struct_item": "body",
+            "enum_item": "body",
+            "union_item": "body",
+            "trait_item": "body",
+            "mod_item": "body",
+            "type_item": "type",
+            "const_item": "value",
+            "static_item": "value",
+            "macro_definition": None,
+        },
+        containers=frozenset({"trait_item", "mod_item", "impl_item"}),
+        transparent=frozenset(),
+        blocks=frozenset({"foreign_mod_item", "declaration_list"}),
+        members=frozenset(
+            {
+                "field_declaration_list",
+                "ordered_field_declaration_list",
+                "enum_variant_list",
+                "declaration_list",
+            }
+        ),
+        parens=rules.RUST,
+    ),
+    "java": Grammar(
+        decls={
+            "class_declaration": "body",
+            "interface_declaration": "body",
+            "enum_declaration": "body",
+            "record_declaration": "body",
+            "annotation_type_declaration": "body",
+            "method_declaration": "body",
+            "constructor_declaration": "body",
+            "compact_constructor_declaration": "body",
+        },
+        containers=frozenset(
+            {
+                "class_declaration",
+                "interface_declaration",
+                "enum_declaration",
+                "record_declaration",
+                "annotation_type_declaration",
+            }
+        ),
+        transparent=frozenset({"enum_body_declarations"}),
+        members=frozenset(
+            {
+                "class_body",
+                "interface_body",
+                "enum_body",
+                "enum_body_declarations",
+                "annotation_type_body",
+            }
+        ),
+        parens=rules.JAVA,
+    ),
+}
