@@ -1,0 +1,241 @@
+"""Run the real coding-agent CLIs offline and record exactly what reaches the model.
+
+    python3 e2e/run.py CACHE [--agents claude,codex] [--scenarios root,read,sub]
+
+CACHE holds the pinned agents (installed there once, with npm --prefix or a venv)
+and the runs (CACHE/runs/<time>/<agent>-<scenario>/: the requests, the agent's output).
+Each run gets a fresh HOME and a fresh scratch repository compiled by memkit, and runs
+in a new network namespace with only loopback (`unshare`, as root), together with the
+recording endpoint; a new PID namespace too, so whatever the agent leaves behind dies
+with the run. Scenarios: `root` starts at the repository root; `read` has the model
+ask to read a path-scoped file; `sub` starts in a subfolder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import contextlib
+
+import analyze
+import scratch
+from agents import AGENTS, BY_KEY, Agent
+
+PORT = 4010
+SCENARIOS = ("root", "read", "sub")
+PROMPTS = {
+    "root": "Say hello in one word.",
+    "read": f"Read {scratch.READ} and say what it does.",
+    "sub": "Say hello in one word.",
+}
+
+
+def install(agent: Agent, cache: Path) -> tuple[Path | None, str]:
+    """The agent's binary, installed into CACHE once; (None, why) when it cannot be."""
+    prefix = cache / f"{agent.key}-{agent.version}"
+    binary = (
+        prefix / "node_modules" / ".bin" / agent.binary
+        if agent.registry == "npm"
+        else prefix / "bin" / agent.binary
+    )
+    if binary.exists():
+        return binary, ""
+    if agent.registry == "npm":
+        argv = [
+            "npm",
+            "install",
+            "--prefix",
+            str(prefix),
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            agent.spec,
+        ]
+    else:
+        subprocess.run([sys.executable, "-m", "venv", str(prefix)], check=False)
+        argv = [str(prefix / "bin" / "pip"), "install", "-q", agent.spec]
+    print(f"installing {agent.spec} into {prefix}", flush=True)
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"{agent.registry} install of {agent.spec} failed: {exc}"
+    if done.returncode != 0 or not binary.exists():
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return (
+            None,
+            f"{agent.registry} install of {agent.spec} failed (registry unreachable?): {last}",
+        )
+    return binary, ""
+
+
+def _expand(argv: list[str], env: dict[str, str]) -> list[str]:
+    return [env.get(a[1:], a) if a.startswith("$") else a for a in argv]
+
+
+def inner(spec_file: Path) -> int:
+    """Inside the namespaces: loopback up, the endpoint, the agent bounded in time."""
+    import endpoint
+
+    spec = json.loads(spec_file.read_text())
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    server = endpoint.serve(PORT, Path(spec["record"]), spec["read_path"])
+    env = spec["env"]
+    logs = Path(spec["logs"])
+    status = "ok"
+    with (logs / "stdout.txt").open("w") as out, (logs / "stderr.txt").open("w") as err:
+        steps = [spec["pre"].split()] if spec["pre"] else []
+        steps.append(_expand(spec["argv"], env))
+        for argv in steps:
+            proc = subprocess.Popen(
+                argv,
+                cwd=spec["cwd"],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+            )
+            try:
+                code = proc.wait(timeout=spec["timeout"])
+                status = "ok" if code == 0 else f"exit {code}"
+            except subprocess.TimeoutExpired:
+                status = "timeout"
+            for sig in (signal.SIGTERM, signal.SIGKILL):  # its whole group, by its id
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.5)
+            proc.wait()
+    server.shutdown()
+    (logs / "status.txt").write_text(status)
+    return 0
+
+
+def one_run(
+    agent: Agent, binary: Path, scenario: str, out: Path, memkit: str, timeout: int, isolate: bool
+) -> analyze.RunResult:
+    """Build the scratch world, run the agent once in its namespaces, analyse the requests."""
+    run_dir = out / f"{agent.key}-{scenario}"
+    home, repo, logs = run_dir / "home", run_dir / "repo", run_dir / "logs"
+    home.mkdir(parents=True)
+    logs.mkdir()
+    files = scratch.build(repo, memkit)
+    extra = agent.setup(home, repo, PORT)
+    path = [
+        str(binary.parent),
+        str(Path(shutil.which("node") or "/usr/bin/node").parent),
+        "/usr/local/bin",
+        "/usr/bin",
+        "/bin",
+    ]
+    env = {
+        "HOME": str(home),
+        "PATH": ":".join(dict.fromkeys(path)),
+        "TERM": "dumb",
+        "LANG": "C.UTF-8",
+        "NO_COLOR": "1",
+        "TMPDIR": str(run_dir),
+        **extra,
+    }
+    pre = env.pop("E2E_PRE", "")
+    spec = {
+        "record": str(logs / "requests.jsonl"),
+        "logs": str(logs),
+        "env": env,
+        "read_path": str(repo / scratch.READ) if scenario == "read" else None,
+        "cwd": str(repo / scratch.SUBFOLDER) if scenario == "sub" else str(repo),
+        "argv": [str(binary), *agent.argv(PROMPTS[scenario])],
+        "pre": pre,
+        "timeout": timeout,
+    }
+    spec_file = logs / "spec.json"
+    spec_file.write_text(json.dumps(spec, indent=1))
+    me = [sys.executable, str(Path(__file__).resolve()), "--inner", str(spec_file)]
+    wrap = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--"] if isolate else []
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run([*wrap, *me], timeout=timeout + 60, check=False)
+    status_file = logs / "status.txt"
+    status = status_file.read_text() if status_file.exists() else "no status (runner died)"
+    result = analyze.RunResult(agent.key, scenario, status=status)
+    return analyze.analyse(result, logs / "requests.jsonl", files)
+
+
+def can_isolate() -> str:
+    """Why the runs cannot get their own network namespace ("" when they can)."""
+    if os.geteuid() != 0:
+        return "not root: `unshare -n` needs root"
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        return "`unshare` or `ip` is missing (util-linux, iproute2)"
+    done = subprocess.run(
+        ["unshare", "--net", "--pid", "--fork", "true"], capture_output=True, text=True, check=False
+    )
+    return "" if done.returncode == 0 else f"unshare failed: {done.stderr.strip()}"
+
+
+def main() -> int:
+    """Install, run every agent in every scenario, print the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cache", type=Path, nargs="?", help="folder for the installed agents and runs")
+    ap.add_argument("--agents", default=",".join(a.key for a in AGENTS))
+    ap.add_argument("--scenarios", default=",".join(SCENARIOS))
+    ap.add_argument("--timeout", type=int, default=120, help="seconds per agent run")
+    ap.add_argument("--memkit", default=str(Path(sys.executable).parent / "memkit"))
+    ap.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="run without a network namespace (the agents may reach the network)",
+    )
+    ap.add_argument("--inner", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner:
+        return inner(args.inner)
+    if args.cache is None:
+        ap.error("give the cache folder")
+    why = "" if args.no_isolation else can_isolate()
+    if why:
+        print(f"e2e: cannot isolate the runs ({why}); use --no-isolation to run anyway")
+        return 2
+    memkit = args.memkit if Path(args.memkit).exists() else shutil.which("memkit")
+    if not memkit:
+        print("e2e: no memkit command; install memkit or give --memkit")
+        return 2
+    unknown = [k for k in args.agents.split(",") if k not in BY_KEY]
+    if unknown:
+        print(f"e2e: unknown agent(s) {', '.join(unknown)}; known: {', '.join(BY_KEY)}")
+        return 2
+    scenarios = [s for s in args.scenarios.split(",") if s in SCENARIOS]
+    cache = args.cache.resolve()
+    out = cache / "runs" / time.strftime("%Y%m%dT%H%M%S")
+    out.mkdir(parents=True)
+    results: list[analyze.RunResult] = []
+    for key in args.agents.split(","):
+        agent = BY_KEY[key]
+        binary, why = install(agent, cache)
+        if binary is None:
+            print(f"SKIP {agent.key}: {why}", flush=True)
+            results += [analyze.RunResult(key, s, status="skipped") for s in scenarios]
+            continue
+        for s in scenarios:
+            r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
+            print(f"{agent.key} {agent.version} {s}: {analyze.cell(r)}", flush=True)
+            results.append(r)
+    text = analyze.table(results, scenarios)
+    (out / "table.txt").write_text(text + "\n")
+    (out / "results.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
+    print(f"\n{text}\n\nruns in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
