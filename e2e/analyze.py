@@ -33,6 +33,8 @@ class RunResult:
     start_files: list[str] = field(default_factory=list)  # in requests before any tool result
     after_files: list[str] = field(default_factory=list)  # new in requests after one
     twice: list[str] = field(default_factory=list)  # memories more than once in one request
+    model: list[str] = field(default_factory=list)  # files memkit's model gets wrong (+/-)
+    model_note: str = ""  # why there is no comparison
 
 
 def count(text: str, memory_id: str) -> tuple[str, int]:
@@ -115,4 +117,10 @@ def table(results: list[RunResult], scenarios: list[str]) -> str:
             lines.append(
                 f"{r.agent:<{width}}{r.scenario:<6}{', '.join(r.start_files) or '-'}{after}"
             )
+    lines += ["", "memkit's model (`memkit compile --explain`) against the run"
+              " (+file sent but not modelled, -file modelled but not sent):"]  # fmt: skip
+    for r in results:
+        if not r.status.startswith("skipped"):
+            said = r.model_note or (" ".join(r.model) if r.model else "agrees")
+            lines.append(f"{r.agent:<{width}}{r.scenario:<6}{said}")
     return "\n".join(lines)

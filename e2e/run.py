@@ -28,6 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import contextlib
 
 import analyze
+import model
 import scratch
 from agents import AGENTS, BY_KEY, Agent
 
@@ -167,8 +168,18 @@ def one_run(
         subprocess.run([*wrap, *me], timeout=timeout + 60, check=False)
     status_file = logs / "status.txt"
     status = status_file.read_text() if status_file.exists() else "no status (runner died)"
-    result = analyze.RunResult(agent.key, scenario, status=status)
-    return analyze.analyse(result, logs / "requests.jsonl", files)
+    result = analyze.analyse(
+        analyze.RunResult(agent.key, scenario, status=status), logs / "requests.jsonl", files
+    )
+    expected = model.explain(memkit, str(repo), agent.reader) if agent.reader else None
+    if expected is None:
+        result.model_note = "not in memkit's model (no --explain for it)"
+    elif isinstance(expected, str):
+        result.model_note = expected
+    else:
+        seen = {*result.start_files, *result.after_files}
+        result.model = model.disagreements(expected.files(scenario), seen)
+    return result
 
 
 def can_isolate() -> str:
