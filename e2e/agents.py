@@ -143,13 +143,9 @@ def _opencode(home: Path, repo: Path, port: int) -> dict[str, str]:
 def _kilo(home: Path, repo: Path, port: int) -> dict[str, str]:
     cfg = home / "kilo.json"
     _write(cfg, _opencode_config(port))
-    return {
-        "KILO_CONFIG": str(cfg),
-        "KILO_DISABLE_MODELS_FETCH": "1",
-        "KILO_DISABLE_AUTOUPDATE": "1",
-        "OPENCODE_DISABLE_MODELS_FETCH": "1",
-        "OPENCODE_DISABLE_AUTOUPDATE": "1",
-    }
+    quiet = ("MODELS_FETCH", "AUTOUPDATE", "DEFAULT_PLUGINS", "LSP_DOWNLOAD", "SHARE",
+             "CODEBASE_INDEXING", "SESSION_INGEST", "PRESENCE")  # fmt: skip
+    return {"KILO_CONFIG": str(cfg), **{f"KILO_DISABLE_{q}": "1" for q in quiet}}
 
 
 def _copilot(home: Path, repo: Path, port: int) -> dict[str, str]:
@@ -272,7 +268,7 @@ AGENTS: tuple[Agent, ...] = (
     Agent("cline", "Cline CLI", "npm", "cline", "3.0.65", "cline", "chat",
           _cline, lambda p: ["--json", p], reader="cline", leaves=("--cline-hub-daemon",)),
     Agent("kilo", "Kilo Code CLI", "npm", "@kilocode/cli", "7.7.7", "kilo", "chat",
-          _kilo, lambda p: ["run", "--model", f"e2e/{MODEL}", p]),
+          _kilo, lambda p: ["run", "--print-logs", "--model", f"e2e/{MODEL}", p]),
     Agent("pi", "pi", "npm", "@mariozechner/pi-coding-agent", "0.73.1", "pi", "chat",
           _pi, lambda p: ["--offline", "--provider", "e2e", "--model", MODEL, "-p", p]),
     Agent("aider", "Aider", "pypi", "aider-chat", "0.86.2", "aider", "chat",

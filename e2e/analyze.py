@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from endpoint import has_tool_result, read_records
+from endpoint import has_tool_result, offered_tools, read_records
 from scratch import MEMORIES, file_marker
 
 MODEL_FLAVOURS = ("anthropic", "chat", "responses", "gemini")
@@ -26,9 +26,11 @@ class RunResult:
     agent: str
     scenario: str
     status: str = "ok"  # ok, timeout, exit N, skipped: why
+    seconds: float = 0.0  # the run's wall time, namespaces and all
     requests: int = 0
     tool_calls: list[str] = field(default_factory=list)  # tools the endpoint called
     read_done: bool = False  # a request carried the tool's result
+    tools: bool = False  # a request offered tools (Aider's do not)
     memories: dict[str, tuple[str, int]] = field(default_factory=dict)  # id -> (state, max)
     start_files: list[str] = field(default_factory=list)  # in requests before any tool result
     after_files: list[str] = field(default_factory=list)  # new in requests after one
@@ -65,6 +67,7 @@ def analyse(result: RunResult, record: Path, files: list[str]) -> RunResult:
         reply = str(entry.get("reply", ""))
         if reply.startswith("tool:"):
             result.tool_calls.append(reply[5:])
+        result.tools = result.tools or bool(offered_tools(entry["flavour"], body))
         later = has_tool_result(entry["flavour"], body)
         result.read_done = result.read_done or later
         seen = {f for f in files if file_marker(f) in text}
@@ -94,8 +97,8 @@ def cell(r: RunResult) -> str:
     extra = f" [{r.status}]" if r.status != "ok" else ""
     read = ""
     if r.scenario == "read":
-        read = f" read:{'yes' if r.read_done else 'NO'}"
-    return f"{marks}{read}{extra} ({r.requests} req)"
+        read = f" read:{'yes' if r.read_done else 'NO' if r.tools else 'no tools'}"
+    return f"{marks}{read}{extra} ({r.requests} req, {r.seconds:.0f} s)"
 
 
 def table(results: list[RunResult], scenarios: list[str]) -> str:

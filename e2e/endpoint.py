@@ -29,10 +29,12 @@ from typing import Any
 
 ANSWER = "Done."
 MODELS = ("claude-sonnet-4-5", "gpt-5", "gemini-2.5-pro", "gemini-2.5-flash", "test-model")
-READ_TOOLS = ("Read", "read_file", "read", "view", "ReadFile", "read_text_file", "readFile")
+READ_TOOLS = ("Read", "read_file", "read", "view", "ReadFile", "read_text_file", "readFile",
+              "read_files")  # fmt: skip
 SHELL_TOOLS = (
     "Bash",
     "bash",
+    "run_commands",
     "shell",
     "shell_command",
     "exec_command",
@@ -42,8 +44,9 @@ SHELL_TOOLS = (
     "Shell",
     "terminal",
 )
-PATH_KEYS = ("file_path", "absolute_path", "path", "filePath", "filepath", "file", "filename")
-SHELL_KEYS = ("command", "cmd", "commandLine")
+PATH_KEYS = ("file_path", "absolute_path", "path", "filePath", "filepath", "file", "filename",
+             "files", "paths", "file_paths")  # fmt: skip
+SHELL_KEYS = ("command", "cmd", "commandLine", "commands")
 
 
 @dataclass(frozen=True)
@@ -125,21 +128,32 @@ def _props(schema: dict[str, Any]) -> dict[str, Any]:
     return props if isinstance(props, dict) else {}
 
 
+def _path_value(schema: Any, target: str) -> Any:
+    """`target` in the shape a path argument's schema asks: a string, a list, a list of
+    objects holding a path (`{"files": [{"path": ...}]}`)."""
+    if not isinstance(schema, dict) or schema.get("type") != "array":
+        return target
+    items = schema.get("items")
+    inner = _props(items) if isinstance(items, dict) else {}
+    key = next((k for k in PATH_KEYS if k in inner), None)
+    return [{key: target}] if key else [target]
+
+
 def choose_call(tools: dict[str, dict[str, Any]], target: str) -> ToolCall | None:
     """A call reading `target` (an absolute path) with the agent's own read or shell tool."""
     for name in READ_TOOLS:
         if name in tools:
             props = _props(tools[name])
-            key = next((k for k in PATH_KEYS if k in props), None)
-            if key is None and props:
-                key = next(iter(props))
-            return ToolCall(name, {key or "file_path": target})
+            key = next((k for k in PATH_KEYS if k in props), next(iter(props), "file_path"))
+            return ToolCall(name, {key: _path_value(props.get(key), target)})
     for name in SHELL_TOOLS:
         if name in tools:
             props = _props(tools[name])
             key = next((k for k in SHELL_KEYS if k in props), "command")
             kind = props.get(key, {}).get("type") if isinstance(props.get(key), dict) else None
-            value: Any = ["cat", target] if kind == "array" else f"cat {target}"
+            value: Any = f"cat {target}"
+            if kind == "array":  # an argv (`["cat", path]`), or a list of command lines
+                value = [value] if key == "commands" else ["cat", target]
             return ToolCall(name, {key: value})
     return None
 

@@ -164,12 +164,16 @@ def one_run(
     spec_file.write_text(json.dumps(spec, indent=1))
     me = [sys.executable, str(Path(__file__).resolve()), "--inner", str(spec_file)]
     wrap = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--"] if isolate else []
+    began = time.monotonic()
     with contextlib.suppress(subprocess.TimeoutExpired):
         subprocess.run([*wrap, *me], timeout=timeout + 60, check=False)
+    seconds = round(time.monotonic() - began, 1)
     status_file = logs / "status.txt"
     status = status_file.read_text() if status_file.exists() else "no status (runner died)"
     result = analyze.analyse(
-        analyze.RunResult(agent.key, scenario, status=status), logs / "requests.jsonl", files
+        analyze.RunResult(agent.key, scenario, status=status, seconds=seconds),
+        logs / "requests.jsonl",
+        files,
     )
     expected = model.explain(memkit, str(repo), agent.reader) if agent.reader else None
     if expected is None:
@@ -200,7 +204,7 @@ def main() -> int:
     ap.add_argument("cache", type=Path, nargs="?", help="folder for the installed agents and runs")
     ap.add_argument("--agents", default=",".join(a.key for a in AGENTS))
     ap.add_argument("--scenarios", default=",".join(SCENARIOS))
-    ap.add_argument("--timeout", type=int, default=120, help="seconds per agent run")
+    ap.add_argument("--timeout", type=int, default=240, help="seconds per agent run")
     ap.add_argument("--memkit", default=str(Path(sys.executable).parent / "memkit"))
     ap.add_argument(
         "--no-isolation",

@@ -168,6 +168,33 @@ def test_a_shell_tool_runs_cat_in_the_shape_its_schema_asks(server: tuple[int, P
     assert args == {"command": ["cat", TARGET]}
 
 
+@pytest.mark.parametrize(
+    ("name", "schema", "arguments"),
+    [
+        ("read_files",
+         {"properties": {"files": {"type": "array", "items": {"type": "object",
+                                                              "properties": {"path": {}}}}}},
+         {"files": [{"path": TARGET}]}),
+        ("read", {"properties": {"paths": {"type": "array", "items": {"type": "string"}}}},
+         {"paths": [TARGET]}),
+        ("run_commands", {"properties": {"commands": {"type": "array"}}},
+         {"commands": [f"cat {TARGET}"]}),
+        ("view", {"properties": {"filePath": {"type": "string"}}}, {"filePath": TARGET}),
+    ],
+)  # fmt: skip
+def test_read_arguments_follow_the_schema(
+    name: str, schema: dict[str, Any], arguments: dict[str, Any]
+) -> None:
+    call = endpoint.choose_call({"edit": {}, name: schema}, TARGET)
+    assert (call.name, call.arguments) == (name, arguments)
+
+
+def test_a_read_tool_is_preferred_to_a_shell_tool() -> None:
+    tools = {"Bash": {"properties": {"command": {}}}, "Read": {"properties": {"file_path": {}}}}
+    assert endpoint.choose_call(tools, TARGET).name == "Read"
+    assert endpoint.choose_call({"edit": {}}, TARGET) is None
+
+
 def test_no_tools_offered_means_plain_text(server: tuple[int, Path]) -> None:
     port, record = server
     body = {"model": "m", "messages": [{"role": "user", "content": "hi"}]}
