@@ -481,7 +481,7 @@ def serve(
     server = ThreadingHTTPServer((host, port), Handler)
     server.daemon_threads = True
     server.recorder = Recorder(record, read_path)  # type: ignore[attr-defined]
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
     return server
 
 
