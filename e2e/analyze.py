@@ -96,7 +96,7 @@ def cell(r: RunResult) -> str:
     )
     extra = f" [{r.status}]" if r.status != "ok" else ""
     read = ""
-    if r.scenario == "read":
+    if r.scenario.endswith("read"):
         read = f" read:{'yes' if r.read_done else 'NO' if r.tools else 'no tools'}"
     return f"{marks}{read}{extra} ({r.requests} req, {r.seconds:.0f} s)"
 
@@ -118,12 +118,12 @@ def table(results: list[RunResult], scenarios: list[str]) -> str:
         if not r.status.startswith("skipped"):
             after = f" | +{', '.join(r.after_files)}" if r.after_files else ""
             lines.append(
-                f"{r.agent:<{width}}{r.scenario:<6}{', '.join(r.start_files) or '-'}{after}"
+                f"{r.agent:<{width}}{r.scenario:<12}{', '.join(r.start_files) or '-'}{after}"
             )
     lines += ["", "memkit's model (`memkit compile --explain`) against the run"
               " (+file sent but not modelled, -file modelled but not sent):"]  # fmt: skip
     for r in results:
         if not r.status.startswith("skipped"):
             said = r.model_note or (" ".join(r.model) if r.model else "agrees")
-            lines.append(f"{r.agent:<{width}}{r.scenario:<6}{said}")
+            lines.append(f"{r.agent:<{width}}{r.scenario:<12}{said}")
     return "\n".join(lines)

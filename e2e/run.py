@@ -1,6 +1,6 @@
 """Run the real coding-agent CLIs offline and record exactly what reaches the model.
 
-    python3 e2e/run.py CACHE [--agents claude,codex] [--scenarios root,read,sub]
+    python3 e2e/run.py CACHE [--agents claude,codex] [--scenarios root,read,sub,agents:root]
 
 CACHE holds the pinned agents (installed there once, with npm --prefix or a venv)
 and the runs (CACHE/runs/<time>/<agent>-<scenario>/: the requests, the agent's output).
@@ -8,7 +8,9 @@ Each run gets a fresh HOME and a fresh scratch repository compiled by memkit, an
 in a new network namespace with only loopback (`unshare`, as root), together with the
 recording endpoint; a new PID namespace too, so whatever the agent leaves behind dies
 with the run. Scenarios: `root` starts at the repository root; `read` has the model
-ask to read a path-scoped file; `sub` starts in a subfolder.
+ask to read a path-scoped file; `sub` starts in a subfolder. `STORE:SCENARIO` runs a
+scenario on another store (scratch.STORES): `agents` (AGENTS.md alone), `import`
+(CLAUDE.md is `@AGENTS.md`); the default store has every target on.
 """
 
 from __future__ import annotations
@@ -127,11 +129,12 @@ def one_run(
     agent: Agent, binary: Path, scenario: str, out: Path, memkit: str, timeout: int, isolate: bool
 ) -> analyze.RunResult:
     """Build the scratch world, run the agent once in its namespaces, analyse the requests."""
-    run_dir = out / f"{agent.key}-{scenario}"
+    store, _, base = scenario.rpartition(":")
+    run_dir = out / f"{agent.key}-{scenario.replace(':', '-')}"
     home, repo, logs = run_dir / "home", run_dir / "repo", run_dir / "logs"
     home.mkdir(parents=True)
     logs.mkdir()
-    files = scratch.build(repo, memkit)
+    files = scratch.build(repo, memkit, store or "all")
     extra = agent.setup(home, repo, PORT)
     path = [
         str(binary.parent),
@@ -154,9 +157,9 @@ def one_run(
         "record": str(logs / "requests.jsonl"),
         "logs": str(logs),
         "env": env,
-        "read_path": str(repo / scratch.READ) if scenario == "read" else None,
-        "cwd": str(repo / scratch.SUBFOLDER) if scenario == "sub" else str(repo),
-        "argv": [str(binary), *agent.argv(PROMPTS[scenario])],
+        "read_path": str(repo / scratch.READ) if base == "read" else None,
+        "cwd": str(repo / scratch.SUBFOLDER) if base == "sub" else str(repo),
+        "argv": [str(binary), *agent.argv(PROMPTS[base])],
         "pre": pre,
         "timeout": timeout,
     }
@@ -182,7 +185,7 @@ def one_run(
         result.model_note = expected
     else:
         seen = {*result.start_files, *result.after_files}
-        result.model = model.disagreements(expected.files(scenario), seen)
+        result.model = model.disagreements(expected.files(base), seen)
     return result
 
 
@@ -229,7 +232,15 @@ def main() -> int:
     if unknown:
         print(f"e2e: unknown agent(s) {', '.join(unknown)}; known: {', '.join(BY_KEY)}")
         return 2
-    scenarios = [s for s in args.scenarios.split(",") if s in SCENARIOS]
+    scenarios = args.scenarios.split(",")
+    bad = [s for s in scenarios if s.rpartition(":")[2] not in SCENARIOS
+           or s.rpartition(":")[0] not in ("", *scratch.STORES)]  # fmt: skip
+    if bad:
+        print(
+            f"e2e: unknown scenario(s) {', '.join(bad)}; known: {', '.join(SCENARIOS)},"
+            f" each optionally prefixed by a store ({', '.join(scratch.STORES)}) and ':'"
+        )
+        return 2
     cache = args.cache.resolve()
     out = cache / "runs" / time.strftime("%Y%m%dT%H%M%S")
     out.mkdir(parents=True)

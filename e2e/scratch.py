@@ -29,13 +29,12 @@ TARGETS = (
     "aider",
     "roo",
 )
-CONFIG = f"""[compile]
-targets = [{", ".join(f'"{t}"' for t in TARGETS)}]
-nested_agents = true
-
-[compile.budgets]
-agents = "1500 bytes"
-"""
+BUDGET = '\n[compile.budgets]\nagents = "1500 bytes"\n'
+STORES = {  # the store's name -> its [compile] table
+    "all": f"targets = {list(TARGETS)}\nnested_agents = true\n".replace("'", '"'),
+    "agents": 'targets = ["agents"]\nnested_agents = true\n',
+    "import": 'targets = ["agents", "claude"]\nclaude_mode = "import"\nnested_agents = true\n',
+}
 CODE = {
     "src/api/handler.py": "def handle(request):\n    return {'ok': True}\n",
     "src/util.py": "def add(a, b):\n    return a + b\n",
@@ -87,8 +86,11 @@ def _run(argv: list[str], cwd: Path) -> str:
     return done.stdout + done.stderr
 
 
-def build(repo: Path, memkit: str) -> list[str]:
-    """Create the scratch repository at `repo`; return the compiled files, sorted."""
+def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
+    """Create the scratch repository at `repo`; return the compiled files, sorted.
+
+    `store` picks the configuration (STORES): every target; AGENTS.md alone; AGENTS.md
+    with a CLAUDE.md that imports it."""
     repo.mkdir(parents=True)
     git = ["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid"]
     _run(["git", "init", "-q", "-b", "main"], repo)
@@ -96,7 +98,9 @@ def build(repo: Path, memkit: str) -> list[str]:
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text, encoding="utf-8")
     _run([memkit, "init"], repo)
-    (repo / ".memory" / "config.toml").write_text(CONFIG, encoding="utf-8")
+    (repo / ".memory" / "config.toml").write_text(
+        f"[compile]\n{STORES[store]}{BUDGET}", encoding="utf-8"
+    )
     for m in MEMORIES:
         argv = [
             memkit,
