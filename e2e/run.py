@@ -171,6 +171,14 @@ def one_run(
     with contextlib.suppress(subprocess.TimeoutExpired):
         subprocess.run([*wrap, *me], timeout=timeout + 60, check=False)
     seconds = round(time.monotonic() - began, 1)
+    return finish(agent, scenario, run_dir, files, memkit, seconds)
+
+
+def finish(
+    agent: Agent, scenario: str, run_dir: Path, files: list[str], memkit: str, seconds: float
+) -> analyze.RunResult:
+    """Analyse one run's record and compare it with `memkit compile --explain`."""
+    repo, logs = run_dir / "repo", run_dir / "logs"
     status_file = logs / "status.txt"
     status = status_file.read_text() if status_file.exists() else "no status (runner died)"
     result = analyze.analyse(
@@ -184,9 +192,41 @@ def one_run(
     elif isinstance(expected, str):
         result.model_note = expected
     else:
-        seen = {*result.start_files, *result.after_files}
-        result.model = model.disagreements(expected.files(base), seen)
+        result.model = compare(expected.files(scenario.rpartition(":")[2]), result, repo, files)
     return result
+
+
+def compare(want: set[str], result: analyze.RunResult, repo: Path, files: list[str]) -> list[str]:
+    """Files on one side only, then memories sent in full a number of times memkit did
+    not expect (`always:3x(model 1x)`). A file carrying no memory (CLAUDE.md holding
+    only `@AGENTS.md`) is left out: what it imports is counted where it comes from."""
+    texts = {f: (repo / f).read_text(encoding="utf-8") for f in files}
+    carrying = {f for f, t in texts.items() if any(m.title_marker in t for m in scratch.MEMORIES)}
+    out = model.disagreements(want, {*result.start_files, *result.after_files} & carrying)
+    for m in scratch.MEMORIES:
+        times = sum(m.body_marker in texts[f] for f in want if f in texts)
+        state, got = result.memories[m.id]
+        if state == "full" and got != times:
+            out.append(f"{m.id}:{got}x(model {times}x)")
+    return out
+
+
+def reanalyse(out: Path, memkit: str) -> list[analyze.RunResult]:
+    """The results of the runs recorded under `out`, analysed again (no agent runs)."""
+    results = []
+    for spec_file in sorted(out.glob("*/logs/spec.json")):
+        run_dir = spec_file.parent.parent
+        key, _, rest = run_dir.name.partition("-")
+        scenario = rest.replace("-", ":")
+        repo = run_dir / "repo"
+        files = sorted(
+            str(p.relative_to(repo))
+            for p in repo.rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(repo).parts
+            and scratch.file_marker(str(p.relative_to(repo))) in p.read_text("utf-8", "replace")
+        )  # fmt: skip
+        results.append(finish(BY_KEY[key], scenario, run_dir, files, memkit, 0.0))
+    return results
 
 
 def can_isolate() -> str:
@@ -214,19 +254,25 @@ def main() -> int:
         action="store_true",
         help="run without a network namespace (the agents may reach the network)",
     )
+    ap.add_argument("--reanalyse", type=Path, metavar="RUNS",
+                    help="analyse the runs recorded in RUNS again; run no agent")  # fmt: skip
     ap.add_argument("--inner", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner:
         return inner(args.inner)
+    memkit = args.memkit if Path(args.memkit).exists() else shutil.which("memkit")
+    if not memkit:
+        print("e2e: no memkit command; install memkit or give --memkit")
+        return 2
+    if args.reanalyse:
+        again = reanalyse(args.reanalyse, memkit)
+        print(analyze.table(again, list(dict.fromkeys(r.scenario for r in again))))
+        return 0
     if args.cache is None:
         ap.error("give the cache folder")
     why = "" if args.no_isolation else can_isolate()
     if why:
         print(f"e2e: cannot isolate the runs ({why}); use --no-isolation to run anyway")
-        return 2
-    memkit = args.memkit if Path(args.memkit).exists() else shutil.which("memkit")
-    if not memkit:
-        print("e2e: no memkit command; install memkit or give --memkit")
         return 2
     unknown = [k for k in args.agents.split(",") if k not in BY_KEY]
     if unknown:
