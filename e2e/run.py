@@ -73,10 +73,12 @@ def install(agent: Agent, cache: Path) -> tuple[Path | None, str]:
     except (OSError, subprocess.TimeoutExpired) as exc:
         return None, f"{agent.registry} install of {agent.spec} failed: {exc}"
     if done.returncode != 0 or not binary.exists():
-        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        said = [ln.strip() for ln in done.stderr.splitlines()
+                if ln.strip() and "complete log" not in ln]  # fmt: skip
+        why = "; ".join(said[:2])[:300] or f"exit {done.returncode}"
         return (
             None,
-            f"{agent.registry} install of {agent.spec} failed (registry unreachable?): {last}",
+            f"{agent.registry} install of {agent.spec} failed (registry unreachable?): {why}",
         )
     return binary, ""
 
@@ -296,7 +298,7 @@ def main() -> int:
         binary, why = install(agent, cache)
         if binary is None:
             print(f"SKIP {agent.key}: {why}", flush=True)
-            results += [analyze.RunResult(key, s, status="skipped") for s in scenarios]
+            results += [analyze.RunResult(key, s, status=f"skipped: {why}") for s in scenarios]
             continue
         for s in scenarios:
             r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
