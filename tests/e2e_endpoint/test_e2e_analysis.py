@@ -98,3 +98,24 @@ def test_the_scratch_repository_and_memkits_explain_agree_on_files(
     assert got.always == ("CLAUDE.md",)
     assert got.files("read") - got.files("root") == {".claude/rules/memkit-src-api.md"}
     assert isinstance(model.explain(memkit, str(tmp_path / "repo"), "nosuch"), str)
+
+
+def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path: Path) -> None:
+    analyze, _, scratch = e2e
+    import run
+
+    always, api = scratch.MEMORIES[0], scratch.MEMORIES[1]
+    texts = {
+        "AGENTS.md": f"{always.title_marker} {always.body_marker}",
+        "CLAUDE.md": f"{always.title_marker} {always.body_marker}",
+        "src/api/AGENTS.md": f"{api.title_marker} {api.body_marker}",
+        "IMPORT.md": "@AGENTS.md",  # carries no memory: never a disagreement by itself
+    }
+    for rel, text in texts.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    result = analyze.RunResult("x", "root", start_files=["AGENTS.md", "CLAUDE.md", "IMPORT.md"])
+    result.memories = {m.id: ("absent", 0) for m in scratch.MEMORIES}
+    result.memories[always.id] = ("full", 2)
+    got = run.compare({"AGENTS.md", "src/api/AGENTS.md"}, result, tmp_path, sorted(texts))
+    assert got == ["+CLAUDE.md", "-src/api/AGENTS.md", f"{always.id}:2x(model 1x)"]
