@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 MODEL = "test-model"
@@ -32,9 +32,7 @@ class Agent:
     flavour: str  # anthropic, chat, responses or gemini
     setup: Setup  # writes config under HOME, returns environment
     argv: Callable[[str], list[str]]  # prompt -> arguments after the binary
-    notes: str = ""
     reader: str = ""  # its name for `memkit compile --explain` ("" when memkit has none)
-    leaves: tuple[str, ...] = field(default=())  # processes it is known to leave behind
 
     @property
     def spec(self) -> str:
@@ -265,15 +263,15 @@ AGENTS: tuple[Agent, ...] = (
     Agent("continue", "Continue CLI", "npm", "@continuedev/cli", "1.5.47", "cn", "chat",
           _continue, lambda p: ["--config", "$E2E_CONTINUE_CONFIG", "-p", p, "--auto"],
           reader="continue"),
+    # Cline leaves a `--cline-hub-daemon` running: the run's PID namespace ends it.
     Agent("cline", "Cline CLI", "npm", "cline", "3.0.65", "cline", "chat",
-          _cline, lambda p: ["--json", p], reader="cline", leaves=("--cline-hub-daemon",)),
+          _cline, lambda p: ["--json", p], reader="cline"),
     Agent("kilo", "Kilo Code CLI", "npm", "@kilocode/cli", "7.7.7", "kilo", "chat",
           _kilo, lambda p: ["run", "--print-logs", "--model", f"e2e/{MODEL}", p]),
     Agent("pi", "pi", "npm", "@mariozechner/pi-coding-agent", "0.73.1", "pi", "chat",
           _pi, lambda p: ["--offline", "--provider", "e2e", "--model", MODEL, "-p", p]),
     Agent("aider", "Aider", "pypi", "aider-chat", "0.86.2", "aider", "chat",
-          _aider, lambda p: [*AIDER_ARGS, "--message", p], reader="aider",
-          notes="sends no instruction file unless told (--read)"),
+          _aider, lambda p: [*AIDER_ARGS, "--message", p], reader="aider"),
 )
 # fmt: on
 

@@ -302,7 +302,7 @@ def main() -> int:
             continue
         for s in scenarios:
             r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
-            print(f"{agent.key} {agent.version} {s}: {analyze.cell(r)}", flush=True)
+            print(f"{agent.name} {agent.version} {s}: {analyze.cell(r)}", flush=True)
             results.append(r)
     text = analyze.table(results, scenarios)
     (out / "table.txt").write_text(text + "\n")
