@@ -95,5 +95,13 @@ $(LOWEST_STAMP): pyproject.toml constraints/lowest.txt
 test-lowest: browser shellcheck $(LOWEST_STAMP)
 	$(LOWEST)/bin/pytest -n auto --dist worksteal
 
+# The real coding-agent CLIs, pinned in e2e/agents.py, run offline against a recording
+# model endpoint (docs/e2e.md): needs root for a loopback-only network namespace, and
+# npm and PyPI once, to install the agents into E2E_CACHE. Not part of `make test`.
+E2E_CACHE ?= $(HOME)/.cache/memkit-e2e
+.PHONY: e2e
+e2e: $(STAMP)
+	$(BIN)/python e2e/run.py "$(E2E_CACHE)" $(E2E_ARGS)
+
 clean:
 	rm -rf $(VENV) $(LOWEST) build dist .pytest_cache .mypy_cache .ruff_cache

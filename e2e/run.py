@@ -1,0 +1,315 @@
+"""Run the real coding-agent CLIs offline and record exactly what reaches the model.
+
+    python3 e2e/run.py CACHE [--agents claude,codex] [--scenarios root,read,sub,agents:root]
+
+CACHE holds the pinned agents (installed there once, with npm --prefix or a venv)
+and the runs (CACHE/runs/<time>/<agent>-<scenario>/: the requests, the agent's output).
+Each run gets a fresh HOME and a fresh scratch repository compiled by memkit, and runs
+in a new network namespace with only loopback (`unshare`, as root), together with the
+recording endpoint; a new PID namespace too, so whatever the agent leaves behind dies
+with the run. Scenarios: `root` starts at the repository root; `read` has the model
+ask to read a path-scoped file; `sub` starts in a subfolder. `STORE:SCENARIO` runs a
+scenario on another store (scratch.STORES): `agents` (AGENTS.md alone), `import`
+(CLAUDE.md is `@AGENTS.md`); the default store has every target on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import contextlib
+
+import analyze
+import model
+import scratch
+from agents import AGENTS, BY_KEY, Agent
+
+PORT = 4010
+SCENARIOS = ("root", "read", "sub")
+PROMPTS = {
+    "root": "Say hello in one word.",
+    "read": f"Read {scratch.READ} and say what it does.",
+    "sub": "Say hello in one word.",
+}
+
+
+def install(agent: Agent, cache: Path) -> tuple[Path | None, str]:
+    """The agent's binary, installed into CACHE once; (None, why) when it cannot be."""
+    prefix = cache / f"{agent.key}-{agent.version}"
+    binary = (
+        prefix / "node_modules" / ".bin" / agent.binary
+        if agent.registry == "npm"
+        else prefix / "bin" / agent.binary
+    )
+    if binary.exists():
+        return binary, ""
+    if agent.registry == "npm":
+        argv = [
+            "npm",
+            "install",
+            "--prefix",
+            str(prefix),
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            agent.spec,
+        ]
+    else:
+        subprocess.run([sys.executable, "-m", "venv", str(prefix)], check=False)
+        argv = [str(prefix / "bin" / "pip"), "install", "-q", agent.spec]
+    print(f"installing {agent.spec} into {prefix}", flush=True)
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=900, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return None, f"{agent.registry} install of {agent.spec} failed: {exc}"
+    if done.returncode != 0 or not binary.exists():
+        said = [ln.strip() for ln in done.stderr.splitlines()
+                if ln.strip() and "complete log" not in ln]  # fmt: skip
+        why = "; ".join(said[:2])[:300] or f"exit {done.returncode}"
+        return (
+            None,
+            f"{agent.registry} install of {agent.spec} failed (registry unreachable?): {why}",
+        )
+    return binary, ""
+
+
+def _expand(argv: list[str], env: dict[str, str]) -> list[str]:
+    return [env.get(a[1:], a) if a.startswith("$") else a for a in argv]
+
+
+def inner(spec_file: Path) -> int:
+    """Inside the namespaces: loopback up, the endpoint, the agent bounded in time."""
+    import endpoint
+
+    spec = json.loads(spec_file.read_text())
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True)
+    server = endpoint.serve(PORT, Path(spec["record"]), spec["read_path"])
+    env = spec["env"]
+    logs = Path(spec["logs"])
+    status = "ok"
+    with (logs / "stdout.txt").open("w") as out, (logs / "stderr.txt").open("w") as err:
+        steps = [spec["pre"].split()] if spec["pre"] else []
+        steps.append(_expand(spec["argv"], env))
+        for argv in steps:
+            proc = subprocess.Popen(
+                argv,
+                cwd=spec["cwd"],
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=err,
+                start_new_session=True,
+            )
+            try:
+                code = proc.wait(timeout=spec["timeout"])
+                status = "ok" if code == 0 else f"exit {code}"
+            except subprocess.TimeoutExpired:
+                status = "timeout"
+            for sig in (signal.SIGTERM, signal.SIGKILL):  # its whole group, by its id
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                time.sleep(0.5)
+            proc.wait()
+    server.shutdown()
+    (logs / "status.txt").write_text(status)
+    return 0
+
+
+def one_run(
+    agent: Agent, binary: Path, scenario: str, out: Path, memkit: str, timeout: int, isolate: bool
+) -> analyze.RunResult:
+    """Build the scratch world, run the agent once in its namespaces, analyse the requests."""
+    store, _, base = scenario.rpartition(":")
+    run_dir = out / f"{agent.key}-{scenario.replace(':', '-')}"
+    home, repo, logs = run_dir / "home", run_dir / "repo", run_dir / "logs"
+    home.mkdir(parents=True)
+    logs.mkdir()
+    files = scratch.build(repo, memkit, store or "all")
+    extra = agent.setup(home, repo, PORT)
+    path = [
+        str(binary.parent),
+        str(Path(shutil.which("node") or "/usr/bin/node").parent),
+        "/usr/local/bin",
+        "/usr/bin",
+        "/bin",
+    ]
+    env = {
+        "HOME": str(home),
+        "PATH": ":".join(dict.fromkeys(path)),
+        "TERM": "dumb",
+        "LANG": "C.UTF-8",
+        "NO_COLOR": "1",
+        "TMPDIR": str(run_dir),
+        **extra,
+    }
+    pre = env.pop("E2E_PRE", "")
+    spec = {
+        "record": str(logs / "requests.jsonl"),
+        "logs": str(logs),
+        "env": env,
+        "read_path": str(repo / scratch.READ) if base == "read" else None,
+        "cwd": str(repo / scratch.SUBFOLDER) if base == "sub" else str(repo),
+        "argv": [str(binary), *agent.argv(PROMPTS[base])],
+        "pre": pre,
+        "timeout": timeout,
+    }
+    spec_file = logs / "spec.json"
+    spec_file.write_text(json.dumps(spec, indent=1))
+    me = [sys.executable, str(Path(__file__).resolve()), "--inner", str(spec_file)]
+    wrap = ["unshare", "--net", "--pid", "--fork", "--kill-child", "--"] if isolate else []
+    began = time.monotonic()
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run([*wrap, *me], timeout=timeout + 60, check=False)
+    seconds = round(time.monotonic() - began, 1)
+    return finish(agent, scenario, run_dir, files, memkit, seconds)
+
+
+def finish(
+    agent: Agent, scenario: str, run_dir: Path, files: list[str], memkit: str, seconds: float
+) -> analyze.RunResult:
+    """Analyse one run's record and compare it with `memkit compile --explain`."""
+    repo, logs = run_dir / "repo", run_dir / "logs"
+    status_file = logs / "status.txt"
+    status = status_file.read_text() if status_file.exists() else "no status (runner died)"
+    result = analyze.analyse(
+        analyze.RunResult(agent.key, scenario, status=status, seconds=seconds),
+        logs / "requests.jsonl",
+        files,
+    )
+    expected = model.explain(memkit, str(repo), agent.reader) if agent.reader else None
+    if expected is None:
+        result.model_note = "not in memkit's model (no --explain for it)"
+    elif isinstance(expected, str):
+        result.model_note = expected
+    else:
+        result.model = compare(expected.files(scenario.rpartition(":")[2]), result, repo, files)
+    return result
+
+
+def compare(want: set[str], result: analyze.RunResult, repo: Path, files: list[str]) -> list[str]:
+    """Files on one side only, then memories sent in full a number of times memkit did
+    not expect (`always:3x(model 1x)`). A file carrying no memory (CLAUDE.md holding
+    only `@AGENTS.md`) is left out: what it imports is counted where it comes from."""
+    texts = {f: (repo / f).read_text(encoding="utf-8") for f in files}
+    carrying = {f for f, t in texts.items() if any(m.title_marker in t for m in scratch.MEMORIES)}
+    out = model.disagreements(want, {*result.start_files, *result.after_files} & carrying)
+    for m in scratch.MEMORIES:
+        times = sum(m.body_marker in texts[f] for f in want if f in texts)
+        state, got = result.memories[m.id]
+        if state == "full" and got != times:
+            out.append(f"{m.id}:{got}x(model {times}x)")
+    return out
+
+
+def reanalyse(out: Path, memkit: str) -> list[analyze.RunResult]:
+    """The results of the runs recorded under `out`, analysed again (no agent runs)."""
+    results = []
+    for spec_file in sorted(out.glob("*/logs/spec.json")):
+        run_dir = spec_file.parent.parent
+        key, _, rest = run_dir.name.partition("-")
+        scenario = rest.replace("-", ":")
+        repo = run_dir / "repo"
+        files = sorted(
+            str(p.relative_to(repo))
+            for p in repo.rglob("*")
+            if p.is_file() and ".git" not in p.relative_to(repo).parts
+            and scratch.file_marker(str(p.relative_to(repo))) in p.read_text("utf-8", "replace")
+        )  # fmt: skip
+        results.append(finish(BY_KEY[key], scenario, run_dir, files, memkit, 0.0))
+    return results
+
+
+def can_isolate() -> str:
+    """Why the runs cannot get their own network namespace ("" when they can)."""
+    if os.geteuid() != 0:
+        return "not root: `unshare -n` needs root"
+    if not shutil.which("unshare") or not shutil.which("ip"):
+        return "`unshare` or `ip` is missing (util-linux, iproute2)"
+    done = subprocess.run(
+        ["unshare", "--net", "--pid", "--fork", "true"], capture_output=True, text=True, check=False
+    )
+    return "" if done.returncode == 0 else f"unshare failed: {done.stderr.strip()}"
+
+
+def main() -> int:
+    """Install, run every agent in every scenario, print the table."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cache", type=Path, nargs="?", help="folder for the installed agents and runs")
+    ap.add_argument("--agents", default=",".join(a.key for a in AGENTS))
+    ap.add_argument("--scenarios", default=",".join(SCENARIOS))
+    ap.add_argument("--timeout", type=int, default=240, help="seconds per agent run")
+    ap.add_argument("--memkit", default=str(Path(sys.executable).parent / "memkit"))
+    ap.add_argument(
+        "--no-isolation",
+        action="store_true",
+        help="run without a network namespace (the agents may reach the network)",
+    )
+    ap.add_argument("--reanalyse", type=Path, metavar="RUNS",
+                    help="analyse the runs recorded in RUNS again; run no agent")  # fmt: skip
+    ap.add_argument("--inner", type=Path, help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.inner:
+        return inner(args.inner)
+    memkit = args.memkit if Path(args.memkit).exists() else shutil.which("memkit")
+    if not memkit:
+        print("e2e: no memkit command; install memkit or give --memkit")
+        return 2
+    if args.reanalyse:
+        again = reanalyse(args.reanalyse, memkit)
+        print(analyze.table(again, list(dict.fromkeys(r.scenario for r in again))))
+        return 0
+    if args.cache is None:
+        ap.error("give the cache folder")
+    why = "" if args.no_isolation else can_isolate()
+    if why:
+        print(f"e2e: cannot isolate the runs ({why}); use --no-isolation to run anyway")
+        return 2
+    unknown = [k for k in args.agents.split(",") if k not in BY_KEY]
+    if unknown:
+        print(f"e2e: unknown agent(s) {', '.join(unknown)}; known: {', '.join(BY_KEY)}")
+        return 2
+    scenarios = args.scenarios.split(",")
+    bad = [s for s in scenarios if s.rpartition(":")[2] not in SCENARIOS
+           or s.rpartition(":")[0] not in ("", *scratch.STORES)]  # fmt: skip
+    if bad:
+        print(
+            f"e2e: unknown scenario(s) {', '.join(bad)}; known: {', '.join(SCENARIOS)},"
+            f" each optionally prefixed by a store ({', '.join(scratch.STORES)}) and ':'"
+        )
+        return 2
+    cache = args.cache.resolve()
+    out = cache / "runs" / time.strftime("%Y%m%dT%H%M%S")
+    out.mkdir(parents=True)
+    results: list[analyze.RunResult] = []
+    for key in args.agents.split(","):
+        agent = BY_KEY[key]
+        binary, why = install(agent, cache)
+        if binary is None:
+            print(f"SKIP {agent.key}: {why}", flush=True)
+            results += [analyze.RunResult(key, s, status=f"skipped: {why}") for s in scenarios]
+            continue
+        for s in scenarios:
+            r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
+            print(f"{agent.name} {agent.version} {s}: {analyze.cell(r)}", flush=True)
+            results.append(r)
+    text = analyze.table(results, scenarios)
+    (out / "table.txt").write_text(text + "\n")
+    (out / "results.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
+    print(f"\n{text}\n\nruns in {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

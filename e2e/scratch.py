@@ -1,0 +1,130 @@
+"""The scratch repository each run starts from: code, memories, memkit-compiled files.
+
+Every memory carries two unique markers: one in its title (which survives when memkit
+shortens the memory to a one-line entry) and one in its body (only in the full text).
+After `memkit compile`, a line naming each compiled file is appended to it (outside
+memkit's markers), so a request tells which files reached the model, not only which
+memories. Markers are bracketed so that none is a prefix of another.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+TARGETS = (
+    "agents",
+    "claude",
+    "cursor",
+    "copilot",
+    "gemini",
+    "windsurf",
+    "cline",
+    "kiro",
+    "continue",
+    "amazonq",
+    "junie",
+    "zed",
+    "aider",
+    "roo",
+)
+BUDGET = '\n[compile.budgets]\nagents = "1500 bytes"\n'
+STORES = {  # the store's name -> its [compile] table
+    "all": f"targets = {list(TARGETS)}\nnested_agents = true\n".replace("'", '"'),
+    "agents": 'targets = ["agents"]\nnested_agents = true\n',
+    "import": 'targets = ["agents", "claude"]\nclaude_mode = "import"\nnested_agents = true\n',
+}
+CODE = {
+    "src/api/handler.py": "def handle(request):\n    return {'ok': True}\n",
+    "src/util.py": "def add(a, b):\n    return a + b\n",
+    "docs/guide.md": "# Guide\n\nHow to use the project.\n",
+    "README.md": "# scratch\n\nA scratch project for end-to-end runs.\n",
+}
+READ = "src/api/handler.py"  # the file the read scenario has the agent open
+SUBFOLDER = "src/api"  # where the subfolder scenario starts the agent
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A memory of the scratch store and its two markers."""
+
+    id: str
+    title: str
+    body: str
+    paths: tuple[str, ...] = ()
+    priority: int = 0
+
+    @property
+    def title_marker(self) -> str:
+        """In the title: present in the full text and in a shortened entry."""
+        return f"[MKT:{self.id}]"
+
+    @property
+    def body_marker(self) -> str:
+        """In the body: present only where the memory is in full."""
+        return f"[MKB:{self.id}]"
+
+
+MEMORIES = (
+    Memory("always", "Always-on convention", "Prefer small functions.", priority=10),
+    Memory("api", "API handlers", "Handlers return dicts.", ("src/api/**",), priority=10),
+    Memory("docs", "Docs style", "Write short sentences.", ("docs/**",), priority=10),
+    Memory("bulky", "Bulky background", "Background. " * 120, priority=-5),
+)
+
+
+def file_marker(path: str) -> str:
+    """The line appended to compiled file `path`."""
+    return f"[MKF:{path}]"
+
+
+def _run(argv: list[str], cwd: Path) -> str:
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, check=False)
+    if done.returncode not in (0, 1):  # memkit compile exits 0; notes on stderr
+        raise RuntimeError(f"{' '.join(argv)} failed in {cwd}: {done.stderr.strip()}")
+    return done.stdout + done.stderr
+
+
+def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
+    """Create the scratch repository at `repo`; return the compiled files, sorted.
+
+    `store` picks the configuration (STORES): every target; AGENTS.md alone; AGENTS.md
+    with a CLAUDE.md that imports it."""
+    repo.mkdir(parents=True)
+    git = ["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid"]
+    _run(["git", "init", "-q", "-b", "main"], repo)
+    for rel, text in CODE.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+    _run([memkit, "init"], repo)
+    (repo / ".memory" / "config.toml").write_text(
+        f"[compile]\n{STORES[store]}{BUDGET}", encoding="utf-8"
+    )
+    for m in MEMORIES:
+        argv = [
+            memkit,
+            "add",
+            f"{m.title} {m.title_marker}",
+            "--id",
+            m.id,
+            "-b",
+            f"{m.body_marker} {m.body}",
+            "--priority",
+            str(m.priority),
+        ]
+        for glob in m.paths:
+            argv += ["--path", glob]
+        _run(argv, repo)
+    out = _run([memkit, "compile"], repo)
+    files = sorted(
+        line.split(None, 1)[1].strip()
+        for line in out.splitlines()
+        if line.startswith(("created ", "updated "))
+    )
+    for rel in files:
+        with (repo / rel).open("a", encoding="utf-8") as fh:
+            fh.write(f"\nFile marker: {file_marker(rel)}\n")
+    _run([*git, "add", "-A"], repo)
+    _run([*git, "commit", "-q", "-m", "scratch project"], repo)
+    return files

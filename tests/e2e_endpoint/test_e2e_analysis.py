@@ -1,0 +1,121 @@
+"""The end-to-end suite's analysis (e2e/analyze.py, e2e/model.py) on hand-made records.
+
+No agent and no endpoint: a JSON-lines record is written as the endpoint writes it,
+and the counts per request, the files before and after a read, and the comparison
+with `memkit compile --explain` are checked.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+E2E = Path(__file__).resolve().parents[2] / "e2e"
+
+
+@pytest.fixture(scope="module")
+def e2e() -> Any:
+    sys.path.insert(0, str(E2E))
+    try:
+        import analyze
+        import model
+        import scratch
+
+        yield analyze, model, scratch
+    finally:
+        sys.path.remove(str(E2E))
+
+
+def _record(path: Path, bodies: list[tuple[str, dict[str, Any]]]) -> Path:
+    with path.open("w") as fh:
+        for seq, (flavour, body) in enumerate(bodies, 1):
+            fh.write(json.dumps({"seq": seq, "flavour": flavour, "body": body}) + "\n")
+    return path
+
+
+def test_counts_are_per_request_and_split_at_the_read(e2e: Any, tmp_path: Path) -> None:
+    analyze, _, scratch = e2e
+    mem = {m.id: m for m in scratch.MEMORIES}
+    always = f"{mem['always'].title_marker} {mem['always'].body_marker}"
+    first = {"messages": [{"role": "system", "content": f"{always} {always} [MKF:AGENTS.md]"
+                           f" {mem['bulky'].title_marker}"}]}  # fmt: skip
+    second = {"messages": [*first["messages"], {"role": "tool", "content":
+              f"{mem['api'].body_marker} [MKF:src/api/AGENTS.md]"}]}  # fmt: skip
+    record = _record(tmp_path / "r.jsonl", [
+        ("chat", first), ("chat", second), ("models", {}), ("chat", first)])  # fmt: skip
+    files = ["AGENTS.md", "src/api/AGENTS.md", "CLAUDE.md"]
+    r = analyze.analyse(analyze.RunResult("x", "read"), record, files)
+    assert r.requests == 3  # the model listing is no model request
+    assert r.memories == {"always": ("full", 2), "api": ("full", 1), "docs": ("absent", 0),
+                          "bulky": ("short", 1)}  # fmt: skip
+    assert r.twice == ["always"]  # twice in one request, not twice over the run
+    assert (r.start_files, r.after_files, r.read_done) == (
+        ["AGENTS.md"], ["src/api/AGENTS.md"], True)  # fmt: skip
+    assert "always:F2 api:F1 docs:- bulky:S1 read:yes" in analyze.cell(r)
+
+
+def test_a_memory_in_two_requests_once_each_is_not_twice(e2e: Any, tmp_path: Path) -> None:
+    analyze, _, scratch = e2e
+    marker = scratch.MEMORIES[0].body_marker
+    body = {"contents": [{"parts": [{"text": marker}]}]}
+    record = _record(tmp_path / "r.jsonl", [("gemini", body), ("gemini", body)])
+    r = analyze.analyse(analyze.RunResult("x", "root"), record, [])
+    assert (r.memories[scratch.MEMORIES[0].id], r.twice) == (("full", 1), [])
+
+
+def test_memkit_explain_is_read_per_scenario(e2e: Any) -> None:
+    _, model, scratch = e2e
+    expected = model.Expected(
+        always=("CLAUDE.md",),
+        scoped=((".claude/rules/memkit-src-api.md", ("src/api/**",)),
+                (".claude/rules/memkit-docs.md", ("docs/**",))),
+    )  # fmt: skip
+    assert expected.files("root") == {"CLAUDE.md"}
+    assert expected.files("sub") == {"CLAUDE.md"}
+    assert expected.files("read") == {"CLAUDE.md", ".claude/rules/memkit-src-api.md"}
+    assert scratch.READ.startswith("src/api/")
+    assert model.disagreements({"CLAUDE.md", "x.md"}, {"CLAUDE.md", "AGENTS.md"}) == [
+        "+AGENTS.md", "-x.md"]  # fmt: skip
+
+
+@pytest.mark.slow  # six memkit processes
+def test_the_scratch_repository_and_memkits_explain_agree_on_files(
+    e2e: Any, tmp_path: Path
+) -> None:
+    """memkit itself builds the scratch store; its --explain output parses into files."""
+    _, model, scratch = e2e
+    memkit = str(Path(sys.executable).parent / "memkit")
+    files = scratch.build(tmp_path / "repo", memkit)
+    assert {"AGENTS.md", "CLAUDE.md", "src/api/AGENTS.md"} <= set(files)
+    for rel in files:
+        assert scratch.file_marker(rel) in (tmp_path / "repo" / rel).read_text()
+    got = model.explain(memkit, str(tmp_path / "repo"), "claude")
+    assert isinstance(got, model.Expected)
+    assert got.always == ("CLAUDE.md",)
+    assert got.files("read") - got.files("root") == {".claude/rules/memkit-src-api.md"}
+    assert isinstance(model.explain(memkit, str(tmp_path / "repo"), "nosuch"), str)
+
+
+def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path: Path) -> None:
+    analyze, _, scratch = e2e
+    import run
+
+    always, api = scratch.MEMORIES[0], scratch.MEMORIES[1]
+    texts = {
+        "AGENTS.md": f"{always.title_marker} {always.body_marker}",
+        "CLAUDE.md": f"{always.title_marker} {always.body_marker}",
+        "src/api/AGENTS.md": f"{api.title_marker} {api.body_marker}",
+        "IMPORT.md": "@AGENTS.md",  # carries no memory: never a disagreement by itself
+    }
+    for rel, text in texts.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    result = analyze.RunResult("x", "root", start_files=["AGENTS.md", "CLAUDE.md", "IMPORT.md"])
+    result.memories = {m.id: ("absent", 0) for m in scratch.MEMORIES}
+    result.memories[always.id] = ("full", 2)
+    got = run.compare({"AGENTS.md", "src/api/AGENTS.md"}, result, tmp_path, sorted(texts))
+    assert got == ["+CLAUDE.md", "-src/api/AGENTS.md", f"{always.id}:2x(model 1x)"]
