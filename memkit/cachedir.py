@@ -124,13 +124,13 @@ FILES = (
     ),
     (
         "stores/*.git",
-        "memkit.stores.team",
+        "memkit.sharing.team",
         "a shared store's mirror (`memkit sync` fetches it again)",
         "derived",
     ),
     (
         "stores/*.json",
-        "memkit.stores.team",
+        "memkit.sharing.team",
         "a shared store parsed at its pinned commit",
         "derived",
     ),

@@ -22,9 +22,9 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.install", "memkit.capped", "memkit.unspaced", "memkit.gcpause")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
-    ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.stores",
+    ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.sharing",
                   "memkit.search", "memkit.history", "memkit.editing", "memkit.audit")),
-    ("integrations", ("memkit.githooks", "memkit.agents", "memkit.report")),
+    ("integrations", ("memkit.githooks", "memkit.cigate", "memkit.agents", "memkit.report")),
     ("entry points", ("memkit.commands", "memkit.cli", "memkit.__main__",
                       "memkit.hookrun", "memkit.agent_hooks")),
 )  # fmt: skip

@@ -116,7 +116,7 @@ def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:
     """`memkit --user compile`: the personal store into the agents' user-level files."""
     from pathlib import Path
 
-    from memkit.stores import personal
+    from memkit.sharing import personal
 
     with store.lock():
         section = personal.section(store, today())

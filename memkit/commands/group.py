@@ -70,7 +70,7 @@ def cli(ctx: click.Context, root: Path | None, user: bool) -> None:
             and ctx.get_parameter_source("root") == click.core.ParameterSource.COMMANDLINE
         ):
             raise click.UsageError("--user and --root name two different stores; give one")
-        from memkit.stores import personal
+        from memkit.sharing import personal
 
         root = personal.root()
         personal.ensure(root)

@@ -150,7 +150,7 @@ def list_(
     as_json: bool,
 ) -> None:
     """List memories (id, type, status, title), shared stores' included (FROM column)."""
-    from memkit.stores import in_scope, load_all, scope_path
+    from memkit.sharing import in_scope, load_all, scope_path
 
     store = get_store(ctx)
     own = store.load()
@@ -197,14 +197,14 @@ SHOWN = ("id", "path", *(f.name for f in REGISTRY if f.name != "title" and not f
 @click.pass_context
 def show(ctx: click.Context, mid: str, as_json: bool, rev: str | None) -> None:
     """Show one memory: its fields, where it comes from in git history, and its text."""
-    from memkit import stores
+    from memkit import sharing
     from memkit.history.provenance import memory_at, provenance
 
     store = get_store(ctx)
     try:
         mem = memory_at(store, mid, rev) if rev else store.get(mid)
     except MemoryNotFoundError:
-        shared = stores.shared_memory(store, mid)
+        shared = sharing.shared_memory(store, mid)
         if shared is None or rev:
             raise
         mem = shared
@@ -244,7 +244,7 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
     An edit that does not validate is kept in memkit's cache folder (edit/ID.md) and
     reopened by the next `memkit edit ID`, so nothing you typed is lost.
     """
-    from memkit import stores
+    from memkit import sharing
     from memkit.editing import discard_edit, edit_memory, naming_kept_edit
 
     store = get_store(ctx)
@@ -252,7 +252,7 @@ def edit(ctx: click.Context, mid: str, discard: bool, allow_secret: bool, do_com
         click.echo(printable(discard_edit(store, mid)))
         return
     with naming_kept_edit(store, mid):
-        stores.own(store, mid)  # a shared memory is changed in its own store
+        sharing.own(store, mid)  # a shared memory is changed in its own store
     result = edit_memory(store, mid, editor=_run_editor, today=today(), allow_secret=allow_secret)
     click.echo(printable(result))
     if do_commit and result.startswith("saved"):
@@ -276,13 +276,13 @@ def _run_editor(path: Path) -> None:
 @click.pass_context
 def rm(ctx: click.Context, mids: tuple[str, ...], do_commit: bool) -> None:
     """Delete memories (git history keeps them; see `memkit log`)."""
-    from memkit import stores
+    from memkit import sharing
 
     store = get_store(ctx)
     mids = tuple(dict.fromkeys(mids))  # `rm a a` removes a once
     with store.lock():  # an MCP update racing `rm` must not bring the memory back
         for mid in mids:
-            stores.own(store, mid)  # all must exist before any is removed
+            sharing.own(store, mid)  # all must exist before any is removed
         removed = [store.delete(mid) for mid in mids]
     for rel in removed:
         click.echo(printable(f"removed {rel}"))

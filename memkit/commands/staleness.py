@@ -109,7 +109,7 @@ def ci(ctx: click.Context, base: str) -> None:
     draft memories, and problems already on the base branch, are notes. See
     docs/github-actions.md.
     """
-    from memkit.githooks.gate import format_verdict, gate
+    from memkit.cigate import format_verdict, gate
 
     verdict = gate(get_store(ctx), base, today=today())
     for line in format_verdict(verdict, base):

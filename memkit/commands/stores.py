@@ -20,7 +20,7 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
     every pin (or those NAMES) forward. Commit .memory/stores.lock: the pins are a
     reviewed change, like a lock file. A store whose history was rewritten is refused.
     """
-    from memkit.stores import pins, team
+    from memkit.sharing import pins, team
 
     store = get_store(ctx)
     store.require()
@@ -59,7 +59,7 @@ def stores(ctx: click.Context, as_json: bool) -> None:
     Reads nothing from the network. Exit 1 when a store is not synced or one of its
     memories is left out.
     """
-    from memkit.stores import pins, team
+    from memkit.sharing import pins, team
 
     store = get_store(ctx)
     store.require()

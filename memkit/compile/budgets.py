@@ -85,7 +85,7 @@ Position = tuple[str, int]
 
 
 def rank(m: Memory, order: Mapping[str, Position] | None = None) -> tuple[Any, ...]:
-    """The project's own memories before a shared store's (memkit.stores.team), then
+    """The project's own memories before a shared store's (memkit.sharing.team), then
     pinned first, then higher priority, then source order, then type order, then id.
 
     Source order: memories imported from a file keep that file's order (`order`, from

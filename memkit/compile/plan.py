@@ -119,7 +119,7 @@ def plan(
     from dataclasses import replace
 
     from memkit.compile.current import NAME, Before
-    from memkit.stores import load_all
+    from memkit.sharing import load_all
 
     before = Before(str(store.root), today) if targets is None and record else None
     loaded = load_all(store)
@@ -165,7 +165,7 @@ def stale_warnings(statuses: Mapping[str, MemoryStatus] | None) -> dict[str, str
 
 def statuses_now(store: Store, *, today: dt.date) -> dict[str, str] | None:
     """The staleness warnings a compile now would use (see stale_warnings)."""
-    from memkit.stores import load_all
+    from memkit.sharing import load_all
 
     return stale_warnings(_statuses(store, load_all(store).memories, today)[0])
 

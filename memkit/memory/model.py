@@ -71,7 +71,7 @@ class Memory:
     path: str = ""
     # The exact original head (opening delimiter through closing delimiter line).
     head: str = ""
-    # The shared store it comes from ("" = this project's own .memory/); see memkit.stores.
+    # The shared store it comes from ("" = this project's own .memory/); see memkit.sharing.
     origin: str = ""
 
     @property

@@ -138,7 +138,7 @@ def build_context(
     """
     rels = tuple(sorted({_relative(store.root, f) for f in files}))
     if memories is None:
-        from memkit.stores import load_all
+        from memkit.sharing import load_all
 
         memories = load_all(store).memories
     live = {m.id: m for m in memories if _visible(m, today)}

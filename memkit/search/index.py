@@ -165,7 +165,7 @@ class Index:
 
     def _build(self, now: dict[str, list[int]], folders: dict[str, int]) -> int:
         from memkit.search.schema import row
-        from memkit.stores import load_all
+        from memkit.sharing import load_all
 
         with contextlib.suppress(FileNotFoundError):
             self.state_path.unlink()

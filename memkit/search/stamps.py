@@ -76,7 +76,7 @@ def shared_stamp(store: Any) -> int | None:
         return None
     import zlib
 
-    from memkit.stores import pins, team
+    from memkit.sharing import pins, team
 
     try:
         lock = (store.root / pins.LOCK).read_bytes()

@@ -13,7 +13,7 @@ from conftest import Invoke, git
 from memkit.git import bounded, read_blob
 from memkit.git.repo import open_repo
 from memkit.store import Store
-from tests.stores import hostile
+from tests.sharing import hostile
 
 OWN = "---\ntitle: Our own rule stands\ntype: convention\n---\n\nAlways.\n"
 

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from memkit.cli import cli
+from memkit.sharing import team
 from memkit.store import init
-from memkit.stores import team
 from tests.conftest import git
 
 pytestmark = pytest.mark.slow

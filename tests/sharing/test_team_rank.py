@@ -11,7 +11,7 @@ from click.testing import CliRunner, Result
 from memkit.cli import cli
 from memkit.store import init
 from tests.conftest import git
-from tests.stores import hostile
+from tests.sharing import hostile
 
 pytestmark = pytest.mark.slow
 

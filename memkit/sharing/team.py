@@ -1,6 +1,6 @@
 """Shared team stores: memories of other git repositories, pinned like a lock file.
 
-Which stores, pinned at which commit: memkit.stores.pins.
+Which stores, pinned at which commit: memkit.sharing.pins.
 
 `memkit sync` fetches each store into a bare mirror in memkit's private folder and
 records the commit in `.memory/stores.lock`, which is committed: every clone then reads
@@ -22,7 +22,7 @@ from memkit.config import Config
 from memkit.errors import ConfigError, InvalidMemoryError, MemkitError
 from memkit.fsutil import atomic_write
 from memkit.memory import Memory
-from memkit.stores.pins import LOCK, Pin, Source, read_lock, sources, write_lock
+from memkit.sharing.pins import LOCK, Pin, Source, read_lock, sources, write_lock
 from memkit.walk import SKIP_DIRS
 
 _CACHE_VERSION = 2

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from memkit.cli import cli
-from memkit.stores import personal
+from memkit.sharing import personal
 
 
 def _memkit(*args: str, code: int = 0) -> Result:

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 
 from memkit.cli import cli
 from memkit.config import load
+from memkit.sharing import team
 from memkit.store import init
-from memkit.stores import team
 from tests.conftest import git
 
 BAD = [

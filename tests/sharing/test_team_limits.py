@@ -13,10 +13,10 @@ from click.testing import CliRunner, Result
 
 from memkit.cli import cli
 from memkit.git import bounded
+from memkit.sharing import team
 from memkit.store import init
-from memkit.stores import team
 from tests.conftest import git
-from tests.stores import hostile
+from tests.sharing import hostile
 
 pytestmark = pytest.mark.slow
 

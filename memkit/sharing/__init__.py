@@ -1,4 +1,4 @@
-"""Memories beyond the project's own `.memory/`: shared team stores pinned in
+"""Sharing memories beyond the project's own `.memory/`: shared team stores pinned in
 `.memory/stores.lock` (pins, team), and one person's store compiled into their agents'
 user-level files (personal).
 
@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def load_all(store: Store, loaded: Loaded | None = None) -> Loaded:
-    """The project's memories plus the shared stores' (see memkit.stores.team.merge).
+    """The project's memories plus the shared stores' (see memkit.sharing.team.merge).
 
     Shared stores' problems (not synced, invalid files) are not the project's files'
     problems: they are left to `memkit sync` and `memkit stores` to report.
@@ -28,8 +28,8 @@ def load_all(store: Store, loaded: Loaded | None = None) -> Loaded:
     own = loaded or store.load()
     if "stores" not in store.config.data:
         return own
+    from memkit.sharing import team
     from memkit.store import Loaded
-    from memkit.stores import team
 
     shared = team.load(store.root, store.config, store.private_dir())
     merged, _ = team.merge(own.memories, shared)
@@ -40,7 +40,7 @@ def shared_memory(store: Store, mid: str) -> Memory | None:
     """Memory `mid` of a shared store (None when no shared store has it)."""
     if "stores" not in store.config.data:
         return None
-    from memkit.stores import team
+    from memkit.sharing import team
 
     return team.find(team.load(store.root, store.config, store.private_dir()), mid)
 
@@ -54,7 +54,7 @@ def own(store: Store, mid: str) -> Path:
         mem = shared_memory(store, mid)
         if mem is None:
             raise
-        from memkit.stores import pins, team
+        from memkit.sharing import pins, team
 
         url = next((s.url for s in pins.sources(store.config) if s.name == mem.origin), "?")
         raise team.not_here(mem, url) from None

@@ -11,7 +11,7 @@ A project names them in `.memory/config.toml`:
 
 `sources(config)` checks those entries; `.memory/stores.lock` (`read_lock`,
 `write_lock`) records the commit each store is pinned at, and is committed: every
-clone then reads the same memories (memkit.stores.team fetches and reads them).
+clone then reads the same memories (memkit.sharing.team fetches and reads them).
 """
 
 from __future__ import annotations
