@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memkit.git.objects import MissingObjectError, objects_of
 from memkit.git.repo import resolve, workdir
 from memkit.git.trees import subtree, walk_tree
 
@@ -37,11 +38,22 @@ def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> 
 
 
 def _blob(repo: Any, oid: str, path: str, limit: int | None) -> bytes:
+    objects = objects_of(repo)
+    try:
+        return _limited(objects, oid, path, limit)
+    except MissingObjectError:
+        raise MissingObjectError(
+            objects.why(oid, f"the blob of {path} ({oid[:12]})"), oid
+        ) from None
+
+
+def _limited(objects: Any, oid: str, path: str, limit: int | None) -> bytes:
+    from memkit.git.bounded import header, read_object
+
     if limit is not None:
         from memkit.errors import TooLargeError
-        from memkit.git.bounded import header
 
-        size = header(repo.odb, oid)[1]
+        size = header(objects, oid)[1]
         if size > limit:
             raise TooLargeError(
                 f"{path} is {size:,} bytes, over memkit's limit of {limit:,} for it; "
@@ -49,7 +61,7 @@ def _blob(repo: Any, oid: str, path: str, limit: int | None) -> bytes:
                 size=size,
                 limit=limit,
             )
-    return bytes(repo[oid].data)
+    return read_object(objects, oid)
 
 
 def tracked_paths(repo: Any) -> list[str]:
@@ -73,13 +85,14 @@ def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
 def read_blob(repo: Any, oid: str) -> bytes:
     """The bytes of the memory file blob `oid`; TreeLimitError, without reading it, when
     it is over memkit.git.bounded.MAX_FILE_BYTES (a memory file never is)."""
-    from memkit.git.bounded import MAX_FILE_BYTES, TreeLimitError, header
+    from memkit.git.bounded import MAX_FILE_BYTES, TreeLimitError, header, read_object
 
-    size = header(repo.odb, oid)[1]
+    objects = objects_of(repo)
+    size = header(objects, oid)[1]
     if size > MAX_FILE_BYTES:
         raise TreeLimitError(f"blob {oid[:12]} holds {size} bytes, over memkit's limit of "
                              f"{MAX_FILE_BYTES} for a memory file")  # fmt: skip
-    return bytes(repo[oid].data)
+    return read_object(objects, oid)
 
 
 def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
