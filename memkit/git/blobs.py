@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memkit.git.objects import MissingObjectError, objects_of
+from memkit.git.objects import MissingObjectError, objects_of, tree_of
 from memkit.git.repo import resolve, workdir
 from memkit.git.trees import subtree, walk_tree
 
@@ -31,7 +31,7 @@ def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> 
             return None
         return _blob(repo, str(entry.id), path, limit)
     try:
-        obj = resolve(repo, rev).tree[path]
+        obj = tree_of(repo, resolve(repo, rev))[path]
     except KeyError:
         return None
     return _blob(repo, str(obj.id), path, limit) if obj.type_str == "blob" else None
@@ -76,7 +76,7 @@ def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
     there; TreeLimitError past memkit.git.bounded.MAX_FILE_BYTES (never read)."""
     commit = resolve(repo, rev)
     try:
-        entry = commit.tree[path]  # reads the trees along the path, not the blob
+        entry = tree_of(repo, commit)[path]  # reads the trees along the path, not the blob
     except KeyError:
         return None
     return read_blob(repo, str(entry.id)) if entry.type_str == "blob" else None
@@ -98,7 +98,7 @@ def read_blob(repo: Any, oid: str) -> bytes:
 def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
     """{path: blob id} of every file under `folder` at revision `rev` ({} if none)."""
     commit = resolve(repo, rev)
-    tree = subtree(commit.tree, folder)
+    tree = subtree(tree_of(repo, commit), folder)
     if tree is None:
         return {}
     return {f"{folder}/{p}": oid for p, oid in walk_tree(repo, tree, "")}

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memkit.git.objects import tree_of
 from memkit.git.repo import load_pygit2, resolve
 
 
@@ -168,7 +169,7 @@ def local_changes(repo: Any) -> TreeChanges:
     if repo.head_is_unborn:
         staged = TreeChanges(added=frozenset(entry.path for entry in index))
         return staged.then(_changes(repo, work))
-    return _changes(repo, index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree), work)
+    return _changes(repo, index.diff_to_tree(_head_tree(repo)), work)
 
 
 def changes_since(
@@ -190,7 +191,9 @@ def changes_since(
     local = local if local is not None else local_changes(repo)
     if old.id == head.id:
         return local
-    return _changes(repo, _tree_diff(repo, old.tree, head.tree), trees=True).then(local)
+    return _changes(
+        repo, _tree_diff(repo, tree_of(repo, old), tree_of(repo, head)), trees=True
+    ).then(local)
 
 
 def staged_changes(repo: Any) -> TreeChanges:
@@ -199,7 +202,7 @@ def staged_changes(repo: Any) -> TreeChanges:
     index.read()
     if repo.head_is_unborn:
         return TreeChanges(added=frozenset(entry.path for entry in index))
-    return _changes(repo, index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree))
+    return _changes(repo, index.diff_to_tree(_head_tree(repo)))
 
 
 def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
@@ -209,15 +212,19 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     is then deleted at its old path and added at its new one, which touches() answers
     for exactly as with renames; only `renamed` is left empty.
     """
-    base_tree = resolve(repo, base).tree
+    base_tree = tree_of(repo, resolve(repo, base))
     if head is not None:
-        diff = _tree_diff(repo, base_tree, resolve(repo, head).tree)
+        diff = _tree_diff(repo, base_tree, tree_of(repo, resolve(repo, head)))
         return _changes(repo, diff, renames=renames, trees=True)
     if repo.head_is_unborn:
         return _changes(repo, ("work", repo.diff(base_tree, None)))
-    head_tree = repo.head.peel(load_pygit2().Commit).tree
+    head_tree = _head_tree(repo)
     diff = _tree_diff(repo, base_tree, head_tree)
     return _changes(repo, diff, trees=True).then(local_changes(repo))
+
+
+def _head_tree(repo: Any) -> Any:
+    return tree_of(repo, repo.head.peel(load_pygit2().Commit))
 
 
 def _tree_diff(repo: Any, old: Any, new: Any) -> Any:

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from memkit.git.objects import objects_of
+from memkit.git.objects import objects_of, tree_of
 from memkit.git.repo import load_pygit2, shallow_commits
 from memkit.git.trees import chain, hex_id, subtree, tree_or_none, walk_tree
 
@@ -135,7 +135,8 @@ def _same_side(
 
 def _rename_source(repo: Any, parent: Any, commit: Any, path: str, folder: str) -> str | None:
     """The path `path` was renamed from in `commit` (within `folder`), if git finds one."""
-    old_tree, new_tree = subtree(parent.tree, folder), subtree(commit.tree, folder)
+    old_tree = subtree(tree_of(repo, parent), folder)
+    new_tree = subtree(tree_of(repo, commit), folder)
     if old_tree is None or new_tree is None or not path.startswith(f"{folder}/"):
         return None
     diff = _diff(repo, old_tree, new_tree)

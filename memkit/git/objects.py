@@ -132,6 +132,13 @@ def objects_of(repo: Any) -> Objects:
     return found
 
 
+def tree_of(repo: Any, commit: Any) -> Any:
+    """The root tree of `commit` (a pygit2 Commit), fetched with its folders (not their
+    files) when a partial clone without trees (`--filter=tree:0`) lacks it."""
+    objects_of(repo).need(str(commit.tree_id))
+    return commit.tree
+
+
 def prefetch(repo: Any, oids: Iterable[str]) -> frozenset[str]:
     """Fetch, in one batch, the objects of `oids` a partial clone lacks (before reading
     them one by one); the ones still missing after it."""

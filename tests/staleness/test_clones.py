@@ -81,6 +81,19 @@ def test_blobless_clone_gives_a_full_clones_verdicts(
     assert memkit(blobless, *args) == expected
 
 
+@pytest.mark.parametrize("args", COMMANDS[::2], ids=" ".join)
+def test_treeless_clone_gives_a_full_clones_verdicts(
+    full: Path,
+    origin: tuple[Path, str],
+    tmp_path: Path,
+    memkit: Callable[..., tuple[int, str, str]],
+    args: tuple[str, ...],
+) -> None:
+    """`--filter=tree:0`: old commits' trees are missing too (fetched with their folders)."""
+    treeless = clone(origin[0], tmp_path / "treeless", "--filter=tree:0")
+    assert memkit(treeless, *args) == memkit(full, *args)
+
+
 def test_blobless_clone_with_history_staged_over_missing_blobs(
     full: Path, blobless: Path, memkit: Callable[..., tuple[int, str, str]]
 ) -> None:
