@@ -126,6 +126,7 @@ def _find_renames(repo: Any, diff: Any, trees: bool, work: bool) -> dict[str, st
         for d in diff.deltas
         if d.status_char() in "AD" and not (work and d.status_char() == "A")
         for f in [d.new_file if d.status_char() == "A" else d.old_file]
+        if f.mode != GITLINK  # a submodule's commit lives in another repository
     }
     unseen = objects.prefetch(sides)
     flags = find.FIND_RENAMES | find.FIND_FOR_UNTRACKED
@@ -145,10 +146,16 @@ def _large_sides(diff: Any, odb: Any) -> bool:
 
     for d in diff.deltas:
         f = d.new_file if d.status_char() == "A" else d.old_file
-        if d.status_char() in "AD" and header(odb, str(f.id))[1] > MAX_TREE_BYTES:
+        if (
+            d.status_char() in "AD"
+            and f.mode != GITLINK
+            and header(odb, str(f.id))[1] > MAX_TREE_BYTES
+        ):
             return True
     return False
 
+
+GITLINK = 0o160000  # the mode of a submodule entry
 
 _UNTRACKED = "INCLUDE_UNTRACKED", "RECURSE_UNTRACKED_DIRS"
 

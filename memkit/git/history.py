@@ -240,8 +240,13 @@ def _diff(repo: Any, old: Any, new: Any) -> Any:
     check_changes(odb, str(old.id) if old else None, str(new.id) if new else None)
     empty = repo[repo.TreeBuilder().write()]
     diff = (old or empty).diff_to_tree(new or empty)
-    sides = [str(d.new_file.id if d.status_char() == "A" else d.old_file.id)
-             for d in diff.deltas if d.status_char() in "AD"]  # fmt: skip
+    sides = [
+        str(f.id)
+        for d in diff.deltas
+        if d.status_char() in "AD"
+        for f in [d.new_file if d.status_char() == "A" else d.old_file]
+        if f.mode != 0o160000
+    ]  # fmt: skip (a submodule's commit is not ours to read)
     find = pygit2.enums.DiffFind
     if odb.prefetch(sides):
         diff.find_similar(flags=find.FIND_RENAMES | find.FIND_EXACT_MATCH_ONLY)

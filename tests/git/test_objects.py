@@ -9,7 +9,7 @@ import pytest
 
 from memkit import git as mgit
 from memkit.git.objects import MissingObjectError, objects_of
-from tests.conftest import git, isolated
+from tests.conftest import git, isolated, write_files
 from tests.staleness.clones import build, clone, missing
 
 
@@ -100,3 +100,15 @@ def test_shallow_clone_names_the_missing_commit(origin: tuple[Path, str], tmp_pa
     assert mgit.missing_commit(repo, head) is None
     full = mgit.open_repo(clone(bare, tmp_path / "full"))
     assert mgit.missing_commit(full, "0" * 40) is None  # a full clone: rewritten history
+
+
+def test_a_submodule_added_beside_a_rename(repo: Path) -> None:
+    """A submodule's commit is in another repository: never fetched, never missing."""
+    write_files(repo, {"a.py": "def f():\n    return 1\n" * 20})
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "a")
+    git(repo, "mv", "a.py", "b.py")
+    git(repo, "update-index", "--add", "--cacheinfo", f"160000,{'1' * 40},sub")
+    git(repo, "commit", "-q", "-m", "rename, and a submodule")
+    changes = mgit.range_changes(mgit.open_repo(repo), "HEAD~1", "HEAD")
+    assert (dict(changes.renamed), changes.added, changes.unseen) == ({"a.py": "b.py"}, {"sub"}, {})
