@@ -73,10 +73,17 @@ def gate(store: Store, base: str, *, today: dt.date) -> Verdict:
 
 
 def merge_base(root: Path, base: str) -> str:
-    """The commit where HEAD's branch left `base`; a clear error when git cannot tell."""
+    """The commit where HEAD's branch left `base`; a clear error when git cannot tell,
+    saying which history to fetch when this is a shallow clone."""
+    shallow = run_git(root, "rev-parse", "--is-shallow-repository") == "true"
     try:
         run_git(root, "rev-parse", "--verify", "--quiet", f"{base}^{{commit}}")
     except MemkitError:
+        if shallow:
+            raise MemkitError(
+                f"--base {base!r} names no commit in this shallow clone; memkit ci needs it "
+                f"and the history back to where HEAD left it: {_fetch_base(root, base)}"
+            ) from None
         raise MemkitError(
             f"--base {base!r} names no commit here; fetch it first (in GitHub Actions: "
             "actions/checkout with fetch-depth: 0, and --base origin/$GITHUB_BASE_REF)"
@@ -84,10 +91,30 @@ def merge_base(root: Path, base: str) -> str:
     try:
         return run_git(root, "merge-base", base, "HEAD")
     except MemkitError:
+        if shallow:
+            raise MemkitError(
+                f"{base} and HEAD share no commit in this shallow clone; memkit ci needs the "
+                f"history back to where HEAD left {base}: {_fetch_base(root, base)}"
+            ) from None
         raise MemkitError(
-            f"{base} and HEAD share no history (a shallow clone?); fetch the whole history "
-            "(fetch-depth: 0) and run `memkit ci` again"
+            f"{base} and HEAD share no history; name the branch this change goes into "
+            "(--base origin/$GITHUB_BASE_REF)"
         ) from None
+
+
+def _fetch_base(root: Path, base: str) -> str:
+    """The command that fetches `base` with the whole history, for a shallow clone."""
+    remote, _, branch = base.removeprefix("refs/remotes/").partition("/")
+    remotes = run_git(root, "remote").split()
+    fetch = (
+        f"`git fetch --unshallow {remote} {branch}:refs/remotes/{remote}/{branch}`"
+        if branch and remote in remotes
+        else "`git fetch --unshallow`"
+    )
+    return (
+        f"fetch it with {fetch} and run `memkit ci` again (in GitHub Actions: "
+        "actions/checkout with fetch-depth: 0, as docs/github-actions.md shows)"
+    )
 
 
 def changed_paths(root: Path, commit: str) -> frozenset[str]:
@@ -127,7 +154,8 @@ def _staleness(
 
     statuses = {s.id: s for s in check_store(store, today=today)}
     paths = {m.id: m.path for m in store.memories()}
-    caused = {s.id for s in check_range(store, mbase, None) if s.id in statuses}
+    ranged = check_range(store, mbase, None)
+    caused = {s.id for s in ranged if s.id in statuses and s.stale}
     for mid in sorted(caused):
         status = statuses[mid]
         if status.active and status.state == "stale":
@@ -152,6 +180,13 @@ def _staleness(
             rest.setdefault(key, []).append(mid)
     for key, ids in sorted(rest.items()):
         notes.append(f"{len(ids)} {key}: {_few(ids)} (not caused by this change)")
+    blind = sorted({(f"{s.id} {x.link}", x.reason) for s in [*statuses.values(), *ranged]
+                    for x in s.links if x.state == "unverified" and x.reason})  # fmt: skip
+    if blind:
+        notes.append(
+            f"{len(blind)} link(s) this clone lacks the history to judge: "
+            f"{_few([b[0] for b in blind])} (the first: {blind[0][1]})"
+        )
 
 
 def _links(status: MemoryStatus) -> str:

@@ -184,6 +184,9 @@ def _link_line(mid: str, link: LinkStatus) -> str:
     from memkit.staleness.verdict import advice
 
     how = link.how()
+    if link.state == "unverified" and link.reason:  # its history is not in this clone
+        since = f" since {link.since[:12]}" if link.since else ""
+        return f"{link.link}: unverified{since}: {link.reason}"
     if link.state == "unverified":
         return f"{link.link}: never fingerprinted (run `memkit verify {mid}`)"
     since = f" since {link.since[:12]}" if link.since else ""

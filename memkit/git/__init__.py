@@ -1,6 +1,8 @@
 """Everything memkit asks of git, through pygit2 (which only memkit.git.repo imports).
 
-repo (opening the repository, revisions, shallow clones, the default branch), commit
+repo (opening the repository, revisions, shallow clones, the default branch), objects
+(every read by id: what a partial clone lacks is fetched, what a shallow one lacks is
+named), commit
 (identity and committing exact paths), changes (TreeChanges: what changed between
 two states), blobs (file contents at a revision, in the index or on disk), trees
 (reading raw tree objects), history (file and folder history walks). The public API
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
         find_deletion,
         folder_changes,
     )
+    from memkit.git.objects import MissingObjectError, missing_commit, prefetch
     from memkit.git.repo import (
         default_branch,
         find_repo,
@@ -49,6 +52,7 @@ if TYPE_CHECKING:
 _HOME = {
     "FileChange": "memkit.git.history",
     "FileHistory": "memkit.git.history",
+    "MissingObjectError": "memkit.git.objects",
     "TreeChanges": "memkit.git.changes",
     "blob_at": "memkit.git.blobs",
     "changes_since": "memkit.git.changes",
@@ -64,7 +68,9 @@ _HOME = {
     "is_shallow": "memkit.git.repo",
     "local_changes": "memkit.git.changes",
     "merge_base_with_default": "memkit.git.repo",
+    "missing_commit": "memkit.git.objects",
     "open_repo": "memkit.git.repo",
+    "prefetch": "memkit.git.objects",
     "range_changes": "memkit.git.changes",
     "read_at": "memkit.git.blobs",
     "read_blob": "memkit.git.blobs",
@@ -80,6 +86,7 @@ _HOME = {
 __all__ = [
     "FileChange",
     "FileHistory",
+    "MissingObjectError",
     "TreeChanges",
     "blob_at",
     "changes_since",
@@ -95,7 +102,9 @@ __all__ = [
     "is_shallow",
     "local_changes",
     "merge_base_with_default",
+    "missing_commit",
     "open_repo",
+    "prefetch",
     "range_changes",
     "read_at",
     "read_blob",

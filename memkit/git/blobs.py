@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from memkit.git.objects import MissingObjectError, objects_of, tree_of
 from memkit.git.repo import resolve, workdir
 from memkit.git.trees import subtree, walk_tree
 
@@ -30,18 +31,29 @@ def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> 
             return None
         return _blob(repo, str(entry.id), path, limit)
     try:
-        obj = resolve(repo, rev).tree[path]
+        obj = tree_of(repo, resolve(repo, rev))[path]
     except KeyError:
         return None
     return _blob(repo, str(obj.id), path, limit) if obj.type_str == "blob" else None
 
 
 def _blob(repo: Any, oid: str, path: str, limit: int | None) -> bytes:
+    objects = objects_of(repo)
+    try:
+        return _limited(objects, oid, path, limit)
+    except MissingObjectError:
+        raise MissingObjectError(
+            objects.why(oid, f"the blob of {path} ({oid[:12]})"), oid
+        ) from None
+
+
+def _limited(objects: Any, oid: str, path: str, limit: int | None) -> bytes:
+    from memkit.git.bounded import header, read_object
+
     if limit is not None:
         from memkit.errors import TooLargeError
-        from memkit.git.bounded import header
 
-        size = header(repo.odb, oid)[1]
+        size = header(objects, oid)[1]
         if size > limit:
             raise TooLargeError(
                 f"{path} is {size:,} bytes, over memkit's limit of {limit:,} for it; "
@@ -49,7 +61,7 @@ def _blob(repo: Any, oid: str, path: str, limit: int | None) -> bytes:
                 size=size,
                 limit=limit,
             )
-    return bytes(repo[oid].data)
+    return read_object(objects, oid)
 
 
 def tracked_paths(repo: Any) -> list[str]:
@@ -64,7 +76,7 @@ def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
     there; TreeLimitError past memkit.git.bounded.MAX_FILE_BYTES (never read)."""
     commit = resolve(repo, rev)
     try:
-        entry = commit.tree[path]  # reads the trees along the path, not the blob
+        entry = tree_of(repo, commit)[path]  # reads the trees along the path, not the blob
     except KeyError:
         return None
     return read_blob(repo, str(entry.id)) if entry.type_str == "blob" else None
@@ -73,19 +85,20 @@ def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
 def read_blob(repo: Any, oid: str) -> bytes:
     """The bytes of the memory file blob `oid`; TreeLimitError, without reading it, when
     it is over memkit.git.bounded.MAX_FILE_BYTES (a memory file never is)."""
-    from memkit.git.bounded import MAX_FILE_BYTES, TreeLimitError, header
+    from memkit.git.bounded import MAX_FILE_BYTES, TreeLimitError, header, read_object
 
-    size = header(repo.odb, oid)[1]
+    objects = objects_of(repo)
+    size = header(objects, oid)[1]
     if size > MAX_FILE_BYTES:
         raise TreeLimitError(f"blob {oid[:12]} holds {size} bytes, over memkit's limit of "
                              f"{MAX_FILE_BYTES} for a memory file")  # fmt: skip
-    return bytes(repo[oid].data)
+    return read_object(objects, oid)
 
 
 def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
     """{path: blob id} of every file under `folder` at revision `rev` ({} if none)."""
     commit = resolve(repo, rev)
-    tree = subtree(commit.tree, folder)
+    tree = subtree(tree_of(repo, commit), folder)
     if tree is None:
         return {}
     return {f"{folder}/{p}": oid for p, oid in walk_tree(repo, tree, "")}

@@ -46,7 +46,10 @@ class Files:
 
 
 def header(odb: Any, oid: str) -> tuple[int, int]:
-    """(type, size) of object `oid` without reading it; GitError if it is absent."""
+    """(type, size) of object `oid` without reading it; GitError if it is absent.
+
+    `odb`: a repository's objects (memkit.git.objects.Objects for the project's own
+    repository, which fetches what a partial clone lacks), or a fetched mirror's odb."""
     from memkit.git.repo import load_pygit2
 
     try:
@@ -56,7 +59,8 @@ def header(odb: Any, oid: str) -> tuple[int, int]:
     return int(kind), int(size)
 
 
-def _data(odb: Any, oid: str) -> bytes:
+def read_object(odb: Any, oid: str) -> bytes:
+    """The bytes of object `oid`; GitError if it is absent."""
     from memkit.git.repo import load_pygit2
 
     try:
@@ -70,7 +74,7 @@ def read_limited(odb: Any, oid: str, kind: int, limit: int) -> bytes | None:
     got, size = header(odb, oid)
     if got != kind or size > limit:
         return None
-    return _data(odb, oid)
+    return read_object(odb, oid)
 
 
 def _tree(odb: Any, oid: str, where: str) -> bytes:
@@ -82,7 +86,7 @@ def _tree(odb: Any, oid: str, where: str) -> bytes:
             f"folder {where or '/'} is a tree of {size} bytes, over memkit's limit of "
             f"{MAX_TREE_BYTES}; a memory store holds fewer files"
         )
-    return _data(odb, oid)
+    return read_object(odb, oid)
 
 
 def entries(data: bytes) -> Iterator[tuple[bytes, str, str]]:
@@ -214,7 +218,7 @@ def read_files(
                 f"the memory files under {prefix.rstrip('/') or 'the top'} hold more than "
                 f"{MAX_TOTAL_BYTES} bytes together, memkit's limit"
             )
-        blobs[oid] = out.data[path] = _data(odb, oid)
+        blobs[oid] = out.data[path] = read_object(odb, oid)
     return out
 
 

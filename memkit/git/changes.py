@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memkit.git.objects import tree_of
 from memkit.git.repo import load_pygit2, resolve
 
 
@@ -23,6 +24,9 @@ class TreeChanges:
     added: frozenset[str] = frozenset()
     deleted: frozenset[str] = frozenset()
     renamed: Mapping[str, str] = field(default_factory=dict)  # old path -> new path
+    # files rename detection could not read (a partial clone that could not fetch them):
+    # {path: why}; a path deleted here may then have been renamed
+    unseen: Mapping[str, str] = field(default_factory=dict)
 
     def touches(self, path: str) -> bool:
         """Whether `path` (as named at either end) may differ: a link whose file did not
@@ -63,29 +67,33 @@ class TreeChanges:
         for path in later.added:
             (modified if path in deleted else added).add(path)
             deleted.discard(path)
-        return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
+        unseen = {**self.unseen, **later.unseen}
+        return TreeChanges(
+            frozenset(modified), frozenset(added), frozenset(deleted), renamed, unseen
+        )
 
     def new_paths(self) -> frozenset[str]:
         """Paths whose content is new or changed on the newer side."""
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(*diffs: Any, renames: bool = True, odb: Any = None) -> TreeChanges:
+def _changes(repo: Any, *diffs: Any, renames: bool = True, trees: bool = False) -> TreeChanges:
     """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
-    `odb`: the objects of tree-to-tree diffs, whose large files skip rename detection."""
+    `trees`: tree-to-tree diffs, whose large files skip rename detection. A diff whose
+    new side is the work tree comes as ("work", diff)."""
     out = TreeChanges()
     for diff in diffs:
-        out = out.then(_one(diff, renames, odb))
+        work, diff = diff if isinstance(diff, tuple) else (False, diff)
+        out = out.then(_one(repo, diff, renames, trees, work=bool(work)))
     return out
 
 
-def _one(diff: Any, renames: bool = True, odb: Any = None) -> TreeChanges:
+def _one(repo: Any, diff: Any, renames: bool, trees: bool, work: bool) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
-    if renames and not (odb is not None and _large_sides(diff, odb)):
-        diff.find_similar(
-            flags=pygit2.enums.DiffFind.FIND_RENAMES | pygit2.enums.DiffFind.FIND_FOR_UNTRACKED
-        )
+    unseen: dict[str, str] = {}
+    if renames:
+        unseen = _find_renames(repo, diff, trees, work)
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
@@ -100,7 +108,34 @@ def _one(diff: Any, renames: bool = True, odb: Any = None) -> TreeChanges:
             deleted.add(old)
         elif st != status.UNMODIFIED:
             modified.add(old)
-    return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed)
+    return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed, unseen)
+
+
+def _find_renames(repo: Any, diff: Any, trees: bool, work: bool) -> dict[str, str]:
+    """git's rename detection on `diff`. It reads every file added or deleted: those a
+    partial clone lacks are fetched first, in one batch; when some cannot be, renames
+    are only the exact ones (the same blob under a new name) and {path: why} of the
+    files it could not read is returned. `work`: the new side is the work tree (read
+    from disk, not from the objects)."""
+    from memkit.git.objects import objects_of
+
+    find = load_pygit2().enums.DiffFind
+    objects = objects_of(repo)
+    sides = {
+        str(f.id): f.path
+        for d in diff.deltas
+        if d.status_char() in "AD" and not (work and d.status_char() == "A")
+        for f in [d.new_file if d.status_char() == "A" else d.old_file]
+        if f.mode != GITLINK  # a submodule's commit lives in another repository
+    }
+    unseen = objects.prefetch(sides)
+    flags = find.FIND_RENAMES | find.FIND_FOR_UNTRACKED
+    if unseen:
+        diff.find_similar(flags=flags | find.FIND_EXACT_MATCH_ONLY)
+        return {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
+    if not (trees and _large_sides(diff, objects)):
+        diff.find_similar(flags=flags)
+    return {}
 
 
 def _large_sides(diff: Any, odb: Any) -> bool:
@@ -111,10 +146,16 @@ def _large_sides(diff: Any, odb: Any) -> bool:
 
     for d in diff.deltas:
         f = d.new_file if d.status_char() == "A" else d.old_file
-        if d.status_char() in "AD" and header(odb, str(f.id))[1] > MAX_TREE_BYTES:
+        if (
+            d.status_char() in "AD"
+            and f.mode != GITLINK
+            and header(odb, str(f.id))[1] > MAX_TREE_BYTES
+        ):
             return True
     return False
 
+
+GITLINK = 0o160000  # the mode of a submodule entry
 
 _UNTRACKED = "INCLUDE_UNTRACKED", "RECURSE_UNTRACKED_DIRS"
 
@@ -131,11 +172,11 @@ def local_changes(repo: Any) -> TreeChanges:
     """What the index and the work tree (untracked files included) change relative to HEAD."""
     index = repo.index
     index.read()
-    work = index.diff_to_workdir(flags=_flags(*_UNTRACKED))
+    work = ("work", index.diff_to_workdir(flags=_flags(*_UNTRACKED)))
     if repo.head_is_unborn:
         staged = TreeChanges(added=frozenset(entry.path for entry in index))
-        return staged.then(_changes(work))
-    return _changes(index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree), work)
+        return staged.then(_changes(repo, work))
+    return _changes(repo, index.diff_to_tree(_head_tree(repo)), work)
 
 
 def changes_since(
@@ -157,7 +198,9 @@ def changes_since(
     local = local if local is not None else local_changes(repo)
     if old.id == head.id:
         return local
-    return _changes(_tree_diff(repo, old.tree, head.tree), odb=repo.odb).then(local)
+    return _changes(
+        repo, _tree_diff(repo, tree_of(repo, old), tree_of(repo, head)), trees=True
+    ).then(local)
 
 
 def staged_changes(repo: Any) -> TreeChanges:
@@ -166,7 +209,7 @@ def staged_changes(repo: Any) -> TreeChanges:
     index.read()
     if repo.head_is_unborn:
         return TreeChanges(added=frozenset(entry.path for entry in index))
-    return _changes(index.diff_to_tree(repo.head.peel(load_pygit2().Commit).tree))
+    return _changes(repo, index.diff_to_tree(_head_tree(repo)))
 
 
 def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
@@ -176,21 +219,26 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     is then deleted at its old path and added at its new one, which touches() answers
     for exactly as with renames; only `renamed` is left empty.
     """
-    base_tree = resolve(repo, base).tree
+    base_tree = tree_of(repo, resolve(repo, base))
     if head is not None:
-        diff = _tree_diff(repo, base_tree, resolve(repo, head).tree)
-        return _changes(diff, renames=renames, odb=repo.odb)
+        diff = _tree_diff(repo, base_tree, tree_of(repo, resolve(repo, head)))
+        return _changes(repo, diff, renames=renames, trees=True)
     if repo.head_is_unborn:
-        return _changes(repo.diff(base_tree, None))
-    head_tree = repo.head.peel(load_pygit2().Commit).tree
+        return _changes(repo, ("work", repo.diff(base_tree, None)))
+    head_tree = _head_tree(repo)
     diff = _tree_diff(repo, base_tree, head_tree)
-    return _changes(diff, odb=repo.odb).then(local_changes(repo))
+    return _changes(repo, diff, trees=True).then(local_changes(repo))
+
+
+def _head_tree(repo: Any) -> Any:
+    return tree_of(repo, repo.head.peel(load_pygit2().Commit))
 
 
 def _tree_diff(repo: Any, old: Any, new: Any) -> Any:
     """libgit2's diff of two trees, once what differs is known to be within
     memkit.git.bounded's limits (a branch can hold a tree naming a billion paths)."""
     from memkit.git.bounded import check_changes
+    from memkit.git.objects import objects_of
 
-    check_changes(repo.odb, str(old.id), str(new.id))
+    check_changes(objects_of(repo), str(old.id), str(new.id))
     return repo.diff(old, new)

@@ -12,6 +12,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from memkit.git.objects import objects_of, tree_of
 from memkit.git.repo import load_pygit2, shallow_commits
 from memkit.git.trees import chain, hex_id, subtree, tree_or_none, walk_tree
 
@@ -73,8 +74,8 @@ def file_history(
     histories computed before, keyed by (commit, path): the walk stops at one of them.
     """
     pygit2 = load_pygit2()
-    odb = repo.odb
-    c = repo[start].peel(pygit2.Commit)
+    odb = objects_of(repo)
+    c = odb.lookup(start).peel(pygit2.Commit)
     parts = path.split("/")
     cur = chain(odb, c.tree_id.raw, parts, [None] * (len(parts) + 1))
     changes: list[FileChange] = []
@@ -90,7 +91,7 @@ def file_history(
                 if str(c.id) in shallow_commits(repo):
                     boundary = str(c.id)
             break
-        p = repo[c.parent_ids[0]]
+        p = odb.lookup(str(c.parent_ids[0]))
         prev = chain(odb, p.tree_id.raw, parts, cur)
         if prev[-1] == cur[-1]:
             c, cur = p, prev
@@ -125,8 +126,8 @@ def _same_side(
     history simplification), rather than the merge commit.
     """
     for oid in merge.parent_ids[1:]:
-        other = repo[oid]
-        ids = chain(repo.odb, other.tree_id.raw, parts, cur)
+        other = objects_of(repo).lookup(str(oid))
+        ids = chain(objects_of(repo), other.tree_id.raw, parts, cur)
         if ids[-1] == cur[-1]:
             return other, ids
     return None
@@ -134,7 +135,8 @@ def _same_side(
 
 def _rename_source(repo: Any, parent: Any, commit: Any, path: str, folder: str) -> str | None:
     """The path `path` was renamed from in `commit` (within `folder`), if git finds one."""
-    old_tree, new_tree = subtree(parent.tree, folder), subtree(commit.tree, folder)
+    old_tree = subtree(tree_of(repo, parent), folder)
+    new_tree = subtree(tree_of(repo, commit), folder)
     if old_tree is None or new_tree is None or not path.startswith(f"{folder}/"):
         return None
     diff = _diff(repo, old_tree, new_tree)
@@ -185,12 +187,12 @@ def _folder_steps(repo: Any, folder: str, start: str) -> Iterator[tuple[Any, Any
     Compares tree ids along the folder's path; reads a tree object only when yielding.
     """
     pygit2 = load_pygit2()
-    odb = repo.odb
+    odb = objects_of(repo)
     parts = folder.split("/")
-    c = repo[start].peel(pygit2.Commit)
+    c = odb.lookup(start).peel(pygit2.Commit)
     cur = chain(odb, c.tree_id.raw, parts, [None] * (len(parts) + 1), folder=True)
     while True:
-        p = repo[c.parent_ids[0]] if c.parent_ids else None
+        p = odb.lookup(str(c.parent_ids[0])) if c.parent_ids else None
         prev: list[bytes | None] = [None] * len(cur)
         if p is not None:
             prev = chain(odb, p.tree_id.raw, parts, cur, folder=True)
@@ -228,14 +230,26 @@ def _diff(repo: Any, old: Any, new: Any) -> Any:
     """libgit2's diff of two folder trees (None: absent) with rename detection, once the
     change is known to be within memkit.git.bounded's limits (TreeLimitError past them:
     libgit2 would expand a tree bomb in full). Renames are not looked for when a file
-    added or deleted is over MAX_FILE_BYTES: git's similarity reads each in full."""
+    added or deleted is over MAX_FILE_BYTES: git's similarity reads each in full. The
+    files added and deleted are fetched first where a partial clone lacks them; those
+    it cannot get leave renames to exact matches (the same blob under a new name)."""
     from memkit.git.bounded import check_changes, too_large
 
-    check_changes(repo.odb, str(old.id) if old else None, str(new.id) if new else None)
+    pygit2 = load_pygit2()
+    odb = objects_of(repo)
+    check_changes(odb, str(old.id) if old else None, str(new.id) if new else None)
     empty = repo[repo.TreeBuilder().write()]
     diff = (old or empty).diff_to_tree(new or empty)
-    sides = [str(d.new_file.id if d.status_char() == "A" else d.old_file.id)
-             for d in diff.deltas if d.status_char() in "AD"]  # fmt: skip
-    if not too_large(repo.odb, sides):
-        diff.find_similar()
+    sides = [
+        str(f.id)
+        for d in diff.deltas
+        if d.status_char() in "AD"
+        for f in [d.new_file if d.status_char() == "A" else d.old_file]
+        if f.mode != 0o160000
+    ]  # fmt: skip (a submodule's commit is not ours to read)
+    find = pygit2.enums.DiffFind
+    if odb.prefetch(sides):
+        diff.find_similar(flags=find.FIND_RENAMES | find.FIND_EXACT_MATCH_ONLY)
+    elif not too_large(odb, sides):
+        diff.find_similar(flags=find.FIND_RENAMES)
     return diff

@@ -16,7 +16,8 @@ _BLOB_MODES = (b"100644", b"100755")
 
 
 def _entry(odb: Any, tree: bytes, name: str, want_tree: bool) -> bytes | None:
-    """The raw id of entry `name` (a folder if `want_tree`) in the raw tree object `tree`."""
+    """The raw id of entry `name` (a folder if `want_tree`) in the raw tree object `tree`
+    (`odb`: the repository's memkit.git.objects.Objects)."""
     data = odb.read(tree.hex())[1]
     needle = b" " + name.encode("utf-8") + b"\x00"
     modes = (_TREE_MODE,) if want_tree else _BLOB_MODES
@@ -60,7 +61,9 @@ def hex_id(raw: bytes | None) -> str | None:
 
 def tree_or_none(repo: Any, raw: bytes | None) -> Any | None:
     """The tree object of a raw id (None stays None)."""
-    return None if raw is None else repo[raw.hex()]
+    from memkit.git.objects import objects_of
+
+    return None if raw is None else objects_of(repo).lookup(raw.hex())
 
 
 def subtree(tree: Any, folder: str) -> Any | None:
@@ -77,6 +80,7 @@ def walk_tree(repo: Any, tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
     limits of memkit.git.bounded (TreeLimitError past them: a branch can hold a tree
     that names a billion paths)."""
     from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES, walk
+    from memkit.git.objects import objects_of
 
-    yield from walk(repo.odb, str(tree.id), prefix, max_entries=REPO_MAX_ENTRIES,
+    yield from walk(objects_of(repo), str(tree.id), prefix, max_entries=REPO_MAX_ENTRIES,
                     max_depth=REPO_MAX_DEPTH)  # fmt: skip

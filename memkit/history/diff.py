@@ -141,14 +141,17 @@ def _review(
         new = snapshots.at_revision(repo, folder, head_id)
     else:
         new = snapshots.on_disk(store, files, sha256=len(base_id) == 64)
-    files.want(*_differing(old, new))
+    was, now = _differing(old, new)
+    files.want(was, now)
+    git.prefetch(repo, files.missing([*was.values(), *now.values()]))  # a partial clone's, at once
     changes = _with_owners(store, _compare(old, new, files), new, files)
     files.save()
     from memkit.staleness import check_range
 
     found = check_range(store, base_id, head_id, memories=mems)
     stale = tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
-    notes = []
+    notes = [f"{s.id}: {x.link}: {x.reason}" for s in found if not s.stale
+             for x in s.links if x.state == "unverified" and x.reason]  # fmt: skip
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
     return Review(base_id, head_id, tuple(changes), stale, tuple(notes))

@@ -93,7 +93,12 @@ class _States:
             self.snap = Snapshot(self.store.root, repo, WORKTREE)
         if commit not in self.evaluators:
             changes = _changes_since(self.snap.repo, commit, self.local)
-            self.evaluators[commit] = Evaluator(self.snap, changes)
+            gap = None
+            if changes is None and commit is not None and self.snap.repo is not None:
+                from memkit.git import missing_commit
+
+                gap = missing_commit(self.snap.repo, commit)
+            self.evaluators[commit] = Evaluator(self.snap, changes, gap)
         return self.evaluators[commit]
 
 
@@ -122,6 +127,9 @@ def check_range(
 
     A link counts when its code differs between the two revisions, unless the
     memory was re-verified against the newer code (its recorded fingerprint matches).
+    A memory with a link whose code this clone cannot read (a partial clone that could
+    not fetch it, a shallow one without the history) comes as `unverified`, the link
+    with its reason.
     """
     from memkit.git import range_changes
     from memkit.staleness.engine import current_print
@@ -156,6 +164,8 @@ def check_range(
         )
         if any(link.stale for link in links):
             out.append(MemoryStatus(mem.id, "stale", links))
+        elif any(link.state == "unverified" and link.reason for link in links):
+            out.append(MemoryStatus(mem.id, "unverified", links))  # history this clone lacks
     prints.save()
     return out
 
@@ -198,12 +208,16 @@ class Comparison:
 
     def __call__(self, links: Iterable[str], since: str | None) -> list[LinkStatus]:
         from memkit.staleness.engine import current_print, touched
+        from memkit.staleness.links import Link
 
         out = []
         for text in touched(self.changes, self.old, links):
             before = current_print(self.old, text)
             if before is not None:
                 out.append(self.evaluator.state(text, before, since))
+            elif why := self.old.missing.get(Link.parse(text).path):
+                how = f"memkit cannot tell how {text} changed since {str(self.old.rev)[:12]}: {why}"
+                out.append(LinkStatus(text, "unverified", None, since, reason=how))
         return out
 
 

@@ -56,11 +56,19 @@ REMOVED = Found("removed")
 
 
 class Evaluator:
-    """Link states against one snapshot, given what changed to reach it (None: unknown)."""
+    """Link states against one snapshot, given what changed to reach it (None: unknown).
 
-    def __init__(self, snap: Snapshot, changes: TreeChanges | None) -> None:
+    `gap`: why what changed is unknown when the history is not in this clone (a shallow
+    clone without the commit links were verified at). A link whose code is not where it
+    was is then, like one whose history a partial clone could not fetch, `unverified`
+    with the reason, rather than `removed` or an ambiguous move a full clone would not
+    report: this clone cannot see what a full one would.
+    """
+
+    def __init__(self, snap: Snapshot, changes: TreeChanges | None, gap: str | None = None) -> None:
         self.snap = snap
         self.changes = changes
+        self.gap = gap
         self._old: dict[str, Snapshot] = {}
         self._candidates: tuple[object, list[str]] | None = None  # (changes, code paths)
         self._new: dict[tuple[int, str], list[tuple[str, tuple[str, ...], Counter[str]]]] = {}
@@ -76,9 +84,34 @@ class Evaluator:
         if self.changes is not None and not self.changes.touches(gpath):
             return LinkStatus(text, "unchanged", None, since)
         found = self._evaluate(link, recorded, since)
+        if found.state == "removed" or (found.state == "moved" and found.moved_to is None):
+            blind = self._blind(link, since)
+            if blind is not None:
+                return LinkStatus(text, "unverified", None, since, reason=blind)
         return LinkStatus(
             text, found.state, found.moved_to, since, found.candidates, found.change, found.reason
         )
+
+    def _blind(self, link: Link, since: str | None) -> str | None:
+        """Why this clone cannot tell where the code of `link` went (None: it can)."""
+        where = f"memkit cannot tell where {link} went"
+        if link.path in self.snap.missing:
+            return f"memkit cannot read {link}: {self.snap.missing[link.path]}"
+        if self.gap is not None:
+            return f"{where}: {self.gap}"
+        path = self.snap.git_path(link.path)
+        if self.changes is not None and self.changes.unseen and path in self.changes.deleted:
+            _, why = min(self.changes.unseen.items())
+            return f"{where} (renamed or removed): {why}"
+        old = self._old.get(since) if since is not None else None
+        if old is None or since is None:  # the older code was not needed
+            return None
+        if link.path in old.missing:
+            return f"{where}: {old.missing[link.path]}"
+        from memkit.git import missing_commit
+
+        gap = missing_commit(self.snap.repo, since)
+        return None if gap is None else f"{where}: {gap}"
 
     def _evaluate(self, link: Link, recorded: str, since: str | None) -> Found:
         renamed = self.changes.renamed.get(self.snap.git_path(link.path)) if self.changes else None

@@ -280,11 +280,12 @@ def _moved_paths(paths: tuple[str, ...], moved: dict[str, str]) -> tuple[str, ..
 
 
 def _moves(store: Store, mems: list[Memory], today: dt.date) -> dict[str, dict[str, LinkStatus]]:
-    """Memory id -> link -> its status, for the links whose code moved."""
+    """Memory id -> link -> its status, for the links whose code moved (or whose history
+    this clone lacks to tell where it went)."""
     from memkit.staleness.check import check_store
 
     return {
-        status.id: {x.link: x for x in status.links if x.state == "moved"}
+        status.id: {x.link: x for x in status.links if x.state == "moved" or x.reason}
         for status in check_store(store, today=today, ids=[m.id for m in mems])
     }
 
@@ -302,6 +303,8 @@ def verify(
 
 def _fix(mem: Memory, link: str, message: str, moved: LinkStatus | None) -> str:
     edit = f"edit the memory's links with `memkit edit {mem.id}`"
+    if moved is not None and moved.state == "unverified" and moved.reason:
+        return f"{message}; {moved.reason}"
     if moved is not None and moved.moved_to:
         return f"{message}; its code moved to {moved.moved_to}: pass --follow, or {edit}"
     if moved is not None and moved.candidates:

@@ -68,6 +68,8 @@ class Snapshot:
         # path -> why a limit kept memkit from reading it (the file is there: never
         # report it as missing)
         self.refused: dict[str, str] = {}
+        # path -> why its blob is not in this clone (a partial clone that could not fetch it)
+        self.missing: dict[str, str] = {}
         self._derived: dict[tuple[str, ...], Any] = {}
 
     def derived(self, key: tuple[str, ...], compute: Callable[[], T]) -> T:
@@ -112,6 +114,7 @@ class Snapshot:
     def read(self, path: str) -> bytes | None:
         """The file's bytes; None when it is missing, or refused (`refusal` says why)."""
         from memkit.errors import MemkitError, TooLargeError
+        from memkit.git.objects import MissingObjectError
 
         try:
             if self.rev is None or self.repo is None:
@@ -123,6 +126,9 @@ class Snapshot:
             return read_at(self.repo, self.rev, self.git_path(path), limit=MAX_SOURCE_BYTES)
         except TooLargeError as e:
             self.refuse(path, too_large(path, e.size, e.limit))
+            return None
+        except MissingObjectError as e:
+            self.missing.setdefault(path, str(e))
             return None
         except (OSError, MemkitError):  # a link out, a FIFO or a device reads as no file
             return None
