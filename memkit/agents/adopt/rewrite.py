@@ -26,9 +26,9 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memkit.agents.importing import markdown as md
-from memkit.agents.importing.layout import NESTED_KINDS
-from memkit.agents.importing.sources import Source
+from memkit.agents.adopt import markdown as md
+from memkit.agents.adopt.layout import NESTED_KINDS
+from memkit.agents.adopt.sources import Source
 
 BEGIN = "<!-- memkit:begin -->\n"
 END = "<!-- memkit:end -->\n"
@@ -101,7 +101,7 @@ def plan(
 def _linked(src: Source) -> str | None:
     """Where a link leads when that is no file an agent loads (`CLAUDE.md -> README.md`):
     its text is for people too, and stays. None for a plain file or an agent's file."""
-    from memkit.agents.importing.sources import kind_of
+    from memkit.agents.adopt.sources import kind_of
 
     if not src.path.is_symlink():
         return None

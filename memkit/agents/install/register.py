@@ -4,7 +4,7 @@ the Claude Code hooks in .claude/settings.json.
 Each function merges into the existing JSON (other servers, hooks and settings are
 kept as they are), is idempotent, writes atomically, and returns one line per file
 it changed (with `dry_run`, what it would change, writing nothing). An entry a person
-adjusted (the `memkit` server) is left alone. Other agents' files: memkit.agents.installers.
+adjusted (the `memkit` server) is left alone. Other agents' files: more_agents.py.
 Files are read with fsutil.read_inside and written through fsutil.write_target: a settings file
 that is a link out of the repository (or into .git/) is refused, never written through.
 
@@ -22,7 +22,7 @@ from typing import Any
 
 from memkit.install import ANYWHERE
 
-# The tools whose use the PostToolUse hook records (memkit.agents.claude.TOOLS).
+# The tools whose use the PostToolUse hook records (memkit.agents.claude.payload.TOOLS).
 TOOL_MATCHER = "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
 # The tools before which memories about the file are given (point of action).
 EDIT_MATCHER = "Edit|MultiEdit|Write|NotebookEdit"

@@ -1,11 +1,10 @@
 """A session journal (what an agent read, edited and ran) -> one draft `episode` memory.
 
-The journal's records come from the PostToolUse hook (memkit.agents.claude.record,
-memkit.agents.journal). The draft lists the files read and edited, the commands run
-and the searches made, links the edited files (and, for Python, the functions and
-classes the edits landed in), carries the session id as `source`, and has every
-likely secret redacted (then it is scanned as everything agents write is:
-memkit.agents.proposals).
+`stop` runs at Stop and SessionEnd on the journal the PostToolUse hook wrote
+(memkit.agents.claude.journal). The draft lists the files read and edited, the commands
+run and the searches made, links the edited files (and, for Python, the functions and
+classes the edits landed in), carries the session id as `source`, and has every likely
+secret redacted (then scanned as everything agents write is: memkit.agents.proposals).
 """
 
 from __future__ import annotations
@@ -19,9 +18,11 @@ import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memkit import memory as mm
-from memkit.agents.journal import redacted_first_line
+from memkit.agents.claude.journal import journal_path, read_journal, redacted_first_line
+from memkit.agents.claude.payload import find_root, session_id
 from memkit.secrets import bare_values, redact
 from memkit.store import Store
 
@@ -315,3 +316,28 @@ def save_episode(store: Store, summary: Summary, sid: str, *, today: dt.date) ->
             return f"{old.path} is up to date"
         saved = put_draft(store, old, new, today=today)
         return f"updated {saved.path} ({saved.status})"
+
+
+def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> str:
+    """Stop and SessionEnd: turn the session's journal into one draft episode memory; say
+    what happened. `end` (SessionEnd) also deletes the journal: the session is over."""
+    if payload.get("stop_hook_active"):
+        return "stop_hook_active is set: already continuing after a stop hook, nothing to do"
+    found = find_root(payload)
+    if found is None:
+        return "no .memory/ directory here or above; no episode saved (run `memkit init`)"
+    root, sid = Path(found), session_id(payload)
+    journal = journal_path(root, sid)
+    if not journal.exists():
+        return f"no journal for session {sid}: nothing to save"
+    transcript = payload.get("transcript_path")
+    path = transcript if isinstance(transcript, str) else None
+    asked = first_prompt(path)
+    concluded = conclusion(payload.get("last_assistant_message"), path)
+    summary = dataclasses.replace(
+        summarise(root, read_journal(journal)), asked=asked, concluded=concluded
+    )
+    message = save_episode(Store(root), summary, sid, today=today)
+    if end or payload.get("hook_event_name") == "SessionEnd":
+        journal.unlink(missing_ok=True)
+    return message

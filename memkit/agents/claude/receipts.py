@@ -6,7 +6,7 @@ the event (`session-start`, `file`, `prompt`), why (the file touched, the words 
 prompt that matched), the memory file's git blob id and the commit HEAD pointed at.
 The same file is the session's ledger: `given` says what the session already has, so
 no memory is given twice, and `spent` how much of the session's budget is used.
-The point-of-action hooks read and write the same lines through memkit.agents.ledger.
+The point-of-action hooks read and write the same lines through memkit.agents.claude.ledger.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memkit.agents import ledger
-from memkit.agents.ledger import RECEIPTS_DIR
+from memkit.agents.claude import ledger
+from memkit.agents.claude.ledger import RECEIPTS_DIR
 
 
 @dataclass(frozen=True)
@@ -148,7 +148,7 @@ def resolve(root: Path, given: str) -> str:
     """The session `given` names: its full id, or a prefix of exactly one session's id
     (as `memkit sessions` lists them; an 8-character prefix is usually enough).
     Raises MemkitError naming the candidates, or `memkit sessions` when none matches."""
-    from memkit.agents.journal import safe_name
+    from memkit.agents.claude.journal import safe_name
     from memkit.errors import MemkitError
 
     try:

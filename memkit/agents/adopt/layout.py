@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from memkit.agents.importing.sources import Source
+from memkit.agents.adopt.sources import Source
 
 NESTED_KINDS = frozenset({"agents", "claude", "gemini"})
 _KEY = re.compile(r"^\s*nested_agents\s*=", re.M)

@@ -13,7 +13,7 @@ Each agent's project file, as its maker documents it (sources in docs/agents.md)
 | zed | .zed/settings.json | "context_servers" |
 | opencode | opencode.json | "mcp" (type local, command as one list) |
 
-The command is the launcher of memkit.agents.register (it finds memkit per teammate and
+The command is the launcher of memkit.agents.install.register (it finds memkit per teammate and
 exits 0 quietly without it). Like register.py: JSON files are merged (everything else
 kept, in order, with the file's own indentation), the TOML file is edited as text (only
 memkit's table is added or removed), files are read and written through the safe-path
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memkit.agents.register import MARK, MAX_JSON, MCP_NAME, _script
+from memkit.agents.install.register import MARK, MAX_JSON, MCP_NAME, _script
 from memkit.errors import MemkitError
 from memkit.fsutil import without_bom
 

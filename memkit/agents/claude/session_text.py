@@ -1,8 +1,7 @@
 """The SessionStart text laid out: blocks in order within Claude Code's cap, everything counted.
 
-Shared by the full handler (memkit.agents.preloaded, which reads the store) and the
-hook's fast path (memkit.agents.hook, which reads the cached candidates of the
-point-of-action index). Standard library only, no I/O.
+Used by the SessionStart handler (memkit.agents.claude.handlers) and by the index
+builder, which sizes the candidates (indexer). Standard library only, no I/O.
 """
 
 from __future__ import annotations

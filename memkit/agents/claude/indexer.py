@@ -1,6 +1,6 @@
 """The point-of-action index, write side: built from one load of the store.
 
-`build` writes `agents-poa.idx` (the layout is in memkit.agents.recall) atomically
+`build` writes `agents-poa.idx` (the layout is in memkit.agents.claude.recall) atomically
 into memkit's private folder: the sources' stamps are taken before the store is read,
 so a memory changed while it is built makes the next check fail and the index is
 built again. `digest` is the stamp of every memory file, which SessionStart compares
@@ -15,9 +15,9 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents import recall
-from memkit.agents.preloaded import COMPILED, RULES_DIR, compiled
-from memkit.agents.words import words
+from memkit.agents.claude import recall
+from memkit.agents.claude.preloaded import COMPILED, RULES_DIR, compiled
+from memkit.agents.claude.words import words
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
@@ -148,7 +148,7 @@ def build(store: Store, *, today: dt.date) -> bytes:
     that cannot be written leaves it in memory only."""
     import contextlib
 
-    from memkit.agents import pointofaction as poa
+    from memkit.agents.claude import pointofaction as poa
     from memkit.fsutil import atomic_write
 
     root = str(store.root)
@@ -202,7 +202,7 @@ def _dumps(value: Any) -> bytes:
 def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
     """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
     fit, then enough more to name what is left out; the count of all of them."""
-    from memkit.agents.session_text import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.agents.claude.session_text import CONTEXT_CHARS, MAX_LISTED, block
     from memkit.memory import TYPES
 
     always = sorted(

@@ -2,10 +2,10 @@
 
 `on_file` (PreToolUse before an edit, PostToolUse after a read) and `on_prompt`
 (UserPromptSubmit) pick memories from the point-of-action index
-(memkit.agents.recall), leave out what the session already has (its ledger,
-memkit.agents.ledger) and what Claude Code already loaded (memories compiled into
+(memkit.agents.claude.recall), leave out what the session already has (its ledger,
+memkit.agents.claude.ledger) and what Claude Code already loaded (memories compiled into
 CLAUDE.md or .claude/rules/), read the few memories given fresh from disk, mark stale
-ones with what changed (SessionStart, memkit.agents.session_text, does the same), and
+ones with what changed (SessionStart, memkit.agents.claude.session_text, does the same), and
 fit the rest in the event's budget and what is left of the session's. Everything given
 gets a receipt. Budgets, in characters, come from `[agents]` in .memory/config.toml:
 `session_budget`, `file_budget`, `prompt_budget`, `prompt_memories`.
@@ -21,8 +21,18 @@ from __future__ import annotations
 import os
 import time
 
-from memkit.agents import ledger, recall, session_text
-from memkit.agents.recall import ABOUT, COMPILED, LINKED, MTIME, OFFSET, PATH, SIZE, TITLE, TYPE
+from memkit.agents.claude import ledger, recall, session_text
+from memkit.agents.claude.recall import (
+    ABOUT,
+    COMPILED,
+    LINKED,
+    MTIME,
+    OFFSET,
+    PATH,
+    SIZE,
+    TITLE,
+    TYPE,
+)
 from memkit.controls import for_agent
 
 TYPE_CHECKING = False

@@ -1,7 +1,7 @@
 """The point-of-action index, read side: which memories a file touch or a prompt calls for.
 
 One derived file, `agents-poa.idx` in memkit's private folder (memkit.cachedir, never
-.memory/), written by memkit.agents.indexer. Its first line is a JSON header: what
+.memory/), written by memkit.agents.claude.indexer. Its first line is a JSON header: what
 the index was built from (`sources`: the stamps, size and mtime, of .memory/ and each
 folder in it, of config.toml and of every file Claude Code loads that memkit compiles
 into: CLAUDE.md, its @imports, .claude/rules/), the MEMKIT_AGENTS_* variables, the
@@ -318,7 +318,7 @@ def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, st
     total = max(1, index.count)
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
-    from memkit.agents.words import words
+    from memkit.agents.claude.words import words
 
     for w in dict.fromkeys(words(prompt[:4000])):
         ids = index.bucket("w", w).get(w, ())

@@ -1,6 +1,6 @@
 """What agents may do with the store through memkit's MCP tools, as plain functions.
 
-The MCP tools (memkit.agents.mcp) are thin wrappers over save, update, forget,
+The MCP tools (memkit.agents.mcp.server) are thin wrappers over save, update, forget,
 search, for_files, stale and verify (get_memory over Store.get). They take the store
 and the date and know nothing of MCP; a MemkitError's message is what the agent sees.
 status_source gives search and context the staleness verdict (SessionStart uses it
