@@ -1,17 +1,10 @@
 """What agents may write, and how a person accepts it.
 
-Agents only ever write drafts. A memory that is not a draft (active, archived,
-superseded) is never changed by an agent: its change becomes a *proposed revision*,
-a new draft memory whose `revises` field names the original, carrying the fields and
-body the agent proposes. A revision's `status` is the status it proposes: `draft`
-keeps the original's, `archived` (what forgetting proposes) or `superseded` change it;
-it is never `active`. A person accepts one with `memkit approve ID` (a plain draft
-becomes active; a revision is applied to the original and deleted) or drops it with
-`memkit approve --reject ID`.
-
-Everything an agent writes is scanned for secrets with the `memkit: allow-secret`
-pragma not honoured and no allowance (store.check_secrets(..., agent=True)). Every
-function here that writes holds the store lock for its whole read-modify-write.
+Agents only write drafts. A change to a reviewed memory becomes a *proposed revision*:
+a new draft whose `revises` names the original and whose `status` is the one proposed
+(`draft` keeps the original's; never `active`). `memkit approve ID` makes a draft active
+or applies a revision; `--reject` drops either. Everything an agent writes is scanned for
+secrets with no allowance; every write holds the store lock for its read-modify-write.
 """
 
 from __future__ import annotations

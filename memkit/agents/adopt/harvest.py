@@ -1,14 +1,10 @@
 """`memkit import --harvest`: what agents remembered on their own -> drafts for review.
 
-The places (memkit/agents/adopt/places.py): Claude Code's auto memory for this
-project, CLAUDE.local.md files, Gemini CLI's saved memories and per-project memory
-folder, a Cline / Roo Code memory bank. Each topic file, section or saved fact becomes
-one *draft* (tagged `harvested` and the agent's name, `source` naming where it came
-from), which a person reviews with `memkit approve`. Skipped, each with its reason:
-text already in a memory (the same, contained in one, or nearly the same words), text
-harvested before (a ledger of what was drafted lives in memkit's private folder, so a
-rejected draft does not come back), text that looks like a secret, a file that cannot
-be read. The source files are only read, never written.
+Each topic file, section or saved fact found (places.py) becomes one draft, tagged
+`harvested` and the agent's name. Skipped, with the reason: text already in a memory
+(the same, contained, or nearly the same words), text harvested before (a ledger in
+memkit's private folder keeps rejected drafts from coming back), a likely secret, an
+unreadable file. The source files are never written.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """`memkit import`: existing agent instruction files -> memories, one per meaningful section.
 
-Finds every file an agent loads (memkit/agents/adopt/sources.py): CLAUDE.md,
-AGENTS.md and GEMINI.md at any depth, .claude/rules, Cursor rules (nested ones too),
-.cursorrules, Copilot's files, .clinerules, Windsurf, Kiro and Roo Code rules, and
-memory-bank/. Scopes carry over (memkit/agents/adopt/scope.py), and so do Cursor's
-and Copilot's descriptions and on-demand rules (`description`, `activation`). The same
-text found in several files becomes one memory applying to all their scopes. A
-section that looks like a secret is skipped, with the reason, and the rest imported.
-With `adopt`, the imported text then leaves the files (memkit/agents/adopt/rewrite.py).
+Every file an agent loads is found (sources.py); scopes, descriptions and activation
+carry over (scope.py); the same text in several files becomes one memory for all their
+scopes; a section that looks like a secret is skipped with the reason. With `adopt`,
+the imported text then leaves the files (rewrite.py).
 """
 
 from __future__ import annotations

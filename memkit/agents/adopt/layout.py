@@ -1,11 +1,8 @@
 """Keeping a project's layout when it is adopted: folder files stay folder files.
 
-A project whose nested AGENTS.md, CLAUDE.md or GEMINI.md files were imported keeps
-them after `memkit import --adopt`: `[compile] nested_agents = true` is set in
-.memory/config.toml (one line added, the rest of the file kept byte for byte, a
-byte-order mark included), so `memkit compile` writes each folder's memories back
-into that folder's file. A config that says `nested_agents` already is left alone:
-the person who wrote it chose.
+When nested AGENTS.md, CLAUDE.md or GEMINI.md files were imported, `memkit import --adopt`
+sets `[compile] nested_agents = true` (one line added, the rest of config.toml kept byte
+for byte) so compile writes them back; a config that says `nested_agents` is left alone.
 """
 
 from __future__ import annotations

@@ -1,20 +1,11 @@
 """Adoption: imported text leaves the instruction files, so compile does not say it twice.
 
-After an import, the sections now in the store are taken out of the files they came
-from, when memkit compiles a file for the agent that reads them:
-
-- root AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md keep what
-  was not imported (a title, `@` imports, skipped sections, comments) and get an empty
-  memkit section where the first imported section was, for `memkit compile` to fill;
-- nested agent files and rule files (Cursor, Copilot, Claude Code rules) keep what was
-  not imported, and are deleted when nothing else is left (the text is in the memories);
-- the files of agents memkit compiles nothing for (Cline, Windsurf, Kiro, Roo Code,
-  memory-bank) are left alone, and so is a file whose target is not in `[compile]`.
-
-An `@path` line importing a file that gets a compiled section too is taken out: the
-text reaches the agent through the importing file's own compiled section. Nothing is
-lost: a file whose bytes differ from git's HEAD (or outside git) is copied to memkit's
-private folder before it changes.
+The sections now in the store leave the files memkit compiles for the agent reading
+them: root AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md keep the rest and
+get an empty memkit section where the first imported one was; nested and rule files keep
+the rest, or are deleted when nothing is left; other agents' files, and targets not in
+`[compile]`, are left alone. An `@path` import of a file that gets its own compiled
+section goes too. A file whose bytes differ from git's HEAD is backed up first.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """The handlers of the Claude Code hooks that give memories, kept light.
 
-PostToolUse appends the session's journal line; after a Read, and before an edit
-(PreToolUse), the memories about that file not yet given are added to the context;
-UserPromptSubmit adds those the prompt calls for; SessionStart gives the always-on
-memories (memkit.agents.claude.session_text), and after a resume or compact those about the
-files the session touched. All of them read
-the point-of-action index (memkit.agents.claude.recall): it is checked against its sources
-on every call (SessionStart also compares every memory file's stamp) and rebuilt
-from one store load when it no longer holds, or when a memory about to be given
-changed. Standard library only while the index holds and nothing stale is given.
+PostToolUse appends the session's journal line; after a Read and before an edit the
+memories about the file not yet given are added to the context, UserPromptSubmit adds
+those the prompt calls for, SessionStart the always-on ones (and after a resume or
+compact those about the files touched). All read the point-of-action index, checked
+against its sources on every call and rebuilt from one store load when it no longer
+holds or a memory about to be given changed.
 """
 
 from __future__ import annotations

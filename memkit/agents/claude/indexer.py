@@ -1,11 +1,8 @@
 """The point-of-action index, write side: built from one load of the store.
 
-`build` writes `agents-poa.idx` (the layout is in memkit.agents.claude.recall) atomically
-into memkit's private folder: the sources' stamps are taken before the store is read,
-so a memory changed while it is built makes the next check fail and the index is
-built again. `digest` is the stamp of every memory file, which SessionStart compares
-(an edit in place changes no folder). Nothing here runs on a file touch unless the
-index is missing or no longer holds.
+`build` writes the index (layout: memkit.agents.claude.recall) atomically; the sources'
+stamps are taken before the store is read, so a memory changed meanwhile makes the next
+check fail. `digest` stamps every memory file, which SessionStart compares.
 """
 
 from __future__ import annotations

@@ -1,12 +1,9 @@
 """A session's journal: what an agent read, edited, searched and ran, one JSON line a tool call.
 
-Journals live in `sessions/<session>.jsonl` in memkit's private folder
-(memkit.cachedir). `append` adds one line with one O_APPEND write (concurrent hooks
-never interleave lines); `read_journal` reads them back, redacted again;
-`prune_journals` deletes those of sessions that never ended. The redaction helpers
-(`redact_then_cut`, `redacted_first_line`) make sure no line, and no draft made from
-one, keeps a likely secret or part of one. Standard library only until there is text
-to redact: the PostToolUse hook appends on every tool call.
+`sessions/<session>.jsonl` in memkit's private folder, appended with one O_APPEND write a
+line (concurrent hooks never interleave), read back redacted again, pruned when a session
+never ended. No line, and no draft made from one, keeps a likely secret or part of one.
+Standard library only until there is text to redact.
 """
 
 from __future__ import annotations

@@ -1,11 +1,8 @@
 """A session's ledger: its receipts file read and appended with the standard library only.
 
-`receipts/<session>.jsonl` in memkit's private folder holds one JSON object a line
-(memkit.agents.claude.receipts describes the fields and reads them for `memkit sessions` and
-`memkit why`). The point-of-action hooks read it on every file touch to learn what the
-session already has (`state`: the ids given and the characters spent since its context
-last started afresh) and append what they give (`append`), so this module imports
-nothing but json and os; `blob_id` loads hashlib only when something is given.
+The point-of-action hooks read it on every file touch (`state`: the ids given and the
+characters spent since the context last started afresh) and append what they give;
+memkit.agents.claude.receipts describes the fields.
 """
 
 from __future__ import annotations

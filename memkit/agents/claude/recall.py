@@ -1,24 +1,13 @@
 """The point-of-action index, read side: which memories a file touch or a prompt calls for.
 
-One derived file, `agents-poa.idx` in memkit's private folder (memkit.cachedir, never
-.memory/), written by memkit.agents.claude.indexer. Its first line is a JSON header: what
-the index was built from (`sources`: the stamps, size and mtime, of .memory/ and each
-folder in it, of config.toml and of every file Claude Code loads that memkit compiles
-into: CLAUDE.md, its @imports, .claude/rules/), the MEMKIT_AGENTS_* variables, the
-dates it holds for, a digest of every memory file's stamp, the budgets, and where each
-bucket starts. The rest is JSON buckets, each a few kilobytes, hashed by key:
-
-- `f`: file keys (a link's file or folder, a `paths` entry without wildcards) and glob
-  keys (the glob's fixed folder and extension) -> ids, with the entries they name;
-- `w`: words (title, tags, links) -> ids, for prompts;
-- `e`: id -> entry: [path, size, mtime_ns, body offset, title, type, about, compiled,
-  rank, the linked files when its links have fingerprints];
-- `s`: the SessionStart candidates in order, with their entries and block sizes.
-
-A hook reads the header, stats the few sources, and reads the buckets its keys fall
-in: at 10,000 memories a file touch reads a few kilobytes, not the store. Standard
-library only. Everything read is checked (types, offsets); a file that fails any
-check is as good as missing, and the caller rebuilds it.
+`agents-poa.idx` in memkit's private folder, written by memkit.agents.claude.indexer. Its
+first line is a JSON header: the stamps (size, mtime) of the sources it was built from
+(.memory/ and its folders, config.toml, what Claude Code loads), the MEMKIT_AGENTS_*
+variables, the dates it holds for, a digest of the memory files' stamps, the budgets and
+where each bucket starts. Then JSON buckets, hashed by key: `f` file and glob keys -> ids
+with their entries, `w` words -> ids, `e` id -> entry (fields: PATH ... LINKED below), and
+`s` the SessionStart candidates. A hook reads a few kilobytes, not the store. Standard
+library only; a file that fails any check is as good as missing, and is rebuilt.
 """
 
 from __future__ import annotations

@@ -18,12 +18,13 @@ HEAD = (
 )
 
 
-def block(title: str, kind: str, mid: str, stale: str, text: str) -> str:
+def block(title: str, kind: str, mid: str, stale: str, text: str, about: str = "") -> str:
     """One memory's block; everything from the memory escaped (controls.for_agent)."""
     from memkit.controls import for_agent as inline
 
     warn = f"\n> **Possibly out of date**: {inline(stale)}\n" if stale else ""
-    head = f"\n## {inline(title)}\n\n_{inline(kind)} `{inline(mid)}`_\n{warn}"
+    about = f", about {inline(about)}" if about else ""
+    head = f"\n## {inline(title)}\n\n_{inline(kind)} `{inline(mid)}`{about}_\n{warn}"
     return f"{head}\n{inline(text, lines=True)}\n"
 
 

@@ -1,17 +1,11 @@
 """Register memkit with agents: the MCP server in .mcp.json / .cursor/mcp.json, and
-the Claude Code hooks in .claude/settings.json.
+the Claude Code hooks in .claude/settings.json (other agents: more_agents.py).
 
-Each function merges into the existing JSON (other servers, hooks and settings are
-kept as they are), is idempotent, writes atomically, and returns one line per file
-it changed (with `dry_run`, what it would change, writing nothing). An entry a person
-adjusted (the `memkit` server) is left alone. Other agents' files: more_agents.py.
-Files are read with fsutil.read_inside and written through fsutil.write_target: a settings file
-that is a link out of the repository (or into .git/) is refused, never written through.
-
-The commands written are launchers (`launcher`): a committed settings file runs on
-every teammate's machine, so the command finds memkit at run time (the project's
-.venv/ or venv/, then PATH) and, when memkit is missing, exits 0 with at most one
-notice per agent process instead of failing every tool call.
+Each function merges into the existing JSON (everything else kept), is idempotent, writes
+atomically through fsutil.write_target (a link out of the repository is refused), leaves
+an entry a person adjusted alone, and returns one line per file changed (or, with
+`dry_run`, that would be). The commands are launchers: a committed settings file runs on
+every teammate's machine, so it finds memkit at run time and, without it, exits 0.
 """
 
 from __future__ import annotations

@@ -1,13 +1,9 @@
 """`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
 
-The one module that imports the MCP SDK, through its public API only. Each tool is a
-thin wrapper over one function of memkit.agents.mcp.tools, with the title, hints and
-output schema memkit.agents.mcp.tools.TOOLS gives it and enums for enum-valued arguments;
-a MemkitError becomes an error result carrying the CLI's message. An MCPServer holds
-the tools; a low-level Server serves them over stdio, each line screened first
-(memkit.agents.mcp.jsonrpc). The project is found as memkit.agents.mcp.roots says, at the
-first tool call when it takes the client's roots. Tools run in worker threads (every
-write holds the store's lock). Logs go to stderr; stdout is the protocol.
+The one module that imports the MCP SDK. Each tool is a thin wrapper over a function
+of memkit.agents.mcp.tools; a MemkitError becomes an error result carrying the CLI's
+message. Each stdin line is screened first (memkit.agents.mcp.jsonrpc); the project is
+found as memkit.agents.mcp.roots says. Tools run in worker threads; logs go to stderr.
 """
 
 from __future__ import annotations
