@@ -95,10 +95,8 @@ def put_draft(store: Store, old: Memory, new: Memory, *, today: dt.date) -> Memo
 
 def propose(store: Store, mid: str, *, today: dt.date, **changes: Any) -> Memory:
     """An agent's change to memory `mid`; returns what was written.
-
     A draft or a proposed revision changes in place and stays what it is. Any other
-    memory is left untouched and a new proposed revision carries the change.
-    """
+    memory is left untouched and a new proposed revision carries the change."""
     status = changes.get("status")
     if status == "active":
         raise NotAProposalError(
@@ -147,11 +145,9 @@ def revision_id(mid: str) -> str:
 
 def forget(store: Store, mid: str, *, today: dt.date, delete: bool = False) -> str:
     """An agent forgets memory `mid`; returns what was done.
-
     Its own draft is archived (deleted when `delete`); a proposed revision is
     withdrawn (deleted); any other memory gets a proposed revision with
-    `status: archived`, for a person to approve.
-    """
+    `status: archived`, for a person to approve."""
     with store.lock():
         mem = store.get(mid)
         if mem.revises is not None or (mem.status == AGENT_STATUS and delete):

@@ -56,12 +56,10 @@ def plan(
     nested: bool = False,
 ) -> tuple[list[Change], list[tuple[str, str]]]:
     """The changes adoption makes, and the files it leaves alone with the reason.
-
     `linked`: files other paths lead to through symbolic links; they are kept (maybe
     empty) rather than deleted, so no link is left dangling. `nested`: nested
     AGENTS.md, CLAUDE.md and GEMINI.md files stay, with a memkit section for
-    compile's `nested_agents` to fill.
-    """
+    compile's `nested_agents` to fill."""
     files = list(files)
     # A file whose text now comes from memories: an `@` import of it would bring the
     # compiled text a second time (what it keeps by hand reaches the agents reading it).
@@ -189,9 +187,7 @@ def apply(
     root: Path, changes: Iterable[Change], backup_dir: Path, at_head: dict[str, bytes]
 ) -> list[str]:
     """Write the changes; a file not as git's HEAD has it is copied to `backup_dir` first.
-
-    Returns the backups made (paths relative to `backup_dir`).
-    """
+    Returns the backups made (paths relative to `backup_dir`)."""
     from memkit.fsutil import atomic_write, write_target
 
     backups = []

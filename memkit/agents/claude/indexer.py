@@ -125,19 +125,14 @@ class _Buckets:
 def build_bytes(root: str, today: str) -> bytes:
     """Build and write the index of the project at `root` (kept in memory only when the
     private folder cannot be written); its bytes."""
+    import datetime
     from pathlib import Path
 
     from memkit.clock import today as clock_today
     from memkit.store import Store
 
-    day = clock_today() if today == recall.today_iso() else dt_date(today)
+    day = clock_today() if today == recall.today_iso() else datetime.date.fromisoformat(today)
     return build(Store(Path(root)), today=day)
-
-
-def dt_date(text: str) -> dt.date:
-    import datetime
-
-    return datetime.date.fromisoformat(text)
 
 
 def build(store: Store, *, today: dt.date) -> bytes:

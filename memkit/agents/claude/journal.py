@@ -61,11 +61,9 @@ def redact(text: str) -> str:
 
 def redacted_first_line(value: Any) -> tuple[str, bool]:
     """(the first line of `value` with likely secrets redacted, whether text was left out).
-
     Only the first SCAN_CHARS characters of the line are looked at; from a longer
     line the last SCAN_MARGIN characters of that window are dropped too, since a
-    secret cut there might no longer be recognised.
-    """
+    secret cut there might no longer be recognised."""
     text = str(value).strip()
     lines = text[: SCAN_CHARS + 1].splitlines()
     first = lines[0] if lines else ""
@@ -105,9 +103,7 @@ def append_bytes(path: str | Path, data: bytes) -> None:
 
 def read_journal(path: Path) -> list[dict[str, str]]:
     """The journal's records; unreadable lines (a crash mid-write) are skipped.
-
-    Text is redacted again: journals written by earlier versions were not.
-    """
+    Text is redacted again: journals written by earlier versions were not."""
     out = []
     for line in path.read_text("utf-8", errors="replace").splitlines():
         try:

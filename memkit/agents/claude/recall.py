@@ -87,26 +87,24 @@ class Index:
         got = self._read.get((kind, n))
         if got is None:
             offs = self.header["off"][kind]
-            a, b = offs[n], offs[n + 1]
-            if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
-                raise ValueError("bad offsets")
-            self.f.seek(self.start + a)
-            data = self.f.read(b - a)
-            got = json.loads(data) if data else {}
-            if len(data) != b - a or not isinstance(got, dict):
-                raise ValueError("bad bucket")
-            self._read[(kind, n)] = got
+            got = self._read[(kind, n)] = self._section(offs[n], offs[n + 1])
+        return got
+
+    def _section(self, a: Any, b: Any) -> dict[str, Any]:
+        """The JSON object between offsets `a` and `b` ({} when empty); ValueError when the
+        offsets or the bytes are not what they should be."""
+        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
+            raise ValueError("bad offsets")
+        self.f.seek(self.start + a)
+        data = self.f.read(b - a)
+        got = json.loads(data) if data else {}
+        if len(data) != b - a or not isinstance(got, dict):
+            raise ValueError("bad section")
         return got
 
     def chunk_start(self) -> dict[str, Any]:
         """The SessionStart candidates: {"ids": [...], "m": {id: entry}, "n": count}."""
-        a, b = self.header["off"]["s"]
-        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
-            raise ValueError("bad offsets")
-        self.f.seek(self.start + a)
-        got = json.loads(self.f.read(b - a))
-        if not isinstance(got, dict):
-            raise ValueError("bad start section")
+        got = self._section(*self.header["off"]["s"])
         ids, entries = got.get("ids"), got.get("m")
         if not (
             isinstance(ids, list)
@@ -141,8 +139,8 @@ def _entry_ok(e: Any) -> bool:
         and isinstance(e[PATH], str)
         and e[PATH].startswith(".memory/")
         and ".." not in e[PATH].split("/")
-        and all(isinstance(x, int) for x in e[1:4])
-        and all(isinstance(x, str) for x in e[4:7])
+        and all(isinstance(e[i], int) for i in (SIZE, MTIME, OFFSET))
+        and all(isinstance(e[i], str) for i in (TITLE, TYPE, ABOUT))
         and isinstance(e[LINKED], list)
         and all(isinstance(x, str) and ".." not in x.split("/") for x in e[LINKED])
     )

@@ -45,12 +45,10 @@ _ROOT = 'r=$CLAUDE_PROJECT_DIR; [ -n "$r" ] || r=$MEMKIT_ROOT; [ -n "$r" ] || r=
 
 def launcher(program: str, *args: str) -> str:
     """A POSIX sh command running memkit's `program` (memkit-hook, memkit) with `args`.
-
     It looks in the project's .venv/bin and venv/bin, then on PATH. Without memkit it
     says so once and exits 0, so an agent without memkit is never blocked: a hook
     prints a `systemMessage` once per session (the session id read from the payload),
-    the server one line on stderr once per client process.
-    """
+    the server one line on stderr once per client process."""
     notice = (
         "memkit is not installed for this project, so its agent hooks do nothing; "
         f"to install it: {ANYWHERE}"
@@ -139,10 +137,8 @@ def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:
 
 def install_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor).
-
     An entry earlier versions wrote (a bare `memkit mcp`) becomes the launcher; one a
-    person adjusted is kept as it is.
-    """
+    person adjusted is kept as it is."""
     changed = []
     for name in MCP_FILES:
         path = root / name
@@ -183,10 +179,8 @@ def _current(hook: Any, arg: str) -> bool:
 
 def install_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are.
-
     Entries earlier versions wrote (`memkit-hook EVENT`, which fails for a teammate
-    without memkit on PATH) are replaced by the launcher.
-    """
+    without memkit on PATH) are replaced by the launcher."""
     path = root / SETTINGS
     data = _load_json(path, root)
     existed = data is not None

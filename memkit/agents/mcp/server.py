@@ -299,10 +299,8 @@ def _answer(result: Any) -> Any:
 
 def serve(root: Path | None, clock: Callable[[], dt.date]) -> None:
     """Serve over stdio until the client closes the connection.
-
     `root` is the explicit `--root` (MEMKIT_ROOT); without it the project is found as
-    memkit.agents.mcp.roots says, at the first tool call if it takes the client's roots.
-    """
+    memkit.agents.mcp.roots says, at the first tool call if it takes the client's roots."""
     project = roots.Project(root, dict(os.environ), os.getcwd())
     anyio.run(serve_stdio, lowlevel(build_server(project, clock)))
 

@@ -208,9 +208,7 @@ def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
 
 def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:
     """Record that the agent's own drafts were checked against the code as it is now.
-
-    Only a person re-verifies a reviewed memory (`memkit verify ID`).
-    """
+    Only a person re-verifies a reviewed memory (`memkit verify ID`)."""
     if not ids:
         raise MemkitError("give the ids of the memories to mark verified")
     from memkit.staleness import verify as run
