@@ -41,7 +41,7 @@ LINK = "src/bill\u200eing.py"
 SID = "7a1c9e2b-0000-4000-8000-00000000beef"
 LOOKUP = """
 import json, sys, time
-from memkit.agents import indexer, recall
+from memkit.agents.claude import indexer, recall
 from memkit.store import Store
 import datetime as dt
 store = Store(__import__("pathlib").Path("."))

@@ -114,7 +114,7 @@ def baseline(repo: Path, work: Path) -> list[str]:
         with tarfile.open(fileobj=io.BytesIO(data)) as tar:
             tar.extractall(out, filter="data")
         compileall.compile_dir(out / "memkit", quiet=1)
-    code = "import sys; from memkit.agents.claude import main; sys.exit(main())"
+    code = "import sys; from memkit.agents.claude.hook import main; sys.exit(main())"
     return [f"PYTHONPATH={out}", PY, "-c", code]
 
 

@@ -2,7 +2,7 @@
 
 Thai, Lao, Myanmar, Khmer, CJK radicals, the iteration marks, kana (not the middle dot),
 bopomofo, hangul compatibility jamo, ideographs, hangul syllables. Search
-(memkit.search.analysis) and the hooks' prompt recall (memkit.agents.recall) both cut
+(memkit.search.analysis) and the hooks' prompt recall (memkit.agents.claude.recall) both cut
 such runs into pairs of characters, so they must agree on the ranges: this is the one
 list. A regular expression class this wide costs tens of milliseconds to compile, so
 each character is looked up by bisection instead.

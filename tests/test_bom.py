@@ -8,7 +8,8 @@ import json
 import pytest
 from conftest import Invoke, write_files
 
-from memkit.agents import installers, register
+from memkit.agents.install import more_agents as installers
+from memkit.agents.install import register
 from memkit.store import Store
 
 BOM = b"\xef\xbb\xbf"

@@ -195,7 +195,7 @@ def test_import_cost() -> None:
     """`memkit --help` must stay fast: the CLI module loads no heavy library."""
     code = (
         "import sys, memkit.cli\n"
-        "import memkit.staleness, memkit.githooks.fastpath, memkit.agents.claude\n"
+        "import memkit.staleness, memkit.githooks.fastpath, memkit.agents.claude.hook\n"
         "import pkgutil, importlib, memkit.commands\n"
         "for m in pkgutil.iter_modules(memkit.commands.__path__):\n"
         "    importlib.import_module('memkit.commands.' + m.name)\n"

@@ -9,7 +9,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-from memkit.agents.pointofaction import DEFAULTS as AGENT_BUDGETS
+from memkit.agents.claude.pointofaction import DEFAULTS as AGENT_BUDGETS
 from memkit.compile.targets import DEFAULT_TARGETS, settings
 from memkit.staleness.verdict import FAILING_STATES, fail_on
 
@@ -17,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 TEMPLATE = (ROOT / "templates" / "config.toml").read_text("utf-8")
 
 # What memkit reads, section by section (the modules that read them validate them):
-# [memories] memkit.agents.tools, [compile] memkit.compile.targets.settings,
+# [memories] memkit.agents.mcp.tools, [compile] memkit.compile.targets.settings,
 # [check] memkit.staleness.verdict.fail_on, [hooks] memkit.githooks.checks.strict_config,
-# [agents] memkit.agents.pointofaction.budget_values.
+# [agents] memkit.agents.claude.pointofaction.budget_values.
 ACCEPTED = {
     "memories": {"forget"},
     "compile": {"targets", "claude_mode", "nested_agents", "budgets"},

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memkit.agents.payload import one_line
+from memkit.agents.claude.payload import one_line
 from memkit.controls import for_agent, printable
 
 

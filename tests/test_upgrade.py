@@ -292,7 +292,7 @@ def test_the_0_1_mcp_entry_still_serves(project: Path) -> None:
 def test_reinstalling_upgrades_the_hook_and_the_agent_entries(project: Path, run: Invoke) -> None:
     """0.1 wrote bare `memkit-hook` / `memkit mcp` entries, which fail for a teammate
     without memkit on PATH: reinstalling turns them into launchers, once."""
-    from memkit.agents.register import MCP_ENTRY, launcher
+    from memkit.agents.install.register import MCP_ENTRY, launcher
 
     hook = project / ".git" / "hooks" / "pre-commit"
     merge = project / ".git" / "hooks" / "pre-merge-commit"  # new since 0.1

@@ -21,19 +21,19 @@ BODY = {"claude settings": "{}\n", "mcp": "{}\n", "codex": "# app\n"}
 
 
 def _claude(store: Store) -> object:
-    from memkit.agents.register import install_claude
+    from memkit.agents.install.register import install_claude
 
     return install_claude(store.root)
 
 
 def _mcp(store: Store) -> object:
-    from memkit.agents.register import install_mcp
+    from memkit.agents.install.register import install_mcp
 
     return install_mcp(store.root)
 
 
 def _codex(store: Store) -> object:
-    from memkit.agents import installers
+    from memkit.agents.install import more_agents as installers
 
     return installers.install(store.root, ["codex"])
 

@@ -1,17 +1,10 @@
 """What agents may write, and how a person accepts it.
 
-Agents only ever write drafts. A memory that is not a draft (active, archived,
-superseded) is never changed by an agent: its change becomes a *proposed revision*,
-a new draft memory whose `revises` field names the original, carrying the fields and
-body the agent proposes. A revision's `status` is the status it proposes: `draft`
-keeps the original's, `archived` (what forgetting proposes) or `superseded` change it;
-it is never `active`. A person accepts one with `memkit approve ID` (a plain draft
-becomes active; a revision is applied to the original and deleted) or drops it with
-`memkit approve --reject ID`.
-
-Everything an agent writes is scanned for secrets with the `memkit: allow-secret`
-pragma not honoured and no allowance (store.check_secrets(..., agent=True)). Every
-function here that writes holds the store lock for its whole read-modify-write.
+Agents only write drafts. A change to a reviewed memory becomes a *proposed revision*:
+a new draft whose `revises` names the original and whose `status` is the one proposed
+(`draft` keeps the original's; never `active`). `memkit approve ID` makes a draft active
+or applies a revision; `--reject` drops either. Everything an agent writes is scanned for
+secrets with no allowance; every write holds the store lock for its read-modify-write.
 """
 
 from __future__ import annotations
@@ -102,10 +95,8 @@ def put_draft(store: Store, old: Memory, new: Memory, *, today: dt.date) -> Memo
 
 def propose(store: Store, mid: str, *, today: dt.date, **changes: Any) -> Memory:
     """An agent's change to memory `mid`; returns what was written.
-
     A draft or a proposed revision changes in place and stays what it is. Any other
-    memory is left untouched and a new proposed revision carries the change.
-    """
+    memory is left untouched and a new proposed revision carries the change."""
     status = changes.get("status")
     if status == "active":
         raise NotAProposalError(
@@ -154,11 +145,9 @@ def revision_id(mid: str) -> str:
 
 def forget(store: Store, mid: str, *, today: dt.date, delete: bool = False) -> str:
     """An agent forgets memory `mid`; returns what was done.
-
     Its own draft is archived (deleted when `delete`); a proposed revision is
     withdrawn (deleted); any other memory gets a proposed revision with
-    `status: archived`, for a person to approve.
-    """
+    `status: archived`, for a person to approve."""
     with store.lock():
         mem = store.get(mid)
         if mem.revises is not None or (mem.status == AGENT_STATUS and delete):

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.agents import EVENTS
+from memkit.agents.claude import EVENTS
 from memkit.capped import capped
 from memkit.commands._common import commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
-    from memkit.agents.importer import Adoption, Plan
+    from memkit.agents.adopt.importer import Adoption, Plan
     from memkit.agents.proposals import Approved
     from memkit.memory import Memory
     from memkit.store import Store
@@ -31,7 +31,7 @@ def mcp(ctx: click.Context) -> None:
     client's roots, else the working directory. Register it with `memkit hooks install
     --mcp` (writes .mcp.json and .cursor/mcp.json).
     """
-    from memkit.agents.mcp import serve
+    from memkit.agents.mcp.server import serve
     from memkit.commands._common import State
 
     state: State = ctx.find_object(State) or State()
@@ -69,7 +69,7 @@ def import_(
     agent loads, nested ones too (default: `.`). Without --adopt the files are untouched;
     with it the imported text leaves them (a dry run shows the diff first).
     """
-    from memkit.agents.importer import adopt_files, import_files
+    from memkit.agents.adopt.importer import adopt_files, import_files
 
     store = get_store(ctx)
     if harvest:
@@ -101,7 +101,7 @@ def import_(
 
 def _suggest_adopt(store: Store, plan: Plan) -> None:
     """One line: the files now say twice what the memories say, and what --adopt does."""
-    from memkit.agents.importer import adopt_files
+    from memkit.agents.adopt.importer import adopt_files
 
     files = [c.rel for c in adopt_files(store, plan, dry_run=True).changes]
     if files:
@@ -114,7 +114,7 @@ def _suggest_adopt(store: Store, plan: Plan) -> None:
 def _harvest(store: Store, dry_run: bool) -> None:
     import os
 
-    from memkit.agents.harvest import harvest
+    from memkit.agents.adopt.harvest import harvest
 
     done = harvest(store, today=today(), env=os.environ, dry_run=dry_run)
     verb = "would draft" if dry_run else "drafted"
@@ -156,9 +156,9 @@ def _claude_hook(event: str) -> None:
 
     Never blocks the agent: any problem is reported on stderr and the exit code is 0.
     """
-    from memkit.agents.hook import run
+    from memkit.agents.claude.hook import handle
 
-    out, err = run(event, sys.stdin.buffer.read())
+    out, err = handle(event, sys.stdin.buffer.read())
     if out:
         click.echo(out)
     if err:
@@ -231,7 +231,7 @@ def sessions(ctx: click.Context, mid: str | None, limit: int) -> None:
 
     With --memory ID: every session that memory reached, when, why and at which version.
     """
-    from memkit.agents import receipts
+    from memkit.agents.claude import receipts
 
     root = get_store(ctx).root
     if mid is not None:
@@ -262,7 +262,7 @@ def why(ctx: click.Context, session: str, as_json: bool) -> None:
     VERSION is the memory file's git blob (`git log --find-object=BLOB` finds its commit);
     COMMIT is HEAD at that moment.
     """
-    from memkit.agents import receipts
+    from memkit.agents.claude import receipts
     from memkit.commands._common import echo_json
 
     root = get_store(ctx).root

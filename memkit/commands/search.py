@@ -115,7 +115,7 @@ def context(
     exclude_always_on: bool,
 ) -> None:
     """The memories relevant to some files and a task, within a token budget."""
-    from memkit.agents.filecontext import file_context
+    from memkit.agents.claude.filecontext import file_context
     from memkit.errors import MemkitError
     from memkit.search import staleness_checker
 

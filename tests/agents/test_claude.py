@@ -1,6 +1,6 @@
-"""Claude Code hooks (memkit.agents.claude), called as `memkit claude-hook` calls them.
+"""Claude Code hooks (memkit.agents.claude.hook), called as `memkit claude-hook` calls them.
 
-`hook()` runs the entry point's own function (memkit.agents.hook.run) in this process,
+`hook()` runs the entry point's own function (memkit.agents.claude.hook.handle) in this process,
 in the project's folder with the date pinned, and prints what it gives as the command
 does; `hook(..., process=True)` and the tests at the end run real processes (the
 command, `memkit-hook`, `python -m memkit.agents.claude`), so the launchers are proven
@@ -37,10 +37,10 @@ def hook(
         out = subprocess.run(args, input=raw, cwd=repo, capture_output=True, text=True, env=env)
         assert out.returncode == 0, out.stderr
         return out
-    from memkit.agents.hook import run
+    from memkit.agents.claude.hook import handle
 
     with in_project(repo):
-        said, err = run(event, raw.encode("utf-8"))
+        said, err = handle(event, raw.encode("utf-8"))
     return subprocess.CompletedProcess(
         args, 0, said + "\n" if said else "", err + "\n" if err else ""
     )
@@ -141,8 +141,8 @@ def journal_text(repo: Path) -> str:
 
 def test_secrets_are_redacted_before_they_are_cut(project: Path) -> None:
     """Each secret straddles the 300-character cut: none of it may reach the journal or draft."""
-    from memkit.agents.claude import handle
-    from memkit.agents.journal import MAX_FIELD
+    from memkit.agents.claude.hook import handle
+    from memkit.agents.claude.journal import MAX_FIELD
     from tests.secretscan.corpus import secrets
 
     def today() -> dt.date:
@@ -182,7 +182,7 @@ def pgp_block() -> str:
 
 
 def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
-    from memkit.agents.journal import redact, redact_then_cut
+    from memkit.agents.claude.journal import redact, redact_then_cut
 
     block = pgp_block()
     assert redact(f"before\n{block}\nafter") == "before\n[REDACTED]\nafter"
@@ -317,8 +317,7 @@ def test_bad_input_never_blocks(
 ) -> None:
     """Whatever arrives: one line on stderr, nothing on stdout, nothing written but
     memkit's own; the entry point's function and the full handlers alike."""
-    from memkit.agents.claude import handle
-    from memkit.agents.hook import run
+    from memkit.agents.claude.hook import handle
     from memkit.clock import today
 
     if isinstance(raw, dict):
@@ -327,7 +326,7 @@ def test_bad_input_never_blocks(
     home = Path(os.environ["HOME"])
     before = tree(project, home)
     with in_project(project):
-        for out, err in (run(event, data), handle(event, data, today)):
+        for out, err in (handle(event, data), handle(event, data, today)):
             assert out == "", out
             assert err.startswith(f"memkit hook {event}: {message}") and "\n" not in err, err
     assert tree(project, home) == before
@@ -467,7 +466,7 @@ def test_lean_entry_point_records_the_same(project: Path) -> None:
 
 
 def test_record_multi_edit_and_notebook(tmp_path: Path) -> None:
-    from memkit.agents.claude import record
+    from memkit.agents.claude.payload import record
 
     multi = {"tool_name": "MultiEdit", "tool_input": {"file_path": str(tmp_path / "a.py"),
              "edits": [{"old_string": "x", "new_string": "y = 2\nz = 3"}]}}  # fmt: skip
@@ -502,7 +501,7 @@ def test_the_first_prompt_names_the_episode(project: Path) -> None:
 
 def test_a_title_is_the_first_line_of_what_was_asked() -> None:
     """A prompt of several lines (a pasted key, a log) still gives a one-line title."""
-    from memkit.agents.drafts import Summary, render
+    from memkit.agents.claude.drafts import Summary, render
 
     asked = "  Fix rounding\nin invoice totals\n"
     summary = Summary(read=(), edited=(), commands=(), searches=(), symbols=(), asked=asked)

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from memkit.agents import proposals
-from memkit.agents.harvest import harvest
-from memkit.agents.importing.places import (
+from memkit.agents.adopt.harvest import harvest
+from memkit.agents.adopt.places import (
     claude_memory_dirs,
     claude_project_name,
     git_roots,

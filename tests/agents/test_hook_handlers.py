@@ -1,4 +1,4 @@
-"""The hooks' fast path (memkit.agents.hook, hook_handlers, recall): the installed entry point
+"""The hooks' fast path (memkit.agents.claude: hook, handlers, recall): the installed entry point
 imports nothing heavy, and the derived index never gives what is no longer true."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from memkit.store import Store
 
 DAY = "2026-11-22"
 HEAVY = ("click", "yaml", "jinja2", "whoosh", "pygit2", "frontmatter", "markdown_it",
-         "memkit.store", "memkit.memory", "memkit.config", "memkit.agents.claude",
+         "memkit.store", "memkit.memory", "memkit.config", "memkit.agents.claude.drafts",
          "typing", "pathlib", "dataclasses", "datetime")  # fmt: skip
 
 
@@ -26,7 +26,7 @@ def run(
     root: Path, event: str, payload: dict[str, Any], *, process: bool = False, **env: str
 ) -> str:
     """`python -m memkit.agents.hook EVENT` (what the memkit-hook script runs): its context.
-    Its function (memkit.agents.hook.run) in this process, in `root` with the date pinned,
+    Its function (memkit.agents.claude.hook.handle) in this process, in `root` with the date pinned,
     as the command calls it; `process=True` runs the command itself."""
     raw = json.dumps(payload)
     if process:
@@ -42,10 +42,10 @@ def run(
         assert done.returncode == 0, done.stderr
         said, err = done.stdout, done.stderr
     else:
-        from memkit.agents import hook
+        from memkit.agents.claude import hook
 
         with in_project(root, DAY, **env):
-            said, err = hook.run(event, raw.encode("utf-8"))
+            said, err = hook.handle(event, raw.encode("utf-8"))
     assert err == "", err
     if not said.strip():
         return ""
@@ -85,7 +85,7 @@ def project(store: Store) -> Path:
 def loaded_by(project: Path, payload: dict[str, Any]) -> set[str]:
     code = (
         "import sys, io, json\n"
-        "from memkit.agents import hook\n"
+        "from memkit.agents.claude import hook\n"
         f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
         "hook.main(['pre-tool-use'])\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
@@ -100,7 +100,7 @@ def test_a_file_touch_imports_nothing_heavy(project: Path) -> None:
     touch = edit(project, "src/billing.py")
     assert "Invoices are immutable" in run(project, "pre-tool-use", touch, process=True)
     loaded = loaded_by(project, edit(project, "src/a.py"))  # already given: nothing read
-    assert "memkit.agents.recall" in loaded
+    assert "memkit.agents.claude.recall" in loaded
     assert sorted(m for m in HEAVY if m in loaded) == []
     loaded = loaded_by(project, edit(project, "src/a.py", "s2"))  # given: read via fsutil
     assert sorted(m for m in HEAVY if m in loaded) == ["pathlib"]

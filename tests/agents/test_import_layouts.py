@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, git, write_files
 
-from memkit.agents.importing.markdown import parse
-from memkit.agents.importing.scope import split_globs
+from memkit.agents.adopt.markdown import parse
+from memkit.agents.adopt.scope import split_globs
 from memkit.store import Store
 
 

@@ -74,11 +74,11 @@ def test_session_start_hook(project: Path) -> None:
 
 
 def test_session_start_after_a_compact(project: Path) -> None:
-    from memkit.agents import claude, journal
+    from memkit.agents.claude import handlers, journal
 
     for file in (LINK, "src/billing.py"):
         journal.append(journal.journal_path(project, "s1"), {"kind": "read", "file": file})
-    out = claude.session_start({"session_id": "s1", "cwd": str(project)}, today=DAY)
+    out = handlers.session_start({"session_id": "s1", "cwd": str(project)}, DAY.isoformat())
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     clean(text)
     assert "about-billing" in text

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from memkit.agents import installers
-from memkit.agents.installers import AGENTS, NAMES
+from memkit.agents.install import more_agents as installers
+from memkit.agents.install.more_agents import AGENTS, NAMES
 from memkit.errors import MemkitError
 from memkit.store import Store
 from tests.conftest import Invoke

@@ -1,4 +1,4 @@
-"""Session journals (memkit.agents.journal): where they live and when they go."""
+"""Session journals (memkit.agents.claude.journal): where they live and when they go."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ def test_old_journals_are_pruned(store: Store) -> None:
     import datetime
     import time
 
-    from memkit.agents.journal import prune_journals
+    from memkit.agents.claude.journal import prune_journals
 
     project = store.root
     folder = project / ".git" / "memkit" / "sessions"

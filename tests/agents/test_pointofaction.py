@@ -35,7 +35,7 @@ def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = Fal
         assert done.returncode == 0, done.stderr
         said, err = done.stdout, done.stderr
     else:
-        from memkit.agents.claude import handle
+        from memkit.agents.claude.hook import handle
         from memkit.clock import today
 
         with in_project(root):
@@ -208,7 +208,7 @@ def test_separators_in_a_path_never_reach_the_context_raw(project: Path) -> None
 
 
 def test_a_very_long_path_gets_nothing_without_a_lookup(project: Path) -> None:
-    from memkit.agents import pointofaction
+    from memkit.agents.claude import pointofaction
 
     deep = "src/" + "a/" * (pointofaction.MAX_PATH // 2) + "billing.py"
     index_calls: list[str] = []

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from memkit import memory as mm
-from memkit.agents import indexer, recall
+from memkit.agents.claude import indexer, recall
 from memkit.store import Store
 
 DAY = datetime.date(2026, 11, 22)
@@ -72,7 +72,7 @@ def test_file_lookup_answers_as_the_plain_lookup_does(index: recall.Index) -> No
 
 
 def lines_run(index: recall.Index, rel: str) -> int:
-    """Lines of memkit.agents.recall run to look `rel` up."""
+    """Lines of memkit.agents.claude.recall run to look `rel` up."""
     count = 0
 
     def trace(frame: FrameType, event: str, arg: object) -> Any:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke
 
-from memkit.agents import receipts
+from memkit.agents.claude import receipts
 from memkit.store import Store
 
 SESSIONS = [

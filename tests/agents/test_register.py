@@ -1,4 +1,4 @@
-"""Registering memkit with agents (memkit.agents.register): .mcp.json, .cursor/mcp.json and
+"""Registering memkit with agents (memkit.agents.install.register): .mcp.json, .cursor/mcp.json and
 the Claude Code hooks in .claude/settings.json."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, write_memory
 
-from memkit.agents.register import (
+from memkit.agents.install.register import (
     MCP_ENTRY,
     install_claude,
     install_mcp,
@@ -90,8 +90,8 @@ def test_install_refuses_broken_json(tmp_path: Path) -> None:
 
 
 def test_hook_matcher_names_the_recorded_tools() -> None:
-    from memkit.agents.claude import TOOLS
-    from memkit.agents.register import TOOL_MATCHER
+    from memkit.agents.claude.payload import TOOLS
+    from memkit.agents.install.register import TOOL_MATCHER
 
     assert "|".join(TOOLS) == TOOL_MATCHER
 

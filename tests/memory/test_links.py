@@ -142,7 +142,7 @@ def test_link_command_normalises_and_refuses_malformed_links(
 def test_mcp_tools_normalise_and_refuse_links(repo: Path, store: Store) -> None:
     import datetime as dt
 
-    from memkit.agents import tools
+    from memkit.agents.mcp import tools
     from memkit.errors import MemkitError
 
     commit_files(repo, {"src/x.py": "def f():\n    return 1\n"})

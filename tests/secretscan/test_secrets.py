@@ -329,7 +329,7 @@ def test_validate_reports_a_secret_committed_by_hand(store: Store, run: Invoke) 
 def test_mcp_save_and_update_refuse_secrets(store: Store, kind: str, text: str) -> None:
     import datetime as dt
 
-    from memkit.agents import tools as mcp_server
+    from memkit.agents.mcp import tools as mcp_server
     from memkit.errors import SecretError
 
     today = dt.date(2026, 3, 1)
@@ -354,7 +354,7 @@ def test_import_refuses_secrets(store: Store, run: Invoke) -> None:
 def test_session_drafts_are_redacted(store: Store, kind: str, text: str) -> None:
     import datetime as dt
 
-    from memkit.agents.drafts import Summary, episode
+    from memkit.agents.claude.drafts import Summary, episode
 
     summary = Summary(
         read=(), edited=(), commands=(f"deploy --token {text}", "make test", "make lint"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from memkit.agents.drafts import Summary, render
+from memkit.agents.claude.drafts import Summary, render
 from memkit.secrets import redact, scan
 from memkit.store import Store
 from tests.conftest import Invoke

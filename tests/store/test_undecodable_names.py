@@ -74,7 +74,7 @@ def test_ci_fails_for_a_change_that_adds_one(run: Invoke, store: Store, repo: Pa
 
 
 def test_mcp_search_answers(store: Store) -> None:
-    from memkit.agents.tools import find
+    from memkit.agents.mcp.tools import find
 
     write_memory(store, "retry", GOOD)
     _bad(store)

@@ -1,30 +1,27 @@
 """The handlers of the Claude Code hooks that give memories, kept light.
 
-PostToolUse appends the session's journal line; after a Read, and before an edit
-(PreToolUse), the memories about that file not yet given are added to the context;
-UserPromptSubmit adds those the prompt calls for; SessionStart gives the always-on
-memories (memkit.agents.session_text), and after a resume or compact those about the
-files the session touched. All of them read
-the point-of-action index (memkit.agents.recall): it is checked against its sources
-on every call (SessionStart also compares every memory file's stamp) and rebuilt
-from one store load when it no longer holds, or when a memory about to be given
-changed. Standard library only while the index holds and nothing stale is given.
+PostToolUse appends the session's journal line; after a Read and before an edit the
+memories about the file not yet given are added to the context, UserPromptSubmit adds
+those the prompt calls for, SessionStart the always-on ones (and after a resume or
+compact those about the files touched). All read the point-of-action index, checked
+against its sources on every call and rebuilt from one store load when it no longer
+holds or a memory about to be given changed.
 """
 
 from __future__ import annotations
 
 import os
 
-from memkit.agents import pointofaction as poa
-from memkit.agents import recall
-from memkit.agents.payload import (
+from memkit.agents.claude import pointofaction as poa
+from memkit.agents.claude import recall
+from memkit.agents.claude.payload import (
     additional_context,
     edited_file,
     find_root,
     record,
     session_id,
 )
-from memkit.agents.session_text import CONTEXT_CHARS, HEAD, assemble, block, left_out_note
+from memkit.agents.claude.session_text import CONTEXT_CHARS, HEAD, assemble, block, left_out_note
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +30,7 @@ if TYPE_CHECKING:
 
 
 def _rebuild(root: str, today: str) -> recall.Index:
-    from memkit.agents.indexer import build_bytes
+    from memkit.agents.claude.indexer import build_bytes
 
     return recall.from_bytes(root, build_bytes(root, today))
 
@@ -44,7 +41,7 @@ def index(root: str, today: str, *, thorough: bool = False) -> recall.Index:
     if idx is not None and recall.fresh(idx, today):
         if not thorough:
             return idx
-        from memkit.agents.indexer import digest
+        from memkit.agents.claude.indexer import digest
 
         if idx.header.get("digest") == digest(root):
             return idx
@@ -74,7 +71,7 @@ def _answer(
 def post_tool_use(payload: dict[str, Any]) -> tuple[str, str]:
     """Append one line to the session's journal; after a Read, the memories about the
     file. (stdout, text for stderr)."""
-    from memkit.agents.journal import append, journal_file
+    from memkit.agents.claude.journal import append, journal_file
 
     root = find_root(payload)
     if root is None:
@@ -116,7 +113,7 @@ def user_prompt_submit(payload: dict[str, Any]) -> str:
 
 
 def session_start(payload: dict[str, Any], today: str | None = None) -> str:
-    """The memories Claude Code does not already load (memkit.agents.session_text); after
+    """The memories Claude Code does not already load (memkit.agents.claude.session_text); after
     a resume or compact, also those about the files the session touched."""
     root = find_root(payload)
     if root is None:
@@ -136,14 +133,14 @@ def session_start(payload: dict[str, Any], today: str | None = None) -> str:
 
 def _touched(root: str, sid: str) -> list[str]:
     """The files the session read or edited, from its journal (none for a new one)."""
-    from memkit.agents.journal import journal_file
+    from memkit.agents.claude.journal import journal_file
 
     path = journal_file(root, sid)
     if not os.path.exists(path):
         return []
     from pathlib import Path
 
-    from memkit.agents.journal import read_journal
+    from memkit.agents.claude.journal import read_journal
 
     return sorted({r["file"] for r in read_journal(Path(path)) if "file" in r})
 
@@ -152,7 +149,7 @@ def _prune(root: str, today: str) -> None:
     import datetime as dt
     from pathlib import Path
 
-    from memkit.agents.journal import JOURNAL_DAYS, prune_journals
+    from memkit.agents.claude.journal import JOURNAL_DAYS, prune_journals
 
     try:
         day = dt.date.fromisoformat(today)
@@ -167,7 +164,7 @@ def start_text(
     """The SessionStart text, with receipts; None when a memory that could be given
     changed since the index was built. `files`: those the session touched (resume,
     compact), whose memories come after the always-on ones."""
-    from memkit.agents import ledger
+    from memkit.agents.claude import ledger
 
     start = index.chunk_start()
     ids, entries = start["ids"], start["m"]
@@ -231,8 +228,8 @@ def _for_files(
     (id, why, characters, blob) for their receipts."""
     import dataclasses
 
-    from memkit.agents.filecontext import indexed_context
-    from memkit.agents.preloaded import compiled_ids
+    from memkit.agents.claude.filecontext import indexed_context
+    from memkit.agents.claude.preloaded import compiled_ids
 
     budget = (CONTEXT_CHARS - len(text) - note - 400) // 4
     if budget <= 0:
@@ -252,7 +249,7 @@ def _for_files(
 
 def _blob(root: str, rel: str | None) -> str:
     """The git blob id of the memory file at `rel`, for its receipt ("" if unreadable)."""
-    from memkit.agents import ledger
+    from memkit.agents.claude import ledger
 
     if rel is None:
         return ""

@@ -1,25 +1,12 @@
 """Register `memkit mcp` with agents beyond Claude Code and Cursor (`memkit hooks install --agent`).
 
-Each agent's project file, as its maker documents it (sources in docs/agents.md):
-
-| agent | file | where the server goes |
-|---|---|---|
-| vscode (GitHub Copilot) | .vscode/mcp.json | "servers" (MEMKIT_ROOT=${workspaceFolder}) |
-| gemini (Gemini CLI) | .gemini/settings.json | "mcpServers" |
-| codex (Codex, trusted projects) | .codex/config.toml | [mcp_servers.memkit] |
-| kiro | .kiro/settings/mcp.json | "mcpServers" |
-| amazonq (Amazon Q Developer) | .amazonq/mcp.json | "mcpServers" |
-| roo (Roo Code) | .roo/mcp.json | "mcpServers" |
-| zed | .zed/settings.json | "context_servers" |
-| opencode | opencode.json | "mcp" (type local, command as one list) |
-
-The command is the launcher of memkit.agents.register (it finds memkit per teammate and
-exits 0 quietly without it). Like register.py: JSON files are merged (everything else
-kept, in order, with the file's own indentation), the TOML file is edited as text (only
-memkit's table is added or removed), files are read and written through the safe-path
-layer, writes are atomic, a server entry a person changed is left alone, re-running
-changes nothing. A JSON file with comments is never rewritten (its comments would be
-lost): the error says what to add by hand. Every file is checked before any is written.
+AGENTS names each agent's project file and the key holding its servers, as its maker
+documents them (sources in docs/agents.md); the command is register.py's launcher. JSON
+files are merged (everything else kept, in order, with the file's own indentation), the
+TOML file is edited as text (only memkit's table is added or removed), files go through
+the safe-path layer, writes are atomic, a server entry a person changed is left alone. A
+JSON file with comments is never rewritten: the error says what to add by hand. Every
+file is checked before any is written.
 """
 
 from __future__ import annotations
@@ -31,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memkit.agents.register import MARK, MAX_JSON, MCP_NAME, _script
+from memkit.agents.install.register import MARK, MAX_JSON, MCP_NAME, _script
 from memkit.errors import MemkitError
 from memkit.fsutil import without_bom
 
@@ -60,57 +47,23 @@ class Agent:
     toml: bool = False
 
 
-AGENTS: dict[str, Agent] = {
-    a.name: a
-    for a in (
-        Agent(
-            "vscode",
-            ".vscode/mcp.json",
-            "servers",
-            lambda: {
-                "type": "stdio",
-                "command": "sh",
-                "args": _args(),
-                "env": {"MEMKIT_ROOT": "${workspaceFolder}"},
-            },
-        ),
-        Agent(
-            "gemini",
-            ".gemini/settings.json",
-            "mcpServers",
-            lambda: {"command": "sh", "args": _gemini_args()},
-        ),
-        Agent(
-            "codex",
-            ".codex/config.toml",
-            "mcp_servers",
-            lambda: {"command": "sh", "args": _args()},
-            toml=True,
-        ),
-        Agent(
-            "kiro",
-            ".kiro/settings/mcp.json",
-            "mcpServers",
-            lambda: {"command": "sh", "args": _args()},
-        ),
-        Agent(
-            "amazonq", ".amazonq/mcp.json", "mcpServers", lambda: {"command": "sh", "args": _args()}
-        ),
-        Agent("roo", ".roo/mcp.json", "mcpServers", lambda: {"command": "sh", "args": _args()}),
-        Agent(
-            "zed",
-            ".zed/settings.json",
-            "context_servers",
-            lambda: {"command": "sh", "args": _args(), "env": {}},
-        ),
-        Agent(
-            "opencode",
-            "opencode.json",
-            "mcp",
-            lambda: {"type": "local", "command": ["sh", *_args()], "enabled": True},
-        ),
-    )
-}
+def _sh(**extra: Any) -> Callable[[], dict[str, Any]]:
+    return lambda: {"command": "sh", "args": _args(), **extra}
+
+
+AGENTS: dict[str, Agent] = {a.name: a for a in (
+    Agent("vscode", ".vscode/mcp.json", "servers", lambda: {"type": "stdio", **_sh(
+        env={"MEMKIT_ROOT": "${workspaceFolder}"})()}),
+    Agent("gemini", ".gemini/settings.json", "mcpServers",
+          lambda: {"command": "sh", "args": _gemini_args()}),
+    Agent("codex", ".codex/config.toml", "mcp_servers", _sh(), toml=True),
+    Agent("kiro", ".kiro/settings/mcp.json", "mcpServers", _sh()),
+    Agent("amazonq", ".amazonq/mcp.json", "mcpServers", _sh()),
+    Agent("roo", ".roo/mcp.json", "mcpServers", _sh()),
+    Agent("zed", ".zed/settings.json", "context_servers", _sh(env={})),
+    Agent("opencode", "opencode.json", "mcp",
+          lambda: {"type": "local", "command": ["sh", *_args()], "enabled": True}),
+)}  # fmt: skip
 NAMES = tuple(AGENTS)
 
 

@@ -1,13 +1,9 @@
 """`memkit import`: existing agent instruction files -> memories, one per meaningful section.
 
-Finds every file an agent loads (memkit/agents/importing/sources.py): CLAUDE.md,
-AGENTS.md and GEMINI.md at any depth, .claude/rules, Cursor rules (nested ones too),
-.cursorrules, Copilot's files, .clinerules, Windsurf, Kiro and Roo Code rules, and
-memory-bank/. Scopes carry over (memkit/agents/importing/scope.py), and so do Cursor's
-and Copilot's descriptions and on-demand rules (`description`, `activation`). The same
-text found in several files becomes one memory applying to all their scopes. A
-section that looks like a secret is skipped, with the reason, and the rest imported.
-With `adopt`, the imported text then leaves the files (memkit/agents/importing/adopt.py).
+Every file an agent loads is found (sources.py); scopes, descriptions and activation
+carry over (scope.py); the same text in several files becomes one memory for all their
+scopes; a section that looks like a secret is skipped with the reason. With `adopt`,
+the imported text then leaves the files (rewrite.py).
 """
 
 from __future__ import annotations
@@ -19,10 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit import memory as mm
-from memkit.agents.importing import adopt
-from memkit.agents.importing import markdown as md
-from memkit.agents.importing.scope import Scope, scope_of
-from memkit.agents.importing.sources import Source, discover
+from memkit.agents.adopt import markdown as md
+from memkit.agents.adopt import rewrite
+from memkit.agents.adopt.scope import Scope, scope_of
+from memkit.agents.adopt.sources import Source, discover
 from memkit.errors import MemkitError, SecretError
 from memkit.store import Store, check_secrets
 
@@ -286,7 +282,7 @@ def import_files(
 
 @dataclass(frozen=True)
 class Adoption:
-    changes: tuple[adopt.Change, ...]
+    changes: tuple[rewrite.Change, ...]
     kept: tuple[tuple[str, str], ...]  # (file, why it was left alone)
     backup_dir: Path | None  # where files not in git's HEAD were copied first
     backups: tuple[str, ...]
@@ -294,27 +290,27 @@ class Adoption:
 
 
 def adopt_files(store: Store, p: Plan, *, dry_run: bool = False) -> Adoption:
-    """Take the imported text out of the files it came from (see importing/adopt.py)."""
-    from memkit.agents.importing import layout
+    """Take the imported text out of the files it came from (see rewrite.py)."""
+    from memkit.agents.adopt import layout
     from memkit.compile.targets import settings
 
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     used = [(f.source, f.doc, f.covered) for f in p.files]
     unset = store.config.section("compile").get("nested_agents") is None
     folders = unset and layout.nested(f.source for f in p.files if f.covered)
-    changes, kept = adopt.plan(used, conf.targets, p.linked, nested=conf.nested_agents or folders)
+    changes, kept = rewrite.plan(used, conf.targets, p.linked, nested=conf.nested_agents or folders)
     if dry_run or not changes:
         return Adoption(tuple(changes), tuple(kept), None, (), folders and bool(changes))
     if folders:  # before the files change: compile then finds its config as adoption meant
         folders = layout.keep_nested(store.dir / "config.toml")
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     backup_dir = store.private_dir() / "import-backups" / stamp
-    backups = adopt.apply(store.root, changes, backup_dir, _at_head(store.root, changes))
+    backups = rewrite.apply(store.root, changes, backup_dir, _at_head(store.root, changes))
     where = backup_dir if backups else None
     return Adoption(tuple(changes), tuple(kept), where, tuple(backups), folders)
 
 
-def _at_head(root: Path, changes: list[adopt.Change]) -> dict[str, bytes]:
+def _at_head(root: Path, changes: list[rewrite.Change]) -> dict[str, bytes]:
     """The bytes git's HEAD has for each changed file (missing outside git or untracked)."""
     from memkit.git.blobs import read_at
     from memkit.git.repo import find_repo, head_commit

@@ -1,22 +1,12 @@
 """Where agents keep what they remembered on their own, for one project (`memkit import --harvest`).
 
-Each place is documented by the agent's maker (sources in docs/agents.md):
-
-- Claude Code's auto memory: `<config>/projects/<project>/memory/` (`MEMORY.md`, an
-  index, and topic files), `<config>` being `$CLAUDE_CONFIG_DIR` or `~/.claude`, and
-  `<project>` the main work tree's path with every character that is not a letter or
-  a digit turned into `-` (a name over 200 characters is cut there and given a hash
-  suffix, matched here by prefix). `autoMemoryDirectory` in the user's own settings
-  (`<config>/settings.json`; never a settings file of the work tree, which a pull request
-  can commit) moves it.
-- `CLAUDE.local.md`: personal, git-ignored notes at the root or in any folder.
-- Gemini CLI: the `## Gemini Added Memories` section `save_memory` appends to the
-  global `~/.gemini/GEMINI.md` (or `memory.md`), and the per-project memory folder
-  `~/.gemini/tmp/<id>/memory/`, `<id>` being the short name `~/.gemini/projects.json`
-  gives the project (or the older SHA-256 of its path).
-- Cline's and Roo Code's memory bank: `memory-bank/*.md` in the repository.
-
-Nothing is written anywhere: this module only lists files.
+As each maker documents it (sources in docs/agents.md): Claude Code's auto memory,
+`<config>/projects/<project>/memory/` (`<config>`: $CLAUDE_CONFIG_DIR or ~/.claude;
+`<project>`: the main work tree's path, each character not a letter or digit turned to
+`-`, cut at 200 with a hash suffix), moved by `autoMemoryDirectory` in the user's own
+settings only; CLAUDE.local.md files; Gemini CLI's `## Gemini Added Memories` in
+~/.gemini/GEMINI.md and its per-project `~/.gemini/tmp/<id>/memory/`; Cline's and Roo
+Code's memory-bank/. This module only lists files.
 """
 
 from __future__ import annotations

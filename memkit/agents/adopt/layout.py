@@ -1,11 +1,8 @@
 """Keeping a project's layout when it is adopted: folder files stay folder files.
 
-A project whose nested AGENTS.md, CLAUDE.md or GEMINI.md files were imported keeps
-them after `memkit import --adopt`: `[compile] nested_agents = true` is set in
-.memory/config.toml (one line added, the rest of the file kept byte for byte, a
-byte-order mark included), so `memkit compile` writes each folder's memories back
-into that folder's file. A config that says `nested_agents` already is left alone:
-the person who wrote it chose.
+When nested AGENTS.md, CLAUDE.md or GEMINI.md files were imported, `memkit import --adopt`
+sets `[compile] nested_agents = true` (one line added, the rest of config.toml kept byte
+for byte) so compile writes them back; a config that says `nested_agents` is left alone.
 """
 
 from __future__ import annotations
@@ -14,7 +11,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from memkit.agents.importing.sources import Source
+from memkit.agents.adopt.sources import Source
 
 NESTED_KINDS = frozenset({"agents", "claude", "gemini"})
 _KEY = re.compile(r"^\s*nested_agents\s*=", re.M)

@@ -1,14 +1,10 @@
 """`memkit import --harvest`: what agents remembered on their own -> drafts for review.
 
-The places (memkit/agents/importing/places.py): Claude Code's auto memory for this
-project, CLAUDE.local.md files, Gemini CLI's saved memories and per-project memory
-folder, a Cline / Roo Code memory bank. Each topic file, section or saved fact becomes
-one *draft* (tagged `harvested` and the agent's name, `source` naming where it came
-from), which a person reviews with `memkit approve`. Skipped, each with its reason:
-text already in a memory (the same, contained in one, or nearly the same words), text
-harvested before (a ledger of what was drafted lives in memkit's private folder, so a
-rejected draft does not come back), text that looks like a secret, a file that cannot
-be read. The source files are only read, never written.
+Each topic file, section or saved fact found (places.py) becomes one draft, tagged
+`harvested` and the agent's name. Skipped, with the reason: text already in a memory
+(the same, contained, or nearly the same words), text harvested before (a ledger in
+memkit's private folder keeps rejected drafts from coming back), a likely secret, an
+unreadable file. The source files are never written.
 """
 
 from __future__ import annotations
@@ -24,8 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit import memory as mm
-from memkit.agents.importing import markdown as md
-from memkit.agents.importing.places import Place, git_roots, locate
+from memkit.agents.adopt import markdown as md
+from memkit.agents.adopt.places import Place, git_roots, locate
 from memkit.errors import MemkitError, SecretError
 from memkit.store import Store
 
@@ -113,8 +109,8 @@ def _names_a_topic(folder: Path, line: str) -> bool:
 
 
 def _sections(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate]:
-    from memkit.agents.importer import Item, file_sections, guess_type
-    from memkit.agents.importing.sources import Source, folder_of
+    from memkit.agents.adopt.importer import Item, file_sections, guess_type
+    from memkit.agents.adopt.sources import Source, folder_of
 
     rel = place.source if place.inside else place.path.name
     kind = {"claude-local": "claude", "memory-bank": "memory-bank"}.get(place.agent, "markdown")
@@ -147,7 +143,7 @@ def _first_line(body: str) -> str:
 def _topic_file(place: Place, text: str) -> Candidate:
     """A Claude Code topic file: front matter `name`, `description`, `type` (also under
     `metadata:`), then the text, which may repeat the name as a `# heading`; one memory."""
-    from memkit.agents.importer import guess_type
+    from memkit.agents.adopt.importer import guess_type
 
     doc = md.parse(text, imports=False)
     front = "".join(doc.lines[: doc.content_start])

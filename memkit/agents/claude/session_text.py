@@ -1,8 +1,7 @@
 """The SessionStart text laid out: blocks in order within Claude Code's cap, everything counted.
 
-Shared by the full handler (memkit.agents.preloaded, which reads the store) and the
-hook's fast path (memkit.agents.hook, which reads the cached candidates of the
-point-of-action index). Standard library only, no I/O.
+Used by the SessionStart handler (memkit.agents.claude.handlers) and by the index
+builder, which sizes the candidates (indexer). Standard library only, no I/O.
 """
 
 from __future__ import annotations
@@ -19,12 +18,13 @@ HEAD = (
 )
 
 
-def block(title: str, kind: str, mid: str, stale: str, text: str) -> str:
+def block(title: str, kind: str, mid: str, stale: str, text: str, about: str = "") -> str:
     """One memory's block; everything from the memory escaped (controls.for_agent)."""
     from memkit.controls import for_agent as inline
 
     warn = f"\n> **Possibly out of date**: {inline(stale)}\n" if stale else ""
-    head = f"\n## {inline(title)}\n\n_{inline(kind)} `{inline(mid)}`_\n{warn}"
+    about = f", about {inline(about)}" if about else ""
+    head = f"\n## {inline(title)}\n\n_{inline(kind)} `{inline(mid)}`{about}_\n{warn}"
     return f"{head}\n{inline(text, lines=True)}\n"
 
 

@@ -5,7 +5,7 @@ notification and never answers it, and replies to a request it cannot read with 
 null even when the id was plain to see. `screen` decides, for one line of stdin,
 whether it goes on to the SDK or gets an error reply, which this module builds as a
 plain dict (JSON-RPC 2.0 section 5.1; MCP: an id is a string or an integer, never
-null). No MCP import: memkit.agents.mcp hands it the SDK's validator.
+null). No MCP import: memkit.agents.mcp.server hands it the SDK's validator.
 """
 
 from __future__ import annotations

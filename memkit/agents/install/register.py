@@ -1,17 +1,11 @@
 """Register memkit with agents: the MCP server in .mcp.json / .cursor/mcp.json, and
-the Claude Code hooks in .claude/settings.json.
+the Claude Code hooks in .claude/settings.json (other agents: more_agents.py).
 
-Each function merges into the existing JSON (other servers, hooks and settings are
-kept as they are), is idempotent, writes atomically, and returns one line per file
-it changed (with `dry_run`, what it would change, writing nothing). An entry a person
-adjusted (the `memkit` server) is left alone. Other agents' files: memkit.agents.installers.
-Files are read with fsutil.read_inside and written through fsutil.write_target: a settings file
-that is a link out of the repository (or into .git/) is refused, never written through.
-
-The commands written are launchers (`launcher`): a committed settings file runs on
-every teammate's machine, so the command finds memkit at run time (the project's
-.venv/ or venv/, then PATH) and, when memkit is missing, exits 0 with at most one
-notice per agent process instead of failing every tool call.
+Each function merges into the existing JSON (everything else kept), is idempotent, writes
+atomically through fsutil.write_target (a link out of the repository is refused), leaves
+an entry a person adjusted alone, and returns one line per file changed (or, with
+`dry_run`, that would be). The commands are launchers: a committed settings file runs on
+every teammate's machine, so it finds memkit at run time and, without it, exits 0.
 """
 
 from __future__ import annotations
@@ -22,7 +16,7 @@ from typing import Any
 
 from memkit.install import ANYWHERE
 
-# The tools whose use the PostToolUse hook records (memkit.agents.claude.TOOLS).
+# The tools whose use the PostToolUse hook records (memkit.agents.claude.payload.TOOLS).
 TOOL_MATCHER = "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash"
 # The tools before which memories about the file are given (point of action).
 EDIT_MATCHER = "Edit|MultiEdit|Write|NotebookEdit"
@@ -51,12 +45,10 @@ _ROOT = 'r=$CLAUDE_PROJECT_DIR; [ -n "$r" ] || r=$MEMKIT_ROOT; [ -n "$r" ] || r=
 
 def launcher(program: str, *args: str) -> str:
     """A POSIX sh command running memkit's `program` (memkit-hook, memkit) with `args`.
-
     It looks in the project's .venv/bin and venv/bin, then on PATH. Without memkit it
     says so once and exits 0, so an agent without memkit is never blocked: a hook
     prints a `systemMessage` once per session (the session id read from the payload),
-    the server one line on stderr once per client process.
-    """
+    the server one line on stderr once per client process."""
     notice = (
         "memkit is not installed for this project, so its agent hooks do nothing; "
         f"to install it: {ANYWHERE}"
@@ -145,10 +137,8 @@ def _section(data: dict[str, Any], key: str, rel: str) -> dict[str, Any]:
 
 def install_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
     """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor).
-
     An entry earlier versions wrote (a bare `memkit mcp`) becomes the launcher; one a
-    person adjusted is kept as it is.
-    """
+    person adjusted is kept as it is."""
     changed = []
     for name in MCP_FILES:
         path = root / name
@@ -189,10 +179,8 @@ def _current(hook: Any, arg: str) -> bool:
 
 def install_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are.
-
     Entries earlier versions wrote (`memkit-hook EVENT`, which fails for a teammate
-    without memkit on PATH) are replaced by the launcher.
-    """
+    without memkit on PATH) are replaced by the launcher."""
     path = root / SETTINGS
     data = _load_json(path, root)
     existed = data is not None

@@ -1,19 +1,11 @@
 """Give an agent the memories it needs when it touches a file or asks something.
 
-`on_file` (PreToolUse before an edit, PostToolUse after a read) and `on_prompt`
-(UserPromptSubmit) pick memories from the point-of-action index
-(memkit.agents.recall), leave out what the session already has (its ledger,
-memkit.agents.ledger) and what Claude Code already loaded (memories compiled into
-CLAUDE.md or .claude/rules/), read the few memories given fresh from disk, mark stale
-ones with what changed (SessionStart, memkit.agents.session_text, does the same), and
-fit the rest in the event's budget and what is left of the session's. Everything given
-gets a receipt. Budgets, in characters, come from `[agents]` in .memory/config.toml:
-`session_budget`, `file_budget`, `prompt_budget`, `prompt_memories`.
-
-Each returns the text to add, or None when a memory it was about to give changed
-since the index was built: the caller rebuilds the index and asks again. Standard
-library only, until a memory with verified links is given (its staleness is asked of
-memkit.staleness).
+`on_file` (before an edit, after a read) and `on_prompt` pick memories from the index
+(memkit.agents.claude.recall), leave out what the session has (its ledger) and what
+Claude Code loaded itself, read those given fresh, mark stale ones, and fit them in the
+`[agents]` budgets of .memory/config.toml; everything given gets a receipt. Each returns
+the text, or None when a memory changed since the index was built (the caller rebuilds
+and asks again). Standard library only until a memory with verified links is given.
 """
 
 from __future__ import annotations
@@ -21,8 +13,18 @@ from __future__ import annotations
 import os
 import time
 
-from memkit.agents import ledger, recall, session_text
-from memkit.agents.recall import ABOUT, COMPILED, LINKED, MTIME, OFFSET, PATH, SIZE, TITLE, TYPE
+from memkit.agents.claude import ledger, recall, session_text
+from memkit.agents.claude.recall import (
+    ABOUT,
+    COMPILED,
+    LINKED,
+    MTIME,
+    OFFSET,
+    PATH,
+    SIZE,
+    TITLE,
+    TYPE,
+)
 from memkit.controls import for_agent
 
 TYPE_CHECKING = False
@@ -210,15 +212,7 @@ def give(
 
 
 def _block(mid: str, e: list[Any], text: str, stale: str) -> str:
-    """One memory's block; everything from the memory escaped (controls.for_agent)."""
-    warn = f"\n> **Possibly out of date**: {for_agent(stale)}\n" if stale else ""
-    about = f", about {for_agent(str(e[ABOUT]))}" if e[ABOUT] else ""
-    title, kind, shown = (
-        for_agent(str(e[TITLE])),
-        for_agent(str(e[TYPE])),
-        for_agent(text, lines=True),
-    )
-    return f"\n## {title}\n\n_{kind} `{for_agent(mid)}`{about}_\n{warn}\n{shown}\n"
+    return session_text.block(e[TITLE], e[TYPE], mid, stale, text, str(e[ABOUT]))
 
 
 def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | None:

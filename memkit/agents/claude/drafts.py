@@ -1,11 +1,10 @@
 """A session journal (what an agent read, edited and ran) -> one draft `episode` memory.
 
-The journal's records come from the PostToolUse hook (memkit.agents.claude.record,
-memkit.agents.journal). The draft lists the files read and edited, the commands run
-and the searches made, links the edited files (and, for Python, the functions and
-classes the edits landed in), carries the session id as `source`, and has every
-likely secret redacted (then it is scanned as everything agents write is:
-memkit.agents.proposals).
+`stop` runs at Stop and SessionEnd on the journal the PostToolUse hook wrote
+(memkit.agents.claude.journal). The draft lists the files read and edited, the commands
+run and the searches made, links the edited files (and, for Python, the functions and
+classes the edits landed in), carries the session id as `source`, and has every likely
+secret redacted (then scanned as everything agents write is: memkit.agents.proposals).
 """
 
 from __future__ import annotations
@@ -19,9 +18,11 @@ import stat
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memkit import memory as mm
-from memkit.agents.journal import redacted_first_line
+from memkit.agents.claude.journal import journal_path, read_journal, redacted_first_line
+from memkit.agents.claude.payload import find_root, session_id
 from memkit.secrets import bare_values, redact
 from memkit.store import Store
 
@@ -72,21 +73,22 @@ def summarise(root: Path, records: Sequence[Mapping[str, str]]) -> Summary:
     )
 
 
-def first_prompt(transcript: str | None, *, max_lines: int = 500) -> str | None:
-    """The first line of the session's first typed prompt, from a Claude Code transcript.
+def _transcript(path: str | None) -> list[str]:
+    """The whole lines of a Claude Code transcript (JSON lines), read up to MAX_TRANSCRIPT
+    bytes; none for anything but an absolute path to a regular file."""
+    if not path or not os.path.isabs(path) or "\x00" in path:
+        return []
+    data = _read_head(path, MAX_TRANSCRIPT)
+    lines = data.decode("utf-8", errors="replace").splitlines()
+    return lines[:-1] if len(data) == MAX_TRANSCRIPT else lines  # the last one is cut off
 
-    Best effort: the transcript is JSON lines of `{"type": "user", "message": {...}}`
-    entries; anything unreadable or unexpected gives None.
-    """
-    if not transcript or not os.path.isabs(transcript) or "\x00" in transcript:
-        return None
+
+def first_prompt(transcript: str | None, *, max_lines: int = 500) -> str | None:
+    """The first line of the session's first typed prompt, from its transcript (entries
+    `{"type": "user", "message": {...}}`); None for anything unreadable or unexpected."""
     import json
 
-    data = _read_head(transcript, MAX_TRANSCRIPT)
-    lines = data.decode("utf-8", errors="replace").splitlines()
-    if len(data) == MAX_TRANSCRIPT:
-        lines = lines[:-1]  # cut off: the last line is not whole
-    for line in lines[:max_lines]:
+    for line in _transcript(transcript)[:max_lines]:
         try:
             text = _prompt_text(json.loads(line))
         except (ValueError, RecursionError):
@@ -118,14 +120,20 @@ def _read_head(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
-def _prompt_text(entry: object) -> str | None:
-    if not isinstance(entry, dict) or entry.get("type") != "user" or entry.get("isMeta"):
-        return None
+def _texts(entry: object, kind: str) -> list[Any]:
+    """The text blocks of a transcript entry of type `kind`, or its content as a string."""
+    if not isinstance(entry, dict) or entry.get("type") != kind:
+        return []
     message = entry.get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    if isinstance(content, list):  # text blocks, or tool results (not a prompt)
-        texts = [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"]
-        content = texts[0] if texts else None
+    if isinstance(content, list):  # text blocks, or tool results (no text)
+        return [c.get("text") for c in content if isinstance(c, dict) and c.get("type") == "text"]
+    return [content] if kind == "user" else []  # an answer's content is always blocks
+
+
+def _prompt_text(entry: object) -> str | None:
+    texts = [] if isinstance(entry, dict) and entry.get("isMeta") else _texts(entry, "user")
+    content = texts[0] if texts else None
     if not isinstance(content, str) or not content.strip() or content.lstrip().startswith("<"):
         return None
     return redacted_first_line(content)[0][:300]
@@ -137,36 +145,17 @@ MAX_CONCLUSION = 2000  # characters of the session's last answer kept in its dra
 def conclusion(payload_text: object, transcript: str | None) -> str | None:
     """What the session concluded: the Stop payload's `last_assistant_message`, else the
     last assistant text in the transcript; redacted, at most MAX_CONCLUSION characters."""
-    text = payload_text if isinstance(payload_text, str) and payload_text.strip() else None
-    if text is None and transcript and os.path.isabs(transcript) and "\x00" not in transcript:
-        import json
+    import json
 
-        for line in reversed(
-            _read_head(transcript, MAX_TRANSCRIPT).decode("utf-8", "replace").splitlines()
-        ):
-            try:
-                entry = json.loads(line)
-            except (ValueError, RecursionError):
-                continue
-            message = entry.get("message") if isinstance(entry, dict) else None
-            if (
-                isinstance(entry, dict)
-                and entry.get("type") == "assistant"
-                and isinstance(message, dict)
-            ):
-                blocks = message.get("content")
-                texts = (
-                    [
-                        b.get("text")
-                        for b in blocks
-                        if isinstance(b, dict) and b.get("type") == "text"
-                    ]
-                    if isinstance(blocks, list)
-                    else []
-                )
-                if texts and isinstance(texts[-1], str) and texts[-1].strip():
-                    text = texts[-1]
-                    break
+    text = payload_text if isinstance(payload_text, str) and payload_text.strip() else None
+    for line in reversed(_transcript(transcript) if text is None else []):
+        try:
+            texts = _texts(json.loads(line), "assistant")
+        except (ValueError, RecursionError):
+            continue
+        if texts and isinstance(texts[-1], str) and texts[-1].strip():
+            text = texts[-1]
+            break
     if text is None:
         return None
     clean = redact(text.strip())
@@ -315,3 +304,28 @@ def save_episode(store: Store, summary: Summary, sid: str, *, today: dt.date) ->
             return f"{old.path} is up to date"
         saved = put_draft(store, old, new, today=today)
         return f"updated {saved.path} ({saved.status})"
+
+
+def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> str:
+    """Stop and SessionEnd: turn the session's journal into one draft episode memory; say
+    what happened. `end` (SessionEnd) also deletes the journal: the session is over."""
+    if payload.get("stop_hook_active"):
+        return "stop_hook_active is set: already continuing after a stop hook, nothing to do"
+    found = find_root(payload)
+    if found is None:
+        return "no .memory/ directory here or above; no episode saved (run `memkit init`)"
+    root, sid = Path(found), session_id(payload)
+    journal = journal_path(root, sid)
+    if not journal.exists():
+        return f"no journal for session {sid}: nothing to save"
+    transcript = payload.get("transcript_path")
+    path = transcript if isinstance(transcript, str) else None
+    asked = first_prompt(path)
+    concluded = conclusion(payload.get("last_assistant_message"), path)
+    summary = dataclasses.replace(
+        summarise(root, read_journal(journal)), asked=asked, concluded=concluded
+    )
+    message = save_episode(Store(root), summary, sid, today=today)
+    if end or payload.get("hook_event_name") == "SessionEnd":
+        journal.unlink(missing_ok=True)
+    return message

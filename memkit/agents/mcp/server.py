@@ -1,13 +1,9 @@
 """`memkit mcp`: the store served to agents over MCP (stdio), with the official SDK.
 
-The one module that imports the MCP SDK, through its public API only. Each tool is a
-thin wrapper over one function of memkit.agents.tools, with the title, hints and
-output schema memkit.agents.tools.TOOLS gives it and enums for enum-valued arguments;
-a MemkitError becomes an error result carrying the CLI's message. An MCPServer holds
-the tools; a low-level Server serves them over stdio, each line screened first
-(memkit.agents.jsonrpc). The project is found as memkit.agents.roots says, at the
-first tool call when it takes the client's roots. Tools run in worker threads (every
-write holds the store's lock). Logs go to stderr; stdout is the protocol.
+The one module that imports the MCP SDK. Each tool is a thin wrapper over a function
+of memkit.agents.mcp.tools; a MemkitError becomes an error result carrying the CLI's
+message. Each stdin line is screened first (memkit.agents.mcp.jsonrpc); the project is
+found as memkit.agents.mcp.roots says. Tools run in worker threads; logs go to stderr.
 """
 
 from __future__ import annotations
@@ -19,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from memkit.agents import jsonrpc, roots, tools
+from memkit.agents.mcp import jsonrpc, roots, tools
 from memkit.controls import for_agent, for_agent_data
 from memkit.errors import MemkitError
 from memkit.memory import CONFIDENCES, STATUSES, TYPES
@@ -303,17 +299,15 @@ def _answer(result: Any) -> Any:
 
 def serve(root: Path | None, clock: Callable[[], dt.date]) -> None:
     """Serve over stdio until the client closes the connection.
-
     `root` is the explicit `--root` (MEMKIT_ROOT); without it the project is found as
-    memkit.agents.roots says, at the first tool call if it takes the client's roots.
-    """
+    memkit.agents.mcp.roots says, at the first tool call if it takes the client's roots."""
     project = roots.Project(root, dict(os.environ), os.getcwd())
     anyio.run(serve_stdio, lowlevel(build_server(project, clock)))
 
 
 async def serve_stdio(server: Server[Any]) -> None:
     """What MCPServer.run_stdio_async does, except that each line is screened first
-    (memkit.agents.jsonrpc.screen): one the SDK would drop (not JSON, not JSON-RPC, an
+    (memkit.agents.mcp.jsonrpc.screen): one the SDK would drop (not JSON, not JSON-RPC, an
     id that is an object, a fraction, a boolean or null) or answer without its id
     (params that are not an object) gets memkit's error reply, and the session goes on."""
     import sys

@@ -1,12 +1,8 @@
 """What agents may do with the store through memkit's MCP tools, as plain functions.
 
-The MCP tools (memkit.agents.mcp) are thin wrappers over save, update, forget,
-search, for_files, stale and verify (get_memory over Store.get). They take the store
-and the date and know nothing of MCP; a MemkitError's message is what the agent sees.
-status_source gives search and context the staleness verdict (SessionStart uses it
-too). Agents write drafts only (memkit.agents.proposals): a change to a reviewed
-memory becomes a proposed revision a person approves. TOOLS says what clients are
-told of each tool (title, hints, result schema), INSTRUCTIONS what of the server.
+They take the store and the date and know nothing of MCP; a MemkitError's message is
+what the agent sees. Agents write drafts only (memkit.agents.proposals). TOOLS says what
+clients are told of each tool, INSTRUCTIONS what of the server.
 """
 
 from __future__ import annotations
@@ -212,9 +208,7 @@ def stale(store: Store, *, today: dt.date) -> list[dict[str, Any]]:
 
 def verify(store: Store, ids: list[str], *, today: dt.date) -> list[dict[str, Any]]:
     """Record that the agent's own drafts were checked against the code as it is now.
-
-    Only a person re-verifies a reviewed memory (`memkit verify ID`).
-    """
+    Only a person re-verifies a reviewed memory (`memkit verify ID`)."""
     if not ids:
         raise MemkitError("give the ids of the memories to mark verified")
     from memkit.staleness import verify as run

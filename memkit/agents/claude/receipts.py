@@ -1,12 +1,10 @@
 """Receipts: which memories reached which agent session, when, why, and at which version.
 
-Each session has `receipts/<session>.jsonl` in memkit's private folder (memkit.cachedir;
-local, never committed): one JSON line per memory given to the agent, with the time,
-the event (`session-start`, `file`, `prompt`), why (the file touched, the words of the
-prompt that matched), the memory file's git blob id and the commit HEAD pointed at.
-The same file is the session's ledger: `given` says what the session already has, so
-no memory is given twice, and `spent` how much of the session's budget is used.
-The point-of-action hooks read and write the same lines through memkit.agents.ledger.
+`receipts/<session>.jsonl` in memkit's private folder (local, never committed) holds one
+JSON line per memory given: the time, the event (`session-start`, `file`, `prompt`), why
+(the file touched, the prompt's matching words), the memory file's git blob id and HEAD.
+The hooks write and read it as the session's ledger (memkit.agents.claude.ledger); this
+module reads it for `memkit sessions` and `memkit why`.
 """
 
 from __future__ import annotations
@@ -15,8 +13,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from memkit.agents import ledger
-from memkit.agents.ledger import RECEIPTS_DIR
+from memkit.agents.claude import ledger
+from memkit.agents.claude.ledger import RECEIPTS_DIR
 
 
 @dataclass(frozen=True)
@@ -44,58 +42,30 @@ def receipts_path(root: Path, sid: str) -> Path:
     return Path(ledger.receipts_file(str(root), sid))
 
 
+def _files(root: Path) -> list[os.DirEntry[str]]:
+    """Every session's receipts file."""
+    try:
+        return [e for e in os.scandir(receipts_dir(root)) if e.name.endswith(".jsonl")]
+    except OSError:
+        return []
+
+
 def read(path: Path) -> list[Receipt]:
     """The receipts in `path`; missing file = none, unreadable lines skipped."""
     out = []
     for rec in ledger.records(str(path)):
+        texts = {k: str(rec.get(k, "")) for k in ("why", "id", "blob", "commit", "stale")}
         try:
-            out.append(
-                Receipt(
-                    at=str(rec["at"]),
-                    event=str(rec["event"]),
-                    why=str(rec.get("why", "")),
-                    id=str(rec.get("id", "")),
-                    chars=int(rec.get("chars", 0)),  # type: ignore[call-overload]
-                    blob=str(rec.get("blob", "")),
-                    commit=str(rec.get("commit", "")),
-                    stale=str(rec.get("stale", "")),
-                )
-            )
+            chars = int(rec.get("chars", 0))  # type: ignore[call-overload]
+            out.append(Receipt(str(rec["at"]), str(rec["event"]), chars=chars, **texts))
         except (ValueError, KeyError, TypeError):
             continue
     return out
 
 
-def current(receipts: list[Receipt]) -> list[Receipt]:
-    """The receipts since the agent's context last started afresh (a `start` line:
-    a new session, /clear, a compaction); what came before is no longer in its context."""
-    starts = [i for i, r in enumerate(receipts) if r.event == "start"]
-    return receipts[starts[-1] + 1 :] if starts else receipts
-
-
-def given(receipts: list[Receipt]) -> set[str]:
-    """Ids of the memories the agent has in its context now."""
-    return {r.id for r in current(receipts) if r.id}
-
-
-def spent(receipts: list[Receipt]) -> int:
-    """Characters of memories given since the context last started afresh."""
-    return sum(r.chars for r in current(receipts))
-
-
 def write(path: Path, receipts: list[Receipt]) -> None:
     """Append receipts, one O_APPEND write for all (concurrent hooks never interleave)."""
     ledger.append(str(path), [r.to_record() for r in receipts])
-
-
-def blob_id(data: bytes) -> str:
-    """The git blob id of `data` (what `git hash-object` prints)."""
-    return ledger.blob_id(data)
-
-
-def head_commit(root: Path) -> str:
-    """The commit HEAD points at, read from git's files (no git library); "" if unknown."""
-    return ledger.head_commit(str(root))
 
 
 @dataclass(frozen=True)
@@ -109,12 +79,8 @@ class Session:
 
 def sessions(root: Path, limit: int = 20) -> list[Session]:
     """The sessions that received memories, most recent first."""
-    try:
-        entries = [e for e in os.scandir(receipts_dir(root)) if e.name.endswith(".jsonl")]
-    except OSError:
-        return []
     out = []
-    for e in entries:
+    for e in _files(root):
         recs = read(Path(e.path))
         if recs:
             sid = e.name.removesuffix(".jsonl")
@@ -127,13 +93,9 @@ def sessions(root: Path, limit: int = 20) -> list[Session]:
 
 def influenced(root: Path, mid: str) -> list[tuple[str, Receipt]]:
     """(session, receipt) for every session that was given memory `mid`, most recent first."""
-    try:
-        entries = [e for e in os.scandir(receipts_dir(root)) if e.name.endswith(".jsonl")]
-    except OSError:
-        return []
     out = [
         (e.name.removesuffix(".jsonl"), r)
-        for e in entries
+        for e in _files(root)
         for r in read(Path(e.path))
         if r.id and r.id == mid
     ]
@@ -148,17 +110,10 @@ def resolve(root: Path, given: str) -> str:
     """The session `given` names: its full id, or a prefix of exactly one session's id
     (as `memkit sessions` lists them; an 8-character prefix is usually enough).
     Raises MemkitError naming the candidates, or `memkit sessions` when none matches."""
-    from memkit.agents.journal import safe_name
+    from memkit.agents.claude.journal import safe_name
     from memkit.errors import MemkitError
 
-    try:
-        names = sorted(
-            e.name.removesuffix(".jsonl")
-            for e in os.scandir(receipts_dir(root))
-            if e.name.endswith(".jsonl")
-        )
-    except OSError:
-        names = []
+    names = sorted(e.name.removesuffix(".jsonl") for e in _files(root))
     if safe_name(given) in names:
         return given
     found = [n for n in names if given and n.startswith(given)]

@@ -1,20 +1,11 @@
 """Adoption: imported text leaves the instruction files, so compile does not say it twice.
 
-After an import, the sections now in the store are taken out of the files they came
-from, when memkit compiles a file for the agent that reads them:
-
-- root AGENTS.md, CLAUDE.md, GEMINI.md and .github/copilot-instructions.md keep what
-  was not imported (a title, `@` imports, skipped sections, comments) and get an empty
-  memkit section where the first imported section was, for `memkit compile` to fill;
-- nested agent files and rule files (Cursor, Copilot, Claude Code rules) keep what was
-  not imported, and are deleted when nothing else is left (the text is in the memories);
-- the files of agents memkit compiles nothing for (Cline, Windsurf, Kiro, Roo Code,
-  memory-bank) are left alone, and so is a file whose target is not in `[compile]`.
-
-An `@path` line importing a file that gets a compiled section too is taken out: the
-text reaches the agent through the importing file's own compiled section. Nothing is
-lost: a file whose bytes differ from git's HEAD (or outside git) is copied to memkit's
-private folder before it changes.
+The sections now in the store leave the files memkit compiles for the agent reading
+them: root AGENTS.md, CLAUDE.md, GEMINI.md and copilot-instructions.md keep the rest and
+get an empty memkit section where the first imported one was; nested and rule files keep
+the rest, or are deleted when nothing is left; other agents' files, and targets not in
+`[compile]`, are left alone. An `@path` import of a file that gets its own compiled
+section goes too. A file whose bytes differ from git's HEAD is backed up first.
 """
 
 from __future__ import annotations
@@ -26,9 +17,9 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memkit.agents.importing import markdown as md
-from memkit.agents.importing.layout import NESTED_KINDS
-from memkit.agents.importing.sources import Source
+from memkit.agents.adopt import markdown as md
+from memkit.agents.adopt.layout import NESTED_KINDS
+from memkit.agents.adopt.sources import Source
 
 BEGIN = "<!-- memkit:begin -->\n"
 END = "<!-- memkit:end -->\n"
@@ -65,12 +56,10 @@ def plan(
     nested: bool = False,
 ) -> tuple[list[Change], list[tuple[str, str]]]:
     """The changes adoption makes, and the files it leaves alone with the reason.
-
     `linked`: files other paths lead to through symbolic links; they are kept (maybe
     empty) rather than deleted, so no link is left dangling. `nested`: nested
     AGENTS.md, CLAUDE.md and GEMINI.md files stay, with a memkit section for
-    compile's `nested_agents` to fill.
-    """
+    compile's `nested_agents` to fill."""
     files = list(files)
     # A file whose text now comes from memories: an `@` import of it would bring the
     # compiled text a second time (what it keeps by hand reaches the agents reading it).
@@ -101,7 +90,7 @@ def plan(
 def _linked(src: Source) -> str | None:
     """Where a link leads when that is no file an agent loads (`CLAUDE.md -> README.md`):
     its text is for people too, and stays. None for a plain file or an agent's file."""
-    from memkit.agents.importing.sources import kind_of
+    from memkit.agents.adopt.sources import kind_of
 
     if not src.path.is_symlink():
         return None
@@ -198,9 +187,7 @@ def apply(
     root: Path, changes: Iterable[Change], backup_dir: Path, at_head: dict[str, bytes]
 ) -> list[str]:
     """Write the changes; a file not as git's HEAD has it is copied to `backup_dir` first.
-
-    Returns the backups made (paths relative to `backup_dir`).
-    """
+    Returns the backups made (paths relative to `backup_dir`)."""
     from memkit.fsutil import atomic_write, write_target
 
     backups = []

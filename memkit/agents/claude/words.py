@@ -1,5 +1,5 @@
 """The distinctive words of a prompt, and of a memory's title, tags and links, that the
-point-of-action index keys prompt recall on (memkit.agents.recall, indexer): accents
+point-of-action index keys prompt recall on (memkit.agents.claude.recall, indexer): accents
 folded, crudely stemmed, common words dropped; a run of a script written without spaces
 counts as its pairs of characters (memkit.unspaced). Standard library only. Bump
 recall.VERSION whenever these words change: the index keys on them.

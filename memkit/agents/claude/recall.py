@@ -1,24 +1,13 @@
 """The point-of-action index, read side: which memories a file touch or a prompt calls for.
 
-One derived file, `agents-poa.idx` in memkit's private folder (memkit.cachedir, never
-.memory/), written by memkit.agents.indexer. Its first line is a JSON header: what
-the index was built from (`sources`: the stamps, size and mtime, of .memory/ and each
-folder in it, of config.toml and of every file Claude Code loads that memkit compiles
-into: CLAUDE.md, its @imports, .claude/rules/), the MEMKIT_AGENTS_* variables, the
-dates it holds for, a digest of every memory file's stamp, the budgets, and where each
-bucket starts. The rest is JSON buckets, each a few kilobytes, hashed by key:
-
-- `f`: file keys (a link's file or folder, a `paths` entry without wildcards) and glob
-  keys (the glob's fixed folder and extension) -> ids, with the entries they name;
-- `w`: words (title, tags, links) -> ids, for prompts;
-- `e`: id -> entry: [path, size, mtime_ns, body offset, title, type, about, compiled,
-  rank, the linked files when its links have fingerprints];
-- `s`: the SessionStart candidates in order, with their entries and block sizes.
-
-A hook reads the header, stats the few sources, and reads the buckets its keys fall
-in: at 10,000 memories a file touch reads a few kilobytes, not the store. Standard
-library only. Everything read is checked (types, offsets); a file that fails any
-check is as good as missing, and the caller rebuilds it.
+`agents-poa.idx` in memkit's private folder, written by memkit.agents.claude.indexer. Its
+first line is a JSON header: the stamps (size, mtime) of the sources it was built from
+(.memory/ and its folders, config.toml, what Claude Code loads), the MEMKIT_AGENTS_*
+variables, the dates it holds for, a digest of the memory files' stamps, the budgets and
+where each bucket starts. Then JSON buckets, hashed by key: `f` file and glob keys -> ids
+with their entries, `w` words -> ids, `e` id -> entry (fields: PATH ... LINKED below), and
+`s` the SessionStart candidates. A hook reads a few kilobytes, not the store. Standard
+library only; a file that fails any check is as good as missing, and is rebuilt.
 """
 
 from __future__ import annotations
@@ -98,26 +87,24 @@ class Index:
         got = self._read.get((kind, n))
         if got is None:
             offs = self.header["off"][kind]
-            a, b = offs[n], offs[n + 1]
-            if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
-                raise ValueError("bad offsets")
-            self.f.seek(self.start + a)
-            data = self.f.read(b - a)
-            got = json.loads(data) if data else {}
-            if len(data) != b - a or not isinstance(got, dict):
-                raise ValueError("bad bucket")
-            self._read[(kind, n)] = got
+            got = self._read[(kind, n)] = self._section(offs[n], offs[n + 1])
+        return got
+
+    def _section(self, a: Any, b: Any) -> dict[str, Any]:
+        """The JSON object between offsets `a` and `b` ({} when empty); ValueError when the
+        offsets or the bytes are not what they should be."""
+        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
+            raise ValueError("bad offsets")
+        self.f.seek(self.start + a)
+        data = self.f.read(b - a)
+        got = json.loads(data) if data else {}
+        if len(data) != b - a or not isinstance(got, dict):
+            raise ValueError("bad section")
         return got
 
     def chunk_start(self) -> dict[str, Any]:
         """The SessionStart candidates: {"ids": [...], "m": {id: entry}, "n": count}."""
-        a, b = self.header["off"]["s"]
-        if not (isinstance(a, int) and isinstance(b, int) and 0 <= a <= b <= a + MAX_SECTION):
-            raise ValueError("bad offsets")
-        self.f.seek(self.start + a)
-        got = json.loads(self.f.read(b - a))
-        if not isinstance(got, dict):
-            raise ValueError("bad start section")
+        got = self._section(*self.header["off"]["s"])
         ids, entries = got.get("ids"), got.get("m")
         if not (
             isinstance(ids, list)
@@ -152,8 +139,8 @@ def _entry_ok(e: Any) -> bool:
         and isinstance(e[PATH], str)
         and e[PATH].startswith(".memory/")
         and ".." not in e[PATH].split("/")
-        and all(isinstance(x, int) for x in e[1:4])
-        and all(isinstance(x, str) for x in e[4:7])
+        and all(isinstance(e[i], int) for i in (SIZE, MTIME, OFFSET))
+        and all(isinstance(e[i], str) for i in (TITLE, TYPE, ABOUT))
         and isinstance(e[LINKED], list)
         and all(isinstance(x, str) and ".." not in x.split("/") for x in e[LINKED])
     )
@@ -318,7 +305,7 @@ def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, st
     total = max(1, index.count)
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
-    from memkit.agents.words import words
+    from memkit.agents.claude.words import words
 
     for w in dict.fromkeys(words(prompt[:4000])):
         ids = index.bucket("w", w).get(w, ())

@@ -1,6 +1,6 @@
 """The memories about some files, for `memkit context` and SessionStart after a resume.
 
-The point-of-action index (memkit.agents.recall) names the memories linked to each file
+The point-of-action index (memkit.agents.claude.recall) names the memories linked to each file
 or scoped to it; only those few are parsed, and memkit.search.context.build_context
 orders them, checks their staleness and fits the budget. A query, a folder, a link or
 `..`, and shared team stores need every memory: build_context is then given the store.
@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from memkit.agents import recall
+from memkit.agents.claude import recall
 
 if TYPE_CHECKING:
     import datetime as dt
@@ -66,7 +66,7 @@ def file_context(
         if idx is None or not recall.fresh(idx, today.isoformat()):
             if idx is not None:
                 idx.close()
-            from memkit.agents.indexer import build
+            from memkit.agents.claude.indexer import build
 
             idx = recall.from_bytes(root, build(store, today=today))
         try:

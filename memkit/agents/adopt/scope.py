@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memkit.agents.importing.sources import Source
+from memkit.agents.adopt.sources import Source
 
 ALWAYS_GLOBS = frozenset({"**", "**/*", "*", "**/*.*", "/**", "./**"})
 

@@ -1,11 +1,8 @@
 """A session's ledger: its receipts file read and appended with the standard library only.
 
-`receipts/<session>.jsonl` in memkit's private folder holds one JSON object a line
-(memkit.agents.receipts describes the fields and reads them for `memkit sessions` and
-`memkit why`). The point-of-action hooks read it on every file touch to learn what the
-session already has (`state`: the ids given and the characters spent since its context
-last started afresh) and append what they give (`append`), so this module imports
-nothing but json and os; `blob_id` loads hashlib only when something is given.
+The point-of-action hooks read it on every file touch (`state`: the ids given and the
+characters spent since the context last started afresh) and append what they give;
+memkit.agents.claude.receipts describes the fields.
 """
 
 from __future__ import annotations
@@ -18,7 +15,7 @@ MAX_LEDGER = 16 * 1024 * 1024  # bytes of a session's receipts read back
 
 
 def receipts_file(root: str, sid: str) -> str:
-    from memkit.agents.journal import safe_name
+    from memkit.agents.claude.journal import safe_name
     from memkit.cachedir import cache_dir
 
     return os.path.join(cache_dir(str(root)), RECEIPTS_DIR, f"{safe_name(sid)}.jsonl")
@@ -69,7 +66,7 @@ def append(path: str, recs: list[dict[str, object]]) -> None:
     """Append receipts, one O_APPEND write for all (concurrent hooks never interleave)."""
     if not recs:
         return
-    from memkit.agents.journal import append_bytes
+    from memkit.agents.claude.journal import append_bytes
 
     append_bytes(path, "".join(line(r) for r in recs).encode("utf-8"))
 

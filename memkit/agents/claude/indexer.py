@@ -1,11 +1,8 @@
 """The point-of-action index, write side: built from one load of the store.
 
-`build` writes `agents-poa.idx` (the layout is in memkit.agents.recall) atomically
-into memkit's private folder: the sources' stamps are taken before the store is read,
-so a memory changed while it is built makes the next check fail and the index is
-built again. `digest` is the stamp of every memory file, which SessionStart compares
-(an edit in place changes no folder). Nothing here runs on a file touch unless the
-index is missing or no longer holds.
+`build` writes the index (layout: memkit.agents.claude.recall) atomically; the sources'
+stamps are taken before the store is read, so a memory changed meanwhile makes the next
+check fail. `digest` stamps every memory file, which SessionStart compares.
 """
 
 from __future__ import annotations
@@ -15,9 +12,9 @@ import os
 import re
 from typing import TYPE_CHECKING, Any
 
-from memkit.agents import recall
-from memkit.agents.preloaded import COMPILED, RULES_DIR, compiled
-from memkit.agents.words import words
+from memkit.agents.claude import recall
+from memkit.agents.claude.preloaded import COMPILED, RULES_DIR, compiled
+from memkit.agents.claude.words import words
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
@@ -128,19 +125,14 @@ class _Buckets:
 def build_bytes(root: str, today: str) -> bytes:
     """Build and write the index of the project at `root` (kept in memory only when the
     private folder cannot be written); its bytes."""
+    import datetime
     from pathlib import Path
 
     from memkit.clock import today as clock_today
     from memkit.store import Store
 
-    day = clock_today() if today == recall.today_iso() else dt_date(today)
+    day = clock_today() if today == recall.today_iso() else datetime.date.fromisoformat(today)
     return build(Store(Path(root)), today=day)
-
-
-def dt_date(text: str) -> dt.date:
-    import datetime
-
-    return datetime.date.fromisoformat(text)
 
 
 def build(store: Store, *, today: dt.date) -> bytes:
@@ -148,7 +140,7 @@ def build(store: Store, *, today: dt.date) -> bytes:
     that cannot be written leaves it in memory only."""
     import contextlib
 
-    from memkit.agents import pointofaction as poa
+    from memkit.agents.claude import pointofaction as poa
     from memkit.fsutil import atomic_write
 
     root = str(store.root)
@@ -202,7 +194,7 @@ def _dumps(value: Any) -> bytes:
 def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
     """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
     fit, then enough more to name what is left out; the count of all of them."""
-    from memkit.agents.session_text import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.agents.claude.session_text import CONTEXT_CHARS, MAX_LISTED, block
     from memkit.memory import TYPES
 
     always = sorted(

@@ -17,11 +17,9 @@ MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's ow
 
 def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
     """Ids of the memories compiled in full into what Claude Code loads at startup.
-
     Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
     .claude/CLAUDE.md), following their `@file` imports as Claude Code does. The
-    imported files read are added to `read` (relative paths) when given.
-    """
+    imported files read are added to `read` (relative paths) when given."""
     from memkit.errors import MemkitError
     from memkit.fsutil import read_inside
 

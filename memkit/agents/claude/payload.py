@@ -1,7 +1,7 @@
 """A Claude Code hook payload read and checked: JSON in, the project, the session, the file.
 
 Standard library only (json, os): the hook runs on every tool call, and this module is
-on its fast path (memkit.agents.hook) as well as the full handlers' (memkit.agents.claude).
+on the path of every hook call (memkit.agents.claude.hook).
 `record` turns a PostToolUse payload into the session journal's line.
 """
 
@@ -103,7 +103,7 @@ def record(payload: Mapping[str, Any], root: str) -> dict[str, str] | None:
     if kind in ("command", "search"):
         if not value:
             return None
-        from memkit.agents.journal import redact_then_cut
+        from memkit.agents.claude.journal import redact_then_cut
 
         rec = {"kind": kind, "text": redact_then_cut(value)}
         where = relative(root, tool_input.get("path"))
@@ -123,7 +123,7 @@ def record(payload: Mapping[str, Any], root: str) -> dict[str, str] | None:
         or first.get("new_string")
     )
     if kind != "read" and isinstance(snippet, str) and snippet.strip():
-        from memkit.agents.journal import redact_then_cut
+        from memkit.agents.claude.journal import redact_then_cut
 
         rec["snippet"] = redact_then_cut(snippet)
     return rec

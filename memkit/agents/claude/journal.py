@@ -1,12 +1,9 @@
 """A session's journal: what an agent read, edited, searched and ran, one JSON line a tool call.
 
-Journals live in `sessions/<session>.jsonl` in memkit's private folder
-(memkit.cachedir). `append` adds one line with one O_APPEND write (concurrent hooks
-never interleave lines); `read_journal` reads them back, redacted again;
-`prune_journals` deletes those of sessions that never ended. The redaction helpers
-(`redact_then_cut`, `redacted_first_line`) make sure no line, and no draft made from
-one, keeps a likely secret or part of one. Standard library only until there is text
-to redact: the PostToolUse hook appends on every tool call.
+`sessions/<session>.jsonl` in memkit's private folder, appended with one O_APPEND write a
+line (concurrent hooks never interleave), read back redacted again, pruned when a session
+never ended. No line, and no draft made from one, keeps a likely secret or part of one.
+Standard library only until there is text to redact.
 """
 
 from __future__ import annotations
@@ -64,11 +61,9 @@ def redact(text: str) -> str:
 
 def redacted_first_line(value: Any) -> tuple[str, bool]:
     """(the first line of `value` with likely secrets redacted, whether text was left out).
-
     Only the first SCAN_CHARS characters of the line are looked at; from a longer
     line the last SCAN_MARGIN characters of that window are dropped too, since a
-    secret cut there might no longer be recognised.
-    """
+    secret cut there might no longer be recognised."""
     text = str(value).strip()
     lines = text[: SCAN_CHARS + 1].splitlines()
     first = lines[0] if lines else ""
@@ -108,9 +103,7 @@ def append_bytes(path: str | Path, data: bytes) -> None:
 
 def read_journal(path: Path) -> list[dict[str, str]]:
     """The journal's records; unreadable lines (a crash mid-write) are skipped.
-
-    Text is redacted again: journals written by earlier versions were not.
-    """
+    Text is redacted again: journals written by earlier versions were not."""
     out = []
     for line in path.read_text("utf-8", errors="replace").splitlines():
         try:
