@@ -17,6 +17,16 @@ from memkit.cli import cli
 from memkit.store import Store, init
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests marked `posix` (fork, flock, signals, shell scripts, file modes) skip on Windows."""
+    if os.name != "nt":
+        return
+    skip = pytest.mark.skip(reason="needs POSIX (marked posix); this is Windows")
+    for item in items:
+        if item.get_closest_marker("posix"):
+            item.add_marker(skip)
+
+
 def isolate(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     """Point HOME, XDG and git's global config at `home`; drop memkit, identity and editor
     variables."""
