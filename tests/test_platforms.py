@@ -230,3 +230,20 @@ def test_the_lock_is_flock_again_after_the_fixture(tmp_path: Path) -> None:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         finally:
             os.close(fd)
+
+
+def test_the_workflow_runs_every_platform_and_the_oldest_python() -> None:
+    import tomllib
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    flow = yaml.safe_load((root / ".github" / "workflows" / "tests.yml").read_text("utf-8"))
+    matrix = flow["jobs"]["test"]["strategy"]["matrix"]
+    assert {o.split("-")[0] for o in matrix["os"]} == {"ubuntu", "macos", "windows"}
+    project = tomllib.loads((root / "pyproject.toml").read_text("utf-8"))
+    assert f">={matrix['python'][0]}" == project["project"]["requires-python"]
+    markers = project["tool"]["pytest"]["ini_options"]["markers"]
+    assert any(m.startswith("posix:") for m in markers)
+    lint = " ".join(step.get("run", "") for step in flow["jobs"]["lint"]["steps"])
+    assert "--platform win32" in lint and "--platform darwin" in lint
