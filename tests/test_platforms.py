@@ -247,3 +247,16 @@ def test_the_workflow_runs_every_platform_and_the_oldest_python() -> None:
     assert any(m.startswith("posix:") for m in markers)
     lint = " ".join(step.get("run", "") for step in flow["jobs"]["lint"]["steps"])
     assert "--platform win32" in lint and "--platform darwin" in lint
+
+
+def test_the_cache_lives_in_localappdata_on_windows(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from memkit.cachedir import user_cache_home
+
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path))
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert user_cache_home() == str(tmp_path)
+    monkeypatch.setenv("LOCALAPPDATA", "relative")
+    assert user_cache_home() == os.path.join(os.path.expanduser("~"), ".cache")
