@@ -260,3 +260,14 @@ def test_the_cache_lives_in_localappdata_on_windows(
     assert user_cache_home() == str(tmp_path)
     monkeypatch.setenv("LOCALAPPDATA", "relative")
     assert user_cache_home() == os.path.join(os.path.expanduser("~"), ".cache")
+
+
+def test_add_refuses_a_device_name_as_id_and_slugs_around_one(
+    store: Store, run: Callable[..., Any]
+) -> None:
+    refused = run("add", "Console", "--body", "b", "--id", "nul", code=2)
+    assert refused.stderr.count("\n") == 1 and "--id" in refused.stderr
+    assert "'nul-memory'" in refused.stderr and "Traceback" not in refused.stderr
+    assert not (store.dir / "nul.md").exists()
+    assert run("add", "Aux", "--body", "b").stdout.strip() == "aux-memory"
+    assert (store.dir / "aux-memory.md").is_file()
