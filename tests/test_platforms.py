@@ -23,7 +23,7 @@ import pytest
 
 from memkit.store import Store
 
-pytestmark = pytest.mark.posix  # the stand-in for msvcrt is built on flock
+posix = pytest.mark.posix  # the stand-in for msvcrt is built on flock
 
 SHIM = '''
 import importlib, os, sys, types
@@ -93,6 +93,7 @@ def _fcntl_hidden() -> bool:
     return False
 
 
+@posix
 def test_the_fixture_hides_fcntl_and_fork(windows_like: Any) -> None:
     assert _fcntl_hidden()
     assert not hasattr(os, "fork")
@@ -150,6 +151,7 @@ def _taken(shim: Any, lock: Path) -> bool:
         os.close(fd)
 
 
+@posix
 @pytest.mark.slow
 def test_two_holders_exclude_each_other(windows_like: Any, tmp_path: Path) -> None:
     from memkit.fsutil import file_lock
@@ -181,6 +183,7 @@ def test_two_holders_exclude_each_other(windows_like: Any, tmp_path: Path) -> No
     assert not _taken(windows_like, lock)
 
 
+@posix
 @pytest.mark.slow
 def test_a_killed_holder_releases_the_lock(windows_like: Any, tmp_path: Path) -> None:
     from memkit.fsutil import file_lock
@@ -195,6 +198,7 @@ def test_a_killed_holder_releases_the_lock(windows_like: Any, tmp_path: Path) ->
         pass
 
 
+@posix
 def test_shared_holders_are_exclusive_where_msvcrt_locks(windows_like: Any, tmp_path: Path) -> None:
     from memkit.fsutil import file_lock
 
@@ -203,6 +207,7 @@ def test_shared_holders_are_exclusive_where_msvcrt_locks(windows_like: Any, tmp_
         assert _taken(windows_like, lock)
 
 
+@posix
 def test_a_store_write_and_a_compile(
     windows_like: Any, store: Store, run: Callable[..., object]
 ) -> None:
@@ -216,6 +221,7 @@ def test_a_store_write_and_a_compile(
     assert _fcntl_hidden() and not hasattr(os, "fork")
 
 
+@posix
 def test_the_lock_is_flock_again_after_the_fixture(tmp_path: Path) -> None:
     import fcntl
 
