@@ -37,8 +37,12 @@ lint: $(STAMP)
 	$(BIN)/ruff check memkit tests benchmarks
 	$(BIN)/ruff format --check memkit tests benchmarks
 
+# The code for Windows and macOS too (sys.platform checks decide what mypy reads), each
+# with its own cache: a platform change would otherwise throw the others' away.
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy --platform darwin --cache-dir .mypy_cache/darwin
+	$(BIN)/mypy --platform win32 --cache-dir .mypy_cache/win32
 
 # Every test, slow ones too, on every core (pytest-xdist); worksteal hands the tests of a
 # worker stuck on a long one (a wheel, a racing process) to the idle worker.

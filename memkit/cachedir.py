@@ -165,10 +165,14 @@ def git_dir(root: str) -> str | None:
 
 
 def user_cache_home() -> str:
-    """$XDG_CACHE_HOME, else ~/.cache (Library/Caches on macOS)."""
+    """$XDG_CACHE_HOME, else ~/.cache (Library/Caches on macOS, %LOCALAPPDATA% on
+    Windows)."""
     env = os.environ.get("XDG_CACHE_HOME")
     if env and os.path.isabs(env):
         return env
+    local = os.environ.get("LOCALAPPDATA")
+    if sys.platform == "win32" and local and os.path.isabs(local):
+        return local
     home = os.path.expanduser("~")
     if sys.platform == "darwin":
         return os.path.join(home, "Library", "Caches")

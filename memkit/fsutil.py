@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+import sys
 from pathlib import Path
 
 from memkit.atomicwrite import atomic_write as atomic_write  # re-exported: one writer
@@ -73,7 +74,7 @@ def atomic_write_many(files: Sequence[tuple[str | Path, bytes]]) -> None:
                 folder = folders[parent] = _batch_folder(parent, token)
             temps.append((_temp_in(folder, name, full, data, mode_of(full)), full))
         if temps:
-            os.sync()
+            _sync([tmp for tmp, _ in temps])
         for tmp, full in temps:
             os.replace(tmp, full)
     except BaseException:
@@ -87,7 +88,24 @@ def atomic_write_many(files: Sequence[tuple[str | Path, bytes]]) -> None:
                 with contextlib.suppress(OSError):
                     os.rmdir(folder)
     if temps:
+        _sync([])  # the renames (Windows: NTFS journals them; no folder can be flushed)
+
+
+def _sync(paths: list[str]) -> None:
+    """Flush to disk: everything at once where the system can (os.sync, POSIX), else
+    each file of `paths` on its own (Windows has no sync)."""
+    if sys.platform != "win32":
         os.sync()
+        return
+    for path in paths:
+        try:
+            fd = os.open(path, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        except OSError:
+            continue
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
 
 def _batch_folder(parent: str, token: str) -> str:
@@ -112,7 +130,10 @@ def _temp_in(folder: str, name: str, path: str, data: bytes, mode: int) -> str:
         tmp = _temp(path, b"", fsync=False)
         fd = os.open(tmp, os.O_WRONLY | _CLOEXEC | _NOFOLLOW)
     try:
-        os.fchmod(fd, mode)
+        if sys.platform == "win32":  # no fchmod before Python 3.13; only read-only counts
+            os.chmod(tmp, mode)
+        else:
+            os.fchmod(fd, mode)
         view = memoryview(data)
         while view:
             view = view[os.write(fd, view) :]
@@ -150,29 +171,70 @@ def create_new(path: Path, data: bytes) -> bool:
 
 @contextlib.contextmanager
 def file_lock(path: Path, *, shared: bool = False) -> Iterator[None]:
-    """An advisory lock held for the block (POSIX flock).
+    """An advisory lock on `path` held for the block; waits while another holds it.
 
-    Exclusive by default; `shared=True` lets other shared holders in (readers).
-    memkit supports POSIX systems (Linux, macOS, the BSDs; on Windows, WSL): where
-    flock is missing it refuses to write rather than write without a lock.
+    Exclusive by default; `shared=True` lets other shared holders in (readers) where the
+    system has shared locks (flock on POSIX); on Windows every holder is exclusive. The
+    operating system drops the lock when its holder dies, so a killed memkit never
+    leaves a store locked. Not re-entrant: a second lock on the same file waits.
     """
-    try:
-        import fcntl
-    except ImportError:  # pragma: no cover - Windows
-        raise MemkitError(
-            "memkit needs POSIX file locks (Linux, macOS, WSL) to write safely; "
-            "this system has none"
-        ) from None
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_CREAT | os.O_RDWR | _NOFOLLOW | _CLOEXEC, 0o600)
     try:
-        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        _acquire(fd, shared)
         try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            _release(fd)
     finally:
         os.close(fd)
+
+
+if sys.platform == "win32":
+    import errno
+    import msvcrt
+    import time
+
+    def _acquire(fd: int, shared: bool) -> None:
+        """Lock the first byte of `fd`'s file (msvcrt.locking, LockFile underneath).
+
+        Windows releases it when the handle closes or the process ends. msvcrt has no
+        shared lock, and its blocking mode gives up after ten seconds: a non-blocking
+        try, repeated with a growing pause, waits as long as flock does.
+        """
+        pause = 0.001
+        while True:
+            os.lseek(fd, 0, os.SEEK_SET)
+            try:
+                msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+                return
+            except OSError as e:  # EACCES: another handle holds it
+                if e.errno not in (errno.EACCES, errno.EDEADLOCK):
+                    raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.05)
+
+    def _release(fd: int) -> None:
+        os.lseek(fd, 0, os.SEEK_SET)
+        msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+
+    def _acquire(fd: int, shared: bool) -> None:
+        """flock: held by the open file, dropped by the kernel when its holder dies."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - a POSIX system without flock
+            raise MemkitError(
+                "this system has neither flock nor Windows file locks, and memkit does not "
+                "write without a lock: run memkit on Linux, macOS, a BSD or Windows"
+            ) from None
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+
+    def _release(fd: int) -> None:
+        import fcntl
+
+        fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 # ------------------------------------------------------------- safe reads

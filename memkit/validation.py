@@ -35,6 +35,11 @@ def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidM
         if only is None or p.path in only or (p.field == "id" and any(n in p.message for n in only))
     ]
     ids = {m.id for m in loaded.memories}
+    listed = [*loaded.stats, *store.links]
+    problems += [
+        p for p in path_problems(listed)
+        if only is None or p.path in only or any(n in p.message for n in only)
+    ]  # fmt: skip
     for mem in loaded.memories:
         if only is None or mem.path in only:
             problems += fields(mem)
@@ -65,10 +70,10 @@ def validate_files(
 
     from memkit.store.loading import load_one
 
-    ids = Counter(rel.rsplit("/", 1)[-1][:-3] for rel in sizes)
-    problems: list[InvalidMemoryError] = []
+    ids = Counter(rel.rsplit("/", 1)[-1][:-3].casefold() for rel in sizes)
+    problems = path_problems(sorted(paths))
     for rel in sorted(paths):
-        if rel not in sizes or ids[rel.rsplit("/", 1)[-1][:-3]] > 1:
+        if rel not in sizes or ids[rel.rsplit("/", 1)[-1][:-3].casefold()] > 1:
             return None
         mem, found = load_one(str(store.root), rel, sizes[rel][0])
         problems += found
@@ -82,6 +87,35 @@ def validate_files(
         if clean is not None and not found and read and read[0] == _text_of(mem):
             clean[rel] = (read[0], mem)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
+    return problems
+
+
+def path_problems(paths: Collection[str]) -> list[InvalidMemoryError]:
+    """A problem for each memory file macOS or Windows cannot hold as it is: a folder
+    named as a Windows device (`aux/`) or ending in a dot or a space, and two paths that
+    differ only in case (one file there, not two). The file name itself is its id,
+    which parse checks."""
+    problems = []
+    first: dict[str, str] = {}
+    for rel in sorted(paths):
+        folders = rel.split("/")[1:-1]  # under .memory/
+        bad = next((f for f in folders if mm.windows_refuses(f)), None)
+        if bad is not None:
+            problems.append(
+                InvalidMemoryError(
+                    rel, 1, "file", f"folder {bad!r} is a name Windows cannot hold (a device "
+                    "name such as CON, AUX, NUL, COM1, or a name ending in a dot or a space): "
+                    "rename the folder"
+                )
+            )  # fmt: skip
+        twin = first.setdefault(rel.casefold(), rel)
+        if twin != rel:
+            problems.append(
+                InvalidMemoryError(
+                    rel, 1, "file", f"{twin} and {rel} differ only in case: macOS and Windows "
+                    "hold them as one file; merge them into one, or rename one"
+                )
+            )  # fmt: skip
     return problems
 
 

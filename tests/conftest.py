@@ -16,6 +16,51 @@ from click.testing import CliRunner, Result
 from memkit.cli import cli
 from memkit.store import Store, init
 
+# Test modules that need POSIX throughout: shell scripts as hooks or editors, fork,
+# signals, flock, FIFOs, symbolic links and permission bits. They are marked `posix`
+# here, in one place, as a test marked by hand is (pytestmark = pytest.mark.posix).
+POSIX_MODULES = frozenset(
+    [
+        "agents/test_claude.py",
+        "agents/test_harvest.py",
+        "agents/test_import_layouts.py",
+        "agents/test_installers.py",
+        "agents/test_register.py",
+        "audit/test_audit.py",
+        "compile/test_current.py",
+        "compile/test_linked_outputs.py",
+        "compile/test_targets.py",
+        "compile/test_tree.py",
+        "githooks/test_fastpath.py",
+        "githooks/test_index.py",
+        "githooks/test_install.py",
+        "githooks/test_lean.py",
+        "githooks/test_precheck.py",
+        "staleness/anchors/test_anchor_links.py",
+        "store/test_store.py",
+        "test_atomicwrite.py",
+        "test_crash.py",
+        "test_fsutil_writes.py",
+        "test_hostile.py",
+        "test_paths_safety.py",
+        "test_threats.py",
+        "test_upgrade.py",
+        "test_walk.py",
+        "test_write_links.py",
+    ]
+)
+TESTS = Path(__file__).parent
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of POSIX_MODULES `posix`; on Windows, skip every `posix` test."""
+    skip = pytest.mark.skip(reason="needs POSIX (marked posix); this is Windows")
+    for item in items:
+        if item.path.relative_to(TESTS).as_posix() in POSIX_MODULES:
+            item.add_marker(pytest.mark.posix)
+        if os.name == "nt" and item.get_closest_marker("posix"):
+            item.add_marker(skip)
+
 
 def isolate(monkeypatch: pytest.MonkeyPatch, home: Path) -> None:
     """Point HOME, XDG and git's global config at `home`; drop memkit, identity and editor

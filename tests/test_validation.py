@@ -93,3 +93,42 @@ def test_validate_files_agrees_with_validate(store: Store, case: str, twin: bool
         # what the hook remembers as valid (memkit.hookvalid): the bytes it read
         assert list(clean) == ([] if full else [".memory/sub/staged.md"])
         assert all(data == path.read_bytes() for data, _ in clean.values())
+
+
+def test_paths_differing_only_in_case_are_one_problem(store: Store) -> None:
+    write_memory(store, "db", "---\ntitle: A\n---\n", folder="Team")
+    write_memory(store, "db", "---\ntitle: B\n---\n", folder="team")
+    write_memory(store, "Pool", "---\ntitle: C\n---\n")
+    write_memory(store, "pool", "---\ntitle: D\n---\n")
+    twins = [str(p) for p in validate(store) if "differ only in case" in p.message]
+    assert twins == [
+        ".memory/pool.md:1: file: .memory/Pool.md and .memory/pool.md differ only in case: "
+        "macOS and Windows hold them as one file; merge them into one, or rename one",
+        ".memory/team/db.md:1: file: .memory/Team/db.md and .memory/team/db.md differ only in "
+        "case: macOS and Windows hold them as one file; merge them into one, or rename one",
+    ]
+    # checking either file alone reports it (the pre-commit hook's way)
+    assert any(
+        "differ only in case" in p.message for p in validate(store, only=[".memory/Pool.md"])
+    )
+
+
+def test_folders_windows_cannot_hold(store: Store) -> None:
+    write_memory(store, "fine", "---\ntitle: A\n---\n", folder="aux")
+    write_memory(store, "also", "---\ntitle: B\n---\n", folder="notes.")
+    lines = [str(p) for p in validate(store)]
+    assert [line.split(": ", 1)[0] for line in lines] == [
+        ".memory/aux/fine.md:1",
+        ".memory/notes./also.md:1",
+    ]
+    assert all("folder" in line and "rename the folder" in line for line in lines)
+
+
+def test_the_hook_validation_steps_aside_for_case_twins(store: Store) -> None:
+    from memkit.githooks.index import memory_stamps
+    from memkit.validation import validate_files
+
+    write_memory(store, "Pool", "---\ntitle: C\n---\n")
+    write_memory(store, "pool", "---\ntitle: D\n---\n")
+    stamps = memory_stamps(str(store.root))
+    assert validate_files(Store(store.root), {".memory/pool.md"}, stamps) is None

@@ -9,8 +9,9 @@
 #   2: the index is not one this version writes: Python decides and rebuilds it.
 # Relevant: under .memory/, a nested DIR/AGENTS.md, a linked file or a file under a
 # linked folder (`l PATH`), a file compile may write (`o PATH`, `o PREFIX*`): the
-# names memkit.githooks.index.relevant picks. POSIX awk only; no single quote, as
-# the hook holds this program between single quotes.
+# names memkit.githooks.index.relevant picks. POSIX awk only, and what BusyBox and
+# mawk read too (no `/` inside a bracket of a regex); no single quote, as the hook
+# holds this program between single quotes.
 BEGIN {
     record = ARGV[1]
     ARGV[1] = ""
@@ -41,7 +42,7 @@ $0 == "" { ended = 1; exit }
     named = 1
     if (bad) { code = 2; exit }
     if (substr($0, 1, 1) == "\"" || ($0 in exact)) { code = 1; exit }
-    if ($0 ~ /[/]AGENTS[.]md$/) { code = 1; exit }
+    if (substr($0, length($0) - 9) == "/AGENTS.md") { code = 1; exit }
     for (i = 1; i <= np; i++) if (index($0, pre[i]) == 1) { code = 1; exit }
     rest = $0
     head = ""

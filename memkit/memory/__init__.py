@@ -23,7 +23,7 @@ from __future__ import annotations
 from memkit.fields import CONFIDENCES, STATUSES, TYPES
 from memkit.fields import NAMES as FIELDS
 from memkit.memory.file import MAX_BYTES, check_size, decode, field_line, format_body, split
-from memkit.memory.ids import ID_RE, MAX_ID, is_valid_id, slugify
+from memkit.memory.ids import ID_RE, MAX_ID, id_problem, is_valid_id, slugify, windows_refuses
 from memkit.memory.links import SYMBOL_RE
 from memkit.memory.model import Memory, Verification
 from memkit.memory.parse import load_yaml, parse, parse_all, unknown_fields
@@ -49,6 +49,7 @@ __all__ = [
     "dumps",
     "field_line",
     "format_body",
+    "id_problem",
     "is_valid_id",
     "load_yaml",
     "new",
@@ -57,5 +58,6 @@ __all__ = [
     "slugify",
     "split",
     "unknown_fields",
+    "windows_refuses",
     "written_links",
 ]

@@ -14,7 +14,7 @@ from typing import Any
 from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
 from memkit.memory.file import MAX_BYTES, decode, field_line, split
-from memkit.memory.ids import MAX_ID, is_valid_id, slugify
+from memkit.memory.ids import id_problem
 from memkit.memory.model import Memory, checked
 from memkit.memory.values import coerce
 
@@ -73,16 +73,9 @@ def parse_all(
     except InvalidMemoryError as e:
         return None, [e]
     problems: list[InvalidMemoryError] = []
-    if not is_valid_id(mid):
-        problems.append(
-            InvalidMemoryError(
-                where,
-                1,
-                "id",
-                f"file name {mid!r} is not a valid id: use lowercase letters, "
-                f"digits and dashes, at most {MAX_ID} characters (e.g. {slugify(mid)!r})",
-            )
-        )
+    why = id_problem(mid)
+    if why is not None:
+        problems.append(InvalidMemoryError(where, 1, "id", f"file name {why}"))
     values = _check_fields(data, front, where, problems)
     if problems:
         return None, problems

@@ -15,7 +15,7 @@ from typing import Any
 
 from memkit.controls import ONE_LINE
 from memkit.fields import REGISTRY, Field
-from memkit.memory.ids import ID_RE, MAX_ID
+from memkit.memory.ids import ID_RE, MAX_ID, WINDOWS_RESERVED
 from memkit.memory.values import COMMIT_RE
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -25,7 +25,12 @@ _ITEM: dict[str, Any] = {"type": "string", "pattern": f"^[^{_CONTROLS}]+$"}
 # Relative to the repository root: not absolute, no backslash, no `..` segment.
 _INSIDE = r"(?![/\\~]|[A-Za-z]:)(?!.*\\)(?!(?:.*/)?\.\.(?:/|$))"
 _PATH: dict[str, Any] = {"type": "string", "pattern": f"^{_INSIDE}[^{_CONTROLS}]+$"}
-_ID: dict[str, Any] = {"type": "string", "pattern": ID_RE.pattern, "maxLength": MAX_ID}
+_ID: dict[str, Any] = {
+    "type": "string",
+    "pattern": ID_RE.pattern,
+    "maxLength": MAX_ID,
+    "not": {"enum": sorted(WINDOWS_RESERVED)},  # device names: no such file on Windows
+}
 _TITLE: dict[str, Any] = {
     "type": "string",
     "pattern": f"^[^{_CONTROLS}]*[^{_CONTROLS}\\s][^{_CONTROLS}]*$",
