@@ -184,9 +184,9 @@ def missing_commit(repo: Any, commit: str) -> str | None:
 
 def _fetch(repo: Any, remote: str, oids: list[str]) -> str | None:
     """Fetch `oids` from `remote` into `repo`; None, or why it failed (git's last line)."""
-    import contextlib
-    import signal
     import subprocess
+
+    from memkit.git.remote import kill_group
 
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
     cwd = repo.workdir or repo.path
@@ -200,8 +200,7 @@ def _fetch(repo: Any, remote: str, oids: list[str]) -> str | None:
     try:
         _, err = proc.communicate("".join(f"{o}\n" for o in oids), timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        kill_group(proc)
         proc.communicate()
         return f"no answer within {TIMEOUT} s"
     if proc.returncode == 0:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -34,8 +35,6 @@ TIMEOUT = 300  # seconds for any one git command, the network included
 def _run(args: list[str], cwd: Path | None) -> tuple[int, str, str]:
     """Run git with a time bound; on timeout kill its whole process group (ssh and
     remote helpers included, which would otherwise hold the pipes open)."""
-    import signal
-
     proc = subprocess.Popen(
         ["git", *_SAFE, *args], cwd=cwd, env={**os.environ, **_ENV}, stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
@@ -43,11 +42,22 @@ def _run(args: list[str], cwd: Path | None) -> tuple[int, str, str]:
     try:
         out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        with contextlib.suppress(OSError):
-            os.killpg(proc.pid, signal.SIGKILL)
+        kill_group(proc)
         proc.communicate()
         raise
     return proc.returncode, out, err
+
+
+def kill_group(proc: subprocess.Popen[str]) -> None:
+    """Kill a process started with start_new_session=True and everything it started
+    (on Windows, which has no process groups: the process itself)."""
+    with contextlib.suppress(OSError):
+        if sys.platform == "win32":
+            proc.kill()
+        else:
+            import signal
+
+            os.killpg(proc.pid, signal.SIGKILL)
 
 
 def _git(args: list[str], what: str, cwd: Path | None = None) -> str:
