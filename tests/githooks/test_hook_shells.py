@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import git, write_memory
+from conftest import git
 from test_precheck import (  # the fixtures and helpers of the script's own test
     AWK,
     LINKS,
@@ -22,13 +22,13 @@ from test_precheck import (  # the fixtures and helpers of the script's own test
     index_file,
     logged_python,
     plant,
+    project,
     settled_and_dated,
     starts,
 )
 
 from memkit.githooks import install as hooks
 from memkit.githooks.index import relevant
-from memkit.store import Store
 
 pytestmark = pytest.mark.posix
 
@@ -42,13 +42,7 @@ AWKS = {
 }
 
 
-@pytest.fixture
-def project(repo: Path, store: Store) -> Path:
-    """test_precheck's project: two memories and a README."""
-    write_memory(store, "one", "---\ntitle: One\ntype: note\n---\n\nOne.\n")
-    write_memory(store, "two", "---\ntitle: Two\ntype: note\n---\n\nTwo.\n", folder="deep")
-    (repo / "README").write_text("hello\n", encoding="utf-8")
-    return repo
+__all__ = ["project"]  # the fixture (two memories and a README), used by name
 
 
 def _installed(argv: list[str]) -> None:
