@@ -66,7 +66,7 @@ def test_add_refuses_an_id_with_a_path(store: Store, run: Invoke) -> None:
     result = run("add", "Escape", "-b", "x", "--id", "../../escape", code=2)
     assert result.stderr == (
         "memkit: --id '../../escape' is not a valid id: use lowercase letters, digits and "
-        "dashes (at most 64), e.g. 'escape'\n"
+        "dashes, at most 64 characters (e.g. 'escape')\n"
     )
 
 

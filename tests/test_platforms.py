@@ -274,6 +274,7 @@ def test_add_refuses_a_device_name_as_id_and_slugs_around_one(
     refused = run("add", "Console", "--body", "b", "--id", "nul", code=2)
     assert refused.stderr.count("\n") == 1 and "--id" in refused.stderr
     assert "'nul-memory'" in refused.stderr and "Traceback" not in refused.stderr
+    assert "Windows reserves" in refused.stderr
     assert not (store.dir / "nul.md").exists()
     assert run("add", "Aux", "--body", "b").stdout.strip() == "aux-memory"
     assert (store.dir / "aux-memory.md").is_file()

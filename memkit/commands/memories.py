@@ -97,11 +97,9 @@ def add(
     store = get_store(ctx)
     store.require()
     text = read_body(body, body_file, use_editor)
-    if mid is not None and not mm.is_valid_id(mid):
-        raise MemkitError(
-            f"--id {mid!r} is not a valid id: use lowercase letters, digits and dashes "
-            f"(at most {mm.MAX_ID}), e.g. {mm.slugify(mid)!r}"
-        )
+    why = None if mid is None else mm.id_problem(mid)
+    if why is not None:
+        raise MemkitError(f"--id {why}")
     values = {k: v for k, v in fields.items() if v not in (None, ())}
     mem = mm.new(
         title, text or "", mid=mid or mm.slugify(title), today=today(), type=type_, **values
