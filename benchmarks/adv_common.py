@@ -114,6 +114,7 @@ class Run:
     out: str
     err: str
     seconds: float
+    peak_mb: float = 0.0  # the process's own largest resident size (not its children's)
 
     @property
     def hung(self) -> bool:
@@ -192,20 +193,57 @@ def run(
         start_new_session=True,
         preexec_fn=cap_memory if capped else None,
     )
-    try:
-        out, err = proc.communicate(data, timeout=timeout)
-        code: int | None = proc.returncode
-    except subprocess.TimeoutExpired:
-        kill_group(proc)
-        out, err = proc.communicate()
-        code = None
+    out, err, code, peak = _finish(proc, data, timeout)
     return Run(
         [os.fsdecode(a) if isinstance(a, bytes) else str(a) for a in argv],
         code,
         out.decode("utf-8", "replace"),
         err.decode("utf-8", "replace"),
         time.monotonic() - started,
+        peak,
     )
+
+
+def _finish(
+    proc: subprocess.Popen[bytes], data: bytes | None, timeout: float
+) -> tuple[bytes, bytes, int | None, float]:
+    """Feed and drain `proc`, then reap it with wait4 for its own peak resident size
+    (RUSAGE_CHILDREN would give the largest of every process run so far)."""
+    import threading
+
+    chunks: dict[str, bytes] = {}
+
+    def pump(name: str, stream: Any) -> None:
+        chunks[name] = stream.read()
+
+    def feed() -> None:
+        with contextlib.suppress(BrokenPipeError, OSError):
+            proc.stdin.write(data)  # type: ignore[union-attr]
+            proc.stdin.close()  # type: ignore[union-attr]
+
+    threads = [threading.Thread(target=pump, args=(n, s)) for n, s in
+               (("out", proc.stdout), ("err", proc.stderr))]  # fmt: skip
+    if data is not None:
+        threads.append(threading.Thread(target=feed))
+    for t in threads:
+        t.start()
+    deadline = time.monotonic() + timeout
+    code: int | None = None
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            code = os.waitstatus_to_exitcode(status)
+            break
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, 9)
+            _, status, usage = os.wait4(proc.pid, 0)
+            break
+        time.sleep(0.005)
+    proc.returncode = code if code is not None else -9
+    for t in threads:
+        t.join()
+    return chunks.get("out", b""), chunks.get("err", b""), code, usage.ru_maxrss / 1024
 
 
 def kill_group(proc: subprocess.Popen[Any]) -> None:

@@ -101,12 +101,14 @@ def _pin(root: Path, url: str, commit: str) -> None:
 class Cases:
     def __init__(self, base: Path, env: dict[str, str], section: Section, timeout: float) -> None:
         self.base, self.env, self.s, self.timeout = base, env, section, timeout
+        self.peak_mb = 0.0
 
     def run(self, root: Path, *args: str, ok: tuple[int, ...] = (0,), own: bool = False) -> Run:
         """One memkit command: hung, traceback, unclean error and the project's memory
         missing (when `own`) are counted. `stores` exits 1 for what it found, said in
         one warning line per problem."""
         r = memkit(root, self.env, *args, timeout=self.timeout, capped=True)
+        self.peak_mb = max(self.peak_mb, r.peak_mb)
         self.s.count("commands run")
         self.s.details.append(f"{root.name}: memkit {' '.join(args)}: {r.seconds:.1f} s, "
                               f"exit {r.code}")  # fmt: skip
@@ -256,10 +258,7 @@ def run_section(base: Path, env: dict[str, str], *, timeout: float, number: int 
         t0 = time.monotonic()
         case()
         section.details.append(f"case {case.__name__}: {time.monotonic() - t0:.1f} s")
-    import resource
-
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
-    section.details.append(f"largest memkit process: {peak} MB resident")
+    section.details.append(f"largest memkit process: {cases.peak_mb:.0f} MB resident")
     return section
 
 
