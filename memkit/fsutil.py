@@ -29,22 +29,6 @@ TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports 
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator, Sequence
 
-BOM = "\ufeff"  # a byte-order mark: files written on Windows often start with one
-
-
-def without_bom(text: str) -> str:
-    """The text a parser reads: a byte-order mark first in a file is no part of its content
-    (JSON and TOML parsers refuse it). A file rewritten keeps it (see with_bom)."""
-    return text.removeprefix(BOM)
-
-
-def with_bom(new: str, old: str | None) -> str:
-    """`new`, the text of a file rewritten, starting with the byte-order mark `old` (the
-    text it replaces) started with: nothing a person wrote is dropped."""
-    keep = old is not None and old.startswith(BOM) and not new.startswith(BOM)
-    return BOM + new if keep else new
-
-
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)

@@ -1,2 +1,3 @@
-"""Registering memkit in agents' settings: the launcher, the Claude Code hooks and the MCP
-server for Claude Code and Cursor (register); other agents' MCP files (more_agents)."""
+"""Registering memkit in agents' settings: the Claude Code hooks (register), the MCP
+server in every agent's file (more_agents), the command they run (launcher), and the one
+way a settings file is read and written (files)."""

@@ -1,6 +1,7 @@
-"""Register `memkit mcp` with agents beyond Claude Code and Cursor (`memkit hooks install --agent`).
+"""Register `memkit mcp` in agents' project files (`memkit hooks install --mcp / --agent`).
 
-AGENTS names each agent's project file and the key holding its servers, as its maker
+AGENTS names each agent's project file (Claude Code's and Cursor's for `--mcp`, the others'
+for `--agent`) and the key holding its servers, as its maker
 documents them (sources in docs/agents.md); the command is register.py's launcher. JSON
 files are merged (everything else kept, in order, with the file's own indentation), the
 TOML file is edited as text (only memkit's table is added or removed), files go through
@@ -18,24 +19,26 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from memkit.agents.install.register import MARK, MAX_JSON, MCP_NAME, _script
+from memkit.agents.install.files import (
+    dump_json,
+    load_json,
+    read_text,
+    without_bom,
+    write_change,
+)
+from memkit.agents.install.launcher import MARK, MCP_ENTRY, MCP_NAME, script
 from memkit.errors import MemkitError
-from memkit.fsutil import without_bom
-
-
-def _args() -> list[str]:
-    return ["-c", _script("memkit"), "memkit", "mcp"]
 
 
 def _gemini_args() -> list[str]:
     """Gemini CLI replaces `$NAME` in settings with the variable's value when it is set:
     the launcher's own variables get names no environment holds."""
-    script = _script("memkit")
+    text = script("memkit")
     for short in ("r", "p", "m"):
-        script = re.sub(rf"(?<![\w$]){short}=", f"memkit_{short}=", script)
-        script = re.sub(rf"\$\b{short}\b", f"$memkit_{short}", script)
-        script = script.replace(f"for {short} in", f"for memkit_{short} in")
-    return ["-c", script, "memkit", "mcp"]
+        text = re.sub(rf"(?<![\w$]){short}=", f"memkit_{short}=", text)
+        text = re.sub(rf"\$\b{short}\b", f"$memkit_{short}", text)
+        text = text.replace(f"for {short} in", f"for memkit_{short} in")
+    return ["-c", text, "memkit", "mcp"]
 
 
 @dataclass(frozen=True)
@@ -45,13 +48,18 @@ class Agent:
     key: str  # the object (JSON) or table (TOML) holding servers
     entry: Callable[[], Any]  # memkit's server entry
     toml: bool = False
+    # Uninstall removes the `memkit` entry even when a person changed it (`--mcp`).
+    removes_any: bool = False
 
 
 def _sh(**extra: Any) -> Callable[[], dict[str, Any]]:
-    return lambda: {"command": "sh", "args": _args(), **extra}
+    return lambda: {**MCP_ENTRY, **extra}
 
 
+MCP_FILES = {"claude": ".mcp.json", "cursor": ".cursor/mcp.json"}  # `--mcp`
 AGENTS: dict[str, Agent] = {a.name: a for a in (
+    *(Agent(name, file, "mcpServers", MCP_ENTRY.copy, removes_any=True)
+      for name, file in MCP_FILES.items()),
     Agent("vscode", ".vscode/mcp.json", "servers", lambda: {"type": "stdio", **_sh(
         env={"MEMKIT_ROOT": "${workspaceFolder}"})()}),
     Agent("gemini", ".gemini/settings.json", "mcpServers",
@@ -62,82 +70,35 @@ AGENTS: dict[str, Agent] = {a.name: a for a in (
     Agent("roo", ".roo/mcp.json", "mcpServers", _sh()),
     Agent("zed", ".zed/settings.json", "context_servers", _sh(env={})),
     Agent("opencode", "opencode.json", "mcp",
-          lambda: {"type": "local", "command": ["sh", *_args()], "enabled": True}),
+          lambda: {"type": "local", "command": ["sh", *MCP_ENTRY["args"]], "enabled": True}),
 )}  # fmt: skip
-NAMES = tuple(AGENTS)
+NAMES = tuple(name for name in AGENTS if name not in MCP_FILES)  # `--agent NAME`
+# What earlier versions wrote in .mcp.json: a bare `memkit mcp`, which fails for a teammate
+# without memkit on PATH.
+_OLD_ENTRIES = ({"command": "memkit", "args": ["mcp"]},)
 
 
 def _ours(entry: Any) -> bool:
-    """An entry memkit wrote (any version of the launcher), as opposed to a person's."""
-    return MARK in json.dumps(entry)
-
-
-# ------------------------------------------------------------------ reading and writing
-
-
-def _read(root: Path, rel: str) -> str | None:
-    from memkit.fsutil import read_inside
-
-    try:
-        raw = read_inside(root, rel, limit=MAX_JSON)
-    except FileNotFoundError:
-        return None
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise MemkitError(f"{rel} is not UTF-8 text; fix it, then run this again") from None
-
-
-def _indent(text: str) -> int | str:
-    m = re.search(r"\n([ \t]+)\S", text)
-    if m is None:
-        return 2
-    return "\t" if m.group(1).startswith("\t") else len(m.group(1))
-
-
-def _dump(data: dict[str, Any], like: str | None) -> str:
-    return json.dumps(data, indent=_indent(like or ""), ensure_ascii=False) + "\n"
-
-
-def _load(agent: Agent, text: str | None) -> dict[str, Any]:
-    if text is None:
-        return {}
-    try:
-        data = json.loads(without_bom(text))
-    except (ValueError, RecursionError) as e:
-        if re.search(r"(?m)^\s*//|/\*", text):
-            snippet = json.dumps({agent.key: {MCP_NAME: agent.entry()}}, indent=2)
-            raise MemkitError(
-                f"{agent.file} has comments, which memkit would lose by rewriting it; add "
-                f"memkit's server yourself:\n{snippet}"
-            ) from None
-        raise MemkitError(
-            f"{agent.file} is not valid JSON ({e}); fix it, then run this again"
-        ) from None
-    if not isinstance(data, dict):
-        raise MemkitError(f"{agent.file} must hold a JSON object; fix it, then run this again")
-    section = data.get(agent.key, {})
-    if not isinstance(section, dict):
-        raise MemkitError(f"{agent.file}: `{agent.key}` must be a JSON object; fix it first")
-    return data
+    """An entry memkit wrote (any version of it), as opposed to a person's."""
+    return MARK in json.dumps(entry) or entry in _OLD_ENTRIES
 
 
 def _json_change(agent: Agent, text: str | None, install: bool) -> str | None:
     """The file's new text (None: no change; "" : delete it)."""
-    data = _load(agent, text)
+    data = load_json(agent.file, text, agent.key, lambda: {agent.key: {MCP_NAME: agent.entry()}})
     servers = data.get(agent.key, {})
     current = servers.get(MCP_NAME)
     if install:
         if current is not None and (current == agent.entry() or not _ours(current)):
             return None  # ours already, or a person's: kept
         data.setdefault(agent.key, {})[MCP_NAME] = agent.entry()
-        return _dump(data, text)
-    if current is None or not _ours(current):
+        return dump_json(data, text)
+    if current is None or not (agent.removes_any or _ours(current)):
         return None
     del servers[MCP_NAME]
     if not servers:
         del data[agent.key]
-    return _dump(data, text) if data else ""
+    return dump_json(data, text)
 
 
 # ------------------------------------------------------------------ TOML (Codex)
@@ -212,10 +173,11 @@ def _toml_change(agent: Agent, text: str | None, install: bool) -> str | None:
 
 
 def _plan(root: Path, names: list[str], install: bool) -> list[tuple[Agent, str | None, str]]:
+    """Every file's change, worked out (and each file checked) before any is written."""
     plan = []
     for name in dict.fromkeys(names):
         agent = AGENTS[name]
-        text = _read(root, agent.file)
+        text = read_text(root, agent.file)
         if not install and text is None:
             continue
         change = (_toml_change if agent.toml else _json_change)(agent, text, install)
@@ -224,42 +186,13 @@ def _plan(root: Path, names: list[str], install: bool) -> list[tuple[Agent, str 
     return plan
 
 
-def would(verb: str) -> str:
-    """`created` -> `would create`: what a dry run says."""
-    return "would " + {"created": "create", "updated": "update", "removed": "remove"}[verb]
-
-
-def _apply(root: Path, plan: list[tuple[Agent, str | None, str]], dry_run: bool) -> list[str]:
-    from memkit.fsutil import atomic_write, with_bom, write_target
-
-    lines = []
-    for agent, old, new in plan:
-        target = write_target(root, agent.file, forbidden=(".git", ".memory"))
-        verb = "removed" if new == "" else "created" if old is None else "updated"
-        if not dry_run:
-            if new == "":
-                target.unlink()
-            else:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                atomic_write(target, with_bom(new, old).encode("utf-8"))
-        lines.append(f"{would(verb) if dry_run else verb} {agent.file}")
-    return lines
-
-
 def install(root: Path, names: list[str], *, dry_run: bool = False) -> list[str]:
     """Add memkit's server to each named agent's file; one line per file changed."""
-    for name in names:
-        write_target_ok(root, AGENTS[name].file)
-    return _apply(root, _plan(root, names, True), dry_run)
+    plan = _plan(root, names, True)
+    return [write_change(root, a.file, old, new, dry_run) for a, old, new in plan]
 
 
 def uninstall(root: Path, names: list[str], *, dry_run: bool = False) -> list[str]:
     """Remove memkit's server (only an entry memkit wrote); a file left empty is removed."""
-    return _apply(root, _plan(root, names, False), dry_run)
-
-
-def write_target_ok(root: Path, rel: str) -> None:
-    """Refuse, before anything is written, a file (or folder) leading out of the repository."""
-    from memkit.fsutil import write_target
-
-    write_target(root, rel, forbidden=(".git", ".memory"))
+    plan = _plan(root, names, False)
+    return [write_change(root, a.file, old, new, dry_run) for a, old, new in plan]
