@@ -1,6 +1,7 @@
 """The memories about some files, for `memkit context` and SessionStart after a resume.
 
-The point-of-action index (memkit.agents.claude.recall) names the memories linked to each file
+The point-of-action index (memkit.agents.claude.recall; `index` gives it, rebuilt when it
+no longer holds, to the hooks too) names the memories linked to each file
 or scoped to it; only those few are parsed, and memkit.search.context.build_context
 orders them, checks their staleness and fits the budget. A query, a folder, a link or
 `..`, and shared team stores need every memory: build_context is then given the store.
@@ -9,10 +10,10 @@ orders them, checks their staleness and fits the budget. A query, a folder, a li
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
 
 from memkit.agents.claude import recall
 
+TYPE_CHECKING = False  # the hooks import this module: typing is not loaded for it
 if TYPE_CHECKING:
     import datetime as dt
     from collections.abc import Sequence
@@ -22,6 +23,29 @@ if TYPE_CHECKING:
     from memkit.search.rank import StatusSource
     from memkit.staleness.verdict import MemoryStatus
     from memkit.store import Store
+
+
+def rebuild(root: str, today: str) -> recall.Index:
+    """The point-of-action index of `root`, built anew (and written) for `today`."""
+    from memkit.agents.claude.indexer import build_bytes
+
+    return recall.from_bytes(root, build_bytes(root, today))
+
+
+def index(root: str, today: str, *, thorough: bool = False) -> recall.Index:
+    """The index of `root`, rebuilt if it no longer holds (`thorough`: nor when a memory
+    file changed since it was built)."""
+    idx = recall.open_index(root)
+    if idx is not None and recall.fresh(idx, today):
+        if not thorough:
+            return idx
+        from memkit.agents.claude.indexer import digest
+
+        if idx.header.get("digest") == digest(root):
+            return idx
+    if idx is not None:
+        idx.close()
+    return rebuild(root, today)
 
 
 def relative(root: str, file: str) -> str | None:
@@ -62,13 +86,7 @@ def file_context(
     rels = None if query or shared or not files else _plain_files(root, files)
     paths = None
     if rels is not None:
-        idx = recall.open_index(root)
-        if idx is None or not recall.fresh(idx, today.isoformat()):
-            if idx is not None:
-                idx.close()
-            from memkit.agents.claude.indexer import build
-
-            idx = recall.from_bytes(root, build(store, today=today))
+        idx = index(root, today.isoformat())
         try:
             paths = _named(idx, rels)
         finally:

@@ -14,6 +14,7 @@ import os
 
 from memkit.agents.claude import pointofaction as poa
 from memkit.agents.claude import recall
+from memkit.agents.claude.filecontext import index, rebuild
 from memkit.agents.claude.payload import (
     additional_context,
     edited_file,
@@ -29,27 +30,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-def _rebuild(root: str, today: str) -> recall.Index:
-    from memkit.agents.claude.indexer import build_bytes
-
-    return recall.from_bytes(root, build_bytes(root, today))
-
-
-def index(root: str, today: str, *, thorough: bool = False) -> recall.Index:
-    """The index of `root`, rebuilt if it no longer holds."""
-    idx = recall.open_index(root)
-    if idx is not None and recall.fresh(idx, today):
-        if not thorough:
-            return idx
-        from memkit.agents.claude.indexer import digest
-
-        if idx.header.get("digest") == digest(root):
-            return idx
-    if idx is not None:
-        idx.close()
-    return _rebuild(root, today)
-
-
 def _answer(
     root: str, today: str, ask: Callable[[recall.Index], str | None], *, thorough: bool = False
 ) -> str:
@@ -60,7 +40,7 @@ def _answer(
     finally:
         idx.close()
     if got is None:
-        idx = _rebuild(root, today)
+        idx = rebuild(root, today)
         try:
             got = ask(idx)
         finally:
