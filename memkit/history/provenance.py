@@ -16,6 +16,7 @@ from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError, MemoryNotFoundError
 from memkit.history.cache import HistoryCache
+from memkit.history.snapshots import is_memory_path
 from memkit.memory import Memory
 from memkit.store import Store
 from memkit.walk import MEMORY_DIR
@@ -221,17 +222,9 @@ def store_log(store: Store, limit: int = DEFAULT_LIMIT) -> Log:
     entries = tuple(
         _entry(repo, folder, ch)
         for ch in changes
-        if (ch.path or ch.old_path or "").endswith(".md") and _is_memory(folder, ch)
+        if is_memory_path((ch.path or ch.old_path or "")[len(folder) + 1 :])
     )
     return Log(entries, None, git.is_shallow(repo))
-
-
-def _is_memory(folder: str, ch: git.FileChange) -> bool:
-    rel = (ch.path or ch.old_path or "")[len(folder) + 1 :]
-    parts = rel.split("/")
-    return not any(p.startswith(".") for p in parts) and not (
-        len(parts) > 1 and parts[0] == "templates"
-    )
 
 
 def memory_at(store: Store, mid: str, rev: str) -> Memory:
