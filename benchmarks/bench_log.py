@@ -6,8 +6,7 @@ Builds two repositories with `git fast-import` (seconds, not 10,000 `git commit`
 processes): one whose memories share one folder, one whose memories are split into
 25 subfolders. 70% of the commits change code, 30% change a memory, one in 50 is a
 merge. The memory timed was created in the first commit and changed every 500
-commits, so `memkit log` must walk the whole history. "cold" runs remove memkit's
-history cache (.memory/.cache/history.json) first; "cached" runs reuse it. Prints
+commits, so `memkit log` must walk the whole history. Prints
 the median of --runs runs of each command (a fresh process each time): wall clock, and
 CPU time (user + system), the figure to compare on a busy machine.
 """
@@ -93,16 +92,14 @@ def build(root: Path, commits: int, memories: int, split: bool) -> None:
     (root / ".memory" / ".gitignore").write_text(".cache/\n")
 
 
-def median_ms(cmd: list[str], cwd: Path, runs: int, cold: bool = False) -> tuple[float, float]:
+def median_ms(cmd: list[str], cwd: Path, runs: int) -> tuple[float, float]:
     """Median wall and CPU (user + system) milliseconds of a fresh process per run.
 
     CPU time is the figure to compare on a busy machine: wall time includes waiting for
-    a core. `cold` removes memkit's history cache before each run.
+    a core.
     """
     walls, cpus = [], []
     for _ in range(runs):
-        if cold:
-            (cwd / ".memory" / ".cache" / "history.json").unlink(missing_ok=True)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t = time.perf_counter()
         subprocess.run(cmd, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
@@ -114,7 +111,7 @@ def median_ms(cmd: list[str], cwd: Path, runs: int, cold: bool = False) -> tuple
 
 
 def in_process_ms(root: Path, runs: int) -> tuple[float, float]:
-    """memory_log (history.provenance) without start-up costs; history cache removed each run."""
+    """memory_log (history.provenance) without start-up costs."""
     from memkit.history.provenance import memory_log
     from memkit.store import Store
 
@@ -122,7 +119,6 @@ def in_process_ms(root: Path, runs: int) -> tuple[float, float]:
     memory_log(store, TARGET)  # imports and the parse cache
     walls, cpus = [], []
     for _ in range(runs):
-        (root / ".memory" / ".cache" / "history.json").unlink(missing_ok=True)
         t, c = time.perf_counter(), time.process_time()
         memory_log(store, TARGET)
         walls.append((time.perf_counter() - t) * 1000)
@@ -148,20 +144,18 @@ def main() -> None:
             layout = "25 subfolders" if split else "one folder"
             print(f"\n{layout}: built in {time.perf_counter() - t:.1f} s")
             cases = {
-                f"log {TARGET} (cold)": (["log", TARGET], True),
-                f"log {TARGET} (cached)": (["log", TARGET], False),
-                f"show {TARGET} (cold)": (["show", TARGET], True),
-                f"show {TARGET} (cached)": (["show", TARGET], False),
-                "log (latest 20 commits)": (["log"], False),
-                "diff HEAD~100 HEAD": (["diff", "HEAD~100", "HEAD"], False),
-                "--version (start-up)": (["--version"], False),
+                f"log {TARGET}": ["log", TARGET],
+                f"show {TARGET}": ["show", TARGET],
+                "log (latest 20 commits)": ["log"],
+                "diff HEAD~100 HEAD": ["diff", "HEAD~100", "HEAD"],
+                "--version (start-up)": ["--version"],
             }
             print(f"  {'':<36}{'wall':>9}{'cpu':>9}")
-            for name, (argv, cold) in cases.items():
-                wall, cpu = median_ms([memkit, *argv], root, args.runs, cold)
+            for name, argv in cases.items():
+                wall, cpu = median_ms([memkit, *argv], root, args.runs)
                 print(f"  {name:<36}{wall:6.0f} ms{cpu:6.0f} ms")
             wall, cpu = in_process_ms(root, args.runs)
-            print(f"  {'memory_log() in process (cold)':<36}{wall:6.0f} ms{cpu:6.0f} ms")
+            print(f"  {'memory_log() in process':<36}{wall:6.0f} ms{cpu:6.0f} ms")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

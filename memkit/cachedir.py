@@ -45,7 +45,6 @@ FILES = (
         "fingerprints of linked files' symbols, by blob",
         "derived",
     ),
-    ("history.json", "memkit.history.cache", "history walks, by start commit and path", "derived"),
     (
         "compile-current",
         "memkit.compile.current",

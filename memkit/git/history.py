@@ -8,7 +8,7 @@ read git history through these.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +62,6 @@ def file_history(
     path: str,
     start: str,
     folder: str,
-    known: Mapping[tuple[str, str], FileHistory] | None = None,
 ) -> FileHistory:
     """Every commit from `start` back that changed `path`, following renames.
 
@@ -70,8 +69,7 @@ def file_history(
     another parent: it follows that parent, so a merged change is credited to the
     commit that made it. No topological sort: one parent chain, read newest first.
     It reads only the trees that differ along the path, and stops at the commit that
-    created the file (or at the start of a shallow clone's history). `known` holds
-    histories computed before, keyed by (commit, path): the walk stops at one of them.
+    created the file (or at the start of a shallow clone's history).
     """
     pygit2 = load_pygit2()
     odb = objects_of(repo)
@@ -81,10 +79,6 @@ def file_history(
     changes: list[FileChange] = []
     boundary = None
     while True:
-        if known and (hit := known.get((str(c.id), path))) is not None:
-            changes.extend(hit.changes)
-            boundary = hit.boundary
-            break
         if not c.parent_ids:
             if cur[-1] is not None:
                 changes.append(_change(c, path, None, hex_id(cur[-1]), None))

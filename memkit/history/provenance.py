@@ -15,7 +15,6 @@ from typing import Any
 from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.history.cache import HistoryCache
 from memkit.history.snapshots import is_memory_path
 from memkit.memory import Memory
 from memkit.store import Store
@@ -202,14 +201,12 @@ def memory_log(store: Store, mid: str, rev: str | None = None, rel: str | None =
     head = git.require_commits(repo, "`memkit log`")
     start = str(git.resolve(repo, rev).id) if rev else head
     path = _locate(store, repo, folder, mid, start, rel)
-    cache = HistoryCache(store)
-    hist = git.file_history(repo, path, start, folder, cache.known(path))
+    hist = git.file_history(repo, path, start, folder)
     if not hist.changes:
         raise GitError(
             f"{_store_path(folder, path)} is not committed yet, so it has no history; commit "
             "it first (`memkit add --commit`, or `git add` and `git commit`)"
         )
-    cache.save(path, start, hist)
     entries = tuple(_entry(repo, folder, ch, hist.boundary) for ch in hist.changes)
     return Log(entries, hist.boundary, git.is_shallow(repo))
 

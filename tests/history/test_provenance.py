@@ -346,22 +346,3 @@ def test_merged_change_is_credited_to_its_commit(
         (history["tag"], "Bob Kahn", False),
     ]
     assert len(log.entries) == 5
-
-
-def test_history_cache_stays_true_as_history_grows(
-    store: Store, repo: Path, history: dict[str, str]
-) -> None:
-    first = memory_log(store, "alpha")
-    cache = store.cache_dir / "history.json"
-    assert json.loads(cache.read_text())["paths"][".memory/git/alpha.md"]["start"] == history["rm"]
-    assert memory_log(store, "alpha") == first  # from the cache
-    path = store.dir / "git" / "alpha.md"
-    path.write_text(path.read_text().replace("Second", "Third"))
-    git(repo, "add", ".")
-    new = commit(repo, "cy", "Third text", 9)
-    log = memory_log(store, "alpha")
-    assert [e.commit for e in log.entries] == [new] + [e.commit for e in first.entries]
-    cache.write_text("{not json")
-    assert memory_log(store, "alpha") == log
-    cache.write_text('{"version": 1, "paths": {".memory/git/alpha.md": {"start": 1}}}')
-    assert memory_log(store, "alpha") == log
