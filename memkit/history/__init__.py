@@ -1,3 +1,3 @@
 """Memories through git history: provenance (`log`, `show --at`), rollback (`revert`),
 the memory-level diff of a range (`diff`, for pull-request review) and its formats,
-and the cache of history walks."""
+and the history walks."""

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from memkit.errors import GitError
 from memkit.history import snapshots
 from memkit.history.snapshots import File, Memories, Snapshot
-from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:  # pygit2's side (memkit.git, provenance) loads only when it is asked
     from memkit.memory import Memory
@@ -120,9 +119,7 @@ def diff_range(store: Store, base: str | None = None, head: str | None = None) -
     from memkit.gcpause import paused
 
     with paused():
-        mems = store.memories() if base is not None else None  # loaded once for both
-        quick = _without_links(store, base, head, mems)
-        return quick if quick is not None else _review(store, base, head, mems)
+        return _review(store, base, head)
 
 
 def _review(
@@ -172,52 +169,6 @@ def _resolve(repo: Any, rev: str) -> str:
 
 
 # -------------------------------------------------------------- snapshots
-
-
-def _without_links(
-    store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
-) -> Review | None:
-    """The review when no memory has links, from the git command alone (None: not so).
-
-    Without links nothing is stale and only the memory files at two revisions matter;
-    loading pygit2 would cost more than git's own diff of the range.
-    """
-    from memkit.git import plain
-
-    if base is None or any(m.links for m in (store.memories() if mems is None else mems)):
-        return None
-    revs = plain.revisions(store.root, base, head)
-    if revs is None:
-        return None
-    old = plain.files_at(store.root, revs.base, MEMORY_DIR)
-    new = plain.files_at(store.root, revs.head, MEMORY_DIR) if revs.head else None
-    if old is None or (revs.head is not None and new is None):
-        return None
-    folder = f"{revs.prefix}{MEMORY_DIR}"
-    data: dict[str, bytes] = {}
-
-    def read(oid: str) -> bytes:  # a blob whose cached parse could not be used
-        if oid not in data:
-            data.update(plain.blobs(store.root, [oid]) or {})
-        if oid not in data:
-            raise GitError(f"git cannot read the blob {oid} of a memory file")
-        return data[oid]
-
-    files = snapshots.Memories(store, read)
-    before = snapshots.by_id(folder, old)
-    if new is not None:
-        after = snapshots.by_id(folder, new)
-    else:
-        after = snapshots.on_disk(store, files, sha256=len(revs.base) == 64)
-    was, now = _differing(before, after)
-    found = plain.blobs(store.root, files.missing([*was.values(), *now.values()]))
-    if found is None:
-        return None
-    data.update(found)
-    changes = _with_owners(store, _compare(was, now, files), now, files)
-    files.save()
-    notes = ("shallow clone: history before the clone's depth is not available",)
-    return Review(revs.base, revs.head, tuple(changes), (), notes if revs.shallow else ())
 
 
 # -------------------------------------------------------------- comparing

@@ -251,30 +251,3 @@ def test_memories_made_stale_by_code_in_the_range(run: Invoke, repo: Path, store
     )
     assert run("diff", base).stdout.startswith(f"memory changes {base[:12]}..working tree: 1 stale")
     assert json.loads(run("diff", base, "--json").stdout)["stale"][0]["id"] == "handler-returns-one"
-
-
-def test_without_links_the_git_command_gives_the_same_review(
-    store: Store, branch: dict[str, str], repo: Path
-) -> None:
-    from memkit.history import diff as d
-
-    (store.dir / "a").mkdir()
-    (store.dir / "b").mkdir()
-    write_memory(store, "twin", mem("Twin A", paths="[a/*]"), folder="a")
-    write_memory(store, "twin", mem("Twin B", paths="[b/*]"), folder="b")
-    git(repo, "add", ".")
-    git(repo, "commit", "-q", "-m", "twins")
-    write_memory(store, "twin", mem("Twin B2", paths="[b/*]"), folder="b")
-    (store.dir / "broken.md").write_text("---\ntitle: [\n---\n")
-    for base, head in [
-        (branch["base"], "feature"),
-        ("feature", "main"),
-        ("HEAD~1", None),
-        (branch["base"], None),
-        ("HEAD", "HEAD"),
-    ]:
-        quick = d._without_links(store, base, head)
-        assert quick is not None
-        assert quick == d._review(store, base, head), (base, head)
-    assert d._without_links(store, "no-such-ref", None) is None
-    assert d._without_links(store, None, None) is None  # the merge base: pygit2's way

@@ -55,11 +55,10 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 @pytest.mark.parametrize("head", ["HEAD", None])
-@pytest.mark.parametrize("quick", [True, False], ids=["git-command", "pygit2"])
 def test_a_second_review_of_a_range_parses_only_invalid_files(
-    store: Store, ranged: str, monkeypatch: pytest.MonkeyPatch, head: str | None, quick: bool
+    store: Store, ranged: str, monkeypatch: pytest.MonkeyPatch, head: str | None
 ) -> None:
-    review = d._without_links if quick else d._review
+    review = d._review
     first = review(store, ranged, head)
     assert first is not None
     assert {c.id: c.kind for c in first.changes} == {
@@ -72,8 +71,6 @@ def test_a_second_review_of_a_range_parses_only_invalid_files(
     again = review(store, ranged, head, mems)
     assert again == first
     assert parsed == [".memory/m5.md"]  # does not parse: never cached
-    monkeypatch.undo()
-    assert d._without_links(store, ranged, head) == d._review(store, ranged, head)
 
 
 def test_a_cached_parse_is_of_the_bytes_and_the_path(
