@@ -19,10 +19,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from memkit.agents.adopt.sources import SKIP_DIRS
+
 MAX_SETTINGS = 1024 * 1024
 _CLAUDE_NAME_MAX = 200  # Claude Code cuts a longer project name and adds a hash
-_SKIP = frozenset({".git", ".memory", "node_modules", ".venv", "venv", "__pycache__",
-                   ".tox", ".mypy_cache", ".pytest_cache", "site-packages"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -133,7 +133,7 @@ def _local_files(root: Path) -> list[Path]:
     """Every CLAUDE.local.md in the repository (git-ignored ones included: they are)."""
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP)
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
         if "CLAUDE.local.md" in filenames:
             found.append(Path(dirpath) / "CLAUDE.local.md")
     return sorted(found)

@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from memkit.memory import Memory
     from memkit.search.context import Context
     from memkit.search.rank import StatusSource
-    from memkit.staleness.verdict import MemoryStatus
     from memkit.store import Store
 
 
@@ -106,17 +105,14 @@ def indexed_context(
     from pathlib import Path
 
     from memkit.search.context import build_context
-    from memkit.staleness import check_store
+    from memkit.search.rank import staleness_checker
     from memkit.store import Store
 
     store = Store(Path(index.root))
     day = dt.date.fromisoformat(today)
     paths = _named(index, files)
     memories = None if "stores" in store.config.data else _parsed(store, paths)
-
-    def statuses(ids: list[str]) -> dict[str, MemoryStatus]:
-        return {s.id: s for s in check_store(store, today=day, ids=ids)}
-
+    statuses = staleness_checker(store, today=day)
     ctx = build_context(store, files=files, budget_tokens=budget_tokens, exclude_always_on=True,
                         today=day, statuses=statuses, memories=memories)  # fmt: skip
     return ctx, paths

@@ -8,7 +8,6 @@ clients are told of each tool, INSTRUCTIONS what of the server.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -128,16 +127,6 @@ def forget(store: Store, mid: str, *, today: dt.date) -> str:
     return proposals.forget(store, mid, today=today, delete=mode == "delete")
 
 
-def status_source(store: Store, today: dt.date) -> Callable[[list[str]], dict[str, Any]]:
-    """The staleness verdict for given ids, for search and context to mark stale memories."""
-    from memkit.staleness import check_store
-
-    def of(ids: list[str]) -> dict[str, Any]:
-        return {s.id: s for s in check_store(store, today=today, ids=ids)}
-
-    return of
-
-
 def find(
     store: Store,
     query: str,
@@ -151,9 +140,10 @@ def find(
     if type is not None and type not in mm.TYPES:
         raise MemkitError(f"unknown type {type!r}; use one of: {', '.join(mm.TYPES)}")
     from memkit.search import search as run
+    from memkit.search.rank import staleness_checker
 
     types, tags = (type,) if type else (), (tag,) if tag else ()
-    statuses = status_source(store, today)
+    statuses = staleness_checker(store, today=today)
     hits = run(store, query, today=today, limit=limit, types=types, tags=tags, statuses=statuses)
     return [h.to_record() for h in hits]
 
@@ -170,8 +160,9 @@ def for_files(
     if not files and not query:
         raise MemkitError("give at least one file or a query")
     from memkit.search.context import build_context
+    from memkit.search.rank import staleness_checker
 
-    statuses = status_source(store, today)
+    statuses = staleness_checker(store, today=today)
     ctx = build_context(
         store,
         files=files,
