@@ -86,7 +86,7 @@ class Report:
 
 def project_root(start: Path) -> Path:
     """The top of the git work tree holding `start`, else `start` itself."""
-    from memkit.audit.listing import toplevel
+    from memkit.git.plain import toplevel
 
     top = toplevel(start)
     if top is not None:
@@ -125,19 +125,19 @@ def named(root: Path, given: Sequence[Path]) -> list[str]:
 
 def audit(root: Path, files: Sequence[str] | None = None) -> Report:
     """Audit the instruction files under `root` (or `files`: relative to it, or absolute)."""
-    from memkit.audit import listing
     from memkit.audit.project import Project
     from memkit.audit.sources import instruction_files
+    from memkit.git import plain
 
     root = root.resolve()
-    paths = listing.tracked(root)
+    paths = plain.tracked(root)
     if paths is None:  # no git command, or not a repository
         from memkit.git import find_repo
         from memkit.staleness.anchors.tree import project_files
 
         paths = project_files(root, find_repo(root))
     chosen = list(files) if files else instruction_files(paths)
-    project = Project(root, paths, skip=frozenset(chosen), branches=lambda: listing.branches(root))
+    project = Project(root, paths, skip=frozenset(chosen), branches=lambda: plain.branches(root))
     checked = 0
     flags: list[Flag] = []
     skipped: dict[str, int] = {}

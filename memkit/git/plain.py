@@ -1,23 +1,30 @@
-"""A read-only question asked of the `git` command instead of pygit2.
+"""Read-only questions asked of the `git` command instead of pygit2.
 
-Loading pygit2 costs more than the answer, so recording fingerprints of the work tree
-(which needs only HEAD's commit id) asks the git command. It answers None when git is
-missing or says no; the caller then takes the pygit2 way, which reports the error properly.
+Loading pygit2 (about 0.1 s) costs more than the answers: recording fingerprints of the
+work tree needs only HEAD's commit id, an audit the tracked files and the branches. Each
+answers None (or nothing) when git is missing or says no; the caller then takes the
+pygit2 way or a walk. Repository configuration cannot make these commands run programs:
+hooks and fsmonitor are turned off, and nothing here runs filters.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
-_SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false")
+_SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
+         "-c", "core.untrackedCache=false")  # fmt: skip
 
 
 def _run(root: Path, args: list[str]) -> bytes | None:
     """git's output; None when it fails."""
     import subprocess
 
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
     try:
-        done = subprocess.run(["git", *_SAFE, *args], cwd=root, capture_output=True, check=False)
+        done = subprocess.run(
+            ["git", *_SAFE, *args], cwd=root, capture_output=True, env=env, check=False
+        )
     except OSError:
         return None
     return done.stdout if done.returncode == 0 else None
@@ -34,3 +41,30 @@ def head(root: Path) -> tuple[str, str] | None:
     if len(lines) != 3 or lines[2] or len(lines[1]) not in (40, 64):
         return None
     return lines[1], lines[0]
+
+
+def toplevel(start: Path) -> Path | None:
+    """The top of the git work tree holding `start`, or None (not in one, or no git)."""
+    out = _run(start, ["rev-parse", "--show-toplevel"])
+    text = os.fsdecode(out).strip() if out else ""
+    return Path(text).resolve() if text else None
+
+
+def tracked(root: Path) -> list[str] | None:
+    """Paths in the index under `root`, relative to it (submodules included), or None."""
+    out = _run(root, ["ls-files", "-z", "--cached"])
+    if out is None:
+        return None
+    return sorted(os.fsdecode(p) for p in out.split(b"\0") if p)
+
+
+def branches(root: Path) -> frozenset[str]:
+    """Local and remote branch names (`feat/x`), none outside git."""
+    out = _run(root, ["for-each-ref", "--format=%(refname)", "refs/heads", "refs/remotes"])
+    names = set()
+    for ref in os.fsdecode(out or b"").splitlines():
+        if ref.startswith("refs/heads/"):
+            names.add(ref[len("refs/heads/") :])
+        elif ref.startswith("refs/remotes/"):
+            names.add(ref.split("/", 3)[-1])
+    return frozenset(names)
