@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-BOM = "\ufeff"
+from memkit.compile.markers import BOM
+
 _FM_LINE = re.compile(r"^(?:[A-Za-z_][\w.-]*\s*:.*|\s+\S.*|\s*-.*|\s*#.*|\s*)$")
 _FM_KEY = re.compile(r"^([A-Za-z_][\w.-]*)\s*:\s*(.*)$")
 _IMPORT = re.compile(r"^@(?!@)[\w./~-]*[\w~]\s*$")

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from memkit.compile.markers import BOM
 from memkit.errors import MemkitError
 
 MAX_JSON = 4 * 1024 * 1024  # bytes of a settings file memkit reads
-BOM = "\ufeff"  # a byte-order mark: files written on Windows often start with one
 _FORBIDDEN = (".git", ".memory")
 
 
