@@ -20,6 +20,7 @@ from pathlib import Path
 from memkit.agents.adopt import markdown as md
 from memkit.agents.adopt.layout import NESTED_KINDS
 from memkit.agents.adopt.sources import Source
+from memkit.compile.markers import BOM
 
 BEGIN = "<!-- memkit:begin -->\n"
 END = "<!-- memkit:end -->\n"
@@ -152,7 +153,7 @@ def _change(
         return Change(src.rel, raw, None, "all of its text is in memories")
     if b"\r\n" in raw:
         text = text.replace("\n", "\r\n")
-    new = (md.BOM if raw.startswith(md.BOM.encode("utf-8")) else "") + text
+    new = (BOM if raw.startswith(BOM.encode("utf-8")) else "") + text
     if new.encode("utf-8") == raw:
         return None
     note = "imported text replaced by memkit's section" if shared else "imported text taken out"
