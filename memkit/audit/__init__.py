@@ -12,6 +12,7 @@ reference is, resolvers.py answers it against project.py's view of the project.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,14 +39,7 @@ class Flag:
         return f"{self.file}:{self.line}: {self.message}{hint}"
 
     def to_record(self) -> dict[str, object]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "kind": self.kind,
-            "reference": self.reference,
-            "message": self.message,
-            "suggestion": self.suggestion,
-        }
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)

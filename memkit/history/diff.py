@@ -8,6 +8,7 @@ the code changes of the same range made stale.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -60,18 +61,9 @@ class MemoryChange:
     owners: tuple[str, ...] = ()  # who reviews it, from CODEOWNERS (memkit.history.codeowners)
 
     def to_record(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "kind": self.kind,
-            "title": self.title,
-            "path": self.path,
-            "old_path": self.old_path,
-            "fields": [{"name": f.name, "old": f.old, "new": f.new} for f in self.fields],
-            "body_diff": self.body_diff,
-            "flags": list(self.flags),
-            "invalid": self.invalid,
-            "owners": list(self.owners),
-        }
+        fields = [dataclasses.asdict(f) for f in self.fields]
+        lists = {"fields": fields, "flags": list(self.flags), "owners": list(self.owners)}
+        return {**dataclasses.asdict(self), **lists}
 
 
 @dataclass(frozen=True)

@@ -60,19 +60,8 @@ class LogEntry:
         return self.action
 
     def to_record(self) -> dict[str, Any]:
-        return {
-            "commit": self.commit,
-            "author": self.author,
-            "email": self.email,
-            "date": self.date,
-            "message": self.message.rstrip("\n"),
-            "id": self.id,
-            "action": self.action,
-            "path": self.path,
-            "old_path": self.old_path,
-            "fields": list(self.fields),
-            "body": self.body,
-        }
+        message = self.message.rstrip("\n")
+        return {**dataclasses.asdict(self), "message": message, "fields": list(self.fields)}
 
 
 @dataclass(frozen=True)
