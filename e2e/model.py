@@ -23,6 +23,7 @@ GLOBS = "when working on "
 STARTED = re.compile(r"when started in (.+?)( or below)?(, or after reading a file under it)?$")
 ROOT = "when started in the repository root"
 IMPORTS = "always, importing AGENTS.md"
+IMPORTED = "always, imported by "
 
 
 def _under(path: str, folder: str) -> bool:
@@ -32,7 +33,7 @@ def _under(path: str, folder: str) -> bool:
 def applies(when: str, scenario: str) -> bool:
     """Whether a file `--explain` says is read `when` reaches the model in `scenario`."""
     read, sub = scenario == "read", scenario == "sub"
-    if when == "always" or when.startswith(IMPORTS):
+    if when == "always" or when.startswith((IMPORTS, IMPORTED)):
         return True
     if when == ROOT:
         return not sub
@@ -74,10 +75,11 @@ class Expected:
 
     def times(self, scenario: str, texts: dict[str, str], marker: str) -> int:
         """How many times memkit expects `marker` in one request: once per file that
-        carries it, and once more for each file that imports AGENTS.md."""
+        carries it, and once more for each file that imports AGENTS.md (AGENTS.md read
+        only through such an import counts there, not again)."""
         out = 0
         for f, when in self.files_when:
-            if applies(when, scenario):
+            if applies(when, scenario) and not when.startswith(IMPORTED):
                 name = "AGENTS.md" if when.startswith(IMPORTS) else f
                 out += marker in texts.get(name, "")
         return out

@@ -71,6 +71,8 @@ def how(p: Any) -> str:
         return "when asked for by name"
     if "import" in ctx:
         return "always, importing AGENTS.md"
+    if "imported_by" in ctx:
+        return f"always, imported by {ctx['imported_by']}"
     return "always"
 
 
@@ -131,8 +133,11 @@ def _claude(placed: Sequence[Any], root: Path) -> list[Any]:
     if not _has(placed, root, "CLAUDE.md"):  # without CLAUDE.md it reads AGENTS.md (run)
         return [p for p in placed if p.path == "AGENTS.md"] + rules
     imports = any(p.path == "CLAUDE.md" and "import" in p.context for p in placed)
-    return [p for p in placed if p.path == "CLAUDE.md"
-            or (imports and p.path == "AGENTS.md")] + rules  # fmt: skip
+    via = {"imported_by": "CLAUDE.md"}  # read once, through the import: not a file of its own
+    return [p for p in placed if p.path == "CLAUDE.md"] + [
+        replace(p, context={**p.context, **via})
+        for p in placed if imports and p.path == "AGENTS.md"
+    ] + rules  # fmt: skip
 
 
 def _copilot(agent: str) -> Callable[[Sequence[Any], Path], list[Any]]:

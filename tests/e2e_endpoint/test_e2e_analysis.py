@@ -140,7 +140,10 @@ def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path
     want = model.Expected((("AGENTS.md", "always"), ("src/api/AGENTS.md", "always")))
     got = run.compare(want, "root", result, tmp_path, sorted(texts))
     assert got == ["+CLAUDE.md", "-src/api/AGENTS.md", f"{always.id}:2x(model 1x)"]
-    imports = model.Expected(
-        (("AGENTS.md", "always"), ("IMPORT.md", "always, importing AGENTS.md"))
-    )
+    imported = ("IMPORT.md", "always, importing AGENTS.md")
+    imports = model.Expected((("AGENTS.md", "always"), imported))
     assert run.compare(imports, "root", result, tmp_path, sorted(texts)) == ["+CLAUDE.md"]
+    # Claude Code: AGENTS.md read once, through CLAUDE.md's import
+    through = model.Expected((("AGENTS.md", "always, imported by IMPORT.md"), imported))
+    assert run.compare(through, "root", result, tmp_path, sorted(texts)) == [
+        "+CLAUDE.md", f"{always.id}:2x(model 1x)"]  # fmt: skip
