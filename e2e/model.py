@@ -4,8 +4,10 @@ The runner compares it with what reached the model: a file the agent sent that m
 did not expect, or a file memkit expected that the agent never sent, is a disagreement
 to fix in memkit/compile/readers.py or in the agent table of docs/compile.md.
 
-`--explain` lists each file as "always" or "when working on GLOB"; it has no notion of
-the folder an agent starts in, so the subfolder scenario expects what the root one does.
+`--explain` says when each file is read: "always"; "when working on GLOB" (after a
+read of a file GLOB matches); "when started in the repository root"; "when started in
+DIR" (that folder only); "when started in DIR or below"; "... or after reading a file
+under it". The scenarios start at the root (`root`, `read`) or in SUBFOLDER (`sub`).
 """
 
 from __future__ import annotations
@@ -14,31 +16,72 @@ import re
 import subprocess
 from dataclasses import dataclass
 
-from scratch import READ
+from scratch import READ, SUBFOLDER
 
-FILE_LINE = re.compile(r"^  (\S+) \((always|when working on ([^;]+));")
+FILE_LINE = re.compile(r"^  (\S+) \(([^;]+);")
+GLOBS = "when working on "
+STARTED = re.compile(r"when started in (.+?)( or below)?(, or after reading a file under it)?$")
+ROOT = "when started in the repository root"
+IMPORTS = "always, importing AGENTS.md"
+IMPORTED = "always, imported by "
+
+
+def _under(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder + "/")
+
+
+def applies(when: str, scenario: str) -> bool:
+    """Whether a file `--explain` says is read `when` reaches the model in `scenario`."""
+    read, sub = scenario == "read", scenario == "sub"
+    if when == "always" or when.startswith((IMPORTS, IMPORTED)):
+        return True
+    if when == ROOT:
+        return not sub
+    if when.startswith(GLOBS):
+        globs = [g.strip() for g in when[len(GLOBS) :].split(",")]
+        return read and any(_match(g, READ) for g in globs)
+    m = STARTED.fullmatch(when)
+    if not m:
+        return False  # on demand: by description or by name
+    folder, below, after_read = m.group(1), bool(m.group(2)), bool(m.group(3))
+    started = sub and (_under(SUBFOLDER, folder) if below else folder == SUBFOLDER)
+    return started or (after_read and read and _under(READ, folder))
+
+
+def _match(glob: str, path: str) -> bool:
+    try:
+        from memkit.globs import match
+    except ImportError:  # memkit's CLI on PATH, its package not in this Python
+        from fnmatch import fnmatch
+
+        return fnmatch(path, glob)
+    return match(glob, path)
 
 
 @dataclass(frozen=True)
 class Expected:
-    """The files memkit says an agent loads: always, and scoped (file -> globs)."""
+    """The files memkit says an agent loads, each with when (as `--explain` says it)."""
 
-    always: tuple[str, ...]
-    scoped: tuple[tuple[str, tuple[str, ...]], ...]
+    files_when: tuple[tuple[str, str], ...]
 
     def files(self, scenario: str) -> set[str]:
-        """The files memkit expects to reach the model in `scenario`."""
-        try:
-            from memkit.globs import match
-        except ImportError:  # memkit's CLI on PATH, its package not in this Python
-            from fnmatch import fnmatch as match_any
+        """The files memkit expects to reach the model in `scenario`: a file that only
+        imports AGENTS.md (CLAUDE.md as `@AGENTS.md`) counts as the AGENTS.md it brings."""
+        return {
+            "AGENTS.md" if when.startswith(IMPORTS) else f
+            for f, when in self.files_when
+            if applies(when, scenario)
+        }
 
-            def match(glob: str, path: str) -> bool:
-                return match_any(path, glob)
-
-        out = set(self.always)
-        if scenario == "read":
-            out |= {f for f, globs in self.scoped if any(match(g, READ) for g in globs)}
+    def times(self, scenario: str, texts: dict[str, str], marker: str) -> int:
+        """How many times memkit expects `marker` in one request: once per file that
+        carries it, and once more for each file that imports AGENTS.md (AGENTS.md read
+        only through such an import counts there, not again)."""
+        out = 0
+        for f, when in self.files_when:
+            if applies(when, scenario) and not when.startswith(IMPORTED):
+                name = "AGENTS.md" if when.startswith(IMPORTS) else f
+                out += marker in texts.get(name, "")
         return out
 
 
@@ -48,16 +91,8 @@ def explain(memkit: str, repo: str, reader: str) -> Expected | str:
                           capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         return f"`memkit compile --explain {reader}` failed: {done.stderr.strip()[-200:]}"
-    always: list[str] = []
-    scoped: list[tuple[str, tuple[str, ...]]] = []
-    for line in done.stdout.splitlines():
-        m = FILE_LINE.match(line)
-        if m and m.group(2) == "always":
-            always.append(m.group(1))
-        elif m:
-            globs = tuple(g.strip() for g in m.group(3).split(","))
-            scoped.append((m.group(1), globs))
-    return Expected(tuple(always), tuple(scoped))
+    found = [m.groups() for m in map(FILE_LINE.match, done.stdout.splitlines()) if m]
+    return Expected(tuple((f, when.strip()) for f, when in found))
 
 
 def disagreements(expected: set[str], seen: set[str]) -> list[str]:

@@ -194,19 +194,22 @@ def finish(
     elif isinstance(expected, str):
         result.model_note = expected
     else:
-        result.model = compare(expected.files(scenario.rpartition(":")[2]), result, repo, files)
+        result.model = compare(expected, scenario.rpartition(":")[2], result, repo, files)
     return result
 
 
-def compare(want: set[str], result: analyze.RunResult, repo: Path, files: list[str]) -> list[str]:
+def compare(
+    expected: model.Expected, scenario: str, result: analyze.RunResult, repo: Path, files: list[str]
+) -> list[str]:
     """Files on one side only, then memories sent in full a number of times memkit did
     not expect (`always:3x(model 1x)`). A file carrying no memory (CLAUDE.md holding
     only `@AGENTS.md`) is left out: what it imports is counted where it comes from."""
     texts = {f: (repo / f).read_text(encoding="utf-8") for f in files}
     carrying = {f for f, t in texts.items() if any(m.title_marker in t for m in scratch.MEMORIES)}
+    want = expected.files(scenario)
     out = model.disagreements(want, {*result.start_files, *result.after_files} & carrying)
     for m in scratch.MEMORIES:
-        times = sum(m.body_marker in texts[f] for f in want if f in texts)
+        times = expected.times(scenario, texts, m.body_marker)
         state, got = result.memories[m.id]
         if state == "full" and got != times:
             out.append(f"{m.id}:{got}x(model {times}x)")

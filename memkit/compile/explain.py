@@ -1,8 +1,10 @@
 """`memkit compile --explain AGENT`: which memories one agent will see, where, and why not.
 
-For every compiled memory: the files of the agent that hold it in full or
-shortened to a line, the ones whose budget left it out, or why it reaches the
-agent in none (on demand, its target off). Read from a Plan; nothing is written.
+Each file the agent loads, and when (always, for a glob, or by the folder it starts
+in: memkit.compile.readers); for every compiled memory, the files of the agent that
+hold it in full or shortened to a line, the ones whose budget left it out, or why it
+reaches the agent in none (on demand, its target off). Read from a Plan; nothing is
+written.
 """
 
 from __future__ import annotations
@@ -10,22 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memkit.compile.readers import AGENTS
+from memkit.compile.readers import AGENTS, Reader
 from memkit.compile.scopes import activation
-
-
-def _how(p: Any) -> str:
-    ctx = p.context
-    kind = ctx.get("kind")
-    if kind == "scoped" or (ctx.get("paths") and kind is None):
-        return f"when working on {', '.join(ctx.get('paths', ()))}"
-    if kind == "agent":
-        return "when the agent judges it relevant (description)"
-    if kind == "manual":
-        return "when asked for by name"
-    if "import" in ctx:
-        return "always, importing AGENTS.md"
-    return "always"
 
 
 def explain(plan: Any, agent: str) -> list[str]:
@@ -35,24 +23,27 @@ def explain(plan: Any, agent: str) -> list[str]:
     lines = [f"{agent} loads {len(loaded)} of memkit's file(s):"]
     for p in loaded:
         cut = f", {len(p.short)} shortened, {len(p.cut)} left out" if p.short or p.cut else ""
-        lines.append(f"  {p.path} ({_how(p)}; budget {p.budget}): {len(p.full)} in full{cut}")
+        when = reader.when(p)
+        lines.append(f"  {p.path} ({when}; budget {p.budget}): {len(p.full)} in full{cut}")
     if reader.target not in plan.targets:
         lines.append(f"  (the {reader.target} target is off in .memory/config.toml)")
     width = max((len(m.id) for m in plan.selected), default=0)
     lines.append(f"{len(plan.selected)} memory(ies) compiled:")
     for m in plan.selected:
-        lines.append(f"  {m.id.ljust(width)}  {_fate(m, loaded, agent)}")
+        lines.append(f"  {m.id.ljust(width)}  {_fate(m, loaded, agent, reader)}")
     lines.extend(f"note: {f}" for f in plan.facts if f.startswith(f"{agent} "))
     return lines
 
 
-def _fate(m: Any, loaded: Sequence[Any], agent: str) -> str:
-    full = [p.path for p in loaded if m.id in p.full]
+def _fate(m: Any, loaded: Sequence[Any], agent: str, reader: Reader) -> str:
+    holders = [p for p in loaded if m.id in p.full]
+    full = [p.path for p in holders]
     short = [p.path for p in loaded if m.id in p.short]
     cut = [f"{p.path} ({p.budget})" for p in loaded if m.id in p.cut]
     parts = []
     if full:
-        twice = " (twice)" if len(full) > 1 else ""
+        at = [reader.situation(p) for p in holders]
+        twice = " (twice)" if len(at) > len(set(at)) else ""
         parts.append(f"in full in {', '.join(full)}{twice}")
     if short:
         parts.append(f"title only in {', '.join(short)} (over budget)")

@@ -78,6 +78,7 @@ class Target:
     shared: tuple[str, ...] = ()
     rule_dirs: tuple[tuple[str, str], ...] = ()  # (directory, file suffix)
     reads_agents: bool = False  # the agent also loads AGENTS.md by itself
+    reads_nested: bool = True  # ... nested ones too, with these files (not only elsewhere)
 
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         raise NotImplementedError
@@ -89,8 +90,22 @@ class Target:
         """What this agent still needs: AGENTS.md's readers get its memories from it."""
         through_link = bool(self.shared) and self.shared[0] in ctx.linked
         if (self.reads_agents or through_link) and ctx.agents_on:
-            return [m for m in memories if m.id not in ctx.in_agents]
+            carried = ctx.in_agents if self.reads_nested else root_carried(memories, ctx)
+            return [m for m in memories if m.id not in carried]
         return list(memories)
+
+
+def root_carried(memories: Sequence[Memory], ctx: Context) -> frozenset[str]:
+    """The ids the root AGENTS.md carries in full: those of `ctx.in_agents` that no nested
+    AGENTS.md takes (an agent reading only its working folder's never sees both)."""
+    return frozenset(m.id for m in memories if m.id in ctx.in_agents and not _nested(m, ctx))
+
+
+def _nested(m: Memory, ctx: Context) -> bool:
+    if not (ctx.settings.nested_agents and m.paths):
+        return False
+    d = literal_dir(m.paths)
+    return bool(d) and d.split("/")[0] not in NEVER_NESTED
 
 
 class Agents(Target):
@@ -182,9 +197,10 @@ class Rules(Target):
         suffix: str = ".md",
         kinds: tuple[str, ...] = ("always", "scoped"),
         reads_agents: bool = False,
+        reads_nested: bool = True,
     ) -> None:
         self.name, self.directory, self.template, self.suffix = name, directory, template, suffix
-        self.kinds, self.reads_agents = kinds, reads_agents
+        self.kinds, self.reads_agents, self.reads_nested = kinds, reads_agents, reads_nested
         self.rule_dirs = ((directory, suffix),)
 
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
@@ -282,9 +298,10 @@ _ALL: tuple[Target, ...] = (
             suffix=".instructions.md"),
     Shared("gemini", "GEMINI.md"),
     Rules("windsurf", ".windsurf/rules", "windsurf_rule.md.j2", kinds=ALL_KINDS, reads_agents=True),
-    Rules("cline", ".clinerules", "cline_rule.md.j2", reads_agents=True),
+    Rules("cline", ".clinerules", "cline_rule.md.j2", reads_agents=True, reads_nested=False),
     Rules("kiro", ".kiro/steering", "kiro_steering.md.j2", kinds=ALL_KINDS, reads_agents=True),
-    Rules("continue", ".continue/rules", "continue_rule.md.j2", kinds=NO_MANUAL),
+    Rules("continue", ".continue/rules", "continue_rule.md.j2", kinds=NO_MANUAL,
+          reads_agents=True, reads_nested=False),
     Rules("amazonq", ".amazonq/rules", "plain_rule.md.j2", kinds=("always",)),
     Rules("roo", ".roo/rules", "plain_rule.md.j2", kinds=("always",), reads_agents=True),
     Shared("junie", ".junie/guidelines.md"),

@@ -69,17 +69,37 @@ def test_a_memory_in_two_requests_once_each_is_not_twice(e2e: Any, tmp_path: Pat
 
 def test_memkit_explain_is_read_per_scenario(e2e: Any) -> None:
     _, model, scratch = e2e
-    expected = model.Expected(
-        always=("CLAUDE.md",),
-        scoped=((".claude/rules/memkit-src-api.md", ("src/api/**",)),
-                (".claude/rules/memkit-docs.md", ("docs/**",))),
-    )  # fmt: skip
+    expected = model.Expected((
+        ("CLAUDE.md", "always"),
+        (".claude/rules/memkit-src-api.md", "when working on src/api/**"),
+        (".claude/rules/memkit-docs.md", "when working on docs/**"),
+    ))  # fmt: skip
     assert expected.files("root") == {"CLAUDE.md"}
     assert expected.files("sub") == {"CLAUDE.md"}
     assert expected.files("read") == {"CLAUDE.md", ".claude/rules/memkit-src-api.md"}
     assert scratch.READ.startswith("src/api/")
     assert model.disagreements({"CLAUDE.md", "x.md"}, {"CLAUDE.md", "AGENTS.md"}) == [
         "+AGENTS.md", "-x.md"]  # fmt: skip
+
+
+def test_files_by_the_folder_the_agent_starts_in(e2e: Any) -> None:
+    """Nested AGENTS.md: the chain to the start folder; some agents add one after a read;
+    others read only the folder they start in (then not the root's files)."""
+    _, model, scratch = e2e
+    sub, after = scratch.SUBFOLDER, "or after reading a file under it"
+    assert scratch.READ.startswith(sub + "/")
+    expected = model.Expected((
+        ("AGENTS.md", "when started in the repository root"),
+        (f"{sub}/AGENTS.md", f"when started in {sub}"),
+        ("docs/AGENTS.md", "when started in docs or below"),
+        ("src/AGENTS.md", "when started in src or below"),
+        (f"{sub}/x/AGENTS.md", f"when started in {sub}/x or below, {after}"),
+        ("src/y/AGENTS.md", f"when started in src or below, {after}"),
+        ("r.md", "when the agent judges it relevant (description)"),
+    ))  # fmt: skip
+    assert expected.files("root") == {"AGENTS.md"}
+    assert expected.files("read") == {"AGENTS.md", "src/y/AGENTS.md"}
+    assert expected.files("sub") == {f"{sub}/AGENTS.md", "src/AGENTS.md", "src/y/AGENTS.md"}
 
 
 @pytest.mark.slow  # six memkit processes
@@ -95,13 +115,13 @@ def test_the_scratch_repository_and_memkits_explain_agree_on_files(
         assert scratch.file_marker(rel) in (tmp_path / "repo" / rel).read_text()
     got = model.explain(memkit, str(tmp_path / "repo"), "claude")
     assert isinstance(got, model.Expected)
-    assert got.always == ("CLAUDE.md",)
+    assert got.files("root") == {"CLAUDE.md"}
     assert got.files("read") - got.files("root") == {".claude/rules/memkit-src-api.md"}
     assert isinstance(model.explain(memkit, str(tmp_path / "repo"), "nosuch"), str)
 
 
 def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path: Path) -> None:
-    analyze, _, scratch = e2e
+    analyze, model, scratch = e2e
     import run
 
     always, api = scratch.MEMORIES[0], scratch.MEMORIES[1]
@@ -117,5 +137,13 @@ def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path
     result = analyze.RunResult("x", "root", start_files=["AGENTS.md", "CLAUDE.md", "IMPORT.md"])
     result.memories = {m.id: ("absent", 0) for m in scratch.MEMORIES}
     result.memories[always.id] = ("full", 2)
-    got = run.compare({"AGENTS.md", "src/api/AGENTS.md"}, result, tmp_path, sorted(texts))
+    want = model.Expected((("AGENTS.md", "always"), ("src/api/AGENTS.md", "always")))
+    got = run.compare(want, "root", result, tmp_path, sorted(texts))
     assert got == ["+CLAUDE.md", "-src/api/AGENTS.md", f"{always.id}:2x(model 1x)"]
+    imported = ("IMPORT.md", "always, importing AGENTS.md")
+    imports = model.Expected((("AGENTS.md", "always"), imported))
+    assert run.compare(imports, "root", result, tmp_path, sorted(texts)) == ["+CLAUDE.md"]
+    # Claude Code: AGENTS.md read once, through CLAUDE.md's import
+    through = model.Expected((("AGENTS.md", "always, imported by IMPORT.md"), imported))
+    assert run.compare(through, "root", result, tmp_path, sorted(texts)) == [
+        "+CLAUDE.md", f"{always.id}:2x(model 1x)"]  # fmt: skip
