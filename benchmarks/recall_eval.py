@@ -156,25 +156,29 @@ def evaluate(store, qs, mode, model, k):  # type: ignore[no-untyped-def]
     return hits / n, rr / n, statistics.median(times) if times else 0.0
 
 
-def prompt_eval(store) -> None:  # type: ignore[no-untyped-def]
+def prompt_eval(store, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]
     from memkit.agents.claude import indexer, recall
 
     idx = recall.from_bytes(str(store.root), indexer.build(store, today=TODAY))
     limit = idx.budget("prompt_memories")
-    none_n = none_inj = inj = good = needed = found = 0
-    for prompt, want in sets.PROMPTS:
-        got = [m for m, _ in recall.about_prompt(idx, prompt, limit=limit)]
-        inj += len(got)
-        good += len(set(got) & set(want))
-        needed += len(want)
-        found += len(set(got) & set(want))
-        if not want:
-            none_n += 1
-            none_inj += len(got)
-    print(f"prompts: {len(sets.PROMPTS)} ({none_n} needing no memory); limit {limit}")
-    print(f"  injected per prompt needing none  {none_inj / max(1, none_n):.2f}")
-    print(f"  precision of injected             {good / max(1, inj):.2f} ({good}/{inj})")
-    print(f"  recall of needed                  {found / max(1, needed):.2f} ({found}/{needed})")
+    for h in halves:
+        prompts = [(p, w) for p, w in sets.PROMPTS if half(p) == h]
+        none_n = none_inj = inj = good = needed = 0
+        for prompt, want in prompts:
+            got = recall.about_prompt(idx, prompt, limit=limit)
+            ids = [m for m, _ in got]
+            inj += len(ids)
+            good += len(set(ids) & set(want))
+            needed += len(want)
+            if not want:
+                none_n += 1
+                none_inj += len(ids)
+            if show and set(ids) != set(want):
+                print(f"    {prompt!r}: want {want} got {got}")
+        print(f"prompts {h}: {len(prompts)} ({none_n} needing no memory); limit {limit}")
+        print(f"  injected per prompt needing none  {none_inj / max(1, none_n):.2f}")
+        print(f"  precision of injected             {good / max(1, inj):.2f} ({good}/{inj})")
+        print(f"  recall of needed                  {good / max(1, needed):.2f} ({good}/{needed})")
     hook = Path(sys.executable).with_name("memkit-hook")
     env = {**os.environ, "MEMKIT_TODAY": TODAY.isoformat()}
 
@@ -208,6 +212,7 @@ def main() -> None:
     ap.add_argument("--modes", default="keyword,semantic,hybrid")
     ap.add_argument("--stores", default="mcp,memkit")
     ap.add_argument("--prompts", action="store_true", help="the prompt hook's lookup too")
+    ap.add_argument("--show", action="store_true", help="each prompt the lookup gets wrong")
     args = ap.parse_args()
     modes = args.modes.split(",")
     model = None
@@ -230,7 +235,7 @@ def main() -> None:
                     print(f"{kind:<8}{h:<9}{len(qs):>4} {mode:<10}{r:>9.3f}{mrr:>7.3f}"
                           f"{med * 1000:>11.1f}")  # fmt: skip
             if args.prompts and kind == "mcp":
-                prompt_eval(store)
+                prompt_eval(store, halves, args.show)
 
 
 if __name__ == "__main__":
