@@ -3,6 +3,7 @@
 
     python benchmarks/recall_eval.py [--mirror PATH] [--repo PATH] [--half train|heldout|both]
                                      [--k 5] [--modes keyword,semantic,hybrid] [--prompts]
+                                     [--show] [--scale N] [--stores mcp,memkit]
 
 Stores (benchmarks/recall_sets.py): `mcp`, a public project's instruction file split
 into one memory per bullet or paragraph, read at run time from a local mirror of its
@@ -16,7 +17,9 @@ of keyword search, the semantic neighbours alone, and the hybrid ranking `memkit
 search --semantic` gives; the median query time. --prompts runs recall_sets.PROMPTS
 through the prompt hook's lookup on the `mcp` store: memories injected per prompt
 that needs none, precision of what is injected, recall of what is needed, and the
-hook process's median time beside `python -c pass`'s.
+hook process's median time beside `python -c pass`'s. --scale N times, on a store of
+N generated memories (gen_store.py), the keyword index build beside the vectors
+build, and the median warm query of keyword and hybrid search.
 """
 
 from __future__ import annotations
@@ -203,6 +206,42 @@ def prompt_eval(store, halves: tuple[str, ...], show: bool) -> None:  # type: ig
           f"{bw * 1000:.0f} ms wall {bc * 1000:.0f} ms cpu; ratio {hw / bw:.2f}")  # fmt: skip
 
 
+def scale(n: int) -> None:
+    """Index and vectors build time, and warm query time, on a generated store of `n`."""
+    import gen_store
+
+    from memkit.search import embed, search
+    from memkit.search.index import Index
+    from memkit.search.vectors import Vectors
+    from memkit.store import Store
+
+    def timed(fn):  # type: ignore[no-untyped-def]
+        w0, c0 = time.perf_counter(), time.process_time()
+        got = fn()
+        return got, time.perf_counter() - w0, time.process_time() - c0
+
+    model = embed.default_embedder()
+    with tempfile.TemporaryDirectory() as tmp:
+        gen_store.generate(n, Path(tmp))
+        store = Store(Path(tmp))
+        index = Index(store)
+        _, kw_wall, kw_cpu = timed(index.refresh)
+        _, v_wall, v_cpu = timed(lambda: Vectors(index, model).refresh(index.files))
+        print(f"scale {n} memories: keyword index {kw_wall:.2f} s wall {kw_cpu:.2f} s cpu; "
+              f"vectors {v_wall:.2f} s wall {v_cpu:.2f} s cpu "
+              f"(ratio {v_wall / kw_wall:.2f} wall, {v_cpu / kw_cpu:.2f} cpu)")  # fmt: skip
+        qs = [q for q, _ in questions("memkit", "train")][:20]
+        for mode, sem in (("keyword", None), ("hybrid", model)):
+            search(store, qs[0], today=TODAY, semantic=sem)  # warm
+            walls, cpus = [], []
+            for q in qs:
+                _, w, c = timed(lambda q=q, s=sem: search(store, q, today=TODAY, semantic=s))
+                walls.append(w)
+                cpus.append(c)
+            print(f"  {mode} query p50 {statistics.median(walls) * 1000:.1f} ms wall "
+                  f"{statistics.median(cpus) * 1000:.1f} ms cpu")  # fmt: skip
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--mirror", type=Path, default=MIRROR)
@@ -213,7 +252,10 @@ def main() -> None:
     ap.add_argument("--stores", default="mcp,memkit")
     ap.add_argument("--prompts", action="store_true", help="the prompt hook's lookup too")
     ap.add_argument("--show", action="store_true", help="each prompt the lookup gets wrong")
+    ap.add_argument("--scale", type=int, default=0, help="also time a generated store of N")
     args = ap.parse_args()
+    if args.scale:
+        scale(args.scale)
     modes = args.modes.split(",")
     model = None
     if {"semantic", "hybrid"} & set(modes):

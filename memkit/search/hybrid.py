@@ -67,9 +67,8 @@ def hybrid_documents(
     mask: Any = None,
 ) -> list[dict[str, Any]]:
     """`keyword` fused with the memories nearest to `text` in meaning (see fuse)."""
-    from memkit.search.vectors import Vectors
+    from memkit.search.vectors import current
 
-    vectors = Vectors(index, embedder).refresh(index.files)
-    near = vectors.nearest(text, limit)
+    near = current(index, embedder).nearest(text, limit)
     fields = index.documents([p for p, _ in near], filter=filter, mask=mask)
     return fuse(keyword, near, fields)

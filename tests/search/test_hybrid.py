@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from memkit.search import Index, search
+from memkit.search import Index, embed, search
 from memkit.search import hybrid as fusion
 from memkit.search.hybrid import fuse
 from memkit.search.vectors import Vectors
@@ -140,3 +140,20 @@ def test_unreadable_vectors_are_rebuilt(store: Store) -> None:
     stub = Stub()
     assert len(Vectors(index, stub).refresh(index.files).paths) == 3
     assert len(stub.embedded) == 3
+
+
+def test_searches_in_one_process_keep_the_vectors_until_a_memory_changes(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(store)
+    stub = Stub()
+    for _ in range(2):  # a store just written: the index settles on its second look
+        assert hybrid(store, "which object mapper", stub) == ["raw-sql"]
+    loads: list[object] = []
+    real_load = embed.load
+    monkeypatch.setattr(embed, "load", lambda path: loads.append(path) or real_load(path))
+    assert hybrid(store, "which object mapper", stub) == ["raw-sql"]
+    assert loads == []  # nothing read again: the vectors were kept
+    mem(store, "pool", "Connection pool", "The mapper of tenants is sluggish.")
+    assert hybrid(store, "sluggish mapper", stub)[0] == "pool"  # the new memory is seen
+    assert "The mapper of tenants" in stub.embedded[-2]
