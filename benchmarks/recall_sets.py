@@ -634,3 +634,67 @@ PROMPTS: list[tuple[str, list[str]]] = [
     ("the test hangs forever on stream.receive()", ["testing-9"]),
     ("run pyright on the client package", ["formatting-type-checking-3"]),
 ]
+
+# Prompts over the `memkit` store, written after the floors were chosen on PROMPTS'
+# train half: all of them are held out.
+PROMPTS_MEMKIT: list[tuple[str, list[str]]] = [
+    ("add a --verbose flag to the list command", []),
+    ("rename the variable count to total in the report module", []),
+    ("what does this function return when the list is empty", []),
+    ("write a changelog entry for the new export option", []),
+    ("fix the typo in the help text of memkit show", []),
+    ("make the table output align on wide characters", []),
+    ("why is this test slow", []),
+    ("add a new memory type called runbook", []),
+    ("sort the search results by date when scores tie", []),
+    ("refactor the date parsing into a helper", []),
+    ("explain the difference between archived and superseded", []),
+    ("update the README example to show tags", []),
+    ("add colour to the check command's output", []),
+    ("bump the minimum click version", []),
+    ("convert this class to a frozen dataclass", []),
+    ("what time zone does the clock use", []),
+    ("print the number of memories at the end of the list", []),
+    ("add a --json option to the sessions command", []),
+    ("simplify this nested loop", []),
+    ("the new error message needs to be a full sentence", ["errors-and-exit-codes"]),
+    (
+        "install the pre-commit hook without losing my existing one",
+        ["a-user-s-git-hook-is-chained-never-overwritten"],
+    ),
+    (
+        "the PostToolUse hook takes 150 ms, speed it up",
+        [
+            "posttooluse-only-appends-one-line-the-stop-hook-does-the",
+            "claude-hooks-use-memkit-hook-script",
+        ],
+    ),
+    ("catch the error yaml gives for the date 2026-13-01", ["yaml-bad-dates-raise-valueerror"]),
+    ("use pathlib to walk all the memory files", ["no-pathlib-in-hot-loops"]),
+    (
+        "take the store lock inside save(), which runs under the lock already",
+        ["store-lock-is-not-reentrant-never-nest-it"],
+    ),
+    (
+        "a template override ran code from a pull request",
+        ["templates-run-sandboxed-their-bytecode-cache-is-signed-with"],
+    ),
+    (
+        "import pygit2 at the top of the pre-commit module",
+        ["the-pre-commit-fast-path-imports-only-the-standard-library", "lazy-heavy-imports"],
+    ),
+    (
+        "the fingerprint should also cover comments",
+        ["changing-what-goes-into-a-fingerprint-makes-every-recorded"],
+    ),
+    ("someone pasted an AWS key into a memory", ["refuse-secrets-on-write"]),
+    (
+        "the MCP tool gets a number where it expected a string",
+        ["mcp-sdk-decodes-optional-strings-and-drops-unreadable-lines"],
+    ),
+    ("write a test that mocks git", ["tests-real-git-isolated"]),
+    (
+        "the hook's output shows up on stderr during git commit",
+        ["git-shows-a-hook-s-stdout-on-stderr"],
+    ),
+]
