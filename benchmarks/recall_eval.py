@@ -15,11 +15,12 @@ Each question falls in the train or the held-out half by a hash of its text: tun
 Prints, per store and half: recall@k and MRR (first relevant hit within the top 10)
 of keyword search, the semantic neighbours alone, and the hybrid ranking `memkit
 search --semantic` gives; the median query time. --prompts runs recall_sets.PROMPTS
-through the prompt hook's lookup on the `mcp` store: memories injected per prompt
-that needs none, precision of what is injected, recall of what is needed, and the
-hook process's median time beside `python -c pass`'s. --scale N times, on a store of
-N generated memories (gen_store.py), the keyword index build beside the vectors
-build, and the median warm query of keyword and hybrid search.
+(and PROMPTS_MEMKIT, all held out) through the prompt hook's lookup on their store:
+memories injected per prompt that needs none, precision of what is injected, recall
+of what is needed, and the hook process's median time beside `python -c pass`'s.
+--scale N times, on a store of N generated memories (gen_store.py), the keyword
+index build beside the vectors build, and the median warm query of keyword and
+hybrid search.
 """
 
 from __future__ import annotations
@@ -159,13 +160,16 @@ def evaluate(store, qs, mode, model, k):  # type: ignore[no-untyped-def]
     return hits / n, rr / n, statistics.median(times) if times else 0.0
 
 
-def prompt_eval(store, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]
+def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]
     from memkit.agents.claude import indexer, recall
 
     idx = recall.from_bytes(str(store.root), indexer.build(store, today=TODAY))
     limit = idx.budget("prompt_memories")
+    every = sets.PROMPTS if kind == "mcp" else sets.PROMPTS_MEMKIT
+    if kind != "mcp":  # written after tuning: all held out
+        halves = ("heldout",) if "heldout" in halves else ()
     for h in halves:
-        prompts = [(p, w) for p, w in sets.PROMPTS if half(p) == h]
+        prompts = [(p, w) for p, w in every if kind != "mcp" or half(p) == h]
         none_n = none_inj = inj = good = needed = 0
         for prompt, want in prompts:
             got = recall.about_prompt(idx, prompt, limit=limit)
@@ -178,10 +182,12 @@ def prompt_eval(store, halves: tuple[str, ...], show: bool) -> None:  # type: ig
                 none_inj += len(ids)
             if show and set(ids) != set(want):
                 print(f"    {prompt!r}: want {want} got {got}")
-        print(f"prompts {h}: {len(prompts)} ({none_n} needing no memory); limit {limit}")
+        print(f"prompts {kind} {h}: {len(prompts)} ({none_n} needing no memory); limit {limit}")
         print(f"  injected per prompt needing none  {none_inj / max(1, none_n):.2f}")
         print(f"  precision of injected             {good / max(1, inj):.2f} ({good}/{inj})")
         print(f"  recall of needed                  {good / max(1, needed):.2f} ({good}/{needed})")
+    if kind != "mcp":
+        return
     hook = Path(sys.executable).with_name("memkit-hook")
     env = {**os.environ, "MEMKIT_TODAY": TODAY.isoformat()}
 
@@ -276,8 +282,8 @@ def main() -> None:
                     r, mrr, med = evaluate(store, qs, mode, model, args.k)
                     print(f"{kind:<8}{h:<9}{len(qs):>4} {mode:<10}{r:>9.3f}{mrr:>7.3f}"
                           f"{med * 1000:>11.1f}")  # fmt: skip
-            if args.prompts and kind == "mcp":
-                prompt_eval(store, halves, args.show)
+            if args.prompts:
+                prompt_eval(store, kind, halves, args.show)
 
 
 if __name__ == "__main__":
