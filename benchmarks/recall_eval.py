@@ -96,10 +96,16 @@ def _title(body: str) -> str:
 
 
 def mcp_store(mirror: Path, out: Path) -> int:
-    text = subprocess.run(
+    got = subprocess.run(
         ["git", "--git-dir", str(mirror), "show", f"{sets.MCP_COMMIT}:{sets.MCP_PATH}"],
-        capture_output=True, text=True, check=True,
-    ).stdout  # fmt: skip
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if got.returncode != 0:
+        sys.exit(
+            f"recall_eval: {mirror} does not hold {sets.MCP_PATH} at {sets.MCP_COMMIT[:12]}; "
+            f"clone github.com/{sets.MCP_REPO} and pass its .git folder as --mirror"
+        )
+    text = got.stdout
     units = split_units(text)
     for mid, section, body in units:
         front = f'---\ntitle: "{_title(body)}"\ntags: [{_slug(section)}]\n---\n\n'
