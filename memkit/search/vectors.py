@@ -5,6 +5,11 @@ model's name and, per row, the memory's path with the size and mtime it had when
 embedded (the same stamps the index's manifest records). refresh() embeds only the
 memories that are new or changed and drops the deleted ones; another model, or a
 file that does not load, rebuilds them all. Written under the index's lock.
+
+current() is what a search asks for: within one process it keeps the vectors (as
+float32, ready for the product with the query) and takes them again without reading
+a file while the index's files and the vectors' files have the same stamps as when
+they were last found in step (the index rewrites them whenever a memory changes).
 """
 
 from __future__ import annotations
@@ -25,6 +30,42 @@ if TYPE_CHECKING:
 
 VERSION = 1
 BODY_CHARS = 2000  # of the body embedded with the title and tags
+# (index folder, model) -> (stamps of the files below, paths, float32 matrix)
+_KEPT: dict[tuple[str, str], tuple[tuple[Any, ...], list[str], Any]] = {}
+_WATCHED = ("state.json", "index.db", "vectors.json", "vectors.npy")
+
+
+def _signature(index: Index) -> tuple[Any, ...] | None:
+    """The stamps of the index's and the vectors' files (None when one is missing)."""
+    out = []
+    for name in _WATCHED:
+        try:
+            st = os.stat(index.dir / name)
+        except OSError:
+            return None
+        out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+    return tuple(out)
+
+
+def current(index: Index, embedder: Embedder) -> Vectors:
+    """The vectors of `index`'s memories, in step with the index just refreshed: kept in
+    memory between searches of one process while no file they come from changed."""
+    key = (str(index.dir), embedder.name)
+    sig = _signature(index)
+    kept = _KEPT.get(key)
+    vectors = Vectors(index, embedder)
+    if sig is not None and kept is not None and kept[0] == sig:
+        vectors.paths, vectors.matrix = kept[1], kept[2]
+        return vectors
+    now = index.files
+    vectors.refresh(now)
+    vectors.matrix = embed.as_float32(vectors.matrix)
+    sig = _signature(index)
+    if sig is not None and all(st[1] >= 0 for st in now.values()):  # racy: look again
+        _KEPT[key] = (sig, vectors.paths, vectors.matrix)
+    else:
+        _KEPT.pop(key, None)
+    return vectors
 
 
 def text_of(mem: Memory) -> str:

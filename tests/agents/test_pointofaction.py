@@ -156,7 +156,7 @@ def test_the_session_budget_is_kept(project: Path) -> None:
     assert hook(project, "post-tool-use", read(project, "docs/api.md")) == ""  # budget spent
 
 
-def test_prompt_retrieval_gives_the_memories_the_prompt_names(project: Path) -> None:
+def test_prompt_retrieval_gives_the_memories_the_prompt_names(project: Path, run: Invoke) -> None:
     store = Store(project)
     for n in range(30):
         add(store, f"Filler memory number {n} about logging", tags=["logging"])
@@ -167,6 +167,8 @@ def test_prompt_retrieval_gives_the_memories_the_prompt_names(project: Path) -> 
     assert hook(project, "user-prompt-submit", asked) == ""  # the session has it now
     vague = payload(project, "UserPromptSubmit", prompt="hello there")
     assert hook(project, "user-prompt-submit", vague) == ""
+    row = next(x for x in run("why", SID[:8]).stdout.splitlines() if "refunds-are" in x)
+    assert "prompt: issu refund" in row and "(score " in row and ", floor " in row
 
 
 @pytest.mark.parametrize(

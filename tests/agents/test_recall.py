@@ -94,3 +94,50 @@ def lines_run(index: recall.Index, rel: str) -> int:
 def test_the_lookup_grows_with_the_path_not_its_square(index: recall.Index) -> None:
     counts = [lines_run(index, "src/" + "ab/" * depth + "x.py") for depth in (150, 300, 600)]
     assert counts[1] < 2.3 * counts[0] and counts[2] < 2.3 * counts[1], counts
+
+
+def prompt_index(store: Store, titles: list[str]) -> recall.Index:
+    for n in range(30):
+        store.add(mm.new(f"Filler memory number {n} about logging", "Body.", mid=f"f-{n}",
+                         today=DAY, tags=["logging"]))  # fmt: skip
+    for n, title in enumerate(titles):
+        store.add(mm.new(title, "Body.", mid=f"t-{n}", today=DAY))
+    return recall.from_bytes(str(store.root), indexer.build(store, today=DAY))
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "rename the variable x to count",
+        "create a new branch for the feature",
+        "summarise the changes in the last commit",
+        "bump the version number for the next release",
+    ],
+)
+def test_a_prompt_sharing_only_everyday_words_gets_nothing(store: Store, prompt: str) -> None:
+    titles = [
+        "Variable names follow the glossary",
+        "New branches start from main",
+        "Commit messages explain the change",
+        "Release versions are tagged by CI",
+    ]
+    assert recall.about_prompt(prompt_index(store, titles), prompt, limit=3) == []
+
+
+def test_a_distinctive_word_is_enough_and_the_reason_says_why(store: Store) -> None:
+    index = prompt_index(store, ["Run pyright on the client before a release"])
+    (mid, why), *rest = recall.about_prompt(index, "run pyright on the new code", limit=3)
+    assert mid == "t-0" and rest == []
+    assert why.startswith("pyright ") and "score " in why and "floor " in why
+
+
+def test_a_weak_second_match_is_left_out(store: Store) -> None:
+    titles = ["Async tests use anyio and never sleep to wait", "Wrap waits in anyio timeouts",
+              "Tests for anyio streams"]  # fmt: skip
+    got = recall.about_prompt(prompt_index(store, titles), "my test calls anyio sleep", limit=3)
+    assert [mid for mid, _ in got] == ["t-0"]
+
+
+def test_a_short_plural_finds_its_singular(store: Store) -> None:
+    index = prompt_index(store, ["Dependency floors are not raised for CVEs"])
+    assert [m for m, _ in recall.about_prompt(index, "a CVE in starlette", limit=3)] == ["t-0"]

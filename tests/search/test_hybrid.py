@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from memkit.search import Index, search
+from memkit.search import Index, embed, search
+from memkit.search import hybrid as fusion
 from memkit.search.hybrid import fuse
 from memkit.search.vectors import Vectors
 from memkit.staleness.verdict import MemoryStatus
@@ -53,19 +54,24 @@ def doc(path: str) -> dict[str, Any]:
     return {"path": path, "id": path, "score": 1.0}
 
 
-def test_fuse_ranks_what_both_lists_agree_on_first() -> None:
+def test_fuse_ranks_what_both_lists_agree_on_first_then_neighbours() -> None:
     keyword = [doc("a"), doc("b"), doc("c")]
-    semantic = [("c", 0.9), ("d", 0.8), ("a", 0.1)]
+    semantic = [("c", 0.9), ("d", 0.8), ("a", 0.05)]
     fields = {p: doc(p) for p in "acd"}
     got = [d["path"] for d in fuse(keyword, semantic, fields)]
-    assert got == ["c", "a", "b", "d"]  # c in both; a's weak neighbour is not counted
+    # c in both; d a close neighbour above keyword-only a and b; a's weak one not counted
+    assert got == ["c", "d", "a", "b"]
     scores = [d["score"] for d in fuse(keyword, semantic, fields)]
-    assert scores[0] > scores[1] > scores[2] == scores[3]  # b and d: second in one list
+    assert scores[0] > scores[1] > scores[2] > scores[3]
+    assert scores[2] == pytest.approx(fusion.KEYWORD_WEIGHT)
 
 
-def test_fuse_keeps_out_what_the_filters_drop_and_breaks_ties_by_path() -> None:
+def test_fuse_keeps_out_what_the_filters_drop_and_breaks_ties_by_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     got = fuse([], [("z", 0.9), ("y", 0.8), ("x", 0.7)], {"z": doc("z"), "x": doc("x")})
     assert [d["path"] for d in got] == ["z", "x"]
+    monkeypatch.setattr(fusion, "KEYWORD_WEIGHT", fusion.SEMANTIC_WEIGHT)
     tie = fuse([doc("b")], [("a", 0.9)], {"a": doc("a")})
     assert [d["path"] for d in tie] == ["a", "b"]
     assert tie[0]["score"] == tie[1]["score"] == pytest.approx(1.0)
@@ -134,3 +140,20 @@ def test_unreadable_vectors_are_rebuilt(store: Store) -> None:
     stub = Stub()
     assert len(Vectors(index, stub).refresh(index.files).paths) == 3
     assert len(stub.embedded) == 3
+
+
+def test_searches_in_one_process_keep_the_vectors_until_a_memory_changes(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seed(store)
+    stub = Stub()
+    for _ in range(2):  # a store just written: the index settles on its second look
+        assert hybrid(store, "which object mapper", stub) == ["raw-sql"]
+    loads: list[object] = []
+    real_load = embed.load
+    monkeypatch.setattr(embed, "load", lambda path: loads.append(path) or real_load(path))
+    assert hybrid(store, "which object mapper", stub) == ["raw-sql"]
+    assert loads == []  # nothing read again: the vectors were kept
+    mem(store, "pool", "Connection pool", "The mapper of tenants is sluggish.")
+    assert hybrid(store, "sluggish mapper", stub)[0] == "pool"  # the new memory is seen
+    assert "The mapper of tenants" in stub.embedded[-2]

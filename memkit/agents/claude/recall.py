@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 NAME = "agents-poa.idx"
-VERSION = 7
+VERSION = 8
 MAX_HEADER = 8 * 1024 * 1024
 MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")
@@ -297,25 +297,47 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
     return out
 
 
+COMMON_WEIGHT = 0.25  # of an everyday word's IDF (words.common)
+RELATIVE_FLOOR = 0.5  # of the best memory's score, below which a memory is left out
+
+
 def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, str]]:
-    """(id, matching words) of the memories whose title, tags or links share the most
-    distinctive words with `prompt`; at least two words, or one rare one in few memories."""
+    """(id, why) of the memories whose title, tags or links share the most distinctive
+    words with `prompt`, best first; `why` names the words, the score and the floor.
+
+    A word counts its IDF in the store, an everyday word (words.common, or one in more
+    than a tenth of the memories) a quarter of it. A memory is given only when the words
+    it shares that are not everyday words reach the floor (the IDF of a word in 1 memory
+    of 1,000: one such word, or several commoner ones) and its score is at least half
+    the best one's: when unsure, nothing is given."""
     import math
 
+    from memkit.agents.claude.words import common, words
+
     total = max(1, index.count)
+    everyday = common()
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
-    from memkit.agents.claude.words import words
-
+    rare: dict[str, float] = {}  # the part of the score not from everyday words
     for w in dict.fromkeys(words(prompt[:4000])):
         ids = index.bucket("w", w).get(w, ())
-        if not isinstance(ids, list) or not ids or len(ids) > total // 10 + 3:
-            continue  # absent, or too common to tell memories apart
+        if not isinstance(ids, list) or not ids:
+            continue
         idf = math.log(1 + total / len(ids))
+        if len(ids) > total // 10 + 3:  # in many memories: an everyday word of this store
+            everyday = everyday | {w}
+        weight = idf * COMMON_WEIGHT if w in everyday else idf
         for mid in ids:
             if isinstance(mid, str):
-                scores[mid] = scores.get(mid, 0.0) + idf
+                scores[mid] = scores.get(mid, 0.0) + weight
                 matched.setdefault(mid, []).append(w)
-    floor = math.log(1 + total / max(2, total // 500))  # one word in 1 of 500, or more
+                if w not in everyday:
+                    rare[mid] = rare.get(mid, 0.0) + weight
+    floor = math.log(1 + total / max(1, total // 1000))
     best = sorted(scores, key=lambda m: (-scores[m], m))
-    return [(m, " ".join(matched[m])) for m in best if scores[m] >= floor][:limit]
+    top = scores[best[0]] if best else 0.0
+    keep = [m for m in best if rare.get(m, 0.0) >= floor and scores[m] >= RELATIVE_FLOOR * top]
+    return [
+        (m, f"{' '.join(matched[m])} (score {scores[m]:.2f}, floor {floor:.2f})")
+        for m in keep[:limit]
+    ]

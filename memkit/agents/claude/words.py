@@ -15,9 +15,52 @@ _STOP_WORDS = (
 )
 STOP = frozenset(_STOP_WORDS.split())
 
+# Everyday words of English and of programming: in a prompt they say little about which
+# memory it needs, however few memories' titles hold them. Prompt recall weighs them
+# down and never injects a memory on them alone (recall.about_prompt).
+_COMMON_WORDS = (
+    "able above across act action actually after again against ago allow already always "
+    "another answer anything anyway api app application around ask avoid back bad base "
+    "basic before behaviour behavior being below best better between big bit both branch break "
+    "bug build built button call called calls case cause change changed changes check "
+    "class clean clear cli click client close command comment commit common compare "
+    "complete config connect could count create current data date day debug default "
+    "delete describe detail different directory doc docs document doesn don down each "
+    "easy edit either else empty end enough entry error errors even event every example "
+    "exist expect explain fail failing fails false fast feature field find fine first "
+    "folder follow format found free full function functions future general give good "
+    "great group handle handler happen happens help here high hold idea import improve "
+    "include info input inside instead issue item items keep key kind know large last "
+    "later latest least leave left less level library line lines link list little load merge "
+    "local log long look lot low main many may maybe mean message method might mind "
+    "missing mode model module more most move much must name names need needs never new "
+    "next nice none note nothing now number object off often old once one only open "
+    "option order other output over own package page part pass path place point "
+    "possible problem program project pull put query question quick raise rather read "
+    "ready real really reason release remove rename replace report request required "
+    "result return right rule run running same save say second section see seems send "
+    "server set setting settings setup should show side simple since single size small "
+    "some something sort source start state step still stop string sure system table "
+    "take tell test tests text thing things think through time today tool tools top "
+    "try turn type types under until update upgrade usage user users value values "
+    "variable version very view wait way well where whether while whole without work "
+    "working works wrap write wrong yes yet"
+)
+
 
 # The accents folded (scripts written without spaces: memkit.unspaced).
 _ACCENTS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+
+
+def common() -> frozenset[str]:
+    """The everyday words (see _COMMON_WORDS), stemmed as words() stems."""
+    global _common
+    if _common is None:
+        _common = frozenset(_stem(w) for w in _COMMON_WORDS.split())
+    return _common
+
+
+_common: frozenset[str] | None = None
 
 
 def words(text: str) -> list[str]:
@@ -50,4 +93,6 @@ def _stem(word: str) -> str:
     for suffix in ("ing", "ed", "es", "e", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
+    if len(word) == 4 and word[-1] == "s" and word[-2] not in "su":  # cves, bugs, docs
+        return word[:-1]
     return word
