@@ -117,3 +117,21 @@ def test_add_refuses_an_overlong_glob(store: Store, run: Invoke) -> None:
     assert "segments" in result.stderr and "Traceback" not in result.output
     assert len(result.stderr.strip().splitlines()) == 1
     assert not list(store.dir.rglob("deep*.md"))
+
+
+@pytest.mark.parametrize(
+    ("glob", "fix"),
+    [("!vendor/**", "remove the '!'"), ("{src,!vendor}/**", "remove the '!'"),
+     ("./src/api", "write 'src/api'"), ("src/./api/*.py", "write 'src/api/*.py'")],
+)  # fmt: skip
+def test_globs_agents_read_otherwise_are_refused(
+    store: Store, run: Invoke, glob: str, fix: str
+) -> None:
+    """A glob an agent would read as a negation, or with a `./` memkit never matches: one
+    line naming the file and the field, with the fix; the good memory is still read."""
+    (store.dir / "bad.md").write_text(f"---\ntitle: Bad\npaths: ['{glob}']\n---\nBody.\n")
+    (store.dir / "good.md").write_text("---\ntitle: Good\npaths: [src/api]\n---\nBody.\n")
+    out = run("validate", code=1)
+    (line,) = out.stdout.splitlines()
+    assert line.startswith(".memory/bad.md:3: paths: ") and fix in line
+    assert "Traceback" not in out.stdout + out.stderr
