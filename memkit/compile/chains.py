@@ -217,7 +217,11 @@ def share(
     cap: dict[str, int] = {}  # the most in full each file's own `extra` budgets allow
     for p in text:
         if alone.fits(text[p](0, 0)):
-            cap[p] = largest(functools.partial(_fits_with_lead, alone, text[p], n[p]), n[p])
+            cap[p] = (
+                n[p]
+                if not alone.parts
+                else largest(functools.partial(_fits_with_lead, alone, text[p], n[p]), n[p])
+            )
     chains = [[p for p in text if _above(p, leaf)] for leaf in text if leaf != "AGENTS.md"]
 
     def over(ks: Mapping[str, int], js: Mapping[str, int]) -> list[list[str]]:
