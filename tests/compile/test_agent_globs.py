@@ -62,7 +62,8 @@ def node_matchers(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not (folder / "node_modules" / "minimatch" / "package.json").exists():
         folder.mkdir(parents=True, exist_ok=True)
         cmd = [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund",
-               "--no-save", PICOMATCH, MINIMATCH]  # fmt: skip
+               "--no-save", "--fetch-retries=0", "--fetch-timeout=30000", PICOMATCH,
+               MINIMATCH]  # fmt: skip
         try:
             got = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
         except subprocess.TimeoutExpired:
@@ -70,7 +71,11 @@ def node_matchers(tmp_path_factory: pytest.TempPathFactory) -> Path:
                 f"npm install {PICOMATCH} {MINIMATCH} timed out: is the registry reachable?"
             )
         if got.returncode:
-            last = (got.stderr.strip().splitlines() or ["no output"])[-1]
+            said = [x for x in got.stderr.splitlines() if "log of this run" not in x]
+            last = (
+                next((x for x in said if " code " in x or "ERR" in x), None)
+                or (said or ["no output"])[0]
+            )
             pytest.skip(
                 f"npm install {PICOMATCH} {MINIMATCH} failed (registry unreachable?): {last}"
             )
