@@ -264,6 +264,8 @@ def share(
 
     u = largest(lambda d: not over(ks, shortened(t + d)), len(order) - t) if not bad else 0
     js = shortened(t + u)
+    if over(ks, js):  # a file's own budget held back better-ranked ones: one-liners as fitted
+        js = leads
     out = {}
     for p in text:
         others = max(
