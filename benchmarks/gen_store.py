@@ -53,7 +53,9 @@ def _module(area: str, i: int) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", symbols
 
 
-def _memory(i: int, sources: list[tuple[str, list[str]]], today: dt.date) -> tuple[str, str]:
+def _memory(
+    i: int, sources: list[tuple[str, list[str]]], today: dt.date, scope: str | None = None
+) -> tuple[str, str]:
     area = random.choice(AREAS)
     kind = TYPES[i % len(TYPES)]
     noun, verb = random.choice(NOUNS), random.choice(VERBS)
@@ -64,7 +66,7 @@ def _memory(i: int, sources: list[tuple[str, list[str]]], today: dt.date) -> tup
     )
     fm = [f'title: "{title}"', f"type: {kind}", "status: active", "tags:", f"- {area}"]
     if i % 3 == 1:
-        fm += ["paths:", f"- src/{area}/**/*.py"]
+        fm += ["paths:", f"- {scope or f'src/{area}/**/*.py'}"]
     if i % 3 == 2 and sources:
         path, symbols = random.choice(sources)
         fm += ["links:", f"- {path}::{random.choice(symbols)}"]
@@ -81,7 +83,9 @@ def _memory(i: int, sources: list[tuple[str, list[str]]], today: dt.date) -> tup
 
 
 def generate(n: int, out: Path, *, files: int | None = None, seed: int = 7,
-             commit: bool = True) -> Path:  # fmt: skip
+             commit: bool = True, scope: str | None = None) -> Path:  # fmt: skip
+    """The store (see the module docstring); `scope`: the one glob every path-scoped
+    memory gets instead of its area's (`services/payments/**`: one package's memories)."""
     random.seed(seed)
     out.mkdir(parents=True, exist_ok=True)
     env = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "bench@example.com",
@@ -100,7 +104,7 @@ def generate(n: int, out: Path, *, files: int | None = None, seed: int = 7,
     (mdir / ".gitignore").write_text(".cache/\n")
     today = dt.date(2026, 11, 1)
     for i in range(n):
-        rel, text = _memory(i, sources, today)
+        rel, text = _memory(i, sources, today, scope)
         path = mdir / f"{rel}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)

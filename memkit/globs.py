@@ -3,8 +3,9 @@
 Cursor (`globs`) and Copilot (`applyTo`) take one comma-separated list, so braces
 are expanded before globs are joined, and a comma left after expansion would cut
 a glob in two. Cursor reads its list unquoted, so a glob must also be something a
-plain YAML scalar can hold. `check` refuses the shapes that no agent file can
-carry as written, with the fix in the message.
+plain YAML scalar can hold. `for_agents` writes a glob so that the agents' own
+matchers (picomatch, minimatch, wcmatch) mean by it what `match` means; `check`
+refuses the shapes that no agent file can carry that way, with the fix in the message.
 """
 
 from __future__ import annotations
@@ -91,6 +92,54 @@ def check(glob: str) -> None:
         )
     if "" in expanded:
         raise ValueError(f"{what} expands to an empty glob (a {{...}} group with an empty part)")
+    if any(g.startswith("!") for g in expanded):
+        raise ValueError(
+            f"{what} starts with '!', which agents read as 'every file but' and memkit as part "
+            "of a name; memkit globs have no negation: remove the '!' and name what to include"
+        )
+    if "." in glob.split("/"):
+        fixed = "/".join(p for p in glob.split("/") if p != ".")
+        raise ValueError(
+            f"{what} has a './' part, which memkit never matches and agents may skip; paths "
+            f"are relative to the repository root: write {fixed!r}"
+        )
+
+
+def for_agents(glob: str) -> list[str]:
+    """`glob` as agents' matchers read globs (picomatch: Claude Code, Cursor, Cline;
+    minimatch: Copilot, Continue; wcmatch), meaning what `match` means by it.
+
+    A glob without wildcards names a file or a folder and everything under it, while
+    the agents' matchers take it as one path: it becomes itself and `DIR/**`
+    (`services/api` -> `services/api`, `services/api/**`; `infra/` -> `infra`,
+    `infra/**`). A glob with wildcards that ends in `/` means what is under the folders
+    it matches (`src/*/` -> `src/*/**/*`). `(` and `)` are plain characters to memkit,
+    but picomatch and minimatch read `*(a|b)`, `@(...)` and `!(...)` as extended globs,
+    so they are written as the classes `[(]` and `[)]` (`app/(auth)/**`, a Next.js
+    route group, stays a folder name). `check` refuses what cannot be carried.
+    """
+    if not any(c in glob for c in "*?[{"):
+        base = _literal_parens(glob.rstrip("/"))
+        return [base, f"{base}/**"]
+    out = _literal_parens(glob)
+    return [out + "**/*" if out.endswith("/") else out]
+
+
+def _literal_parens(glob: str) -> str:
+    """`(` and `)` outside a `[...]` class written as classes (the classes kept as they are)."""
+    if "(" not in glob and ")" not in glob:
+        return glob
+    out, i = [], 0
+    while i < len(glob):
+        c = glob[i]
+        end = glob.find("]", i + 2) if c == "[" else -1
+        if end > 0 and "/" not in glob[i:end]:
+            out.append(glob[i : end + 1])
+            i = end + 1
+            continue
+        out.append(f"[{c}]" if c in "()" else c)
+        i += 1
+    return "".join(out)
 
 
 def match(glob: str, path: str) -> bool:

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memkit.globs import MAX_LENGTH, MAX_SEGMENTS, check, glob_re, match
+from memkit.globs import MAX_LENGTH, MAX_SEGMENTS, check, for_agents, glob_re, match
 from memkit.store import Store
 from tests.conftest import Invoke
 
@@ -117,3 +117,44 @@ def test_add_refuses_an_overlong_glob(store: Store, run: Invoke) -> None:
     assert "segments" in result.stderr and "Traceback" not in result.output
     assert len(result.stderr.strip().splitlines()) == 1
     assert not list(store.dir.rglob("deep*.md"))
+
+
+@pytest.mark.parametrize(
+    ("glob", "fix"),
+    [("!vendor/**", "remove the '!'"), ("{src,!vendor}/**", "remove the '!'"),
+     ("./src/api", "write 'src/api'"), ("src/./api/*.py", "write 'src/api/*.py'")],
+)  # fmt: skip
+def test_globs_agents_read_otherwise_are_refused(
+    store: Store, run: Invoke, glob: str, fix: str
+) -> None:
+    """A glob an agent would read as a negation, or with a `./` memkit never matches: one
+    line naming the file and the field, with the fix; the good memory is still read."""
+    (store.dir / "bad.md").write_text(f"---\ntitle: Bad\npaths: ['{glob}']\n---\nBody.\n")
+    (store.dir / "good.md").write_text("---\ntitle: Good\npaths: [src/api]\n---\nBody.\n")
+    out = run("validate", code=1)
+    (line,) = out.stdout.splitlines()
+    assert line.startswith(".memory/bad.md:3: paths: ") and fix in line
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+AGENT_PART = st.sampled_from(["*", "**", "a", "b", "src", "*.py", "{a,b}", "?", "[ab]", "(a)",
+                              "x(1)", "[()]"])  # fmt: skip
+AGENT_SEGMENT = st.sampled_from(["a", "b", "src", "x.py", "(a)", "x(1)", "(", "ab"])
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(AGENT_PART, min_size=1, max_size=4),
+    st.booleans(),
+    st.lists(AGENT_SEGMENT, min_size=1, max_size=4),
+)
+def test_globs_for_agents_mean_what_memkit_means(
+    parts: list[str], folder: bool, segments: list[str]
+) -> None:
+    """`for_agents` read by a matcher that takes a glob as written (wcmatch) matches what
+    memkit.globs.match does, for globs without wildcards, ending in `/`, or with `(`."""
+    glob, path = "/".join(parts) + ("/" if folder else ""), "/".join(segments)
+    forms = for_agents(glob)
+    if not match(glob, path) and any(g.endswith("/**") and path == g[:-3] for g in forms):
+        return  # the folder itself named as a file (docs/compile.md, Known limits)
+    assert bool(wcmatch.globmatch(path, forms, flags=FLAGS)) == match(glob, path), (glob, forms)

@@ -3,8 +3,9 @@
 Agents load several files together, so a budget is kept on the whole, not per file:
 
 - Codex concatenates AGENTS.md files from the root down to the working folder and
-  stops at 32 KiB: the root AGENTS.md is fitted first, then each nested one within
-  what the files above it leave (what Codex read first stays first).
+  stops at 32 KiB: each chain (root to a nested file) keeps within it, sharing it by
+  rank across its files, the root keeping at least half for its own (`share`); the
+  root lists the nested files, for an agent started at the root.
 - Claude Code in import mode reads AGENTS.md through CLAUDE.md's `@AGENTS.md`:
   CLAUDE.md is composed first and AGENTS.md keeps Claude's budget minus it.
 - Windsurf reads AGENTS.md as a rule, within its per-rule limit.
@@ -15,13 +16,14 @@ its agent reads AGENTS.md itself (targets.Target.reads_agents).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memkit.compile import markers as sections
-from memkit.compile.budgets import Budget, limits
+from memkit.compile.budgets import Budget, Limits, limits
 from memkit.compile.fit import Fitted, fit
 from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
 from memkit.compile.write import FileChange, read
@@ -44,6 +46,7 @@ class Placed:
     context: Mapping[str, object]
 
 
+Counts = tuple[int, int, bool]  # memories in full, shortened to a line, over budget even so
 CHAIN_JOIN = 2  # bytes Codex puts between two files of the chain ("\n\n")
 
 
@@ -81,8 +84,10 @@ class Run:
         self.files: dict[str, FileChange] = {}
         self.placed: list[Placed] = []
 
-    def add(self, out: Output, *, keep: bool) -> tuple[FileChange, Fitted | None]:
-        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [])
+    def add(
+        self, out: Output, *, keep: bool, counts: Counts | None = None
+    ) -> tuple[FileChange, Fitted | None]:
+        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [], counts)
         if keep:
             self.files[out.path] = change
         if fitted is not None and out.memories and (keep or out.target == "agents"):
@@ -112,7 +117,8 @@ class Run:
         in_agents: set[str] = set()
         if agents_on:
             outs = TARGETS["agents"].outputs(memories, ctx)
-            in_agents = self._agents(outs, extra, keep="agents" in names)
+            order = {m.id: i for i, m in enumerate(memories)}
+            in_agents = self._agents(outs, order, extra, keep="agents" in names)
             done.add("agents")
         from memkit.compile.readers import links_to_agents
 
@@ -129,55 +135,153 @@ class Run:
             for out in TARGETS[name].outputs(wanted, ctx):
                 self.add(out, keep=True)
 
-    def _agents(self, outs: list[Output], extra: list[Budget], *, keep: bool) -> set[str]:
-        """The root AGENTS.md first, then each nested one within what the files above it
-        leave of Codex's budget for the chain: Codex reads the chain from the root down
-        and stops at its limit, so what is read first keeps its place, as it did before
-        memkit wrote the files. Each file leaves room for the files below it at their
-        smallest (their own text, with every memory left out), so Codex still reads them."""
+    def _agents(
+        self, outs: list[Output], order: Mapping[str, int], extra: list[Budget], *, keep: bool
+    ) -> set[str]:
+        """The root AGENTS.md and the nested ones. With nested files and a budget in bytes,
+        Codex's budget covers each chain from the root down (`share` decides what each
+        file holds); the root says where the nested files are, for an agent started there."""
         from dataclasses import replace
 
         own = self.conf.budget("agents")
-        floors = self._floors(outs, own)
-        sizes: dict[str, int] = {}  # folder ("" for the root) -> bytes Codex reads there
+        folders = sorted(_folder(o.path) for o in outs if o.path != "AGENTS.md")
+        if folders:
+            outs = [
+                replace(o, context={**o.context, "folders": folders})
+                if o.path == "AGENTS.md" else o
+                for o in outs
+            ]  # fmt: skip
+        outs = sorted(outs, key=lambda o: (o.path.count("/"), o.path))
+        decided = None
+        if folders and own.unit == "bytes":
+            decided = share(self.root, outs, order, own, extra, self.renderer)
         full: set[str] = set()
-        for out in sorted(outs, key=lambda o: (o.path.count("/"), o.path)):
-            budget = limits(own, *extra)
-            folder = _folder(out.path)
-            taken = _chain(folder, sizes) + _below(folder, floors)
-            if taken and own.unit == "bytes":
-                budget = limits(Budget(max(1, own.limit - taken), "bytes"), *extra)
-                if keep and not folder:
+        for out in outs:
+            counts: Counts | None = None
+            if decided is None:
+                out = replace(out, budget=limits(own, *extra))
+            else:
+                budget, *got = decided[out.path]
+                counts = (got[0], got[1], bool(got[2]))
+                out = replace(out, budget=budget)
+                if keep and out.path == "AGENTS.md" and own.unit == "bytes":
                     self.notes.append(
-                        f"AGENTS.md: kept within {budget} so that Codex, which stops at "
-                        f"{own} for the whole chain, still reads the nested AGENTS.md files"
+                        f"AGENTS.md: kept within {budget}, by rank with the nested AGENTS.md "
+                        f"files, so that Codex, which stops at {own} for the whole chain, "
+                        "still reads the nested AGENTS.md files"
                     )
-            change, fitted = self.add(replace(out, budget=budget), keep=keep)
-            sizes[folder] = len(change.new or b"") + CHAIN_JOIN
+            _, fitted = self.add(out, keep=keep, counts=counts)
             if fitted is not None:
                 full |= {m.id for m in fitted.full}
         return full
 
-    def _floors(self, outs: list[Output], own: Budget) -> dict[str, int]:
-        """The smallest each nested AGENTS.md can be (every memory left out), by folder."""
-        from dataclasses import replace
 
-        if own.unit != "bytes":
-            return {}
-        least = limits(Budget(1, "bytes"))
-        floors = {}
-        for out in outs:
-            if out.path != "AGENTS.md":
-                change, _ = compose(self.root, replace(out, budget=least), self.renderer, [])
-                floors[_folder(out.path)] = len(change.new or b"") + CHAIN_JOIN
-        return floors
+ROOT_SHARE = 2  # the root AGENTS.md keeps at least 1/ROOT_SHARE of a chain's budget
+
+
+def share(
+    root: Path,
+    outs: Sequence[Output],
+    order: Mapping[str, int],
+    own: Budget,
+    extra: Sequence[Budget],
+    renderer: Renderer,
+) -> dict[str, tuple[Limits, int, int, bool]]:
+    """What each AGENTS.md holds when Codex's budget `own` (in bytes) covers every chain
+    from the root down to a nested file: {path: (its budget, in full, shortened, over
+    even without memories)}.
+
+    Memories keep their rank (`order`: id -> place) across the chain, not their file's
+    place in it: the best ranked memories of all the files go in full first, then the
+    next ones as one-liners, as far as every chain stays within `own`. The root keeps at
+    least 1/ROOT_SHARE of it for its own best memories, whatever the nested files hold:
+    every agent reads the root, a nested file only below its folder. `extra` budgets
+    (Claude's, Windsurf's) apply to each file alone.
+    """
+    from memkit.compile.fit import largest, texts
+
+    text = {o.path: texts(o, _existing(root, o.path), renderer) for o in outs}
+    ranks = {o.path: [order[m.id] for m in o.memories] for o in outs}
+    n = {p: len(r) for p, r in ranks.items()}
+    alone = limits(*extra)
+    sized: dict[tuple[str, int, int], int] = {}
+
+    def size(path: str, k: int, j: int) -> int:
+        if (path, k, j) not in sized:
+            sized[path, k, j] = len(text[path](k, j).encode("utf-8")) + CHAIN_JOIN
+        return sized[path, k, j]
+
+    def lead(p: str, k: int) -> int:  # room for one one-liner, as fit keeps
+        return min(1, n[p] - k) if p in cap else 0
+
+    cap: dict[str, int] = {}  # the most in full each file's own `extra` budgets allow
+    for p in text:
+        if alone.fits(text[p](0, 0)):
+            cap[p] = (
+                n[p]
+                if not alone.parts
+                else largest(functools.partial(_fits_with_lead, alone, text[p], n[p]), n[p])
+            )
+    chains = [[p for p in text if _above(p, leaf)] for leaf in text if leaf != "AGENTS.md"]
+
+    def over(ks: Mapping[str, int], js: Mapping[str, int]) -> list[list[str]]:
+        return [c for c in chains if sum(size(p, ks[p], js[p]) for p in c) > own.limit]
+
+    def in_full(t: int, least: int) -> dict[str, int]:
+        """Each file's memories ranked above `t` in full (the root: `least` at least)."""
+        ks = {p: min(cap.get(p, 0), sum(1 for r in ranks[p] if r < t)) for p in text}
+        ks[ROOT] = max(ks[ROOT], least)
+        return ks
+
+    def fits_full(t: int, least: int) -> bool:
+        ks = in_full(t, least)
+        return not over(ks, {p: lead(p, k) for p, k in ks.items()})
+
+    root_n = cap.get(ROOT, 0)
+    least = (
+        largest(lambda k: size(ROOT, k, lead(ROOT, k)) <= own.limit // ROOT_SHARE, root_n)
+        if root_n and size(ROOT, 0, lead(ROOT, 0)) <= own.limit // ROOT_SHARE
+        else 0
+    )
+    if not fits_full(0, least):
+        least = 0
+    t = largest(lambda t: fits_full(t, least), len(order)) if fits_full(0, least) else 0
+    ks = in_full(t, least)
+    leads = {p: lead(p, k) for p, k in ks.items()}
+    bad = {p for c in over(ks, leads) for p in c} | {p for p in text if p not in cap}
+    if bad:  # over even without memories: no one-liners either
+        leads = {p: 0 if p in bad else j for p, j in leads.items()}
+
+    def shortened(u: int) -> dict[str, int]:
+        """Each file's memories ranked above `u` and not in full, as one-liners."""
+        js = {}
+        for p in text:
+            got = sum(1 for r in ranks[p][ks[p] :] if r < u)
+            if p in cap and alone.parts and got > leads[p]:
+                got = largest(functools.partial(_fits_short, alone, text[p], ks[p]), got)
+            js[p] = max(leads[p], got) if p not in bad else 0
+        return js
+
+    u = largest(lambda d: not over(ks, shortened(t + d)), len(order) - t) if not bad else 0
+    js = shortened(t + u)
+    if over(ks, js):  # a file's own budget held back better-ranked ones: one-liners as fitted
+        js = leads
+    out = {}
+    for p in text:
+        others = max(
+            (sum(size(q, ks[q], js[q]) for q in c if q != p) for c in chains if p in c), default=0
+        )
+        room = Budget(max(1, own.limit - others - CHAIN_JOIN), "bytes")
+        out[p] = (limits(room, *extra), ks[p], js[p], p in bad)
+    return out
 
 
 def compose(
-    root: Path, out: Output, renderer: Renderer, notes: list[str]
+    root: Path, out: Output, renderer: Renderer, notes: list[str], counts: Counts | None = None
 ) -> tuple[FileChange, Fitted | None]:
     """`out` fitted to its budget against the file on disk: the file's change, and the fit
-    (None: no fit, as for a file memkit did not write, which is left alone)."""
+    (None: no fit, as for a file memkit did not write, which is left alone). `counts`
+    (in full, shortened, over even so) is a fit decided already (`share`)."""
     old = read(root, out.path)
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
     if out.whole:
@@ -187,7 +291,7 @@ def compose(
         fitted = fit(out, None, renderer) if out.memories else None
         text = None if fitted is None else fitted.text
     else:
-        fitted = fit(out, old_text, renderer)
+        fitted = fit(out, old_text, renderer, counts)
         text = fitted.text
     if fitted is not None:
         notes.extend(fitted.notes)
@@ -195,20 +299,27 @@ def compose(
     return FileChange(out.path, out.target, old, new), fitted
 
 
+ROOT = "AGENTS.md"
+
+
+def _fits_with_lead(budget: Limits, text: Callable[[int, int], str], n: int, k: int) -> bool:
+    return budget.fits(text(k, min(1, n - k)))
+
+
+def _fits_short(budget: Limits, text: Callable[[int, int], str], k: int, j: int) -> bool:
+    return budget.fits(text(k, j))
+
+
+def _existing(root: Path, path: str) -> str | None:
+    old = read(root, path)
+    return None if old is None else old.decode("utf-8", "surrogateescape")
+
+
+def _above(path: str, leaf: str) -> bool:
+    """Whether Codex, started in `leaf`'s folder, reads the AGENTS.md at `path`."""
+    folder = _folder(path)
+    return not folder or path == leaf or leaf.startswith(folder + "/")
+
+
 def _folder(path: str) -> str:
     return path.rpartition("/")[0] if path != "AGENTS.md" else ""
-
-
-def _below(folder: str, floors: dict[str, int]) -> int:
-    """The longest chain of nested files' floors below `folder` (the root: "")."""
-    under = [d for d in floors if d != folder and (not folder or d.startswith(folder + "/"))]
-    return max((sum(floors[e] for e in under if d == e or d.startswith(e + "/")) for d in under),
-               default=0)  # fmt: skip
-
-
-def _chain(directory: str, sizes: dict[str, int]) -> int:
-    """Bytes of the AGENTS.md files above `directory` (the root's included) that Codex
-    loads before the one in `directory`."""
-    return sum(
-        n for d, n in sizes.items() if d != directory and (not d or directory.startswith(d + "/"))
-    )

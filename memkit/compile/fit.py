@@ -33,24 +33,53 @@ class Fitted:
     notes: tuple[str, ...] = ()  # what the budget shortened or left out, for the user
 
 
-def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
+def fit(
+    out: Output,
+    existing: str | None,
+    renderer: Renderer,
+    counts: tuple[int, int, bool] | None = None,
+) -> Fitted:
     """`out` as a file: memkit's own whole file, or `existing` (a shared file's text on
-    disk, None: absent) with memkit's section replaced."""
+    disk, None: absent) with memkit's section replaced. `counts` (in full, shortened,
+    over even so) is what to keep when it was decided for several files together
+    (memkit.compile.chains.share); else the fit decides for `out` alone."""
     ms = out.memories
     frame: Callable[[str | None], str | None] = (
         functools.partial(renderer.file, out) if out.whole else markers.framer(existing, out.path)
     )
-    if not ms:
+    if not ms and not out.context.get("folders"):
         return Fitted(frame(None))
     if "import" in out.context:  # CLAUDE.md reading AGENTS.md through `@AGENTS.md`
         return Fitted(frame(renderer.render("claude_import.md.j2", **out.context)))
+    text = texts(out, existing, renderer)
+    return fitted(out, text, *(counts or _decide(out, text)))
+
+
+def texts(out: Output, existing: str | None, renderer: Renderer) -> Callable[[int, int], str]:
+    """The text of `out` with its first k memories in full and the next j shortened to a
+    line (the rest named as left out): what a budget is measured on. An AGENTS.md whose
+    context names `folders` (the nested AGENTS.md files) says where they are first."""
+    ms = out.memories
+    frame: Callable[[str | None], str | None] = (
+        functools.partial(renderer.file, out) if out.whole else markers.framer(existing, out.path)
+    )
+    folders = out.context.get("folders")
+    lead = renderer.render("agents_folders.md.j2", folders=folders).strip("\n") if folders else ""
 
     def text(k: int, j: int) -> str:
-        got = frame(renderer.section(out, ms[:k], ms[k : k + j], ms[k + j :]))
+        section = renderer.section(out, ms[:k], ms[k : k + j], ms[k + j :])
+        if lead:
+            section = lead + "\n" + ("\n" + section if section else "")
+        got = frame(section)
         assert got is not None
         return got
 
-    k, j, over = _decide(out, text)
+    return text
+
+
+def fitted(out: Output, text: Callable[[int, int], str], k: int, j: int, over: bool) -> Fitted:
+    """`out` with its first `k` memories in full and the next `j` shortened (`texts`)."""
+    ms = out.memories
     index, cut = ms[k : k + j], ms[k + j :]
     return Fitted(text(k, j), index, ms[:k], cut, _notes(out, index, cut, over))
 
@@ -89,14 +118,14 @@ def _decide(out: Output, text: Callable[[int, int], str]) -> tuple[int, int, boo
     if not out.budget.fits(text(0, 0)):
         return 0, 0, True
     # Room for at least one one-liner, so what does not fit in full is still named.
-    k = _largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n)
+    k = largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n)
     if k == n:
         return k, 0, False
-    j = _largest(lambda j: out.budget.fits(text(k, j)), n - k)
+    j = largest(lambda j: out.budget.fits(text(k, j)), n - k)
     return k, j, False
 
 
-def _largest(ok: Callable[[int], bool], hi: int) -> int:
+def largest(ok: Callable[[int], bool], hi: int) -> int:
     """The largest n in [0, hi] with ok(n), ok being true up to some point (ok(0) holds).
 
     Gallops up from 0, so the cost follows the answer, not `hi`.

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from memkit.errors import MemkitError
-from memkit.globs import expand_braces
+from memkit.globs import expand_braces, for_agents
 from memkit.memory import Memory
 
 RULE_PREFIX = "memkit"
@@ -34,8 +34,15 @@ def always(memories: Iterable[Memory]) -> tuple[Memory, ...]:
     return tuple(m for m in memories if not m.paths and activation(m) == "always")
 
 
+def agent_paths(globs: Iterable[str]) -> list[str]:
+    """A memory's `paths` as agents' matchers read them, meaning what memkit means by them
+    (memkit.globs.for_agents: `services/api` -> `services/api`, `services/api/**`)."""
+    return list(dict.fromkeys(x for g in globs for x in for_agents(g)))
+
+
 def expanded(globs: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(x for g in globs for x in expand_braces(g)))
+    """`agent_paths` with braces expanded, for agents that split a list on commas."""
+    return list(dict.fromkeys(x for g in agent_paths(globs) for x in expand_braces(g)))
 
 
 def plain_globs(globs: Sequence[str], own: str) -> str:

@@ -24,6 +24,7 @@ from memkit.compile.config import (
 )
 from memkit.compile.scopes import (
     RULE_PREFIX,
+    agent_paths,
     always,
     by_scope,
     cursor_globs,
@@ -169,7 +170,7 @@ class Claude(Target):
                     budget,
                     whole=True,
                     scoped=True,
-                    context={"paths": list(scope)},
+                    context={"paths": agent_paths(scope)},
                 )
             )
         return out
@@ -236,7 +237,7 @@ class Rules(Target):
         globs = expanded(scope)
         context = {
             "kind": kind,
-            "paths": list(scope),
+            "paths": agent_paths(scope),
             "expanded": globs,
             "description": desc,
             "name": name,
