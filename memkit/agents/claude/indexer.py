@@ -106,7 +106,11 @@ class _Buckets:
         b.setdefault("m", {})[mid] = entry
 
     def add(self, m: Memory, entry: list[Any]) -> None:
+        from memkit.compile.scopes import activation
+
         self.e[recall.fnv(m.id) % self.n][m.id] = entry
+        if activation(m) == "manual":
+            return  # given only when asked for by id: never for a file or a prompt
         for link in m.links:
             self.file_key(link.partition("::")[0].rstrip("/"), m.id, entry, 1, 0)
         for g in m.paths:
@@ -193,12 +197,17 @@ def _dumps(value: Any) -> bytes:
 
 def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
     """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
-    fit, then enough more to name what is left out; the count of all of them."""
+    fit, then enough more to name what is left out; the count of all of them; and
+    [id, title, description] of each memory the agent fetches by its description
+    (`activation: agent`). Manual ones are fetched when asked for only."""
     from memkit.agents.claude.session_text import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.compile.scopes import activation, description
     from memkit.memory import TYPES
 
+    usable = [m for m in live if not m.paths and m.id not in claude and m.id in entries]
+    described = [[m.id, m.title, description(m)] for m in usable if activation(m) == "agent"]
     always = sorted(
-        (m for m in live if not m.paths and m.id not in claude and m.id in entries),
+        (m for m in usable if activation(m) == "always"),
         key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),
     )
     ids, size, over = [], 0, 0
@@ -209,4 +218,5 @@ def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) 
             over += 1
             if over > MAX_LISTED + 1:
                 break
-    return {"ids": ids, "m": {mid: entries[mid] for mid in ids}, "n": len(always)}
+    return {"ids": ids, "m": {mid: entries[mid] for mid in ids}, "n": len(always),
+            "a": sorted(described)}  # fmt: skip
