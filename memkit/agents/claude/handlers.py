@@ -185,9 +185,10 @@ def start_text(
         recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
                      "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
     why = "described (activation: agent)"
-    for mid, chars in lines:
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
-                     "chars": chars, "commit": commit, "form": "description"})  # fmt: skip
+    for mid, chars, path in lines:
+        recs.append({"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars,
+                     "blob": _blob(index.root, path), "commit": commit,
+                     "form": "description"})  # fmt: skip
     if sid:
         ledger.append(ledger.receipts_file(index.root, sid), recs)
     return text + note
@@ -199,23 +200,23 @@ DESCRIBED = (
 )
 
 
-def _described(found: Any, text: str, room: int) -> tuple[str, list[tuple[str, int]]]:
+def _described(found: Any, text: str, room: int) -> tuple[str, list[tuple[str, int, str]]]:
     """`text` with a line for each memory the agent fetches by its description
-    (`activation: agent`), as many as fit in `room`; with (id, characters) of each."""
+    (`activation: agent`), as many as fit in `room`; with (id, characters, path) of each."""
     from memkit.controls import for_agent
 
-    rows = [r for r in found or () if isinstance(r, list) and len(r) == 3
+    rows = [r for r in found or () if isinstance(r, list) and len(r) == 4
             and all(isinstance(x, str) for x in r)]  # fmt: skip
     size = len(text or HEAD) + len(DESCRIBED)
     lines: list[str] = []
-    given: list[tuple[str, int]] = []
-    for mid, title, about in rows:
+    given: list[tuple[str, int, str]] = []
+    for mid, title, about, path in rows:
         line = f"- {for_agent(title)}: {for_agent(about)} (`memkit show {for_agent(mid)}`)\n"
         if size + len(line) > room:
             break
         size += len(line)
         lines.append(line)
-        given.append((mid, len(line)))
+        given.append((mid, len(line), path))
     if not lines:
         return text, []
     return (text or HEAD) + DESCRIBED + "".join(lines), given

@@ -106,14 +106,14 @@ def sessions(root: Path, limit: int = 20) -> list[Session]:
 
 def influenced(root: Path, mid: str) -> list[tuple[str, Receipt]]:
     """(session, receipt) for every session that was given memory `mid`, most recent first."""
-    out = [
-        (e.name.removesuffix(".jsonl"), r)
+    found = [
+        (r.at, e.name.removesuffix(".jsonl"), n, r)
         for e in _files(root)
-        for r in read(Path(e.path))
+        for n, r in enumerate(read(Path(e.path)))
         if r.id and r.id == mid
     ]
-    out.sort(key=lambda x: (x[1].at, x[0]), reverse=True)
-    return out
+    found.sort(key=lambda x: x[:3], reverse=True)  # within a second, the later line first
+    return [(sid, r) for _, sid, _, r in found]
 
 
 SHOWN = 3  # candidates named when a prefix matches several sessions
