@@ -33,39 +33,50 @@ def _memkit(memkit: str, repo: Path, *args: str) -> tuple[int, str]:
     return done.returncode, done.stdout if done.returncode == 0 else done.stderr.strip()
 
 
-def received(memkit: str, repo: Path) -> dict[str, str] | str:
-    """{memory id: "full" or "short"} from `memkit why` for the run's one session, or
-    why there is none."""
+def received(memkit: str, repo: Path) -> dict[str, tuple[str, int]] | str:
+    """{memory id: (state, routes)} from `memkit why` for the run's one session: "full"
+    or "short", and how many routes (files, hooks) gave it in full; or why there is none."""
     code, said = _memkit(memkit, repo, "sessions")
     if code != 0:
         return f"`memkit sessions` failed: {said[-200:]}"
     sids = [line.split()[0] for line in said.splitlines()[1:] if line.strip()]
+    if not sids:
+        return "no receipts: Claude Code ran none of memkit's hooks"
     if len(sids) != 1:
         return f"`memkit sessions` lists {len(sids)} sessions, not one"
     code, said = _memkit(memkit, repo, "why", sids[0], "--json")
     if code != 0:
         return f"`memkit why {sids[0]}` failed: {said[-200:]}"
-    out: dict[str, str] = {}
+    full: dict[str, set[str]] = {}
+    short: set[str] = set()
     for rec in json.loads(said):
         mid = rec.get("id")
-        if mid:
-            state = "short" if rec.get("form") else "full"
-            if out.get(mid) != "full":
-                out[mid] = state
+        if mid and rec.get("form"):
+            short.add(mid)
+        elif mid:
+            full.setdefault(mid, set()).add(rec.get("via") or f"hook {rec.get('event')}")
+    out = {mid: ("short", 0) for mid in short}
+    out.update({mid: ("full", len(routes)) for mid, routes in full.items()})
     return out
 
 
 def check(result: RunResult, run_dir: Path, memkit: str) -> str:
     """One line: `receipts agree` or each memory the receipts and the requests disagree on
-    (`api:sent full, receipt none`)."""
+    (`api:sent full 2x, receipts full 1x`: in full twice in one request, from one file)."""
     got = received(memkit, run_dir / "repo")
     if isinstance(got, str):
         return got
-    sent = {mid: state for mid, (state, _) in result.memories.items() if state != "absent"}
+
+    def said(state: tuple[str, int] | None) -> str:
+        if state is None or state[0] == "absent":
+            return "none"
+        return f"full {state[1]}x" if state[0] == "full" else state[0]
+
+    sent = {mid: s for mid, s in result.memories.items() if s[0] != "absent"}
     wrong = [
-        f"{mid}:sent {sent.get(mid, 'none')}, receipt {got.get(mid, 'none')}"
+        f"{mid}:sent {said(sent.get(mid))}, receipts {said(got.get(mid))}"
         for mid in sorted({*sent, *got})
-        if sent.get(mid) != got.get(mid)
+        if said(sent.get(mid)) != said(got.get(mid))
     ]
     return "receipts agree" if not wrong else "receipts disagree: " + " ".join(wrong)
 

@@ -65,12 +65,12 @@ def add(store: Store, mid: str, title: str, **extra: Any) -> None:
                      **extra))  # fmt: skip
 
 
-def compiled(store: Store, run: Invoke, targets: str) -> Path:
+def compiled(store: Store, run: Invoke, targets: str, more: str = "") -> Path:
     """The project with two memories, compiled for `targets`, committed."""
     root = store.root
     commit_files(root, {"src/billing.py": "def total(xs):\n    return sum(xs)\n",
                         "README.md": "# billing\n"})  # fmt: skip
-    (root / ".memory" / "config.toml").write_text(f"[compile]\ntargets = {targets}\n")
+    (root / ".memory" / "config.toml").write_text(f"[compile]\ntargets = {targets}\n{more}")
     add(store, "utc", "Use UTC everywhere")
     add(store, "invoices", "Invoices are immutable", paths=["src/**/*.py"])
     run("compile")
@@ -150,6 +150,20 @@ def test_imports_and_a_started_subfolder_are_followed(store: Store, run: Invoke)
     hook(root, "session-start", start(root, cwd=root / "src"))
     got = {(r["id"], r["via"]) for r in why(run)}
     assert got == {("utc", "AGENTS.md"), ("invoices", "AGENTS.md"), ("local", "src/CLAUDE.md")}
+
+
+def test_a_subfolder_agents_md_is_received_when_a_file_there_is_read(
+    store: Store, run: Invoke
+) -> None:
+    root = compiled(store, run, '["agents"]', "nested_agents = true\n")
+    assert "memkit:id=invoices" in (root / "src" / "AGENTS.md").read_text()
+    hook(root, "session-start", start(root))
+    hook(root, "post-tool-use", read(root, "README.md"))
+    assert [r["via"] for r in why(run) if r["event"] == "file"] == []
+    hook(root, "post-tool-use", read(root, "src/billing.py"))
+    hook(root, "post-tool-use", read(root, "src/billing.py"))
+    got = [(r["id"], r["via"], r["blob"]) for r in why(run) if r["event"] == "file"]
+    assert got == [("invoices", "src/AGENTS.md", blob(root, "src/AGENTS.md"))]
 
 
 def test_a_shortened_memory_is_received_as_its_title(store: Store, run: Invoke) -> None:

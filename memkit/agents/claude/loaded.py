@@ -1,11 +1,12 @@
 """Receipts for what Claude Code loads by itself: the memories in the compiled files.
 
 Claude Code reads CLAUDE.md (and .claude/CLAUDE.md, and the files they import with
-`@file`) at session start, or AGENTS.md when there is neither; a `.claude/rules/*.md`
-file without `paths` at session start too, one with `paths` once the agent reads a
-file they match. Each memory compiled in full there ends with its
-`<!-- memkit:id=ID -->` line, each one shortened to its title is a
-`- TITLE: \\`memkit show ID\\`` line (templates/memory.md.j2, index_entry.md.j2). The
+`@file`) at session start, or AGENTS.md when there is neither, in the root and each
+folder down to where it started; a `.claude/rules/*.md` file without `paths` at session
+start too, one with `paths` once the agent reads a file they match; a subfolder's
+CLAUDE.md (or AGENTS.md) once it reads a file in that folder. Each memory compiled in
+full there ends with its `<!-- memkit:id=ID -->` line, each one shortened to its title
+is a `- TITLE: \\`memkit show ID\\`` line (templates/memory.md.j2, index_entry.md.j2). The
 hooks read the files as they are on disk at that moment, so a receipt names the file
 (`via`) and its git blob id (`blob`): `git log --find-object=BLOB` finds the commit
 that held exactly that text. Standard library only: it runs on every file read.
@@ -174,12 +175,29 @@ def at_start(root: str, cwd: str, at: str, why: str, commit: str) -> list[dict[s
     return recs
 
 
+def _nested(root: str, rel: str) -> list[str]:
+    """The CLAUDE.md (else AGENTS.md) of each folder above `rel` below the root: Claude
+    Code loads them when the agent reads a file there."""
+    parts = rel.split("/")[:-1]
+    out = []
+    for i in range(1, len(parts) + 1):
+        base = "/".join(parts[:i])
+        name = f"{base}/CLAUDE.md"
+        out.append(name if os.path.isfile(os.path.join(root, name)) else f"{base}/{FALLBACK}")
+    return out
+
+
 def on_read(root: str, sid: str, rel: str, at: str) -> None:
-    """Record the memories of each rule file whose `paths` match `rel`, just read, that
-    this context has not had from that file at that version."""
+    """Record the memories of each rule file whose `paths` match `rel`, just read, and
+    of the CLAUDE.md or AGENTS.md files of the folders it is in, that this context has
+    not had from that file at that version."""
     from memkit.globs import match
 
     found = [(r, data) for r, data, globs in rules(root) if any(match(g, rel) for g in globs)]
+    for name in _nested(root, rel):
+        data = _read(root, name)
+        if data is not None:
+            found.append((name, data))
     if not found:
         return
     path = ledger.receipts_file(root, sid)
