@@ -233,3 +233,12 @@ def test_a_read_imports_nothing_heavy(store: Store, run: Invoke) -> None:
     mods = set(json.loads(done.stderr.splitlines()[-1]))
     assert not mods & {"typing", "pathlib", "dataclasses", "yaml", "pygit2", "memkit.store"}
     assert [r["id"] for r in why(run) if r["event"] == "file"] == ["invoices"]
+
+
+def test_with_claude_md_a_subfolder_agents_md_is_not_read(store: Store, run: Invoke) -> None:
+    root = compiled(store, run, '["agents", "claude"]', "nested_agents = true\n")
+    assert (root / "src" / "AGENTS.md").is_file() and (root / "CLAUDE.md").is_file()
+    hook(root, "session-start", start(root))
+    hook(root, "post-tool-use", read(root, "src/billing.py"))
+    vias = {r["via"] for r in why(run)}
+    assert vias == {"CLAUDE.md", ".claude/rules/memkit-src-py.md"}

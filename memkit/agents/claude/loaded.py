@@ -1,10 +1,10 @@
 """Receipts for what Claude Code loads by itself: the memories in the compiled files.
 
 Claude Code reads CLAUDE.md (and .claude/CLAUDE.md, and the files they import with
-`@file`) at session start, or AGENTS.md when there is neither, in the root and each
-folder down to where it started; a `.claude/rules/*.md` file without `paths` at session
+`@file`) at session start, in the root and each folder down to where it started, or
+AGENTS.md when the root has neither; a `.claude/rules/*.md` file without `paths` at session
 start too, one with `paths` once the agent reads a file they match; a subfolder's
-CLAUDE.md (or AGENTS.md) once it reads a file in that folder. Each memory compiled in
+CLAUDE.md (or that AGENTS.md) once it reads a file in that folder. Each memory compiled in
 full there ends with its `<!-- memkit:id=ID -->` line, each one shortened to its title
 is a `- TITLE: \\`memkit show ID\\`` line (templates/memory.md.j2, index_entry.md.j2). The
 hooks read the files as they are on disk at that moment, so a receipt names the file
@@ -88,17 +88,32 @@ def _folders(root: str, cwd: str) -> list[str]:
     return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
 
 
+def _fallback(root: str) -> bool:
+    """Whether Claude Code reads AGENTS.md files here: only when the root has no CLAUDE.md
+    (the recorded runs: with one, a subfolder's AGENTS.md is never read)."""
+    return not any(os.path.isfile(os.path.join(root, n)) for n in CLAUDE_FILES)
+
+
+def _folder_file(root: str, folder: str, fallback: bool) -> str | None:
+    """The instructions file Claude Code reads in `folder` (relative, "" for the root)."""
+    base = f"{folder}/" if folder else ""
+    if os.path.isfile(os.path.join(root, f"{base}CLAUDE.md")):
+        return f"{base}CLAUDE.md"
+    return f"{base}{FALLBACK}" if fallback else None
+
+
 def startup_files(root: str, cwd: str) -> list[tuple[str, bytes]]:
     """(path, bytes) of each file Claude Code loads at session start that may carry
-    memkit's text: CLAUDE.md in the root and each folder down to `cwd` (AGENTS.md where
-    a folder has none), .claude/CLAUDE.md, their imports, the rules without `paths`."""
+    memkit's text: CLAUDE.md in the root and each folder down to `cwd` (AGENTS.md
+    instead when the root has no CLAUDE.md), .claude/CLAUDE.md, their imports, the
+    rules without `paths`."""
     out: list[tuple[str, bytes]] = []
-    todo: list[tuple[str, int]] = []
+    fallback = _fallback(root)
+    todo = [(".claude/CLAUDE.md", 0)]
     for folder in reversed(_folders(root, cwd)):
-        base = f"{folder}/" if folder else ""
-        names = [f"{base}CLAUDE.md"] + ([".claude/CLAUDE.md"] if not folder else [])
-        present = [n for n in names if os.path.isfile(os.path.join(root, n))]
-        todo += [(n, 0) for n in (present or [f"{base}{FALLBACK}"])]
+        name = _folder_file(root, folder, fallback)
+        if name is not None:
+            todo.append((name, 0))
     seen: set[str] = set()
     while todo:
         rel, depth = todo.pop()
@@ -176,15 +191,12 @@ def at_start(root: str, cwd: str, at: str, why: str, commit: str) -> list[dict[s
 
 
 def _nested(root: str, rel: str) -> list[str]:
-    """The CLAUDE.md (else AGENTS.md) of each folder above `rel` below the root: Claude
-    Code loads them when the agent reads a file there."""
+    """The CLAUDE.md (AGENTS.md when the root has no CLAUDE.md) of each folder above
+    `rel` below the root: Claude Code loads them when the agent reads a file there."""
     parts = rel.split("/")[:-1]
-    out = []
-    for i in range(1, len(parts) + 1):
-        base = "/".join(parts[:i])
-        name = f"{base}/CLAUDE.md"
-        out.append(name if os.path.isfile(os.path.join(root, name)) else f"{base}/{FALLBACK}")
-    return out
+    fallback = _fallback(root)
+    found = (_folder_file(root, "/".join(parts[:i]), fallback) for i in range(1, len(parts) + 1))
+    return [name for name in found if name is not None]
 
 
 def on_read(root: str, sid: str, rel: str, at: str) -> None:
