@@ -214,9 +214,10 @@ def on_read(root: str, sid: str, rel: str, at: str) -> None:
         return
     path = ledger.receipts_file(root, sid)
     had = ledger.via_given(ledger.records(path))
-    commit = ledger.head_commit(root)
     recs = []
     for r, data in found:
-        got = _receipts(r, data, at, "file", rel, commit)
+        got = _receipts(r, data, at, "file", rel, "")
         recs += [x for x in got if (x["via"], x["id"], x["blob"]) not in had]
-    ledger.append(path, recs)
+    if recs:  # HEAD is read only when there is something to record
+        commit = ledger.head_commit(root)
+        ledger.append(path, [{**x, "commit": commit} for x in recs])
