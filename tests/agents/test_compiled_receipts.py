@@ -242,3 +242,19 @@ def test_with_claude_md_a_subfolder_agents_md_is_not_read(store: Store, run: Inv
     hook(root, "post-tool-use", read(root, "src/billing.py"))
     vias = {r["via"] for r in why(run)}
     assert vias == {"CLAUDE.md", ".claude/rules/memkit-src-py.md"}
+
+
+def test_a_memory_the_file_marks_out_of_date_is_received_so(store: Store, run: Invoke) -> None:
+    commit_files(store.root, {"src/billing.py": "def total(xs):\n    return sum(xs)\n"})
+    add(store, "totals", "Totals are plain sums")
+    (store.root / ".memory" / "config.toml").write_text('[compile]\ntargets = ["claude"]\n')
+    run("link", "totals", "src/billing.py::total")
+    git(store.root, "add", "-A")
+    git(store.root, "commit", "-q", "-m", "memory")
+    commit_files(store.root, {"src/billing.py": "def total(xs):\n    return round(sum(xs))\n"})
+    run("compile")
+    assert "Possibly out of date" in (store.root / "CLAUDE.md").read_text()
+    hook(store.root, "session-start", start(store.root))
+    (got,) = why(run)
+    assert got["id"] == "totals" and "src/billing.py" in got["stale"]
+    assert "totals was given marked possibly out of date: " in run("why", SID).stdout

@@ -29,9 +29,9 @@ RULES_DIR = ".claude/rules"
 MAX_FILE = 4 * 1024 * 1024  # bytes of a compiled file read
 MAX_DEPTH = 5  # `@file` imports followed, as Claude Code does
 FULL = re.compile(r"<!-- memkit:id=([a-z0-9-]+) -->")
-TITLE = re.compile(
-    r"^- .*: `memkit show ([a-z0-9-]+)`(?: \(possibly out of date\))?[ \t]*\r?$", re.M
-)
+TITLE = re.compile(r"^- .*: `memkit show ([a-z0-9-]+)`( \(possibly out of date\))?[ \t]*\r?$", re.M)
+STALE = re.compile(r"^> \*\*Possibly out of date:\*\* the code this memory describes has "
+                   r"changed: (.*?)\. Verify it", re.M)  # fmt: skip
 IMPORT = re.compile(r"^@([^\s]+)[ \t]*$", re.M)
 
 
@@ -49,9 +49,10 @@ def _read(root: str, rel: str) -> bytes | None:
     return data if len(data) <= MAX_FILE else None
 
 
-def memories(text: str) -> Iterator[tuple[str, str, int]]:
-    """(id, form, characters) of each memory in a compiled file's text, in order: `full`
-    for an entry ending with its id line, `title` for a one-line shortened entry."""
+def memories(text: str) -> Iterator[tuple[str, str, int, str]]:
+    """(id, form, characters, stale) of each memory in a compiled file's text, in order:
+    `full` for an entry ending with its id line, `title` for a one-line shortened entry;
+    `stale` says what changed when the file marks it possibly out of date."""
     seen: set[str] = set()
     start = 0
     for m in FULL.finditer(text):
@@ -59,12 +60,14 @@ def memories(text: str) -> Iterator[tuple[str, str, int]]:
         begin = head + 1 if head >= 0 else start
         if m.group(1) not in seen:
             seen.add(m.group(1))
-            yield m.group(1), "full", m.end() - begin
+            said = STALE.search(text, begin, m.start())
+            yield m.group(1), "full", m.end() - begin, said.group(1) if said else ""
         start = m.end()
     for m in TITLE.finditer(text):
         if m.group(1) not in seen:
             seen.add(m.group(1))
-            yield m.group(1), "title", len(m.group(0).rstrip())
+            warned = "marked in its one-line entry" if m.group(2) else ""
+            yield m.group(1), "title", len(m.group(0).rstrip()), warned
 
 
 def _receipts(
@@ -74,8 +77,8 @@ def _receipts(
     blob = ledger.blob_id(data)
     return [
         {"at": at, "event": event, "why": why, "id": mid, "chars": chars, "via": rel,
-         "blob": blob, "commit": commit, "form": "" if form == "full" else form}
-        for mid, form, chars in memories(text)
+         "blob": blob, "commit": commit, "form": "" if form == "full" else form, "stale": stale}
+        for mid, form, chars, stale in memories(text)
     ]  # fmt: skip
 
 
