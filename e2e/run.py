@@ -31,6 +31,7 @@ import contextlib
 
 import analyze
 import model
+import receipts
 import scratch
 from agents import AGENTS, BY_KEY, Agent
 
@@ -155,6 +156,8 @@ def one_run(
         **extra,
     }
     pre = env.pop("E2E_PRE", "")
+    if agent.key == receipts.AGENT:  # its hooks keep receipts, checked after the run
+        receipts.prepare(repo, memkit, env)
     spec = {
         "record": str(logs / "requests.jsonl"),
         "logs": str(logs),
@@ -271,7 +274,8 @@ def main() -> int:
         return 2
     if args.reanalyse:
         again = reanalyse(args.reanalyse, memkit)
-        print(analyze.table(again, list(dict.fromkeys(r.scenario for r in again))))
+        print(analyze.table(again, list(dict.fromkeys(r.scenario for r in again)))
+              + receipts.report(again, args.reanalyse, memkit))  # fmt: skip
         return 0
     if args.cache is None:
         ap.error("give the cache folder")
@@ -307,7 +311,7 @@ def main() -> int:
             r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
             print(f"{agent.name} {agent.version} {s}: {analyze.cell(r)}", flush=True)
             results.append(r)
-    text = analyze.table(results, scenarios)
+    text = analyze.table(results, scenarios) + receipts.report(results, out, memkit)
     (out / "table.txt").write_text(text + "\n")
     (out / "results.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
     print(f"\n{text}\n\nruns in {out}")

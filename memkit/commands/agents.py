@@ -236,18 +236,18 @@ def sessions(ctx: click.Context, mid: str | None, limit: int) -> None:
     root = get_store(ctx).root
     if mid is not None:
         rows: list[tuple[str, ...]] = [
-            (sid, r.at, r.event, r.why, r.blob[:12] or "-")
+            (sid, r.at, r.event, r.route, r.why, r.blob[:12] or "-")
             for sid, r in receipts.influenced(root, mid)
         ]
-        header = ("SESSION", "WHEN", "EVENT", "WHY", "VERSION")
+        header = ("SESSION", "WHEN", "EVENT", "ROUTE", "WHY", "VERSION")
         click.echo(table(rows, header) if rows else f"no session received {mid}")
         return
     found = receipts.sessions(root, limit=limit)
     listed: list[tuple[str, ...]] = [
         (s.id, s.started, s.last, str(s.memories), str(s.chars)) for s in found
     ]
-    header = ("SESSION", "STARTED", "LAST", "MEMORIES", "CHARS")
-    click.echo(table(listed, header) if listed else "no session has received memories yet")
+    columns = ("SESSION", "STARTED", "LAST", "MEMORIES", "CHARS")
+    click.echo(table(listed, columns) if listed else "no session has received memories yet")
 
 
 @click.command()
@@ -259,8 +259,10 @@ def why(ctx: click.Context, session: str, as_json: bool) -> None:
 
     SESSION is an id as `memkit sessions` lists it, or any unique start of one.
 
-    VERSION is the memory file's git blob (`git log --find-object=BLOB` finds its commit);
-    COMMIT is HEAD at that moment.
+    ROUTE is the compiled file the agent loaded the memory from (CLAUDE.md at the start,
+    a .claude/rules/ file once a file it covers was read) or `hook` for memkit's hooks.
+    VERSION is the git blob of the memory file, or of the compiled file as it was then
+    (`git log --find-object=BLOB` finds its commit); COMMIT is HEAD at that moment.
     """
     from memkit.agents.claude import receipts
     from memkit.commands._common import echo_json
@@ -272,9 +274,11 @@ def why(ctx: click.Context, session: str, as_json: bool) -> None:
     if as_json:
         return echo_json([r.to_record() for r in got])
     rows: list[tuple[str, ...]] = [
-        (r.at, r.event, r.id or "-", r.why, r.blob[:12] or "-", r.commit[:12] or "-") for r in got
-    ]
-    click.echo(table(rows, ("WHEN", "EVENT", "MEMORY", "WHY", "VERSION", "COMMIT")))
+        (r.at, r.event, r.id or "-", r.route if r.id else "-", r.why, r.blob[:12] or "-",
+         r.commit[:12] or "-") for r in got
+    ]  # fmt: skip
+    header = ("WHEN", "EVENT", "MEMORY", "ROUTE", "WHY", "VERSION", "COMMIT")
+    click.echo(table(rows, header))
     for r in got:
         if r.stale:
             click.echo(f"{r.id} was given marked possibly out of date: {r.stale}")

@@ -231,3 +231,31 @@ def test_a_fresh_store_gives_no_context_and_no_error(store: Store) -> None:
               "prompt": "fix the invoice totals"}  # fmt: skip
     assert run(root, "user-prompt-submit", prompt) == ""
     assert run(root, "pre-tool-use", edit(root, "src/a.py")) == ""
+
+
+def test_session_start_gives_manual_memories_never_and_agent_ones_by_description(
+    project: Path,
+) -> None:
+    store = Store(project)
+    add(store, "Deploy steps", activation="manual")
+    add(store, "Schema changes", activation="agent", description="When changing the schema")
+    text = run(project, "session-start", start(project))
+    assert "## Use UTC everywhere" in text and "Use UTC everywhere: body." in text
+    assert "Deploy steps" not in text
+    assert "Schema changes: body." not in text
+    assert "- Schema changes: When changing the schema (`memkit show schema-changes`)" in text
+    from memkit.agents.claude import ledger
+
+    recs = ledger.records(ledger.receipts_file(str(project), "s1"))
+    given = {str(r["id"]): r.get("form", "") for r in recs if r.get("id")}
+    assert given == {"use-utc-everywhere": "", "schema-changes": "description"}
+    blob = git(project, "hash-object", ".memory/schema-changes.md").strip()
+    assert [r["blob"] for r in recs if r.get("id") == "schema-changes"] == [blob]
+
+
+def test_a_manual_memory_is_not_given_for_a_file_or_a_prompt(project: Path) -> None:
+    add(Store(project), "Billing totals by hand", activation="manual", paths=["src/**"])
+    assert "by hand" not in run(project, "pre-tool-use", edit(project, "src/billing.py"))
+    prompt = {"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
+              "prompt": "how are billing totals computed by hand?"}  # fmt: skip
+    assert "by hand" not in run(project, "user-prompt-submit", prompt)

@@ -100,13 +100,13 @@ def test_memories_reach_the_agent_once_when_it_touches_the_code(project: Path, r
     assert "## Docs are generated" in hook(project, "post-tool-use", read(project, "docs/api.md"))
     assert hook(project, "post-tool-use", read(project, "README.md")) == ""
     shown = run("why", SID).stdout.splitlines()
-    assert shown[0].split() == ["WHEN", "EVENT", "MEMORY", "WHY", "VERSION", "COMMIT"]
-    events = [(line.split()[1], line.split()[2], line.split()[3]) for line in shown[1:]]
+    assert shown[0].split() == ["WHEN", "EVENT", "MEMORY", "ROUTE", "WHY", "VERSION", "COMMIT"]
+    events = [tuple(line.split()[1:5]) for line in shown[1:]]
     assert events == [
-        ("start", "-", "startup"),
-        ("session-start", "use-utc-everywhere", "always"),
-        ("file", "invoices-are-immutable", "src/billing.py"),
-        ("file", "docs-are-generated", "docs/api.md"),
+        ("start", "-", "-", "startup"),
+        ("session-start", "use-utc-everywhere", "hook", "always"),
+        ("file", "invoices-are-immutable", "hook", "src/billing.py"),
+        ("file", "docs-are-generated", "hook", "docs/api.md"),
     ]
     blob = git(project, "hash-object", ".memory/invoices-are-immutable.md").strip()
     receipts = json.loads(run("why", SID, "--json").stdout)

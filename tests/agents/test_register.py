@@ -60,7 +60,7 @@ def test_install_claude_keeps_other_settings(tmp_path: Path) -> None:
     }  # fmt: skip
     assert data["hooks"]["SessionStart"] == [
         {
-            "matcher": "startup|resume|clear|compact",
+            "matcher": "startup|resume|clear|compact|fork",
             "hooks": [{"type": "command", "command": launcher("memkit-hook", "session-start"),
                        "timeout": 30}],
         }

@@ -64,6 +64,9 @@ def post_tool_use(payload: dict[str, Any]) -> tuple[str, str]:
     if rec["kind"] != "read":
         return "", ""
     today, rel = recall.today_iso(), rec["file"]
+    from memkit.agents.claude.loaded import on_read
+
+    on_read(root, sid, rel, poa.now())  # the rule files Claude Code loads for it
     text = _answer(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today))
     return additional_context("PostToolUse", text), ""
 
@@ -98,15 +101,16 @@ def session_start(payload: dict[str, Any], today: str | None = None) -> str:
     root = find_root(payload)
     if root is None:
         return ""
-    sid, source = payload.get("session_id"), payload.get("source")
+    sid, source, cwd = payload.get("session_id"), payload.get("source"), payload.get("cwd")
     sid = sid if isinstance(sid, str) else ""
     source = source if isinstance(source, str) else ""
+    cwd = cwd if isinstance(cwd, str) and os.path.isabs(cwd) else root
     day = today or recall.today_iso()
     _prune(root, day)
     files = _touched(root, sid) if sid else []
 
     def ask(idx: recall.Index) -> str | None:
-        return start_text(idx, sid, source, today=day, files=files)
+        return start_text(idx, sid, source, today=day, files=files, cwd=cwd)
 
     return additional_context("SessionStart", _answer(root, day, ask, thorough=True))
 
@@ -139,12 +143,15 @@ def _prune(root: str, today: str) -> None:
 
 
 def start_text(
-    index: recall.Index, sid: str, source: str, *, today: str, files: list[str]
+    index: recall.Index, sid: str, source: str, *, today: str, files: list[str], cwd: str = ""
 ) -> str | None:
     """The SessionStart text, with receipts; None when a memory that could be given
     changed since the index was built. `files`: those the session touched (resume,
-    compact), whose memories come after the always-on ones."""
+    compact), whose memories come after the always-on ones. The receipts also name
+    what Claude Code loads by itself from the compiled files (memkit.agents.claude.loaded),
+    for a session started in `cwd` (the root when empty)."""
     from memkit.agents.claude import ledger
+    from memkit.agents.claude.loaded import at_start
 
     start = index.chunk_start()
     ids, entries = start["ids"], start["m"]
@@ -164,6 +171,7 @@ def start_text(
     unnamed = max(0, int(start["n"]) - len(ids))
     text, chosen, left = assemble(ids, plain, marked, room, unnamed)
     note = left_out_note(left, unnamed)
+    text, lines = _described(start.get("a"), text, room - len(note))
     more: list[tuple[str, str, int, str]] = []
     if files:
         text, more = _for_files(index, files, text, len(note), today)
@@ -171,13 +179,47 @@ def start_text(
     recs: list[dict[str, object]] = []
     if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
         recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
+    recs += at_start(index.root, cwd or index.root, at, f"loaded at {source or 'startup'}", commit)
     given = [(m, "always on", chars, ledger.blob_id(texts[m][1])) for m, chars in chosen]
     for mid, why, chars, blob in [*given, *more]:
         recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
                      "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
+    why = "described (activation: agent)"
+    for mid, chars, path in lines:
+        recs.append({"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars,
+                     "blob": _blob(index.root, path), "commit": commit,
+                     "form": "description"})  # fmt: skip
     if sid:
         ledger.append(ledger.receipts_file(index.root, sid), recs)
     return text + note
+
+
+DESCRIBED = (
+    "\n## Fetch when useful\n\nRead one with `memkit show ID` when its description "
+    "fits the task.\n\n"
+)
+
+
+def _described(found: Any, text: str, room: int) -> tuple[str, list[tuple[str, int, str]]]:
+    """`text` with a line for each memory the agent fetches by its description
+    (`activation: agent`), as many as fit in `room`; with (id, characters, path) of each."""
+    from memkit.controls import for_agent
+
+    rows = [r for r in found or () if isinstance(r, list) and len(r) == 4
+            and all(isinstance(x, str) for x in r)]  # fmt: skip
+    size = len(text or HEAD) + len(DESCRIBED)
+    lines: list[str] = []
+    given: list[tuple[str, int, str]] = []
+    for mid, title, about, path in rows:
+        line = f"- {for_agent(title)}: {for_agent(about)} (`memkit show {for_agent(mid)}`)\n"
+        if size + len(line) > room:
+            break
+        size += len(line)
+        lines.append(line)
+        given.append((mid, len(line), path))
+    if not lines:
+        return text, []
+    return (text or HEAD) + DESCRIBED + "".join(lines), given
 
 
 def _block(e: list[Any], mid: str, stale: str, text: str) -> str:

@@ -13,7 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from memkit.agents.claude import recall
-from memkit.agents.claude.preloaded import COMPILED, RULES_DIR, compiled
+from memkit.agents.claude.preloaded import COMPILED, FALLBACK, RULES_DIR, compiled
 from memkit.agents.claude.words import words
 from memkit.errors import MemkitError
 
@@ -56,7 +56,8 @@ def _dirs(root: str) -> list[str]:
 
 def sources(root: str, loaded: list[str]) -> dict[str, Any]:
     """The stamps the index depends on: folders of .memory/, config, what Claude loads."""
-    rels = [*_dirs(root), ".memory/config.toml", *COMPILED, ".claude", RULES_DIR, *loaded]
+    rels = [*_dirs(root), ".memory/config.toml", *COMPILED, FALLBACK, ".claude", RULES_DIR,
+            *loaded]  # fmt: skip
     return {rel: recall.stamp(os.path.join(root, rel)) for rel in dict.fromkeys(rels)}
 
 
@@ -106,7 +107,11 @@ class _Buckets:
         b.setdefault("m", {})[mid] = entry
 
     def add(self, m: Memory, entry: list[Any]) -> None:
+        from memkit.compile.scopes import activation
+
         self.e[recall.fnv(m.id) % self.n][m.id] = entry
+        if activation(m) == "manual":
+            return  # given only when asked for by id: never for a file or a prompt
         for link in m.links:
             self.file_key(link.partition("::")[0].rstrip("/"), m.id, entry, 1, 0)
         for g in m.paths:
@@ -193,12 +198,18 @@ def _dumps(value: Any) -> bytes:
 
 def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) -> dict[str, Any]:
     """The SessionStart candidates (always on, not in CLAUDE.md) in order: as many as could
-    fit, then enough more to name what is left out; the count of all of them."""
+    fit, then enough more to name what is left out; the count of all of them; and
+    [id, title, description, path] of each memory the agent fetches by its description
+    (`activation: agent`). Manual ones are fetched when asked for only."""
     from memkit.agents.claude.session_text import CONTEXT_CHARS, MAX_LISTED, block
+    from memkit.compile.scopes import activation, description
     from memkit.memory import TYPES
 
+    usable = [m for m in live if not m.paths and m.id not in claude and m.id in entries]
+    described = [[m.id, m.title, description(m), m.path] for m in usable
+                 if activation(m) == "agent"]  # fmt: skip
     always = sorted(
-        (m for m in live if not m.paths and m.id not in claude and m.id in entries),
+        (m for m in usable if activation(m) == "always"),
         key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),
     )
     ids, size, over = [], 0, 0
@@ -209,4 +220,5 @@ def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) 
             over += 1
             if over > MAX_LISTED + 1:
                 break
-    return {"ids": ids, "m": {mid: entries[mid] for mid in ids}, "n": len(always)}
+    return {"ids": ids, "m": {mid: entries[mid] for mid in ids}, "n": len(always),
+            "a": sorted(described)}  # fmt: skip

@@ -40,8 +40,9 @@ def records(path: str) -> list[dict[str, object]]:
 
 
 def state(recs: list[dict[str, object]]) -> tuple[set[str], int]:
-    """(ids given, characters spent) since the context last started afresh (a `start`
-    line: a new session, /clear, a compaction)."""
+    """(ids given, characters the hooks spent) since the context last started afresh
+    (a `start` line: a new session, /clear, a compaction). What a compiled file gave
+    (a receipt with `via`) counts as given but spends nothing of the hooks' budget."""
     given: set[str] = set()
     spent = 0
     for rec in recs:
@@ -51,9 +52,22 @@ def state(recs: list[dict[str, object]]) -> tuple[set[str], int]:
         mid, chars = rec.get("id"), rec.get("chars", 0)
         if isinstance(mid, str) and mid:
             given.add(mid)
+        if rec.get("via"):
+            continue
         if isinstance(chars, int) and not isinstance(chars, bool):
             spent += chars
     return given, spent
+
+
+def via_given(recs: list[dict[str, object]]) -> set[tuple[object, object, object]]:
+    """(file, id, blob) of what compiled files gave since the context last started afresh."""
+    had: set[tuple[object, object, object]] = set()
+    for rec in recs:
+        if rec.get("event") == "start":
+            had = set()
+        elif rec.get("via"):
+            had.add((rec.get("via"), rec.get("id"), rec.get("blob")))
+    return had
 
 
 def line(rec: dict[str, object]) -> str:

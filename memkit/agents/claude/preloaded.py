@@ -10,6 +10,7 @@ import re
 from pathlib import Path
 
 COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
+FALLBACK = "AGENTS.md"
 RULES_DIR = ".claude/rules"
 MAX_RULE = 1024 * 1024
 MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's own ids
@@ -18,13 +19,16 @@ MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's ow
 def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
     """Ids of the memories compiled in full into what Claude Code loads at startup.
     Reads the `<!-- memkit:id=ID -->` provenance lines of CLAUDE.md (and
-    .claude/CLAUDE.md), following their `@file` imports as Claude Code does. The
-    imported files read are added to `read` (relative paths) when given."""
+    .claude/CLAUDE.md; AGENTS.md when neither exists), following their `@file`
+    imports as Claude Code does. The imported files read are added to `read`
+    (relative paths) when given."""
     from memkit.errors import MemkitError
     from memkit.fsutil import read_inside
 
     ids: set[str] = set()
     todo = [(root / "CLAUDE.md", 0), (root / ".claude" / "CLAUDE.md", 0)]
+    if not any(p.is_file() for p, _ in todo):
+        todo = [(root / FALLBACK, 0)]  # Claude Code reads AGENTS.md when there is no CLAUDE.md
     seen: set[Path] = set()
     while todo:
         path, depth = todo.pop()

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any, BinaryIO
 
 NAME = "agents-poa.idx"
-VERSION = 8
+VERSION = 9
 MAX_HEADER = 8 * 1024 * 1024
 MAX_SECTION = 64 * 1024 * 1024
 SECTIONS = ("f", "w", "e")

@@ -2,9 +2,11 @@
 
 `receipts/<session>.jsonl` in memkit's private folder (local, never committed) holds one
 JSON line per memory given: the time, the event (`session-start`, `file`, `prompt`), why
-(the file touched, the prompt's matching words), the memory file's git blob id and HEAD.
-The hooks write and read it as the session's ledger (memkit.agents.claude.ledger); this
-module reads it for `memkit sessions` and `memkit why`.
+(the file touched, the prompt's matching words), the route (`via`: the compiled file
+Claude Code loaded it from, none for a hook's own text), the version (`blob`: the memory
+file's git blob id, or for a compiled file that file's, as it was on disk) and HEAD.
+The hooks write and read it as the session's ledger (memkit.agents.claude.ledger,
+memkit.agents.claude.loaded); this module reads it for `memkit sessions` and `memkit why`.
 """
 
 from __future__ import annotations
@@ -24,9 +26,17 @@ class Receipt:
     why: str  # the file touched, the prompt's matching words, "always on"
     id: str
     chars: int  # what the agent was given for this memory
-    blob: str = ""  # the memory file's git blob id at that moment
+    blob: str = ""  # the memory file's git blob id at that moment (or `via`'s)
     commit: str = ""  # HEAD at that moment
     stale: str = ""  # how its linked code changed, when it was given marked stale
+    via: str = ""  # the compiled file Claude Code loaded it from; "" for a hook's text
+    form: str = ""  # "" in full; `title` or `description` when only that was given
+
+    @property
+    def route(self) -> str:
+        """How it came: the compiled file, or the hook; and in what form if not in full."""
+        where = self.via or "hook"
+        return f"{where} ({self.form} only)" if self.form else where
 
     def to_record(self) -> dict[str, object]:
         return {k: v for k, v in self.__dict__.items() if v != ""}
@@ -50,11 +60,14 @@ def _files(root: Path) -> list[os.DirEntry[str]]:
         return []
 
 
+TEXTS = ("why", "id", "blob", "commit", "stale", "via", "form")
+
+
 def read(path: Path) -> list[Receipt]:
     """The receipts in `path`; missing file = none, unreadable lines skipped."""
     out = []
     for rec in ledger.records(str(path)):
-        texts = {k: str(rec.get(k, "")) for k in ("why", "id", "blob", "commit", "stale")}
+        texts = {k: str(rec.get(k, "")) for k in TEXTS}
         try:
             chars = int(rec.get("chars", 0))  # type: ignore[call-overload]
             out.append(Receipt(str(rec["at"]), str(rec["event"]), chars=chars, **texts))
@@ -93,14 +106,14 @@ def sessions(root: Path, limit: int = 20) -> list[Session]:
 
 def influenced(root: Path, mid: str) -> list[tuple[str, Receipt]]:
     """(session, receipt) for every session that was given memory `mid`, most recent first."""
-    out = [
-        (e.name.removesuffix(".jsonl"), r)
+    found = [
+        (r.at, e.name.removesuffix(".jsonl"), n, r)
         for e in _files(root)
-        for r in read(Path(e.path))
+        for n, r in enumerate(read(Path(e.path)))
         if r.id and r.id == mid
     ]
-    out.sort(key=lambda x: (x[1].at, x[0]), reverse=True)
-    return out
+    found.sort(key=lambda x: x[:3], reverse=True)  # within a second, the later line first
+    return [(sid, r) for _, sid, _, r in found]
 
 
 SHOWN = 3  # candidates named when a prefix matches several sessions

@@ -30,7 +30,7 @@ SETTINGS = ".claude/settings.json"
 _OWN_PREFIXES = ("memkit-hook ", "memkit claude-hook ", "memkit hook ", f"sh -c '{MARK}")
 # event -> (matcher or None, handler argument, timeout in seconds)
 HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
-    "SessionStart": ("startup|resume|clear|compact", "session-start", 30),
+    "SessionStart": ("startup|resume|clear|compact|fork", "session-start", 30),
     "UserPromptSubmit": (None, "user-prompt-submit", 10),
     "PreToolUse": (EDIT_MATCHER, "pre-tool-use", 10),
     "PostToolUse": (TOOL_MATCHER, "post-tool-use", 10),

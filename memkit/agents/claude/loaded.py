@@ -1,0 +1,226 @@
+"""Receipts for what Claude Code loads by itself: the memories in the compiled files.
+
+Claude Code reads CLAUDE.md (and .claude/CLAUDE.md, and the files they import with
+`@file`) at session start, in the root and each folder down to where it started, or
+AGENTS.md when the root has neither; a `.claude/rules/*.md` file without `paths` at session
+start too, one with `paths` once the agent reads a file they match; a subfolder's
+CLAUDE.md (or that AGENTS.md) once it reads a file in that folder. Each memory compiled in
+full there ends with its `<!-- memkit:id=ID -->` line, each one shortened to its title
+is a `- TITLE: \\`memkit show ID\\`` line (templates/memory.md.j2, index_entry.md.j2). The
+hooks read the files as they are on disk at that moment, so a receipt names the file
+(`via`) and its git blob id (`blob`): `git log --find-object=BLOB` finds the commit
+that held exactly that text. Standard library only: it runs on every file read.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from memkit.agents.claude import ledger
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+CLAUDE_FILES = ("CLAUDE.md", ".claude/CLAUDE.md")
+FALLBACK = "AGENTS.md"  # what Claude Code reads when a folder has no CLAUDE.md
+RULES_DIR = ".claude/rules"
+MAX_FILE = 4 * 1024 * 1024  # bytes of a compiled file read
+MAX_DEPTH = 5  # `@file` imports followed, as Claude Code does
+FULL = re.compile(r"<!-- memkit:id=([a-z0-9-]+) -->")
+TITLE = re.compile(r"^- .*: `memkit show ([a-z0-9-]+)`( \(possibly out of date\))?[ \t]*\r?$", re.M)
+STALE = re.compile(r"^> \*\*Possibly out of date:\*\* the code this memory describes has "
+                   r"changed: (.*?)\. Verify it", re.M)  # fmt: skip
+IMPORT = re.compile(r"^@([^\s]+)[ \t]*$", re.M)
+
+
+def _read(root: str, rel: str) -> bytes | None:
+    """The bytes of the regular file `rel` inside `root` (no link out), None otherwise."""
+    path = os.path.join(root, rel)
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    if not real.startswith(top + os.sep) or not os.path.isfile(real):
+        return None
+    try:
+        with open(real, "rb") as f:
+            data = f.read(MAX_FILE + 1)
+    except OSError:
+        return None
+    return data if len(data) <= MAX_FILE else None
+
+
+def memories(text: str) -> Iterator[tuple[str, str, int, str]]:
+    """(id, form, characters, stale) of each memory in a compiled file's text, in order:
+    `full` for an entry ending with its id line, `title` for a one-line shortened entry;
+    `stale` says what changed when the file marks it possibly out of date."""
+    seen: set[str] = set()
+    start = 0
+    for m in FULL.finditer(text):
+        head = text.rfind("\n### ", start, m.start())
+        begin = head + 1 if head >= 0 else start
+        if m.group(1) not in seen:
+            seen.add(m.group(1))
+            said = STALE.search(text, begin, m.start())
+            yield m.group(1), "full", m.end() - begin, said.group(1) if said else ""
+        start = m.end()
+    for m in TITLE.finditer(text):
+        if m.group(1) not in seen:
+            seen.add(m.group(1))
+            warned = "marked in its one-line entry" if m.group(2) else ""
+            yield m.group(1), "title", len(m.group(0).rstrip()), warned
+
+
+def _receipts(
+    rel: str, data: bytes, at: str, event: str, why: str, commit: str
+) -> list[dict[str, object]]:
+    text = data.decode("utf-8", "replace")
+    blob = ledger.blob_id(data)
+    return [
+        {"at": at, "event": event, "why": why, "id": mid, "chars": chars, "via": rel,
+         "blob": blob, "commit": commit, "form": "" if form == "full" else form, "stale": stale}
+        for mid, form, chars, stale in memories(text)
+    ]  # fmt: skip
+
+
+def _folders(root: str, cwd: str) -> list[str]:
+    """The folders from the root down to `cwd` (relative; "" is the root)."""
+    rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))
+    if rel == os.curdir or rel.startswith(os.pardir) or os.path.isabs(rel):
+        return [""]
+    parts = rel.replace(os.sep, "/").split("/")
+    return ["", *("/".join(parts[: i + 1]) for i in range(len(parts)))]
+
+
+def _fallback(root: str) -> bool:
+    """Whether Claude Code reads AGENTS.md files here: only when the root has no CLAUDE.md
+    (the recorded runs: with one, a subfolder's AGENTS.md is never read)."""
+    return not any(os.path.isfile(os.path.join(root, n)) for n in CLAUDE_FILES)
+
+
+def _folder_file(root: str, folder: str, fallback: bool) -> str | None:
+    """The instructions file Claude Code reads in `folder` (relative, "" for the root)."""
+    base = f"{folder}/" if folder else ""
+    if os.path.isfile(os.path.join(root, f"{base}CLAUDE.md")):
+        return f"{base}CLAUDE.md"
+    return f"{base}{FALLBACK}" if fallback else None
+
+
+def startup_files(root: str, cwd: str) -> list[tuple[str, bytes]]:
+    """(path, bytes) of each file Claude Code loads at session start that may carry
+    memkit's text: CLAUDE.md in the root and each folder down to `cwd` (AGENTS.md
+    instead when the root has no CLAUDE.md), .claude/CLAUDE.md, their imports, the
+    rules without `paths`."""
+    out: list[tuple[str, bytes]] = []
+    fallback = _fallback(root)
+    todo = [(".claude/CLAUDE.md", 0)]
+    for folder in reversed(_folders(root, cwd)):
+        name = _folder_file(root, folder, fallback)
+        if name is not None:
+            todo.append((name, 0))
+    seen: set[str] = set()
+    while todo:
+        rel, depth = todo.pop()
+        if rel in seen or depth > MAX_DEPTH:
+            continue
+        seen.add(rel)
+        data = _read(root, rel)
+        if data is None:
+            continue
+        out.append((rel, data))
+        here = os.path.dirname(rel)
+        for target in IMPORT.findall(data.decode("utf-8", "replace")):
+            path = os.path.normpath(os.path.join(here, target)).replace(os.sep, "/")
+            if not path.startswith(("../", "/")) and path != "..":
+                todo.append((path, depth + 1))
+    out += [(rel, data) for rel, data, globs in rules(root) if not globs]
+    return out
+
+
+def _paths(data: bytes) -> list[str]:
+    """The `paths` globs of a rule file's front matter (a YAML list, block or flow)."""
+    text = data.decode("utf-8", "replace").removeprefix("\ufeff")
+    if not text.startswith("---"):
+        return []
+    end = text.find("\n---", 3)
+    if end < 0:
+        return []
+    lines = text[3:end].splitlines()
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        key, sep, value = line.partition(":")
+        if key.strip() != "paths" or not sep or line[:1].isspace():
+            continue
+        value = value.strip()
+        if value.startswith("["):
+            out += [v.strip() for v in value.strip("[]").split(",") if v.strip()]
+        elif value:
+            out.append(value)
+        for more in lines[i + 1 :]:
+            item = more.strip()
+            if not item.startswith("- "):
+                break
+            out.append(item[2:].strip())
+    return [_unquote(g) for g in out if g]
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        inner = value[1:-1]
+        return inner.replace("''", "'") if value[0] == "'" else inner.replace('\\"', '"')
+    return value
+
+
+def rules(root: str) -> list[tuple[str, bytes, list[str]]]:
+    """(path, bytes, globs) of each .claude/rules/**/*.md file, sorted."""
+    out = []
+    top = os.path.join(root, RULES_DIR)
+    for folder, dirs, files in os.walk(top):
+        dirs.sort()
+        for name in sorted(files):
+            if name.endswith(".md"):
+                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+                data = _read(root, rel)
+                if data is not None:
+                    out.append((rel, data, _paths(data)))
+    return out
+
+
+def at_start(root: str, cwd: str, at: str, why: str, commit: str) -> list[dict[str, object]]:
+    """The receipts for what the compiled files gave at session start."""
+    recs: list[dict[str, object]] = []
+    for rel, data in startup_files(root, cwd):
+        recs += _receipts(rel, data, at, "session-start", why, commit)
+    return recs
+
+
+def _nested(root: str, rel: str) -> list[str]:
+    """The CLAUDE.md (AGENTS.md when the root has no CLAUDE.md) of each folder above
+    `rel` below the root: Claude Code loads them when the agent reads a file there."""
+    parts = rel.split("/")[:-1]
+    fallback = _fallback(root)
+    found = (_folder_file(root, "/".join(parts[:i]), fallback) for i in range(1, len(parts) + 1))
+    return [name for name in found if name is not None]
+
+
+def on_read(root: str, sid: str, rel: str, at: str) -> None:
+    """Record the memories of each rule file whose `paths` match `rel`, just read, and
+    of the CLAUDE.md or AGENTS.md files of the folders it is in, that this context has
+    not had from that file at that version."""
+    from memkit.globs import match
+
+    found = [(r, data) for r, data, globs in rules(root) if any(match(g, rel) for g in globs)]
+    for name in _nested(root, rel):
+        data = _read(root, name)
+        if data is not None:
+            found.append((name, data))
+    if not found:
+        return
+    path = ledger.receipts_file(root, sid)
+    had = ledger.via_given(ledger.records(path))
+    recs = []
+    for r, data in found:
+        got = _receipts(r, data, at, "file", rel, "")
+        recs += [x for x in got if (x["via"], x["id"], x["blob"]) not in had]
+    if recs:  # HEAD is read only when there is something to record
+        commit = ledger.head_commit(root)
+        ledger.append(path, [{**x, "commit": commit} for x in recs])
