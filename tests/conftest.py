@@ -239,19 +239,21 @@ def in_project(repo: Path, today: str = "2026-11-22", **env: str) -> Iterator[No
                 os.environ[name] = value
 
 
+def invoke(*args: str, code: int = 0, input: str | None = None) -> Result:
+    """Invoke the CLI in this process's folder; assert the exit code (default 0), show
+    output on failure (`run`, and a module-scoped fixture's own runner)."""
+    result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+    assert result.exit_code == code, (
+        f"memkit {' '.join(args)} exited {result.exit_code}, expected {code}\n"
+        f"--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
+    )
+    return result
+
+
 @pytest.fixture
 def run(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Invoke:
     """Invoke the CLI in `repo`; assert the exit code (default 0), show output on failure."""
     monkeypatch.chdir(repo)
-
-    def invoke(*args: str, code: int = 0, input: str | None = None) -> Result:
-        result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
-        assert result.exit_code == code, (
-            f"memkit {' '.join(args)} exited {result.exit_code}, expected {code}\n"
-            f"--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
-        )
-        return result
-
     return invoke
 
 
