@@ -51,9 +51,15 @@ pytest: $(STAMP)
 
 # The edit loop: everything but the slow tests (killed or racing processes, waits on
 # locks, the pre-commit framework, MCP servers, wheels), on every core (pytest-xdist),
-# stopping at the first failure.
+# stopping at the first failure. The property tests run a quarter of their examples
+# (the `quick` profile in tests/conftest.py; `make test` runs them all). The tests' files
+# go to memory (/dev/shm, where there is one): memkit syncs each write to disk, and on a
+# busy disk those waits took longer than the tests' own work (`make fast FAST_TMPDIR=`
+# keeps them on disk). Only a failed test's folder is kept.
+FAST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm)
 fast: $(STAMP)
-	$(BIN)/pytest -m "not slow" -x -n auto --dist worksteal
+	$(if $(FAST_TMPDIR),TMPDIR=$(FAST_TMPDIR)) $(BIN)/pytest -m "not slow" -x -n auto \
+		--dist worksteal --hypothesis-profile quick -o tmp_path_retention_policy=failed
 
 # memkit checks its own store: valid memories, compiled files current.
 selfcheck: $(STAMP)

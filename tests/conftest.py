@@ -6,12 +6,14 @@ import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
+from hypothesis import settings
 
 from memkit.cli import cli
 from memkit.store import Store, init
@@ -50,6 +52,34 @@ POSIX_MODULES = frozenset(
     ]
 )
 TESTS = Path(__file__).parent
+
+# `make fast` runs the property tests with `--hypothesis-profile quick`: a quarter of the
+# examples each (`examples` scales the counts tests set themselves); `make test` runs all.
+settings.register_profile("quick", max_examples=25)
+HYPOTHESIS_DEFAULT_EXAMPLES = 100
+
+
+def examples(count: int) -> int:
+    """`count` examples under hypothesis' default profile, scaled as the loaded profile
+    scales its default (a quarter under `quick`), never fewer than ten."""
+    scaled = count * settings.default.max_examples // HYPOTHESIS_DEFAULT_EXAMPLES
+    return max(min(count, 10), scaled)
+
+
+def sampled(
+    cases: Sequence[Any], every: int, *, ids: Callable[[Any], str] | None = None
+) -> list[Any]:
+    """`cases` for parametrize with all but every `every`-th (the first, and so on) marked
+    slow: `make fast` runs a sample of variants of one behaviour, `make test` runs them all.
+    A case is one value, or a tuple of values where parametrize names several."""
+    return [
+        pytest.param(
+            *(case if isinstance(case, tuple) else (case,)),
+            marks=() if n % every == 0 else (pytest.mark.slow,),
+            id=None if ids is None else ids(case),
+        )
+        for n, case in enumerate(cases)
+    ]
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -209,19 +239,21 @@ def in_project(repo: Path, today: str = "2026-11-22", **env: str) -> Iterator[No
                 os.environ[name] = value
 
 
+def invoke(*args: str, code: int = 0, input: str | None = None) -> Result:
+    """Invoke the CLI in this process's folder; assert the exit code (default 0), show
+    output on failure (`run`, and a module-scoped fixture's own runner)."""
+    result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
+    assert result.exit_code == code, (
+        f"memkit {' '.join(args)} exited {result.exit_code}, expected {code}\n"
+        f"--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
+    )
+    return result
+
+
 @pytest.fixture
 def run(repo: Path, monkeypatch: pytest.MonkeyPatch) -> Invoke:
     """Invoke the CLI in `repo`; assert the exit code (default 0), show output on failure."""
     monkeypatch.chdir(repo)
-
-    def invoke(*args: str, code: int = 0, input: str | None = None) -> Result:
-        result = CliRunner().invoke(cli, list(args), input=input, catch_exceptions=False)
-        assert result.exit_code == code, (
-            f"memkit {' '.join(args)} exited {result.exit_code}, expected {code}\n"
-            f"--- stdout\n{result.stdout}\n--- stderr\n{result.stderr}"
-        )
-        return result
-
     return invoke
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import functools
 from pathlib import Path
 
 import pytest
@@ -60,7 +61,11 @@ def imports(name: str) -> set[str]:
     return out - {name}
 
 
-GRAPH = {name: imports(name) for name in MODULES}
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Each module's memkit imports (parsed when a test asks, not at collection, which
+    every pytest-xdist worker does)."""
+    return {name: imports(name) for name in MODULES}
 
 
 def layer(name: str) -> int:
@@ -79,7 +84,7 @@ def test_every_module_has_a_layer() -> None:
 def test_no_import_points_upward() -> None:
     upward = [
         f"{name} ({LAYERS[layer(name)][0]}) imports {dep} ({LAYERS[layer(dep)][0]})"
-        for name, deps in sorted(GRAPH.items())
+        for name, deps in sorted(graph().items())
         if name != "memkit"  # the package's lazy re-exports of its public API
         for dep in sorted(deps)
         if dep != "memkit" and layer(dep) > layer(name)
@@ -99,7 +104,7 @@ def test_no_import_cycle() -> None:
         index[v] = low[v] = len(index)
         stack.append(v)
         on_stack.add(v)
-        for w in sorted(GRAPH[v] - {"memkit"}):
+        for w in sorted(graph()[v] - {"memkit"}):
             if w not in index:
                 visit(w)
                 low[v] = min(low[v], low[w])
@@ -116,7 +121,7 @@ def test_no_import_cycle() -> None:
             if len(component) > 1:
                 cycles.append(sorted(component))
 
-    for v in sorted(GRAPH):
+    for v in sorted(graph()):
         if v not in index:
             visit(v)
     assert cycles == []

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from memkit.globs import MAX_LENGTH, MAX_SEGMENTS, check, for_agents, glob_re, match
 from memkit.store import Store
-from tests.conftest import Invoke
+from tests.conftest import Invoke, examples
 
 wcmatch = pytest.importorskip("wcmatch.glob")
 FLAGS = wcmatch.GLOBSTAR | wcmatch.BRACE | wcmatch.DOTGLOB
@@ -50,7 +50,7 @@ GLOB_PART = st.sampled_from(["*", "**", "a", "b", "src", "*.py", "*.{ts,tsx}", "
                              "?", "[ab]", "[!a]*", "x.py"])  # fmt: skip
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(GLOB_PART, min_size=1, max_size=4), st.lists(SEGMENT, min_size=1, max_size=4))
 def test_match_agrees_with_wcmatch(parts: list[str], segments: list[str]) -> None:
     glob, path = "/".join(parts), "/".join(segments)
@@ -60,7 +60,7 @@ def test_match_agrees_with_wcmatch(parts: list[str], segments: list[str]) -> Non
 SEG_OR_STARS = st.sampled_from(["**", "**", "*", "a", "*a*", "a**", "**.py", "[!a]*", "{a,b}/**"])
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(SEG_OR_STARS, min_size=1, max_size=7), st.lists(SEGMENT, min_size=1, max_size=7))
 def test_runs_of_globstars_agree_with_wcmatch(parts: list[str], segments: list[str]) -> None:
     glob, path = "/".join(parts), "/".join(segments)

@@ -11,6 +11,7 @@ from memkit.compile import mdtext
 from memkit.compile.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
 from memkit.compile.yamltext import _CORE, plain_ok, yaml_plain
 from memkit.errors import ConfigError
+from tests.conftest import examples
 
 
 @pytest.mark.parametrize(
@@ -131,7 +132,7 @@ def test_the_ascii_shortcut_agrees_with_the_escape_pattern() -> None:
         assert yamltext.needs_escape(value) == bool(pattern.search(value)), repr(value)
 
 
-@settings(max_examples=800, deadline=None)
+@settings(max_examples=examples(800), deadline=None)
 @given(st.text(alphabet="aZ09_./*-:#?&!|>'\"%@` ~", min_size=1, max_size=10))
 def test_plain_ok_shortcut_agrees_with_pyyamls_emitter(value: str) -> None:
     """Paths and globs skip PyYAML's emitter; the answer must be the emitter's."""

@@ -1,6 +1,7 @@
 """A sample memory file, and hypothesis strategies and settings shared by the memory tests.
 
-FUZZ's example count comes from MEMKIT_FUZZ_EXAMPLES (benchmarks/fuzz.py raises it).
+FUZZ's example count comes from MEMKIT_FUZZ_EXAMPLES (benchmarks/fuzz.py raises it), else
+it is 150 scaled by the hypothesis profile (`examples` in tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 from memkit import memory as mm
 from memkit.errors import MemkitError
+from tests.conftest import examples
 
 FULL = """\
 ---
@@ -42,7 +44,7 @@ The client retries **idempotent** requests only.
 
 FUZZ_TODAY = dt.date(2026, 3, 1)
 FUZZ = settings(
-    max_examples=int(os.environ.get("MEMKIT_FUZZ_EXAMPLES", "150")),
+    max_examples=int(os.environ.get("MEMKIT_FUZZ_EXAMPLES", examples(150))),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

@@ -24,6 +24,7 @@ from memkit.memory.file import split
 from memkit.memory.frontfast import UNSURE, FrontParser
 from memkit.memory.yaml import YAMLLoadError, _fast, load, load_full
 from memkit.memory.yamlscalars import CONSTRUCTORS, tag
+from tests.conftest import examples
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -150,7 +151,7 @@ PIECE = st.one_of(
 )
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(st.lists(st.tuples(LAYOUT, st.sampled_from(KEYS), PIECE), max_size=6))
 def test_fuzzed_front_matter(parts: list[tuple[str, str, str]]) -> None:
     text = "".join(layout.format(k=k, v=v) for layout, k, v in parts)

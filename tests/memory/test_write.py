@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memkit import memory as mm
+from tests.conftest import examples
 from tests.memory.samples import FULL, FUZZ, new_memories
 
 TODAY = dt.date(2026, 11, 22)
@@ -118,7 +119,7 @@ def memories(draw: st.DrawFn) -> mm.Memory:
     )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(memories())
 def test_dumps_parse_round_trip(mem: mm.Memory) -> None:
     text = mm.dumps(mem)
@@ -127,7 +128,7 @@ def test_dumps_parse_round_trip(mem: mm.Memory) -> None:
     assert mm.dumps(back) == text  # stable: a second write changes nothing
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(memories(), memories())
 def test_updating_fields_round_trips(a: mm.Memory, b: mm.Memory) -> None:
     parsed = mm.parse(mm.dumps(a), mid=a.id)

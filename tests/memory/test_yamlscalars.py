@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from memkit.memory.yaml import loader
 from memkit.memory.yamlscalars import CONSTRUCTORS, STR, TABLE, tag
+from tests.conftest import examples
 
 CORPUS = [
     "", "~", "null", "Null", "NULL", "nULL", "yes", "Yes", "YES", "yEs", "no", "NO", "on",
@@ -97,7 +98,7 @@ def test_corpus() -> None:
 SCALAR = st.text(alphabet="0123456789-+._:xbeEoOnNyYtTfF~ aZ", max_size=12)
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=examples(600), deadline=None)
 @given(SCALAR)
 def test_fuzzed_scalars(value: str) -> None:
     value = value.strip(" ")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import Invoke, git
+from conftest import Invoke, git, invoke, isolated, new_repo
 
 TODAY = "2026-06-01"
 
@@ -131,3 +131,13 @@ def build(repo: Path, run: Invoke, monkeypatch: pytest.MonkeyPatch) -> None:
         encoding="utf-8",
     )
     git(repo, "commit", "-q", "-am", "login changes")
+
+
+def built_once(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    """`build` once, for a module- or session-scoped fixture: a template a test copies
+    (with `copy_into`), not six memkit commands and four commits a test."""
+    with isolated(tmp_path_factory), pytest.MonkeyPatch.context() as monkeypatch:
+        repo = new_repo(tmp_path_factory, empty_git_dir)
+        monkeypatch.chdir(repo)
+        build(repo, invoke, monkeypatch)
+    return repo

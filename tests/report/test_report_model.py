@@ -6,16 +6,22 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import Invoke
+from conftest import Invoke, copy_into
 
 from memkit.report.model import Report, collect
 from memkit.store import Store
-from tests.report.sample import TODAY, build
+from tests.report.sample import TODAY, built_once
+
+
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    return built_once(tmp_path_factory, empty_git_dir)
 
 
 @pytest.fixture
-def report(repo: Path, run: Invoke, monkeypatch: pytest.MonkeyPatch) -> Report:
-    build(repo, run, monkeypatch)
+def report(sample: Path, repo: Path, run: Invoke, monkeypatch: pytest.MonkeyPatch) -> Report:
+    monkeypatch.setenv("MEMKIT_TODAY", TODAY)
+    copy_into(sample, repo)
     return collect(Store(repo), today=dt.date.fromisoformat(TODAY))
 
 

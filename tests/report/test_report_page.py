@@ -9,19 +9,26 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import Invoke, git
+from conftest import Invoke, copy_into, git
 
 from memkit.report import build_page
 from memkit.store import Store
 from tests.report.htmltree import El, parse
-from tests.report.sample import TODAY, build
+from tests.report.sample import TODAY, built_once
 
 DAY = dt.date.fromisoformat(TODAY)
 
 
+@pytest.fixture(scope="module")
+def sample(tmp_path_factory: pytest.TempPathFactory, empty_git_dir: Path) -> Path:
+    return built_once(tmp_path_factory, empty_git_dir)
+
+
 @pytest.fixture
-def built(repo: Path, run: Invoke, monkeypatch: pytest.MonkeyPatch) -> Store:
-    build(repo, run, monkeypatch)
+def built(sample: Path, repo: Path, run: Invoke, monkeypatch: pytest.MonkeyPatch) -> Store:
+    """A copy of the sample in `repo`, the date pinned as `build` pins it."""
+    monkeypatch.setenv("MEMKIT_TODAY", TODAY)
+    copy_into(sample, repo)
     return Store(repo)
 
 
