@@ -129,113 +129,84 @@ def py_shape(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Sha
     return Shape(sig, body, "\n".join(docs), toks, trivial)
 
 
-# ---------------------------------------------------------------------- Go truth
+# ------------------------------------------------- the other languages' labelers
+
+LABELERS = Path(__file__).resolve().parent / "labelers"
+SUFFIXES = {
+    "python": (".py", ".pyi"),
+    "typescript": (".ts", ".tsx", ".mts", ".cts"),
+    "javascript": (".js", ".jsx", ".mjs", ".cjs"),
+    "go": (".go",),
+    "rust": (".rs",),
+}
+LABELER_NAMES = {
+    "python": "Python's ast",
+    "typescript": "TypeScript compiler API",
+    "javascript": "TypeScript compiler API",
+    "go": "go/parser",
+    "rust": "syn",
+}
+MAX_BYTES = 300_000  # bundles and generated files: neither side reads them well
+SKIP_DIRS = ("node_modules/", "dist/", "vendor/", "build/")
 
 
-def _go_parser():  # type: ignore[no-untyped-def]
-    import tree_sitter
-    import tree_sitter_go
-
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_go.language()))
-
-
-def go_shapes(source: bytes) -> dict[str, Shape]:
-    root = _go_parser().parse(source).root_node
-    out: dict[str, Shape] = {}
-    for node in root.named_children:
-        if node.type == "function_declaration":
-            name = node.child_by_field_name("name").text.decode()
-            out.setdefault(name, go_shape(node, node, "body"))
-        elif node.type == "method_declaration":
-            recv = node.child_by_field_name("receiver")
-            owner = _go_type_name(recv)
-            name = f"{owner}.{node.child_by_field_name('name').text.decode()}"
-            out.setdefault(name, go_shape(node, node, "body"))
-        elif node.type == "type_declaration":
-            for spec in node.named_children:
-                if spec.type in ("type_spec", "type_alias"):
-                    name = spec.child_by_field_name("name").text.decode()
-                    out.setdefault(name, go_shape(spec, node, "type"))
-    return out
+def labeler_command(lang: str) -> list[str]:
+    """The command that labels files of `lang`: reads [{path, text}] as JSON on stdin,
+    prints {path: {symbol: [sig, body, doc, tokens, trivial]}}."""
+    if lang in ("typescript", "javascript"):
+        return ["node", str(LABELERS / "ts_labeler.js")]
+    if lang == "go":
+        return [str(_built("go_labeler", ["go", "build", "-o"]))]
+    if lang == "rust":
+        return [str(_built("rust_labeler", ["cargo", "build", "--offline", "--release"]))]
+    raise ValueError(lang)
 
 
-def _go_type_name(node) -> str:  # type: ignore[no-untyped-def]
-    stack = [node]
-    while stack:
-        n = stack.pop(0)
-        if n.type == "type_identifier":
-            return n.text.decode()
-        stack.extend(n.named_children)
-    return ""
+def _built(name: str, build: list[str]) -> Path:
+    src = LABELERS / name
+    if build[0] == "go":
+        out = Path(tempfile.gettempdir()) / f"memkit-{name}"
+        if not out.exists():
+            subprocess.run([*build, str(out), "."], cwd=src, check=True)
+        return out
+    target = Path(tempfile.gettempdir()) / f"memkit-{name}-target"
+    subprocess.run([*build, "--target-dir", str(target)], cwd=src, check=True)
+    return target / "release" / name
 
 
-def _leaves(node, skip=()) -> list[str]:  # type: ignore[no-untyped-def]
-    out: list[str] = []
+def labeled(lang: str, files: dict[str, bytes]) -> dict[str, dict[str, Shape]]:
+    import json
 
-    def walk(n) -> None:  # type: ignore[no-untyped-def]
-        if n.type == "comment" or any(n == s for s in skip):
-            return
-        if n.child_count == 0:
-            text = n.text.decode("utf-8", "replace").strip()
-            if text and text != "\n" and text != ";":
-                out.append(text)
-            return
-        for c in n.children:
-            walk(c)
-
-    walk(node)
-    # a trailing comma before a closing bracket is formatting
-    return [
-        t
-        for i, t in enumerate(out)
-        if not (t == "," and out[i + 1 : i + 2] in ([")"], ["]"], ["}"]))
-    ]
-
-
-def go_shape(node, anchor, body_field: str) -> Shape:  # type: ignore[no-untyped-def]
-    body = node.child_by_field_name(body_field)
-    name = node.child_by_field_name("name")
-    skip = tuple(n for n in (body, name) if n is not None)
-    sig = " ".join([node.type, *_leaves(node, skip)])
-    body_toks = _leaves(body) if body is not None else []
-    doc_lines = []
-    prev, row = anchor.prev_sibling, anchor.start_point[0]
-    while prev is not None and prev.type == "comment" and prev.end_point[0] >= row - 1:
-        before = prev.prev_sibling
-        if (
-            before is not None
-            and before.type != "comment"
-            and before.end_point[0] == prev.start_point[0]
-        ):
-            break
-        doc_lines.append(" ".join(prev.text.decode("utf-8", "replace").split()))
-        row = prev.start_point[0]
-        prev = before
-    toks = tuple([node.type, *_leaves(node, (name,) if name is not None else ())])
-    return Shape(
-        sig,
-        " ".join(body_toks),
-        "\n".join(reversed(doc_lines)),
-        toks,
-        body_toks in ([], ["{", "}"]),
+    if lang == "python":
+        return {f: py_shapes(raw.decode("utf-8", "replace")) for f, raw in files.items()}
+    payload = json.dumps(
+        [{"path": f, "text": raw.decode("utf-8", "replace")} for f, raw in files.items()]
     )
+    done = subprocess.run(
+        labeler_command(lang), input=payload.encode(), capture_output=True, check=True
+    )
+    return {
+        f: {n: Shape(v[0], v[1], v[2], tuple(v[3]), bool(v[4])) for n, v in syms.items()}
+        for f, syms in json.loads(done.stdout).items()
+    }
 
 
 # ------------------------------------------------------------------- the truth
 
 
 def shapes_at(root: Path, rev: str, lang: str) -> dict[str, dict[str, Shape]]:
-    suffix = ".py" if lang == "python" else ".go"
-    out = {}
-    for name in git(root, "ls-tree", "-r", "--name-only", rev).splitlines():
-        if name.endswith(suffix):
-            raw = subprocess.run(
-                ["git", "show", f"{rev}:{name}"], cwd=root, capture_output=True, check=True
-            ).stdout
-            out[name] = (
-                py_shapes(raw.decode("utf-8", "replace")) if lang == "python" else go_shapes(raw)
-            )
-    return out
+    files = {}
+    for line in git(root, "ls-tree", "-r", "-l", rev).splitlines():
+        meta, name = line.split("\t", 1)
+        size = meta.split()[3]
+        if not name.endswith(SUFFIXES[lang]) or any(d in name for d in SKIP_DIRS):
+            continue
+        if ".min." in name or (size.isdigit() and int(size) > MAX_BYTES):
+            continue
+        files[name] = subprocess.run(
+            ["git", "show", f"{rev}:{name}"], cwd=root, capture_output=True, check=True
+        ).stdout
+    return labeled(lang, files)
 
 
 def ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
@@ -422,28 +393,34 @@ def main() -> None:
     args = ap.parse_args()
     global VERBOSE
     VERBOSE = args.verbose
-    everything: list[tuple] = []
-    for name in args.repos:
+    by_lang: dict[str, list[tuple]] = {}
+    for spec in args.repos:
+        name, _, lang = spec.partition("=")
         repo = (args.mirrors / name / "repo").resolve()
         if not repo.exists():
             repo = (args.mirrors / name).resolve()
         head = git(repo, "rev-parse", "HEAD").strip()
-        files = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-        lang = (
-            "go"
-            if sum(f.endswith(".go") for f in files) > sum(f.endswith(".py") for f in files)
-            else "python"
-        )
+        if not lang:
+            files = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+            counts = Counter(
+                lang for f in files for lang, ends in SUFFIXES.items() if f.endswith(ends)
+            )
+            lang = counts.most_common(1)[0][0]
         rng = random.Random(args.seed)
         rows: list[tuple] = []
         chosen = pairs(repo, args.pairs, args.gap)
         for old, new in chosen:
             rows += evaluate_pair(repo, lang, old, new, args.links, rng)
         report(
-            f"{name} ({lang}, HEAD {head[:12]}, {len(chosen)} pairs {args.gap} commits apart)", rows
+            f"{name} ({lang}, labeled by {LABELER_NAMES[lang]}, HEAD {head[:12]}, "
+            f"{len(chosen)} pairs {args.gap} commits apart: "
+            + " ".join(f"{a[:8]}..{b[:8]}" for a, b in chosen)
+            + ")",
+            rows,
         )
-        everything += rows
-    report("all repositories", everything)
+        by_lang.setdefault(lang, []).extend(rows)
+    for lang, rows in by_lang.items():
+        report(f"all {lang} repositories", rows)
 
 
 if __name__ == "__main__":
