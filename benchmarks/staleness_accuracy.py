@@ -146,8 +146,8 @@ LABELER_NAMES = {
     "go": "go/parser",
     "rust": "syn",
 }
-MAX_BYTES = 300_000  # bundles and generated files: neither side reads them well
-SKIP_DIRS = ("node_modules/", "dist/", "vendor/", "build/")
+MAX_BYTES = 1_000_000  # bundles: too slow to label, and nothing a link names
+SKIP_DIRS = ("node_modules/",)
 
 
 def labeler_command(lang: str) -> list[str]:

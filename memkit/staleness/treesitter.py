@@ -249,6 +249,8 @@ def _tokens(
             text = _text(n).strip()
             if not text or text in g.dropped:
                 continue
+            if "_" in text and n.type in _NUMBERS:
+                text = text.replace("_", "")  # 1_000 is 1000: a digit separator is formatting
             if prev == "," and text in ")]}>":
                 pass  # a trailing comma is formatting; drop it (prev is not yet emitted)
             elif prev is not None:
@@ -266,6 +268,22 @@ def _tokens(
 
 
 _OPENING = frozenset({"{", "(", "[", "<"})
+# numeric literals, whose `_` digit separators are formatting (JS/TS, Go, Rust, Java)
+_NUMBERS = frozenset(
+    {
+        "number",
+        "int_literal",
+        "float_literal",
+        "imaginary_literal",
+        "integer_literal",
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+    }
+)
 
 
 def _leading(anchor: Any, g: Grammar) -> Iterator[Any]:

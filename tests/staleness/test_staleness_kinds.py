@@ -375,3 +375,33 @@ def test_typescript_overloads_are_the_signature(
 ) -> None:
     changed = OVERLOADED.replace(old, new)
     assert verdict(repo, store, "src/p.ts", OVERLOADED, changed, symbol) == state
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "symbol"),
+    [
+        ("src/m.ts", "export const limit = 2147483647;\n", "limit"),
+        ("m.js", "function f() {\n  return 0xFFFF + 1000.5;\n}\n", "f"),
+        ("m.go", "package m\n\nfunc f() int {\n\treturn 1000000 + 0x7FFF\n}\n", "f"),
+        ("lib.rs", "fn f() -> u64 {\n    1000000u64 + 0xFFFF\n}\n", "f"),
+        (
+            "A.java",
+            "class A {\n    long f() {\n        return 1000000L + 0xFFFF;\n    }\n}\n",
+            "A.f",
+        ),
+    ],
+)
+def test_digit_separators_are_formatting(
+    repo: Path, store: Store, path: str, before: str, symbol: str
+) -> None:
+    after = (
+        before.replace("2147483647", "2_147_483_647")
+        .replace("1000000", "1_000_000")
+        .replace("0xFFFF", "0xFF_FF")
+        .replace("1000.5", "1_000.5")
+        .replace("0x7FFF", "0x7F_FF")
+    )
+    assert after != before
+    assert verdict(repo, store, path, before, after, symbol) == "unchanged"
+    write(repo, path, after.replace("1_000", "2_000").replace("2_147", "3_147"))
+    assert link_status(store).state == "body"  # the value still counts
