@@ -216,10 +216,18 @@ def ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
 
 
 def truth(
-    name: str, path: str, old_files: dict, new_files: dict, changed: set[str]
+    name: str,
+    path: str,
+    old_files: dict,
+    new_files: dict,
+    changed: set[str],
+    renamed: dict[str, str] | None = None,
 ) -> tuple[str, str | None, tuple[str, ...]]:
     """(class, target, ambiguous targets) for one symbol."""
     old = old_files[path][name]
+    first = (renamed or {}).get(path)
+    if first is not None and name in new_files.get(first, {}):
+        return "moved", f"{first}::{name}", ()  # git's rename detection: the file moved
     here = new_files.get(path, {})
     if name in here:
         now = here[name]
@@ -244,6 +252,12 @@ def truth(
     if hits:
         low = min(h[0] for h in hits)
         top = sorted(t for k, t in hits if k == low)
+        for keep in (  # ties: the renamed file, else the one target that is new
+            [t for t in top if t.split("::")[0] == first],
+            [t for t in top if t.split("::")[1] not in old_files.get(t.split("::")[0], {})],
+        ):
+            if len(top) > 1 and len(keep) == 1:
+                top = keep
         return ("moved", top[0], ()) if len(top) == 1 else ("moved", None, tuple(top))
     if len(old.tokens) >= MIN_TOKENS:
         near = []
@@ -258,6 +272,9 @@ def truth(
             top_r = max(r for r, _, _ in near)
             top = sorted((f, n) for r, f, n in near if r >= top_r - TIE)
             same = [(f, n) for f, n in top if n.rsplit(".", 1)[-1] == last]
+            mine = [(f, n) for f, n in top if f == first]
+            if len(top) > 1 and len(same) != 1 and len(mine) == 1:
+                top = mine
             if len(top) == 1 or len(same) == 1:
                 f, n = top[0] if len(top) == 1 else same[0]
                 return "moved", f"{f}::{n}", ()
@@ -288,6 +305,11 @@ def evaluate_pair(
 
     old_files, new_files = shapes_at(repo, old, lang), shapes_at(repo, new, lang)
     changed = set(git(repo, "diff", "--name-only", old, new).splitlines())
+    renamed = {}
+    for line in git(repo, "diff", "-M", "--name-status", old, new).splitlines():
+        parts = line.split("\t")
+        if parts[0].startswith("R") and len(parts) == 3:
+            renamed[parts[1]] = parts[2]
     pool_changed = [(f, n) for f in sorted(old_files) if f in changed for n in old_files[f]]
     pool_same = [(f, n) for f in sorted(old_files) if f not in changed for n in old_files[f]]
     picked = rng.sample(pool_changed, min(len(pool_changed), links // 2))
@@ -309,7 +331,7 @@ def evaluate_pair(
         statuses = {s.id: s.links[0] for s in check_store(store, today=TODAY) if s.links}
     rows = []
     for mid, (f, n) in ids.items():
-        want, target, ties = truth(n, f, old_files, new_files, changed)
+        want, target, ties = truth(n, f, old_files, new_files, changed, renamed)
         got = statuses.get(mid)
         if mid in failed or got is None or got.state == "unverified":
             rows.append((want, "not verified", target, None, ties, ()))

@@ -405,3 +405,35 @@ def test_digit_separators_are_formatting(
     assert verdict(repo, store, path, before, after, symbol) == "unchanged"
     write(repo, path, after.replace("1_000", "2_000").replace("2_147", "3_147"))
     assert link_status(store).state == "body"  # the value still counts
+
+
+TAKEN = {  # a file deleted, its names rewritten into a new one too changed for git's rename
+    "ts": (
+        "export let a: number\nexport let b: number\nexport let c: number\n",
+        'import { x } from "./x"\n\nexport let a: string = x\nexport let b: string = x\n'
+        "export let c: string = x\nexport let d: string = x\n",
+    ),
+    "py": (
+        "a: int\nb: int\nc: int\n",
+        "from x import x\n\na: str = x\nb: str = x\nc: str = x\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("suffix", sorted(TAKEN))
+def test_deleted_file_whose_names_went_to_one_new_file(
+    repo: Path, store: Store, suffix: str
+) -> None:
+    before, after = TAKEN[suffix]
+    write(repo, f"old.{suffix}", before)
+    write(repo, f"other.{suffix}", before.replace("a", "z"))  # holds some of the names
+    commit_all(repo, "code")
+    remember(repo, store, [f"old.{suffix}::a"])
+    (repo / f"old.{suffix}").unlink()
+    write(repo, f"new.{suffix}", after)
+    commit_all(repo, "rewrite")
+    status = link_status(store)
+    assert (status.state, status.moved_to) == ("moved", f"new.{suffix}::a")
+    write(repo, f"new2.{suffix}", after)  # two files taking the names over: no guess
+    commit_all(repo, "copy")
+    assert link_status(store).state == "removed"
