@@ -243,8 +243,8 @@ def truth(
     hits = []
     for f, syms in new_files.items():
         for n, s in syms.items():
-            if s.body != old.body or (f, n) == (path, name):
-                continue
+            if s.body != old.body or (f, n) == (path, name) or f not in changed | {path}:
+                continue  # code already in an unchanged file is not where it went
             same_name = n.rsplit(".", 1)[-1] == last
             if old.trivial and not (same_name and s.sig == old.sig):
                 continue

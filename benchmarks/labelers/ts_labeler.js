@@ -149,6 +149,8 @@ function label(path, text) {
             add(name + "." + m.name.text, m, m);
         }
       }
+    } else if (ts.isModuleDeclaration(st) && st.flags & ts.NodeFlags.GlobalAugmentation) {
+      if (st.body && ts.isModuleBlock(st.body)) walk(st.body.statements, prefix); // declare global
     } else if (ts.isModuleDeclaration(st)) {
       if (!ts.isIdentifier(st.name)) return;
       let name = prefix + st.name.text;
