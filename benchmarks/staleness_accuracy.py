@@ -179,12 +179,15 @@ def labeled(lang: str, files: dict[str, bytes]) -> dict[str, dict[str, Shape]]:
 
     if lang == "python":
         return {f: py_shapes(raw.decode("utf-8", "replace")) for f, raw in files.items()}
-    payload = json.dumps(
-        [{"path": f, "text": raw.decode("utf-8", "replace")} for f, raw in files.items()]
-    )
-    done = subprocess.run(
-        labeler_command(lang), input=payload.encode(), capture_output=True, check=True
-    )
+    if lang == "rust":  # syn's labeler reads path NUL text NUL ... (no JSON crate offline)
+        payload = b"".join(
+            f.encode() + b"\0" + raw.replace(b"\0", b"") + b"\0" for f, raw in files.items()
+        )
+    else:
+        payload = json.dumps(
+            [{"path": f, "text": raw.decode("utf-8", "replace")} for f, raw in files.items()]
+        ).encode()
+    done = subprocess.run(labeler_command(lang), input=payload, capture_output=True, check=True)
     return {
         f: {n: Shape(v[0], v[1], v[2], tuple(v[3]), bool(v[4])) for n, v in syms.items()}
         for f, syms in json.loads(done.stdout).items()

@@ -149,9 +149,15 @@ def _type_name(node: Any) -> str:
     """The plain type name inside a (possibly generic, pointer or reference) type."""
     if node is None:
         return ""
-    if node.type in ("type_identifier", "identifier"):
-        return _text(node)
+    if node.type in ("type_identifier", "identifier", "primitive_type"):
+        return _text(node)  # Rust's `impl Trait for u64` too
+    if node.type in ("scoped_type_identifier", "scoped_identifier"):
+        return _type_name(node.child_by_field_name("name"))  # `kv::Value`: Value
+    if node.type == "generic_type":
+        return _type_name(node.child_by_field_name("type"))
     for child in node.named_children:
+        if child.type in ("lifetime", "type_arguments"):
+            continue  # `&'a Bar`: Bar, not a
         found = _type_name(child)
         if found:
             return found

@@ -282,6 +282,14 @@ def test_trailing_comment_is_not_doc(repo: Path, store: Store) -> None:
             "const C: i32 = 1;\nmacro_rules! mac { () => {} }\n",
             ["Bar.g", "C", "Foo.k", "T", "T.g", "T.h", "m", "m.f", "mac"],
         ),
+        (  # the implementing type's own name: a primitive, a path's last part, no lifetime
+            "rust",
+            "impl FromBytes for u64 { fn from(b: u8) -> u64 { 0 } }\nimpl str { fn s() {} }\n"
+            "impl<'v> kv::Value<'v> { fn from_debug() {} }\n"
+            "impl<'a> Visitor for fmt::DebugMap<'a> { fn visit(&self) {} }\n"
+            "impl<'a> Into<u8> for &'a Bar { fn into(self) -> u8 { 0 } }\n",
+            ["Bar.into", "DebugMap.visit", "Value.from_debug", "str.s", "u64.from"],
+        ),
     ],
 )  # fmt: skip
 def test_tree_sitter_symbol_names(language: str, source: str, names: list[str]) -> None:
