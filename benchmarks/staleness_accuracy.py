@@ -138,6 +138,7 @@ SUFFIXES = {
     "javascript": (".js", ".jsx", ".mjs", ".cjs"),
     "go": (".go",),
     "rust": (".rs",),
+    "java": (".java",),
 }
 LABELER_NAMES = {
     "python": "Python's ast",
@@ -145,6 +146,7 @@ LABELER_NAMES = {
     "javascript": "TypeScript compiler API",
     "go": "go/parser",
     "rust": "syn",
+    "java": "JavaParser 3.16",
 }
 MAX_BYTES = 1_000_000  # bundles: too slow to label, and nothing a link names
 SKIP_DIRS = ("node_modules/",)
@@ -159,6 +161,13 @@ def labeler_command(lang: str) -> list[str]:
         return [str(_built("go_labeler", ["go", "build", "-o"]))]
     if lang == "rust":
         return [str(_built("rust_labeler", ["cargo", "build", "--offline", "--release"]))]
+    if lang == "java":
+        out = Path(tempfile.gettempdir()) / "memkit-java_labeler"
+        jar = "/usr/share/java/javaparser-core.jar"  # Debian's libjavaparser-java
+        src = LABELERS / "java_labeler" / "JavaLabeler.java"
+        if not (out / "JavaLabeler.class").exists():
+            subprocess.run(["javac", "-cp", jar, "-d", str(out), str(src)], check=True)
+        return ["java", "-cp", f"{out}:{jar}", "JavaLabeler"]
     raise ValueError(lang)
 
 
@@ -179,7 +188,7 @@ def labeled(lang: str, files: dict[str, bytes]) -> dict[str, dict[str, Shape]]:
 
     if lang == "python":
         return {f: py_shapes(raw.decode("utf-8", "replace")) for f, raw in files.items()}
-    if lang == "rust":  # syn's labeler reads path NUL text NUL ... (no JSON crate offline)
+    if lang in ("rust", "java"):  # path NUL text NUL ...: no JSON library offline
         payload = b"".join(
             f.encode() + b"\0" + raw.replace(b"\0", b"") + b"\0" for f, raw in files.items()
         )
