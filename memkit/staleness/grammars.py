@@ -84,6 +84,22 @@ _JS = Grammar(
     members=frozenset({"class_body", "interface_body", "object_type", "enum_body"}),
     parens=rules.JS,
 )
+# numeric literals, whose `_` digit separators are formatting (JS/TS, Go, Rust, Java)
+NUMBERS = frozenset(
+    {
+        "number",
+        "int_literal",
+        "float_literal",
+        "imaginary_literal",
+        "integer_literal",
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+    }
+)
 GRAMMARS = {
     "typescript": _JS,
     "tsx": _JS,

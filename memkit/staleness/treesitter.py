@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from memkit.memory.links import SYMBOL_RE
+from memkit.staleness import exports
 from memkit.staleness import parens as rules
 from memkit.staleness.fingerprints import SymbolPrint, file_print
-from memkit.staleness.grammars import GRAMMARS, Grammar
+from memkit.staleness.grammars import GRAMMARS, NUMBERS, Grammar
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
@@ -69,9 +70,16 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
                 nodes[name] = (*known[:2], (*known[2], (node, anchor)))
             else:
                 nodes[name] = (node, anchor, ((known[0], known[1]), *known[2]))
+    listed = {  # `export { f }` elsewhere: f is exported all the same
+        id(nodes[name][0]): how
+        for name, how in exports.listed(root, grammar.modifiers).items()
+        if name in nodes
+    }
     return Parsed(
         lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
-        LazyPrints(nodes, lambda f: _symbol_print(f[0], f[1], f[2], grammar)),
+        LazyPrints(
+            nodes, lambda f: _symbol_print(f[0], f[1], f[2], grammar, listed.get(id(f[0]), ()))
+        ),
         lambda name: _code_tokens(nodes[name][0], grammar),
         lambda name: _body_size(nodes[name][0], grammar),
     )
@@ -193,7 +201,11 @@ def _body_size(node: Any, g: Grammar) -> int:
 
 
 def _symbol_print(
-    node: Any, anchor: Any, overloads: tuple[tuple[Any, Any], ...], g: Grammar
+    node: Any,
+    anchor: Any,
+    overloads: tuple[tuple[Any, Any], ...],
+    g: Grammar,
+    listed: tuple[str, ...] = (),
 ) -> SymbolPrint:
     body = _body(node, g)
     name = _name_node(node)
@@ -207,6 +219,7 @@ def _symbol_print(
             *_modifiers(node, anchor, g),
         ]
         + [t for o, at in overloads for t in _overload(o, at, g, bodies)]
+        + list(listed)
     )
     body_text = _SEP.join(_tokens(body, g, (), bodies)) if body is not None else ""
     return SymbolPrint.of(sig, body_text, _doc(anchor, g, bodies))
@@ -255,7 +268,7 @@ def _tokens(
             text = _text(n).strip()
             if not text or text in g.dropped:
                 continue
-            if "_" in text and n.type in _NUMBERS:
+            if "_" in text and n.type in NUMBERS:
                 text = text.replace("_", "")  # 1_000 is 1000: a digit separator is formatting
             if prev == "," and text in ")]}>":
                 pass  # a trailing comma is formatting; drop it (prev is not yet emitted)
@@ -274,22 +287,6 @@ def _tokens(
 
 
 _OPENING = frozenset({"{", "(", "[", "<"})
-# numeric literals, whose `_` digit separators are formatting (JS/TS, Go, Rust, Java)
-_NUMBERS = frozenset(
-    {
-        "number",
-        "int_literal",
-        "float_literal",
-        "imaginary_literal",
-        "integer_literal",
-        "decimal_integer_literal",
-        "hex_integer_literal",
-        "octal_integer_literal",
-        "binary_integer_literal",
-        "decimal_floating_point_literal",
-        "hex_floating_point_literal",
-    }
-)
 
 
 def _leading(anchor: Any, g: Grammar) -> Iterator[Any]:

@@ -42,6 +42,10 @@ EXPORTS = {
         "export const f = (a: number) => a + 1;\n",
     ),
     "declare": ("function f(a: number): void;\n", "declare function f(a: number): void;\n"),
+    "export listed elsewhere": (FUNC, FUNC + "export { f };\n"),
+    "export listed under another name": (FUNC + "export { f };\n", FUNC + "export { f as g };\n"),
+    "export default listed": (FUNC + "export { f };\n", FUNC + "export default f;\n"),
+    "export list removed": ("const f = 1;\nexport { f };\n", "const f = 1;\n"),
     "exported class decorator": (
         "@Injectable()\nexport " + CLASS_F,
         "@Injectable({ a: 1 })\nexport " + CLASS_F,
@@ -54,6 +58,11 @@ def test_export_is_part_of_the_signature(repo: Path, store: Store, case: str) ->
     before, after = EXPORTS[case]
     symbol = "F" if "class F" in before else "f"
     assert verdict(repo, store, "src/m.ts", before, after, symbol) == "signature"
+
+
+def test_reexport_from_another_module_is_not_this_symbols(repo: Path, store: Store) -> None:
+    source = FUNC + 'export { f } from "./other";\n'
+    assert verdict(repo, store, "src/m.ts", FUNC, source, "f") == "unchanged"
 
 
 def test_export_in_javascript(repo: Path, store: Store) -> None:
