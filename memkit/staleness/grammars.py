@@ -80,7 +80,9 @@ _JS = Grammar(
             "statement_block",
         }
     ),
-    modifiers=frozenset({"export", "default", "declare", "decorator"}),
+    # `let` and `var` too: a binding that can be reassigned (`const`, the common case, adds
+    # nothing, so its fingerprints stay as they were)
+    modifiers=frozenset({"export", "default", "declare", "decorator", "let", "var"}),
     members=frozenset({"class_body", "interface_body", "object_type", "enum_body"}),
     parens=rules.JS,
 )

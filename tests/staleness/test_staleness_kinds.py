@@ -45,6 +45,8 @@ EXPORTS = {
     "export listed elsewhere": (FUNC, FUNC + "export { f };\n"),
     "export listed under another name": (FUNC + "export { f };\n", FUNC + "export { f as g };\n"),
     "export default listed": (FUNC + "export { f };\n", FUNC + "export default f;\n"),
+    "const becomes let": ("export const f = 1;\n", "export let f = 1;\n"),
+    "let becomes var": ("let f = 1;\n", "var f = 1;\n"),
     "export list removed": ("const f = 1;\nexport { f };\n", "const f = 1;\n"),
     "exported class decorator": (
         "@Injectable()\nexport " + CLASS_F,
