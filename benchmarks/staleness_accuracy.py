@@ -1,32 +1,42 @@
-"""memkit's staleness benchmark: link verdicts scored on real histories of Python and Go projects.
+"""memkit's staleness benchmark: link verdicts scored, per language, on real histories.
 
-    python benchmarks/staleness_accuracy.py MIRRORS [--repos owner+name ...] [--pairs 6]
-        [--gap 40] [--links 120] [--seed 0] [-v]
+    python benchmarks/staleness_accuracy.py MIRRORS [--repos owner+name[=LANG] ...]
+        [--pairs 6] [--gap 40] [--links 120] [--seed 0] [-v]
 
-MIRRORS is a folder of git mirrors named owner+name/repo (bare or not). For each
-repository, pairs of first-parent commits GAP apart are taken across its history; at the
-older commit a memory is linked to each sampled symbol (every sampled symbol of a file the
-range changed, plus as many from files it did not) and `verify --all` records the
-fingerprints through memkit's own path (verify_store). At the newer commit `check` gives
-each link a verdict, scored against a ground truth computed here, independently of memkit's
-parsers:
+MIRRORS is a folder of git mirrors named owner+name/repo (bare or not); LANG (python,
+typescript, javascript, go, rust, java) defaults to the language most of HEAD's files are
+in. For each repository, pairs of first-parent commits GAP apart are taken across its
+history; at the older commit a memory is linked to each sampled symbol (every sampled
+symbol of a file the range changed, plus as many from files it did not) and `verify
+--all` records the fingerprints through memkit's own path (verify_store). At the newer
+commit `check` gives each link a verdict, scored against a ground truth labeled by a
+parser that is not memkit's (memkit reads all but Python with tree-sitter):
 
-- Python: the standard library's ast; signature, body (docstrings out) and docs by
-  ast.unparse. Go: tree-sitter leaves, comments out; docs are the comment lines right
-  above a declaration. The same symbols memkit names: every block kind, first definition
-  of a name wins (`@overload` stubs yield).
+- Python: the standard library's ast (signature, body without docstrings and docs by
+  ast.unparse). TypeScript and JavaScript: the TypeScript compiler API, with NODE_PATH
+  reaching the npm package `typescript` (labelers/ts_labeler.js). Go: go/parser
+  (labelers/go_labeler, built with `go build`). Rust: syn (labelers/rust_labeler, built
+  offline by cargo against Debian's librust-syn-dev). Java: JavaParser 3.16, Debian's
+  libjavaparser-java (labelers/java_labeler). Each labeler names the symbols memkit
+  documents and splits each into signature (name left out; parameters, return type,
+  modifiers, export and visibility, type parameters), doc comments (its own, then its
+  members') and body, each printed or tokenized by that parser without comments,
+  formatting and redundant parentheses; a body under 4 tokens is trivial.
 - A symbol still at its place is unchanged/docs/body/signature by which part differs.
-- A missing one moved where its body is, unchanged and not trivial (preferring the same
-  signature, then the same name); else to the new code most like it: Python's tokenize /
-  tree-sitter tokens of the whole definition with its name left out, difflib ratio >= 0.9,
-  among symbols absent at the older commit, ignoring definitions under 24 tokens. Several
-  equally good targets make an ambiguous move (right only when memkit lists the same ones).
-  A file deleted with most of its names showing up in one new file moved there.
+- A missing one went to the file git's rename detection (`git diff -M`) says its file
+  became, if it is there; else where its body is, unchanged and not trivial, in a file
+  the range changed (preferring the same signature, then the same name; among equals the
+  one in the renamed file, else the one new target); else to the new code most like it:
+  the labeler's tokens of the whole definition with its name left out, difflib ratio >=
+  0.9, among symbols absent at the older commit, ignoring definitions under 24 tokens.
+  Several equally good targets make an ambiguous move (right only when memkit lists the
+  same ones). A file deleted with most of its names showing up in one new file moved there.
 - Otherwise removed.
 
 A link memkit could not verify, or that got no verdict, counts as wrong. Prints per
-repository and overall: per-class precision and recall, stale precision and recall,
-accuracy, the rate of links not verified, and moved targets right. Stores nothing.
+repository (with the commit pairs) and per language: per-class precision and recall,
+stale precision and recall, accuracy, the rate of links not verified, and moved targets
+right. Stores nothing: third-party code is read from the mirrors only.
 """
 
 from __future__ import annotations
