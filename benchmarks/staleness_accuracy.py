@@ -58,7 +58,26 @@ CLASSES = ("unchanged", "docs", "body", "signature", "moved", "removed", "not ve
 STALE = {"body", "signature", "moved", "removed"}
 TODAY = dt.date(2026, 1, 1)
 NEAR, MIN_TOKENS, TIE = 0.9, 24, 0.005
-DEFAULT_REPOS = ("psf+requests", "pallets+click", "spf13+cobra", "gin-gonic+gin")
+DEFAULT_REPOS = (  # three projects per language (docs/staleness.md has the figures)
+    "psf+requests",
+    "pallets+click",
+    "modelcontextprotocol+python-sdk",
+    "sindresorhus+ky=typescript",
+    "pmndrs+zustand=typescript",
+    "immerjs+immer=typescript",
+    "expressjs+express=javascript",
+    "tj+commander.js=javascript",
+    "axios+axios=javascript",
+    "spf13+cobra",
+    "gin-gonic+gin",
+    "go-chi+chi",
+    "dtolnay+anyhow",
+    "dtolnay+semver",
+    "rust-lang+log",
+    "google+gson",
+    "square+javapoet",
+    "jhy+jsoup",
+)
 VERBOSE = False
 
 
