@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from memkit.memory.links import SYMBOL_RE
-from memkit.staleness import exports
+from memkit.staleness import exports, repair
 from memkit.staleness import parens as rules
 from memkit.staleness.fingerprints import SymbolPrint, file_print
 from memkit.staleness.grammars import GRAMMARS, NUMBERS, Grammar
@@ -59,6 +59,11 @@ def _parser(language: str) -> Any:
 def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
+    if root.has_error and language == "typescript":
+        fixed = repair.repaired(source)  # the grammar misreads `<S>(...)` members
+        again = _parser(language).parse(fixed).root_node if fixed is not None else None
+        if again is not None and not again.has_error:
+            root = again
     nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
         known = nodes.get(name)

@@ -323,3 +323,27 @@ def test_a_link_edited_by_hand_to_a_newer_file_is_checked(repo: Path, store: Sto
     write(repo, "pkg/b.py", CODE.replace("x * 2", "x * 3"))
     commit_all(repo, "change")
     assert states(store) == [("m", "stale", ["body"])]
+
+
+CALL_SIGNATURES = (  # generic call signatures with no `;` before them, then a function
+    "export interface Subscribe<T> {\n  (listener: (s: T) => void): () => void\n"
+    "  <S>(\n    listener: (s: S) => void,\n    selector?: (s: T) => S\n  ): () => void\n}\n"
+    "export type SetState<T> = {\n  x: number\n  <K extends keyof T>(partial: K): void\n}\n"
+    "export function create<T>(init: T): T {\n  return init\n}\n"
+)
+
+
+def test_typescript_generic_call_signature_after_a_member() -> None:
+    from memkit.staleness import treesitter
+
+    parsed = treesitter.parse(CALL_SIGNATURES.encode(), "typescript")
+    assert sorted(parsed.symbols) == ["SetState", "Subscribe", "create"]
+    again = treesitter.parse(CALL_SIGNATURES.replace("  <S>", "  ;<S>").encode(), "typescript")
+    assert again.symbols["Subscribe"] == parsed.symbols["Subscribe"]  # a `;` is formatting
+
+
+def test_jsx_like_lines_are_left_alone_when_the_file_parses() -> None:
+    from memkit.staleness import treesitter
+
+    source = b"export const a = b\n<c>(d)\nexport function f() {}\n"  # b < c > (d): valid
+    assert sorted(treesitter.parse(source, "typescript").symbols) == ["a", "f"]
