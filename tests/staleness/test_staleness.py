@@ -328,7 +328,8 @@ def test_a_link_edited_by_hand_to_a_newer_file_is_checked(repo: Path, store: Sto
 CALL_SIGNATURES = (  # generic call signatures with no `;` before them, then a function
     "export interface Subscribe<T> {\n  (listener: (s: T) => void): () => void\n"
     "  <S>(\n    listener: (s: S) => void,\n    selector?: (s: T) => S\n  ): () => void\n}\n"
-    "export type SetState<T> = {\n  x: number\n  <K extends keyof T>(partial: K): void\n}\n"
+    "export type SetState<T> = {\n  x: number\n  /** Sets. */\n"
+    "  <K extends keyof T>(partial: K): void\n}\n"
     "export function create<T>(init: T): T {\n  return init\n}\n"
 )
 
@@ -340,6 +341,10 @@ def test_typescript_generic_call_signature_after_a_member() -> None:
     assert sorted(parsed.symbols) == ["SetState", "Subscribe", "create"]
     again = treesitter.parse(CALL_SIGNATURES.replace("  <S>", "  ;<S>").encode(), "typescript")
     assert again.symbols["Subscribe"] == parsed.symbols["Subscribe"]  # a `;` is formatting
+    written = treesitter.parse(
+        CALL_SIGNATURES.replace("x: number", "x: number;").encode(), "typescript"
+    )
+    assert written.symbols["SetState"] == parsed.symbols["SetState"]  # its member's doc too
 
 
 def test_jsx_like_lines_are_left_alone_when_the_file_parses() -> None:
