@@ -225,7 +225,16 @@ def labeled(lang: str, files: dict[str, bytes]) -> dict[str, dict[str, Shape]]:
         payload = json.dumps(
             [{"path": f, "text": raw.decode("utf-8", "replace")} for f, raw in files.items()]
         ).encode()
-    done = subprocess.run(labeler_command(lang), input=payload, capture_output=True, check=True)
+    try:
+        done = subprocess.run(labeler_command(lang), input=payload, capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        why = getattr(e, "stderr", None) or str(e).encode()
+        lines = why.decode("utf-8", "replace").strip().splitlines()
+        last = [x for x in lines if "rror" in x][:1] or lines[-1:] or ["failed"]
+        raise SystemExit(
+            f"the {LABELER_NAMES[lang]} labeler did not run ({last[0]}); install it as "
+            "docs/staleness.md says (the benchmark section)"
+        ) from None
     return {
         f: {n: Shape(v[0], v[1], v[2], tuple(v[3]), bool(v[4])) for n, v in syms.items()}
         for f, syms in json.loads(done.stdout).items()
