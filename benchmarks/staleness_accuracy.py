@@ -1,32 +1,42 @@
-"""memkit's staleness benchmark: link verdicts scored on real histories of Python and Go projects.
+"""memkit's staleness benchmark: link verdicts scored, per language, on real histories.
 
-    python benchmarks/staleness_accuracy.py MIRRORS [--repos owner+name ...] [--pairs 6]
-        [--gap 40] [--links 120] [--seed 0] [-v]
+    python benchmarks/staleness_accuracy.py MIRRORS [--repos owner+name[=LANG] ...]
+        [--pairs 6] [--gap 40] [--links 120] [--seed 0] [-v]
 
-MIRRORS is a folder of git mirrors named owner+name/repo (bare or not). For each
-repository, pairs of first-parent commits GAP apart are taken across its history; at the
-older commit a memory is linked to each sampled symbol (every sampled symbol of a file the
-range changed, plus as many from files it did not) and `verify --all` records the
-fingerprints through memkit's own path (verify_store). At the newer commit `check` gives
-each link a verdict, scored against a ground truth computed here, independently of memkit's
-parsers:
+MIRRORS is a folder of git mirrors named owner+name/repo (bare or not); LANG (python,
+typescript, javascript, go, rust, java) defaults to the language most of HEAD's files are
+in. For each repository, pairs of first-parent commits GAP apart are taken across its
+history; at the older commit a memory is linked to each sampled symbol (every sampled
+symbol of a file the range changed, plus as many from files it did not) and `verify
+--all` records the fingerprints through memkit's own path (verify_store). At the newer
+commit `check` gives each link a verdict, scored against a ground truth labeled by a
+parser that is not memkit's (memkit reads all but Python with tree-sitter):
 
-- Python: the standard library's ast; signature, body (docstrings out) and docs by
-  ast.unparse. Go: tree-sitter leaves, comments out; docs are the comment lines right
-  above a declaration. The same symbols memkit names: every block kind, first definition
-  of a name wins (`@overload` stubs yield).
+- Python: the standard library's ast (signature, body without docstrings and docs by
+  ast.unparse). TypeScript and JavaScript: the TypeScript compiler API, with NODE_PATH
+  reaching the npm package `typescript` (labelers/ts_labeler.js). Go: go/parser
+  (labelers/go_labeler, built with `go build`). Rust: syn (labelers/rust_labeler, built
+  offline by cargo against Debian's librust-syn-dev). Java: JavaParser 3.16, Debian's
+  libjavaparser-java (labelers/java_labeler). Each labeler names the symbols memkit
+  documents and splits each into signature (name left out; parameters, return type,
+  modifiers, export and visibility, type parameters), doc comments (its own, then its
+  members') and body, each printed or tokenized by that parser without comments,
+  formatting and redundant parentheses; a body under 4 tokens is trivial.
 - A symbol still at its place is unchanged/docs/body/signature by which part differs.
-- A missing one moved where its body is, unchanged and not trivial (preferring the same
-  signature, then the same name); else to the new code most like it: Python's tokenize /
-  tree-sitter tokens of the whole definition with its name left out, difflib ratio >= 0.9,
-  among symbols absent at the older commit, ignoring definitions under 24 tokens. Several
-  equally good targets make an ambiguous move (right only when memkit lists the same ones).
-  A file deleted with most of its names showing up in one new file moved there.
+- A missing one went to the file git's rename detection (`git diff -M`) says its file
+  became, if it is there; else where its body is, unchanged and not trivial, in a file
+  the range changed (preferring the same signature, then the same name; among equals the
+  one in the renamed file, else the one new target); else to the new code most like it:
+  the labeler's tokens of the whole definition with its name left out, difflib ratio >=
+  0.9, among symbols absent at the older commit, ignoring definitions under 24 tokens.
+  Several equally good targets make an ambiguous move (right only when memkit lists the
+  same ones). A file deleted with most of its names showing up in one new file moved there.
 - Otherwise removed.
 
 A link memkit could not verify, or that got no verdict, counts as wrong. Prints per
-repository and overall: per-class precision and recall, stale precision and recall,
-accuracy, the rate of links not verified, and moved targets right. Stores nothing.
+repository (with the commit pairs) and per language: per-class precision and recall,
+stale precision and recall, accuracy, the rate of links not verified, and moved targets
+right. Stores nothing: third-party code is read from the mirrors only.
 """
 
 from __future__ import annotations
@@ -48,7 +58,26 @@ CLASSES = ("unchanged", "docs", "body", "signature", "moved", "removed", "not ve
 STALE = {"body", "signature", "moved", "removed"}
 TODAY = dt.date(2026, 1, 1)
 NEAR, MIN_TOKENS, TIE = 0.9, 24, 0.005
-DEFAULT_REPOS = ("psf+requests", "pallets+click", "spf13+cobra", "gin-gonic+gin")
+DEFAULT_REPOS = (  # three projects per language (docs/staleness.md has the figures)
+    "psf+requests",
+    "pallets+click",
+    "modelcontextprotocol+python-sdk",
+    "sindresorhus+ky=typescript",
+    "pmndrs+zustand=typescript",
+    "immerjs+immer=typescript",
+    "expressjs+express=javascript",
+    "tj+commander.js=javascript",
+    "axios+axios=javascript",
+    "spf13+cobra",
+    "gin-gonic+gin",
+    "go-chi+chi",
+    "dtolnay+anyhow",
+    "dtolnay+semver",
+    "rust-lang+log",
+    "google+gson",
+    "square+javapoet",
+    "jhy+jsoup",
+)
 VERBOSE = False
 
 
@@ -129,113 +158,105 @@ def py_shape(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Sha
     return Shape(sig, body, "\n".join(docs), toks, trivial)
 
 
-# ---------------------------------------------------------------------- Go truth
+# ------------------------------------------------- the other languages' labelers
+
+LABELERS = Path(__file__).resolve().parent / "labelers"
+SUFFIXES = {
+    "python": (".py", ".pyi"),
+    "typescript": (".ts", ".tsx", ".mts", ".cts"),
+    "javascript": (".js", ".jsx", ".mjs", ".cjs"),
+    "go": (".go",),
+    "rust": (".rs",),
+    "java": (".java",),
+}
+LABELER_NAMES = {
+    "python": "Python's ast",
+    "typescript": "TypeScript compiler API",
+    "javascript": "TypeScript compiler API",
+    "go": "go/parser",
+    "rust": "syn",
+    "java": "JavaParser 3.16",
+}
+MAX_BYTES = 1_000_000  # bundles: too slow to label, and nothing a link names
+SKIP_DIRS = ("node_modules/",)
 
 
-def _go_parser():  # type: ignore[no-untyped-def]
-    import tree_sitter
-    import tree_sitter_go
-
-    return tree_sitter.Parser(tree_sitter.Language(tree_sitter_go.language()))
-
-
-def go_shapes(source: bytes) -> dict[str, Shape]:
-    root = _go_parser().parse(source).root_node
-    out: dict[str, Shape] = {}
-    for node in root.named_children:
-        if node.type == "function_declaration":
-            name = node.child_by_field_name("name").text.decode()
-            out.setdefault(name, go_shape(node, node, "body"))
-        elif node.type == "method_declaration":
-            recv = node.child_by_field_name("receiver")
-            owner = _go_type_name(recv)
-            name = f"{owner}.{node.child_by_field_name('name').text.decode()}"
-            out.setdefault(name, go_shape(node, node, "body"))
-        elif node.type == "type_declaration":
-            for spec in node.named_children:
-                if spec.type in ("type_spec", "type_alias"):
-                    name = spec.child_by_field_name("name").text.decode()
-                    out.setdefault(name, go_shape(spec, node, "type"))
-    return out
+def labeler_command(lang: str) -> list[str]:
+    """The command that labels files of `lang`: reads [{path, text}] as JSON on stdin,
+    prints {path: {symbol: [sig, body, doc, tokens, trivial]}}."""
+    if lang in ("typescript", "javascript"):
+        return ["node", str(LABELERS / "ts_labeler.js")]
+    if lang == "go":
+        return [str(_built("go_labeler", ["go", "build", "-o"]))]
+    if lang == "rust":
+        return [str(_built("rust_labeler", ["cargo", "build", "--offline", "--release"]))]
+    if lang == "java":
+        out = Path(tempfile.gettempdir()) / "memkit-java_labeler"
+        jar = "/usr/share/java/javaparser-core.jar"  # Debian's libjavaparser-java
+        src = LABELERS / "java_labeler" / "JavaLabeler.java"
+        if not (out / "JavaLabeler.class").exists():
+            subprocess.run(["javac", "-cp", jar, "-d", str(out), str(src)], check=True)
+        return ["java", "-cp", f"{out}:{jar}", "JavaLabeler"]
+    raise ValueError(lang)
 
 
-def _go_type_name(node) -> str:  # type: ignore[no-untyped-def]
-    stack = [node]
-    while stack:
-        n = stack.pop(0)
-        if n.type == "type_identifier":
-            return n.text.decode()
-        stack.extend(n.named_children)
-    return ""
+def _built(name: str, build: list[str]) -> Path:
+    src = LABELERS / name
+    if build[0] == "go":
+        out = Path(tempfile.gettempdir()) / f"memkit-{name}"
+        if not out.exists():
+            subprocess.run([*build, str(out), "."], cwd=src, check=True)
+        return out
+    target = Path(tempfile.gettempdir()) / f"memkit-{name}-target"
+    subprocess.run([*build, "--target-dir", str(target)], cwd=src, check=True)
+    return target / "release" / name
 
 
-def _leaves(node, skip=()) -> list[str]:  # type: ignore[no-untyped-def]
-    out: list[str] = []
+def labeled(lang: str, files: dict[str, bytes]) -> dict[str, dict[str, Shape]]:
+    import json
 
-    def walk(n) -> None:  # type: ignore[no-untyped-def]
-        if n.type == "comment" or any(n == s for s in skip):
-            return
-        if n.child_count == 0:
-            text = n.text.decode("utf-8", "replace").strip()
-            if text and text != "\n" and text != ";":
-                out.append(text)
-            return
-        for c in n.children:
-            walk(c)
-
-    walk(node)
-    # a trailing comma before a closing bracket is formatting
-    return [
-        t
-        for i, t in enumerate(out)
-        if not (t == "," and out[i + 1 : i + 2] in ([")"], ["]"], ["}"]))
-    ]
-
-
-def go_shape(node, anchor, body_field: str) -> Shape:  # type: ignore[no-untyped-def]
-    body = node.child_by_field_name(body_field)
-    name = node.child_by_field_name("name")
-    skip = tuple(n for n in (body, name) if n is not None)
-    sig = " ".join([node.type, *_leaves(node, skip)])
-    body_toks = _leaves(body) if body is not None else []
-    doc_lines = []
-    prev, row = anchor.prev_sibling, anchor.start_point[0]
-    while prev is not None and prev.type == "comment" and prev.end_point[0] >= row - 1:
-        before = prev.prev_sibling
-        if (
-            before is not None
-            and before.type != "comment"
-            and before.end_point[0] == prev.start_point[0]
-        ):
-            break
-        doc_lines.append(" ".join(prev.text.decode("utf-8", "replace").split()))
-        row = prev.start_point[0]
-        prev = before
-    toks = tuple([node.type, *_leaves(node, (name,) if name is not None else ())])
-    return Shape(
-        sig,
-        " ".join(body_toks),
-        "\n".join(reversed(doc_lines)),
-        toks,
-        body_toks in ([], ["{", "}"]),
-    )
+    if lang == "python":
+        return {f: py_shapes(raw.decode("utf-8", "replace")) for f, raw in files.items()}
+    if lang in ("rust", "java"):  # path NUL text NUL ...: no JSON library offline
+        payload = b"".join(
+            f.encode() + b"\0" + raw.replace(b"\0", b"") + b"\0" for f, raw in files.items()
+        )
+    else:
+        payload = json.dumps(
+            [{"path": f, "text": raw.decode("utf-8", "replace")} for f, raw in files.items()]
+        ).encode()
+    try:
+        done = subprocess.run(labeler_command(lang), input=payload, capture_output=True, check=True)
+    except (OSError, subprocess.CalledProcessError) as e:
+        why = getattr(e, "stderr", None) or str(e).encode()
+        lines = why.decode("utf-8", "replace").strip().splitlines()
+        last = [x for x in lines if "rror" in x][:1] or lines[-1:] or ["failed"]
+        raise SystemExit(
+            f"the {LABELER_NAMES[lang]} labeler did not run ({last[0]}); install it as "
+            "docs/staleness.md says (the benchmark section)"
+        ) from None
+    return {
+        f: {n: Shape(v[0], v[1], v[2], tuple(v[3]), bool(v[4])) for n, v in syms.items()}
+        for f, syms in json.loads(done.stdout).items()
+    }
 
 
 # ------------------------------------------------------------------- the truth
 
 
 def shapes_at(root: Path, rev: str, lang: str) -> dict[str, dict[str, Shape]]:
-    suffix = ".py" if lang == "python" else ".go"
-    out = {}
-    for name in git(root, "ls-tree", "-r", "--name-only", rev).splitlines():
-        if name.endswith(suffix):
-            raw = subprocess.run(
-                ["git", "show", f"{rev}:{name}"], cwd=root, capture_output=True, check=True
-            ).stdout
-            out[name] = (
-                py_shapes(raw.decode("utf-8", "replace")) if lang == "python" else go_shapes(raw)
-            )
-    return out
+    files = {}
+    for line in git(root, "ls-tree", "-r", "-l", rev).splitlines():
+        meta, name = line.split("\t", 1)
+        size = meta.split()[3]
+        if not name.endswith(SUFFIXES[lang]) or any(d in name for d in SKIP_DIRS):
+            continue
+        if ".min." in name or (size.isdigit() and int(size) > MAX_BYTES):
+            continue
+        files[name] = subprocess.run(
+            ["git", "show", f"{rev}:{name}"], cwd=root, capture_output=True, check=True
+        ).stdout
+    return labeled(lang, files)
 
 
 def ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
@@ -245,10 +266,18 @@ def ratio(a: tuple[str, ...], b: tuple[str, ...]) -> float:
 
 
 def truth(
-    name: str, path: str, old_files: dict, new_files: dict, changed: set[str]
+    name: str,
+    path: str,
+    old_files: dict,
+    new_files: dict,
+    changed: set[str],
+    renamed: dict[str, str] | None = None,
 ) -> tuple[str, str | None, tuple[str, ...]]:
     """(class, target, ambiguous targets) for one symbol."""
     old = old_files[path][name]
+    first = (renamed or {}).get(path)
+    if first is not None and name in new_files.get(first, {}):
+        return "moved", f"{first}::{name}", ()  # git's rename detection: the file moved
     here = new_files.get(path, {})
     if name in here:
         now = here[name]
@@ -264,8 +293,8 @@ def truth(
     hits = []
     for f, syms in new_files.items():
         for n, s in syms.items():
-            if s.body != old.body or (f, n) == (path, name):
-                continue
+            if s.body != old.body or (f, n) == (path, name) or f not in changed | {path}:
+                continue  # code already in an unchanged file is not where it went
             same_name = n.rsplit(".", 1)[-1] == last
             if old.trivial and not (same_name and s.sig == old.sig):
                 continue
@@ -273,6 +302,12 @@ def truth(
     if hits:
         low = min(h[0] for h in hits)
         top = sorted(t for k, t in hits if k == low)
+        for keep in (  # ties: the renamed file, else the one target that is new
+            [t for t in top if t.split("::")[0] == first],
+            [t for t in top if t.split("::")[1] not in old_files.get(t.split("::")[0], {})],
+        ):
+            if len(top) > 1 and len(keep) == 1:
+                top = keep
         return ("moved", top[0], ()) if len(top) == 1 else ("moved", None, tuple(top))
     if len(old.tokens) >= MIN_TOKENS:
         near = []
@@ -287,6 +322,9 @@ def truth(
             top_r = max(r for r, _, _ in near)
             top = sorted((f, n) for r, f, n in near if r >= top_r - TIE)
             same = [(f, n) for f, n in top if n.rsplit(".", 1)[-1] == last]
+            mine = [(f, n) for f, n in top if f == first]
+            if len(top) > 1 and len(same) != 1 and len(mine) == 1:
+                top = mine
             if len(top) == 1 or len(same) == 1:
                 f, n = top[0] if len(top) == 1 else same[0]
                 return "moved", f"{f}::{n}", ()
@@ -317,6 +355,11 @@ def evaluate_pair(
 
     old_files, new_files = shapes_at(repo, old, lang), shapes_at(repo, new, lang)
     changed = set(git(repo, "diff", "--name-only", old, new).splitlines())
+    renamed = {}
+    for line in git(repo, "diff", "-M", "--name-status", old, new).splitlines():
+        parts = line.split("\t")
+        if parts[0].startswith("R") and len(parts) == 3:
+            renamed[parts[1]] = parts[2]
     pool_changed = [(f, n) for f in sorted(old_files) if f in changed for n in old_files[f]]
     pool_same = [(f, n) for f in sorted(old_files) if f not in changed for n in old_files[f]]
     picked = rng.sample(pool_changed, min(len(pool_changed), links // 2))
@@ -338,7 +381,7 @@ def evaluate_pair(
         statuses = {s.id: s.links[0] for s in check_store(store, today=TODAY) if s.links}
     rows = []
     for mid, (f, n) in ids.items():
-        want, target, ties = truth(n, f, old_files, new_files, changed)
+        want, target, ties = truth(n, f, old_files, new_files, changed, renamed)
         got = statuses.get(mid)
         if mid in failed or got is None or got.state == "unverified":
             rows.append((want, "not verified", target, None, ties, ()))
@@ -422,28 +465,34 @@ def main() -> None:
     args = ap.parse_args()
     global VERBOSE
     VERBOSE = args.verbose
-    everything: list[tuple] = []
-    for name in args.repos:
+    by_lang: dict[str, list[tuple]] = {}
+    for spec in args.repos:
+        name, _, lang = spec.partition("=")
         repo = (args.mirrors / name / "repo").resolve()
         if not repo.exists():
             repo = (args.mirrors / name).resolve()
         head = git(repo, "rev-parse", "HEAD").strip()
-        files = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
-        lang = (
-            "go"
-            if sum(f.endswith(".go") for f in files) > sum(f.endswith(".py") for f in files)
-            else "python"
-        )
+        if not lang:
+            files = git(repo, "ls-tree", "-r", "--name-only", "HEAD").splitlines()
+            counts = Counter(
+                lang for f in files for lang, ends in SUFFIXES.items() if f.endswith(ends)
+            )
+            lang = counts.most_common(1)[0][0]
         rng = random.Random(args.seed)
         rows: list[tuple] = []
         chosen = pairs(repo, args.pairs, args.gap)
         for old, new in chosen:
             rows += evaluate_pair(repo, lang, old, new, args.links, rng)
         report(
-            f"{name} ({lang}, HEAD {head[:12]}, {len(chosen)} pairs {args.gap} commits apart)", rows
+            f"{name} ({lang}, labeled by {LABELER_NAMES[lang]}, HEAD {head[:12]}, "
+            f"{len(chosen)} pairs {args.gap} commits apart: "
+            + " ".join(f"{a[:8]}..{b[:8]}" for a, b in chosen)
+            + ")",
+            rows,
         )
-        everything += rows
-    report("all repositories", everything)
+        by_lang.setdefault(lang, []).extend(rows)
+    for lang, rows in by_lang.items():
+        report(f"all {lang} repositories", rows)
 
 
 if __name__ == "__main__":

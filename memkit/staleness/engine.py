@@ -175,7 +175,10 @@ class Evaluator:
                 return Found("moved", None, tuple(sorted(f"{p}::{n}" for p, n in top)))
             path, name = top[0]
             return self._at(path, name, recorded) or REMOVED
-        return self._near(link, since, paths, recorded, first)
+        found = self._near(link, since, paths, recorded, first)
+        if found is REMOVED and first is None:
+            return self._successor(link, since, paths, recorded)
+        return found
 
     def _prefer(
         self, top: list[tuple[str, str]], since: str | None, first: str | None
@@ -235,6 +238,23 @@ class Evaluator:
         if best is not None:
             return self._at(best.path, best.name, recorded) or REMOVED
         return Found("moved", None, ties) if ties else REMOVED
+
+    def _successor(self, link: Link, since: str | None, paths: list[str], recorded: str) -> Found:
+        """Where a deleted file's symbol went with most of the file's names (nearmove)."""
+        from memkit.staleness import nearmove
+
+        old = self._old_snapshot(since)
+        was = old.try_parsed(link.path) if old is not None else None
+        if was is None or self.snap.try_parsed(link.path) is not None:
+            return REMOVED
+        name = str(link.symbol)
+        files = []
+        for path in paths:
+            parsed = self.snap.try_parsed(path) if path != link.path else None
+            if parsed is not None and self._arrived(path, name, since, None):
+                files.append((path, set(parsed.symbols)))
+        went = nearmove.successor(set(was.symbols), name, files)
+        return (self._at(went, name, recorded) if went else None) or REMOVED
 
     def _new_symbols(
         self, old: Snapshot, path: str

@@ -80,9 +80,27 @@ _JS = Grammar(
             "statement_block",
         }
     ),
-    modifiers=frozenset({"export", "default", "declare", "decorator"}),
+    # `let` and `var` too: a binding that can be reassigned (`const`, the common case, adds
+    # nothing, so its fingerprints stay as they were)
+    modifiers=frozenset({"export", "default", "declare", "decorator", "let", "var"}),
     members=frozenset({"class_body", "interface_body", "object_type", "enum_body"}),
     parens=rules.JS,
+)
+# numeric literals, whose `_` digit separators are formatting (JS/TS, Go, Rust, Java)
+NUMBERS = frozenset(
+    {
+        "number",
+        "int_literal",
+        "float_literal",
+        "imaginary_literal",
+        "integer_literal",
+        "decimal_integer_literal",
+        "hex_integer_literal",
+        "octal_integer_literal",
+        "binary_integer_literal",
+        "decimal_floating_point_literal",
+        "hex_floating_point_literal",
+    }
 )
 GRAMMARS = {
     "typescript": _JS,

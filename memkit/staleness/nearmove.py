@@ -7,6 +7,9 @@ Similarity is difflib's ratio of the two token sequences (2 * matched / total); 
 best candidate at or above NEAR is the move. Candidates within TIE of the best are
 equally good: unless exactly one of them keeps the name, the move is ambiguous and all
 are reported, never guessed.
+
+A deleted file whose names mostly went to one new file (git's rename detection missed
+it: the code changed too much on the way) took its symbols there: see `successor`.
 """
 
 from __future__ import annotations
@@ -60,3 +63,15 @@ def best(candidates: Iterable[Candidate], name: str) -> tuple[Candidate | None, 
     if len(same) == 1:
         return same[0], ()
     return None, tuple(f"{c.path}::{c.name}" for c in top)
+
+
+def successor(names: set[str], name: str, files: Iterable[tuple[str, set[str]]]) -> str | None:
+    """The file a deleted file's `names` went to, when `name` is among them: the one new
+    file (given with the names now in it that were not in it before) that defines
+    `name` and holds at least half of the names of both files together."""
+    takers = [
+        path
+        for path, theirs in files
+        if name in theirs and 2 * len(names & theirs) >= len(names | theirs)
+    ]
+    return takers[0] if len(takers) == 1 else None

@@ -16,9 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from memkit.memory.links import SYMBOL_RE
+from memkit.staleness import exports, repair
 from memkit.staleness import parens as rules
 from memkit.staleness.fingerprints import SymbolPrint, file_print
-from memkit.staleness.grammars import GRAMMARS, Grammar
+from memkit.staleness.grammars import GRAMMARS, NUMBERS, Grammar
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
 
 COMMENTS = frozenset({"comment", "line_comment", "block_comment"})
@@ -58,6 +59,11 @@ def _parser(language: str) -> Any:
 def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
+    if root.has_error and language == "typescript":
+        fixed = repair.repaired(source)  # the grammar misreads `<S>(...)` members
+        again = _parser(language).parse(fixed).root_node if fixed is not None else None
+        if again is not None and not again.has_error:
+            root = again
     nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
         known = nodes.get(name)
@@ -69,9 +75,16 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
                 nodes[name] = (*known[:2], (*known[2], (node, anchor)))
             else:
                 nodes[name] = (node, anchor, ((known[0], known[1]), *known[2]))
+    listed = {  # `export { f }` elsewhere: f is exported all the same
+        id(nodes[name][0]): how
+        for name, how in exports.listed(root, grammar.modifiers).items()
+        if name in nodes
+    }
     return Parsed(
         lambda: file_print(_SEP.join(_tokens(root, grammar, ()))),
-        LazyPrints(nodes, lambda f: _symbol_print(f[0], f[1], f[2], grammar)),
+        LazyPrints(
+            nodes, lambda f: _symbol_print(f[0], f[1], f[2], grammar, listed.get(id(f[0]), ()))
+        ),
         lambda name: _code_tokens(nodes[name][0], grammar),
         lambda name: _body_size(nodes[name][0], grammar),
     )
@@ -149,9 +162,15 @@ def _type_name(node: Any) -> str:
     """The plain type name inside a (possibly generic, pointer or reference) type."""
     if node is None:
         return ""
-    if node.type in ("type_identifier", "identifier"):
-        return _text(node)
+    if node.type in ("type_identifier", "identifier", "primitive_type"):
+        return _text(node)  # Rust's `impl Trait for u64` too
+    if node.type in ("scoped_type_identifier", "scoped_identifier"):
+        return _type_name(node.child_by_field_name("name"))  # `kv::Value`: Value
+    if node.type == "generic_type":
+        return _type_name(node.child_by_field_name("type"))
     for child in node.named_children:
+        if child.type in ("lifetime", "type_arguments"):
+            continue  # `&'a Bar`: Bar, not a
         found = _type_name(child)
         if found:
             return found
@@ -187,7 +206,11 @@ def _body_size(node: Any, g: Grammar) -> int:
 
 
 def _symbol_print(
-    node: Any, anchor: Any, overloads: tuple[tuple[Any, Any], ...], g: Grammar
+    node: Any,
+    anchor: Any,
+    overloads: tuple[tuple[Any, Any], ...],
+    g: Grammar,
+    listed: tuple[str, ...] = (),
 ) -> SymbolPrint:
     body = _body(node, g)
     name = _name_node(node)
@@ -201,6 +224,7 @@ def _symbol_print(
             *_modifiers(node, anchor, g),
         ]
         + [t for o, at in overloads for t in _overload(o, at, g, bodies)]
+        + list(listed)
     )
     body_text = _SEP.join(_tokens(body, g, (), bodies)) if body is not None else ""
     return SymbolPrint.of(sig, body_text, _doc(anchor, g, bodies))
@@ -249,6 +273,8 @@ def _tokens(
             text = _text(n).strip()
             if not text or text in g.dropped:
                 continue
+            if "_" in text and n.type in NUMBERS:
+                text = text.replace("_", "")  # 1_000 is 1000: a digit separator is formatting
             if prev == "," and text in ")]}>":
                 pass  # a trailing comma is formatting; drop it (prev is not yet emitted)
             elif prev is not None:

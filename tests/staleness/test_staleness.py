@@ -282,6 +282,14 @@ def test_trailing_comment_is_not_doc(repo: Path, store: Store) -> None:
             "const C: i32 = 1;\nmacro_rules! mac { () => {} }\n",
             ["Bar.g", "C", "Foo.k", "T", "T.g", "T.h", "m", "m.f", "mac"],
         ),
+        (  # the implementing type's own name: a primitive, a path's last part, no lifetime
+            "rust",
+            "impl FromBytes for u64 { fn from(b: u8) -> u64 { 0 } }\nimpl str { fn s() {} }\n"
+            "impl<'v> kv::Value<'v> { fn from_debug() {} }\n"
+            "impl<'a> Visitor for fmt::DebugMap<'a> { fn visit(&self) {} }\n"
+            "impl<'a> Into<u8> for &'a Bar { fn into(self) -> u8 { 0 } }\n",
+            ["Bar.into", "DebugMap.visit", "Value.from_debug", "str.s", "u64.from"],
+        ),
     ],
 )  # fmt: skip
 def test_tree_sitter_symbol_names(language: str, source: str, names: list[str]) -> None:
@@ -315,3 +323,32 @@ def test_a_link_edited_by_hand_to_a_newer_file_is_checked(repo: Path, store: Sto
     write(repo, "pkg/b.py", CODE.replace("x * 2", "x * 3"))
     commit_all(repo, "change")
     assert states(store) == [("m", "stale", ["body"])]
+
+
+CALL_SIGNATURES = (  # generic call signatures with no `;` before them, then a function
+    "export interface Subscribe<T> {\n  (listener: (s: T) => void): () => void\n"
+    "  <S>(\n    listener: (s: S) => void,\n    selector?: (s: T) => S\n  ): () => void\n}\n"
+    "export type SetState<T> = {\n  x: number\n  /** Sets. */\n"
+    "  <K extends keyof T>(partial: K): void\n}\n"
+    "export function create<T>(init: T): T {\n  return init\n}\n"
+)
+
+
+def test_typescript_generic_call_signature_after_a_member() -> None:
+    from memkit.staleness import treesitter
+
+    parsed = treesitter.parse(CALL_SIGNATURES.encode(), "typescript")
+    assert sorted(parsed.symbols) == ["SetState", "Subscribe", "create"]
+    again = treesitter.parse(CALL_SIGNATURES.replace("  <S>", "  ;<S>").encode(), "typescript")
+    assert again.symbols["Subscribe"] == parsed.symbols["Subscribe"]  # a `;` is formatting
+    written = treesitter.parse(
+        CALL_SIGNATURES.replace("x: number", "x: number;").encode(), "typescript"
+    )
+    assert written.symbols["SetState"] == parsed.symbols["SetState"]  # its member's doc too
+
+
+def test_jsx_like_lines_are_left_alone_when_the_file_parses() -> None:
+    from memkit.staleness import treesitter
+
+    source = b"export const a = b\n<c>(d)\nexport function f() {}\n"  # b < c > (d): valid
+    assert sorted(treesitter.parse(source, "typescript").symbols) == ["a", "f"]

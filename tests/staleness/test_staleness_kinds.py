@@ -42,6 +42,12 @@ EXPORTS = {
         "export const f = (a: number) => a + 1;\n",
     ),
     "declare": ("function f(a: number): void;\n", "declare function f(a: number): void;\n"),
+    "export listed elsewhere": (FUNC, FUNC + "export { f };\n"),
+    "export listed under another name": (FUNC + "export { f };\n", FUNC + "export { f as g };\n"),
+    "export default listed": (FUNC + "export { f };\n", FUNC + "export default f;\n"),
+    "const becomes let": ("export const f = 1;\n", "export let f = 1;\n"),
+    "let becomes var": ("let f = 1;\n", "var f = 1;\n"),
+    "export list removed": ("const f = 1;\nexport { f };\n", "const f = 1;\n"),
     "exported class decorator": (
         "@Injectable()\nexport " + CLASS_F,
         "@Injectable({ a: 1 })\nexport " + CLASS_F,
@@ -54,6 +60,11 @@ def test_export_is_part_of_the_signature(repo: Path, store: Store, case: str) ->
     before, after = EXPORTS[case]
     symbol = "F" if "class F" in before else "f"
     assert verdict(repo, store, "src/m.ts", before, after, symbol) == "signature"
+
+
+def test_reexport_from_another_module_is_not_this_symbols(repo: Path, store: Store) -> None:
+    source = FUNC + 'export { f } from "./other";\n'
+    assert verdict(repo, store, "src/m.ts", FUNC, source, "f") == "unchanged"
 
 
 def test_export_in_javascript(repo: Path, store: Store) -> None:
@@ -375,3 +386,65 @@ def test_typescript_overloads_are_the_signature(
 ) -> None:
     changed = OVERLOADED.replace(old, new)
     assert verdict(repo, store, "src/p.ts", OVERLOADED, changed, symbol) == state
+
+
+@pytest.mark.parametrize(
+    ("path", "before", "symbol"),
+    [
+        ("src/m.ts", "export const limit = 2147483647;\n", "limit"),
+        ("m.js", "function f() {\n  return 0xFFFF + 1000.5;\n}\n", "f"),
+        ("m.go", "package m\n\nfunc f() int {\n\treturn 1000000 + 0x7FFF\n}\n", "f"),
+        ("lib.rs", "fn f() -> u64 {\n    1000000u64 + 0xFFFF\n}\n", "f"),
+        (
+            "A.java",
+            "class A {\n    long f() {\n        return 1000000L + 0xFFFF;\n    }\n}\n",
+            "A.f",
+        ),
+    ],
+)
+def test_digit_separators_are_formatting(
+    repo: Path, store: Store, path: str, before: str, symbol: str
+) -> None:
+    after = (
+        before.replace("2147483647", "2_147_483_647")
+        .replace("1000000", "1_000_000")
+        .replace("0xFFFF", "0xFF_FF")
+        .replace("1000.5", "1_000.5")
+        .replace("0x7FFF", "0x7F_FF")
+    )
+    assert after != before
+    assert verdict(repo, store, path, before, after, symbol) == "unchanged"
+    write(repo, path, after.replace("1_000", "2_000").replace("2_147", "3_147"))
+    assert link_status(store).state == "body"  # the value still counts
+
+
+TAKEN = {  # a file deleted, its names rewritten into a new one too changed for git's rename
+    "ts": (
+        "export let a: number\nexport let b: number\nexport let c: number\n",
+        'import { x } from "./x"\n\nexport let a: string = x\nexport let b: string = x\n'
+        "export let c: string = x\nexport let d: string = x\n",
+    ),
+    "py": (
+        "a: int\nb: int\nc: int\n",
+        "from x import x\n\na: str = x\nb: str = x\nc: str = x\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("suffix", sorted(TAKEN))
+def test_deleted_file_whose_names_went_to_one_new_file(
+    repo: Path, store: Store, suffix: str
+) -> None:
+    before, after = TAKEN[suffix]
+    write(repo, f"old.{suffix}", before)
+    write(repo, f"other.{suffix}", before.replace("a", "z"))  # holds some of the names
+    commit_all(repo, "code")
+    remember(repo, store, [f"old.{suffix}::a"])
+    (repo / f"old.{suffix}").unlink()
+    write(repo, f"new.{suffix}", after)
+    commit_all(repo, "rewrite")
+    status = link_status(store)
+    assert (status.state, status.moved_to) == ("moved", f"new.{suffix}::a")
+    write(repo, f"new2.{suffix}", after)  # two files taking the names over: no guess
+    commit_all(repo, "copy")
+    assert link_status(store).state == "removed"

@@ -1,0 +1,3 @@
+module golabeler
+
+go 1.19
