@@ -2,16 +2,17 @@
 """memkit's speed goals, several memkit installs side by side on the same real store.
 
     python benchmarks/bench_goals.py MIRROR [--n 10000] [--small 1000] [--rounds 5]
-                                    [--dir DIR] [NAME=PYTHON ...]
+                                    [--dir DIR] [--only TEXT ...] [NAME=PYTHON ...]
 
 PYTHON is an interpreter with a memkit installed (a virtual environment's bin/python);
 this interpreter is always "this". MIRROR is a git directory the stores grow from
 (benchmarks/real_store.py): one store of --small and one of --n memories, made once
 under DIR (reused when present), then copied once per install so that each keeps its
-own derived files and runs its own `hooks install`. Each round runs every case of
-every install once, in a new shuffled order, as real processes, after one round that
-warms every cache and is not counted; the table gives the median wall and CPU time
-(user + system) and the goal's figure, all from the same run:
+own derived files and runs its own `hooks install`. `--only TEXT` times only the goals
+whose case holds TEXT (`--only session-start --only "one memory"`) and their floors.
+Each round runs every case of every install once, in a new shuffled order, as real
+processes, after one round that warms every cache and is not counted; the table gives
+the median wall and CPU time (user + system) and the goal's figure, all from the same run:
 
 - a commit touching nothing memkit cares about: ms added over `git commit --no-verify`
   (goal +30 ms, at both sizes);
@@ -173,10 +174,23 @@ def main() -> None:
     ap.add_argument("--small", type=int, default=1_000)
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--dir", type=Path, default=Path("/tmp/memkit-goals"))
+    ap.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        metavar="TEXT",
+        help="time only the goals whose case holds TEXT (repeatable), with their floors",
+    )
     args = ap.parse_intermixed_args()
+    goals = [g for g in GOALS if not args.only or any(t in g[0] for t in args.only)]
+    if not goals:
+        ap.error(f"no goal's case holds {' or '.join(map(repr, args.only))}")
+    wanted = {case for g in goals for case in g[:2]}
     installs = dict(x.split("=", 1) for x in args.installs) | {"this": sys.executable}
     todo: list[Case] = []
     for size, big in ((args.small, False), (args.n, True)):
+        if not any(c.startswith("small " if not big else "n ") for c in wanted):
+            continue
         base = args.dir / f"store-{size}"
         if not (base / ".memory").is_dir():
             grow(args.mirror, size, base)
@@ -185,7 +199,8 @@ def main() -> None:
             copy, quiet = args.dir / f"{name}-{size}", args.dir / f"{name}-{size}-quiet"
             prepare(base, copy, py)
             prepare(base, quiet, py)
-            todo += cases(name, py, copy, quiet, big)
+            got = cases(name, py, copy, quiet, big)
+            todo += [c for c in got if c.name.removeprefix(f"{name} ") in wanted]
     got: dict[str, list[tuple[float, float]]] = {c.name: [] for c in todo}
     rng = random.Random(7)
     for round in range(args.rounds + 1):  # the first round warms every cache and is not counted
@@ -204,7 +219,7 @@ def main() -> None:
     )
     print(f"{'':44}{'wall':>9}{'CPU':>9}   goal")
     for name in installs:
-        for case, floor, goal, unit in GOALS:
+        for case, floor, goal, unit in goals:
             w, c = med[f"{name} {case}"]
             fw, fc = med[f"{name} {floor}"]
             if unit == "+":
