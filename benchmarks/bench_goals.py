@@ -46,6 +46,9 @@ from real_store import ENV, grow
 # git must not start `gc --auto` in the background: the store's first commit of 10,000
 # files would, and the copies would then be timed repacking (grow uses ENV too).
 ENV.update(GIT_CONFIG_COUNT="1", GIT_CONFIG_KEY_0="gc.auto", GIT_CONFIG_VALUE_0="0")
+# memkit runs byte-compiled, as pip installs it: with PYTHONDONTWRITEBYTECODE an install
+# never cached compiles every module it imports in every process, and loses to one cached.
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 
 READ_ALL = "import pathlib\nfor p in pathlib.Path('.memory').rglob('*.md'): p.read_bytes()"
 CAT = "find .memory -name '*.md' -print0 | xargs -0 cat > /dev/null"
