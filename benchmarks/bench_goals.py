@@ -129,9 +129,17 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
     src = next(
         str(p.relative_to(root)) for p in sorted(root.rglob("*.py")) if ".git" not in p.parts
     )
+    start = f"bench-{name}-start"
     base = {"session_id": f"bench-{name}", "transcript_path": "/tmp/bench.jsonl", "cwd": str(quiet)}
     events = {
-        "session-start": {**base, "hook_event_name": "SessionStart", "source": "startup"},
+        # A session start opens a new session: one of its own, with no receipts from the
+        # rounds before (a receipts file grown over every round would be timed instead).
+        "session-start": {
+            **base,
+            "session_id": start,
+            "hook_event_name": "SessionStart",
+            "source": "startup",
+        },
         "user-prompt-submit": {
             **base,
             "hook_event_name": "UserPromptSubmit",
@@ -151,7 +159,17 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
         Case(f"{name} n read every memory in Python", [py, "-c", READ_ALL], quiet),
         Case(f"{name} n compile (no-op)", [py, "-m", "memkit", "compile"], quiet),
     ]
-    out += [Case(f"{name} n hook {e}", [hook, e], quiet, json.dumps(p)) for e, p in events.items()]
+    receipts = quiet / ".git" / "memkit" / "receipts" / f"{start}.jsonl"
+    out += [
+        Case(
+            f"{name} n hook {e}",
+            [hook, e],
+            quiet,
+            json.dumps(p),
+            setup=(lambda: receipts.unlink(missing_ok=True)) if e == "session-start" else None,
+        )
+        for e, p in events.items()
+    ]
     return out
 
 
@@ -202,8 +220,8 @@ def main() -> None:
             copy, quiet = args.dir / f"{name}-{size}", args.dir / f"{name}-{size}-quiet"
             prepare(base, copy, py)
             prepare(base, quiet, py)
-            got = cases(name, py, copy, quiet, big)
-            todo += [c for c in got if c.name.removeprefix(f"{name} ") in wanted]
+            made = cases(name, py, copy, quiet, big)
+            todo += [c for c in made if c.name.removeprefix(f"{name} ") in wanted]
     got: dict[str, list[tuple[float, float]]] = {c.name: [] for c in todo}
     rng = random.Random(7)
     for round in range(args.rounds + 1):  # the first round warms every cache and is not counted
@@ -222,8 +240,8 @@ def main() -> None:
     )
     print(f"{'':44}{'wall':>9}{'CPU':>9}   goal")
     for name in installs:
-        for case, floor, goal, unit in goals:
-            w, c = med[f"{name} {case}"]
+        for what, floor, goal, unit in goals:
+            w, c = med[f"{name} {what}"]
             fw, fc = med[f"{name} {floor}"]
             if unit == "+":
                 fig = f"{(w - fw) * 1000:+7.0f} ms{(c - fc) * 1000:+7.0f} ms"
@@ -231,7 +249,7 @@ def main() -> None:
             else:
                 fig = f"{w / fw:8.1f}x{c / fc:8.1f}x"
                 want = f"{goal}x"
-            print(f"{name + ' ' + case:44}{fig}   {want} {'' if unit == '+' else floor[2:]}")
+            print(f"{name + ' ' + what:44}{fig}   {want} {'' if unit == '+' else floor[2:]}")
 
 
 if __name__ == "__main__":
