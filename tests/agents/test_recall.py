@@ -141,3 +141,26 @@ def test_a_weak_second_match_is_left_out(store: Store) -> None:
 def test_a_short_plural_finds_its_singular(store: Store) -> None:
     index = prompt_index(store, ["Dependency floors are not raised for CVEs"])
     assert [m for m, _ in recall.about_prompt(index, "a CVE in starlette", limit=3)] == ["t-0"]
+
+
+def test_a_rare_word_only_in_a_tag_is_not_enough(store: Store) -> None:
+    store.add(mm.new("Packages are locked", "Body.", mid="tagged", today=DAY, tags=["pydantic"]))
+    index = prompt_index(store, ["Starlette floors stay where they are"])
+    assert recall.about_prompt(index, "upgrade pydantic now", limit=3) == []
+    got = recall.about_prompt(index, "raise the starlette floor", limit=3)
+    assert [m for m, _ in got] == ["t-0"]
+
+
+def test_two_rare_words_in_tags_are_enough(store: Store) -> None:
+    store.add(mm.new("Packages are locked", "Body.", mid="tagged", today=DAY,
+                     tags=["pydantic", "starlette"]))  # fmt: skip
+    index = prompt_index(store, [])
+    got = recall.about_prompt(index, "upgrade pydantic and starlette", limit=3)
+    assert [m for m, _ in got] == ["tagged"]
+
+
+def test_the_reasons_score_is_the_one_held_against_the_floor(store: Store) -> None:
+    index = prompt_index(store, ["Run pyright on the client before a release"])
+    ((_, why),) = recall.about_prompt(index, "run pyright on the client", limit=3)
+    score, floor = re.fullmatch(r"pyright client \(score (\S+), floor (\S+)\)", why).groups()
+    assert score == floor  # one word in 1 memory: the everyday `client` adds nothing

@@ -299,17 +299,19 @@ def for_context(index: Index, rel: str) -> dict[str, str]:
 
 COMMON_WEIGHT = 0.25  # of an everyday word's IDF (words.common)
 RELATIVE_FLOOR = 0.5  # of the best memory's score, below which a memory is left out
+UNTITLED_WEIGHT = 0.5  # of the IDF of a word in a memory's tags or links, not its title
 
 
 def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, str]]:
     """(id, why) of the memories whose title, tags or links share the most distinctive
     words with `prompt`, best first; `why` names the words, the score and the floor.
 
-    A word counts its IDF in the store, an everyday word (words.common, or one in more
-    than a tenth of the memories) a quarter of it. A memory is given only when the words
-    it shares that are not everyday words reach the floor (the IDF of a word in 1 memory
-    of 1,000: one such word, or several commoner ones) and its score is at least half
-    the best one's: when unsure, nothing is given."""
+    A word counts its IDF in the store; an everyday word (words.common, or one in more
+    than a tenth of the memories) a quarter of it, and a word in the memory's tags or
+    links but not its title half of it. A memory is given only when the words it shares
+    that are not everyday words reach the floor (the IDF of a word in 1 memory of 1,000:
+    one such word in its title, or several) and its score is at least half the best
+    one's: when unsure, nothing is given."""
     import math
 
     from memkit.agents.claude.words import common, words
@@ -318,7 +320,7 @@ def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, st
     everyday = common()
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
-    rare: dict[str, float] = {}  # the part of the score not from everyday words
+    rare: dict[str, dict[str, float]] = {}  # id -> {word not everyday: its IDF}
     for w in dict.fromkeys(words(prompt[:4000])):
         ids = index.bucket("w", w).get(w, ())
         if not isinstance(ids, list) or not ids:
@@ -332,12 +334,26 @@ def about_prompt(index: Index, prompt: str, *, limit: int) -> list[tuple[str, st
                 scores[mid] = scores.get(mid, 0.0) + weight
                 matched.setdefault(mid, []).append(w)
                 if w not in everyday:
-                    rare[mid] = rare.get(mid, 0.0) + weight
+                    rare.setdefault(mid, {})[w] = weight
     floor = math.log(1 + total / max(1, total // 1000))
+    for mid, found in rare.items():
+        if sum(found.values()) < floor:
+            continue  # left out whatever its title holds: no need to read it
+        e = index.entry(mid)
+        titled = set(words(e[TITLE])) if e is not None else set()
+        for w in found:
+            if w not in titled:  # only in its tags or links
+                cut = found[w] * (1 - UNTITLED_WEIGHT)
+                found[w] -= cut
+                scores[mid] -= cut
     best = sorted(scores, key=lambda m: (-scores[m], m))
     top = scores[best[0]] if best else 0.0
-    keep = [m for m in best if rare.get(m, 0.0) >= floor and scores[m] >= RELATIVE_FLOOR * top]
+    kept = [
+        m
+        for m in best
+        if sum(rare.get(m, {}).values()) >= floor and scores[m] >= RELATIVE_FLOOR * top
+    ]
     return [
-        (m, f"{' '.join(matched[m])} (score {scores[m]:.2f}, floor {floor:.2f})")
-        for m in keep[:limit]
+        (m, f"{' '.join(matched[m])} (score {sum(rare[m].values()):.2f}, floor {floor:.2f})")
+        for m in kept[:limit]
     ]
