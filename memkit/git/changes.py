@@ -77,10 +77,13 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(repo: Any, *diffs: Any, renames: bool = True, trees: bool = False) -> TreeChanges:
+def _changes(
+    repo: Any, *diffs: Any, renames: bool = True, trees: tuple[str, str] | None = None
+) -> TreeChanges:
     """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
-    `trees`: tree-to-tree diffs, whose large files skip rename detection. A diff whose
-    new side is the work tree comes as ("work", diff)."""
+    `trees`: the ids of the old and new trees of a tree-to-tree diff (the only one
+    given), whose renames are git's own and whose large files skip rename detection. A
+    diff whose new side is the work tree comes as ("work", diff)."""
     out = TreeChanges()
     for diff in diffs:
         work, diff = diff if isinstance(diff, tuple) else (False, diff)
@@ -88,12 +91,15 @@ def _changes(repo: Any, *diffs: Any, renames: bool = True, trees: bool = False) 
     return out
 
 
-def _one(repo: Any, diff: Any, renames: bool, trees: bool, work: bool) -> TreeChanges:
+def _one(
+    repo: Any, diff: Any, renames: bool, trees: tuple[str, str] | None, work: bool
+) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
     unseen: dict[str, str] = {}
+    found: dict[str, str] | None = None
     if renames:
-        unseen = _find_renames(repo, diff, trees, work)
+        unseen, found = _find_renames(repo, diff, trees, work)
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
@@ -108,15 +114,25 @@ def _one(repo: Any, diff: Any, renames: bool, trees: bool, work: bool) -> TreeCh
             deleted.add(old)
         elif st != status.UNMODIFIED:
             modified.add(old)
+    if found:
+        renamed = found
+        deleted -= found.keys()
+        added -= set(found.values())
     return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed, unseen)
 
 
-def _find_renames(repo: Any, diff: Any, trees: bool, work: bool) -> dict[str, str]:
+def _find_renames(
+    repo: Any, diff: Any, trees: tuple[str, str] | None, work: bool
+) -> tuple[dict[str, str], dict[str, str] | None]:
     """git's rename detection on `diff`. It reads every file added or deleted: those a
     partial clone lacks are fetched first, in one batch; when some cannot be, renames
     are only the exact ones (the same blob under a new name) and {path: why} of the
-    files it could not read is returned. `work`: the new side is the work tree (read
-    from disk, not from the objects)."""
+    files it could not read is returned first. Between two trees, the `git` command
+    itself is asked, so that a rename is the one `git diff` and `git log --follow`
+    show (libgit2's similarity scores differently: near git's 50% threshold the two
+    disagree both ways); its {old path: new path} is returned second, and None when
+    libgit2 marked the renames in `diff` (no git, or not two trees). `work`: the new
+    side is the work tree (read from disk, not from the objects)."""
     from memkit.git.objects import objects_of
 
     find = load_pygit2().enums.DiffFind
@@ -132,10 +148,33 @@ def _find_renames(repo: Any, diff: Any, trees: bool, work: bool) -> dict[str, st
     flags = find.FIND_RENAMES | find.FIND_FOR_UNTRACKED
     if unseen:
         diff.find_similar(flags=flags | find.FIND_EXACT_MATCH_ONLY)
-        return {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
-    if not (trees and _large_sides(diff, objects)):
-        diff.find_similar(flags=flags)
-    return {}
+        why = {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
+        return why, None
+    if trees is not None and _large_sides(diff, objects):
+        return {}, None
+    if trees is not None:
+        found = _git_renames(repo, diff, trees)
+        if found is not None:
+            return {}, found
+    diff.find_similar(flags=flags)
+    return {}, None
+
+
+def _git_renames(repo: Any, diff: Any, trees: tuple[str, str]) -> dict[str, str] | None:
+    """git's renames between `trees` (None: git could not say, or paired files `diff`
+    does not have as deleted and added); none asked when nothing was both."""
+    from pathlib import Path
+
+    from memkit.git import plain
+
+    deleted = {d.old_file.path for d in diff.deltas if d.status_char() == "D"}
+    added = {d.new_file.path for d in diff.deltas if d.status_char() == "A"}
+    if not (deleted and added):
+        return {}
+    found = plain.renames(Path(repo.path), *trees)
+    if found is None or not (found.keys() <= deleted and set(found.values()) <= added):
+        return None
+    return found
 
 
 def _large_sides(diff: Any, odb: Any) -> bool:
@@ -198,9 +237,7 @@ def changes_since(
     local = local if local is not None else local_changes(repo)
     if old.id == head.id:
         return local
-    return _changes(
-        repo, _tree_diff(repo, tree_of(repo, old), tree_of(repo, head)), trees=True
-    ).then(local)
+    return _tree_changes(repo, tree_of(repo, old), tree_of(repo, head)).then(local)
 
 
 def staged_changes(repo: Any) -> TreeChanges:
@@ -221,24 +258,23 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     """
     base_tree = tree_of(repo, resolve(repo, base))
     if head is not None:
-        diff = _tree_diff(repo, base_tree, tree_of(repo, resolve(repo, head)))
-        return _changes(repo, diff, renames=renames, trees=True)
+        return _tree_changes(repo, base_tree, tree_of(repo, resolve(repo, head)), renames)
     if repo.head_is_unborn:
         return _changes(repo, ("work", repo.diff(base_tree, None)))
-    head_tree = _head_tree(repo)
-    diff = _tree_diff(repo, base_tree, head_tree)
-    return _changes(repo, diff, trees=True).then(local_changes(repo))
+    return _tree_changes(repo, base_tree, _head_tree(repo)).then(local_changes(repo))
 
 
 def _head_tree(repo: Any) -> Any:
     return tree_of(repo, repo.head.peel(load_pygit2().Commit))
 
 
-def _tree_diff(repo: Any, old: Any, new: Any) -> Any:
-    """libgit2's diff of two trees, once what differs is known to be within
-    memkit.git.bounded's limits (a branch can hold a tree naming a billion paths)."""
+def _tree_changes(repo: Any, old: Any, new: Any, renames: bool = True) -> TreeChanges:
+    """What changed from tree `old` to tree `new`, diffed by libgit2 once what differs
+    is known to be within memkit.git.bounded's limits (a branch can hold a tree naming
+    a billion paths); renames are git's own (see _find_renames)."""
     from memkit.git.bounded import check_changes
     from memkit.git.objects import objects_of
 
-    check_changes(objects_of(repo), str(old.id), str(new.id))
-    return repo.diff(old, new)
+    old_id, new_id = str(old.id), str(new.id)
+    check_changes(objects_of(repo), old_id, new_id)
+    return _changes(repo, repo.diff(old, new), renames=renames, trees=(old_id, new_id))
