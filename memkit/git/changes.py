@@ -77,29 +77,25 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(
-    repo: Any, *diffs: Any, renames: bool = True, trees: tuple[str, str] | None = None
-) -> TreeChanges:
+def _changes(repo: Any, *diffs: Any, renames: bool = True) -> TreeChanges:
     """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
-    `trees`: the ids of the old and new trees of a tree-to-tree diff (the only one
-    given), whose renames are git's own and whose large files skip rename detection. A
-    diff whose new side is the work tree comes as ("work", diff)."""
+    A diff may come as (how, diff): how is "work" when its new side is the work tree,
+    or the arguments of the `git` command that diffs the same two sides (a tree-to-tree
+    diff, whose large files skip rename detection, or the index against a tree)."""
     out = TreeChanges()
     for diff in diffs:
-        work, diff = diff if isinstance(diff, tuple) else (False, diff)
-        out = out.then(_one(repo, diff, renames, trees, work=bool(work)))
+        how, diff = diff if isinstance(diff, tuple) else (None, diff)
+        out = out.then(_one(repo, diff, renames, how))
     return out
 
 
-def _one(
-    repo: Any, diff: Any, renames: bool, trees: tuple[str, str] | None, work: bool
-) -> TreeChanges:
+def _one(repo: Any, diff: Any, renames: bool, how: str | tuple[str, ...] | None) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
     unseen: dict[str, str] = {}
     found: dict[str, str] | None = None
     if renames:
-        unseen, found = _find_renames(repo, diff, trees, work)
+        unseen, found = _find_renames(repo, diff, how)
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
@@ -122,21 +118,22 @@ def _one(
 
 
 def _find_renames(
-    repo: Any, diff: Any, trees: tuple[str, str] | None, work: bool
+    repo: Any, diff: Any, how: str | tuple[str, ...] | None
 ) -> tuple[dict[str, str], dict[str, str] | None]:
     """git's rename detection on `diff`. It reads every file added or deleted: those a
     partial clone lacks are fetched first, in one batch; when some cannot be, renames
     are only the exact ones (the same blob under a new name) and {path: why} of the
-    files it could not read is returned first. Between two trees, the `git` command
-    itself is asked, so that a rename is the one `git diff` and `git log --follow`
-    show (libgit2's similarity scores differently: near git's 50% threshold the two
-    disagree both ways); its {old path: new path} is returned second, and None when
-    libgit2 marked the renames in `diff` (no git, or not two trees). `work`: the new
-    side is the work tree (read from disk, not from the objects)."""
+    files it could not read is returned first. Between two trees, or the index and a
+    tree, the `git` command itself is asked (`how`), so that a rename is the one `git
+    diff`, `git status` and `git log --follow` show (libgit2's similarity scores
+    differently: near git's 50% threshold the two disagree both ways); its {old path:
+    new path} is returned second, and None when libgit2 marked the renames in `diff`
+    (no git, or the work tree: git does not pair untracked files)."""
     from memkit.git.objects import objects_of
 
     find = load_pygit2().enums.DiffFind
     objects = objects_of(repo)
+    work = how == "work"  # added files are read from disk, not from the objects
     sides = {
         str(f.id): f.path
         for d in diff.deltas
@@ -150,18 +147,18 @@ def _find_renames(
         diff.find_similar(flags=flags | find.FIND_EXACT_MATCH_ONLY)
         why = {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
         return why, None
-    if trees is not None and _large_sides(diff, objects):
+    if isinstance(how, tuple) and how[0] == "diff-tree" and _large_sides(diff, objects):
         return {}, None
-    if trees is not None:
-        found = _git_renames(repo, diff, trees)
+    if isinstance(how, tuple):
+        found = _git_renames(repo, diff, how)
         if found is not None:
             return {}, found
     diff.find_similar(flags=flags)
     return {}, None
 
 
-def _git_renames(repo: Any, diff: Any, trees: tuple[str, str]) -> dict[str, str] | None:
-    """git's renames between `trees` (None: git could not say, or paired files `diff`
+def _git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, str] | None:
+    """git's renames in the diff `how` (None: git could not say, or paired files `diff`
     does not have as deleted and added); none asked when nothing was both."""
     from pathlib import Path
 
@@ -171,7 +168,7 @@ def _git_renames(repo: Any, diff: Any, trees: tuple[str, str]) -> dict[str, str]
     added = {d.new_file.path for d in diff.deltas if d.status_char() == "A"}
     if not (deleted and added):
         return {}
-    found = plain.renames(Path(repo.path), *trees)
+    found = plain.renames(Path(repo.path), *how)
     if found is None or not (found.keys() <= deleted and set(found.values()) <= added):
         return None
     return found
@@ -215,7 +212,7 @@ def local_changes(repo: Any) -> TreeChanges:
     if repo.head_is_unborn:
         staged = TreeChanges(added=frozenset(entry.path for entry in index))
         return staged.then(_changes(repo, work))
-    return _changes(repo, index.diff_to_tree(_head_tree(repo)), work)
+    return _changes(repo, _staged(repo, index), work)
 
 
 def changes_since(
@@ -246,7 +243,7 @@ def staged_changes(repo: Any) -> TreeChanges:
     index.read()
     if repo.head_is_unborn:
         return TreeChanges(added=frozenset(entry.path for entry in index))
-    return _changes(repo, index.diff_to_tree(_head_tree(repo)))
+    return _changes(repo, _staged(repo, index))
 
 
 def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
@@ -264,6 +261,12 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     return _tree_changes(repo, base_tree, _head_tree(repo)).then(local_changes(repo))
 
 
+def _staged(repo: Any, index: Any) -> tuple[tuple[str, ...], Any]:
+    """The index's diff to HEAD, with the `git` command that diffs the same sides."""
+    head = _head_tree(repo)
+    return ("diff-index", "--cached", str(head.id)), index.diff_to_tree(head)
+
+
 def _head_tree(repo: Any) -> Any:
     return tree_of(repo, repo.head.peel(load_pygit2().Commit))
 
@@ -277,4 +280,4 @@ def _tree_changes(repo: Any, old: Any, new: Any, renames: bool = True) -> TreeCh
 
     old_id, new_id = str(old.id), str(new.id)
     check_changes(objects_of(repo), old_id, new_id)
-    return _changes(repo, repo.diff(old, new), renames=renames, trees=(old_id, new_id))
+    return _changes(repo, (("diff-tree", old_id, new_id), repo.diff(old, new)), renames=renames)

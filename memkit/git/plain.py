@@ -70,13 +70,14 @@ def branches(root: Path) -> frozenset[str]:
     return frozenset(names)
 
 
-def renames(git_dir: Path, old: str, new: str) -> dict[str, str] | None:
-    """git's own rename detection (`git diff -M`, the one `git log --follow` and `git
-    diff` show) between trees or commits `old` and `new` of the repository at `git_dir`:
+def renames(git_dir: Path, command: str, *sides: str) -> dict[str, str] | None:
+    """git's own rename detection (`git diff -M`, the one `git log --follow`, `git
+    status` and `git diff` show) in the repository at `git_dir`: `command` diff-tree
+    with two trees, or diff-index with --cached and a tree (the index against it).
     {old path: new path}, or None if git cannot say (no git, an object it cannot read).
     Nothing is fetched: the caller has fetched the files a partial clone lacks."""
-    asked = ["--git-dir", str(git_dir), "diff-tree", "-r", "-z", "-M", "--name-status",
-             "--diff-filter=R", "--no-ext-diff", "--no-textconv", old, new]  # fmt: skip
+    asked = ["--git-dir", str(git_dir), command, "-r", "-z", "-M", "--name-status",
+             "--diff-filter=R", "--no-ext-diff", "--no-textconv", *sides]  # fmt: skip
     out = _run(git_dir, asked, env={"GIT_NO_LAZY_FETCH": "1"})
     if out is None:
         return None

@@ -8,7 +8,7 @@ import pytest
 
 from memkit import git as mgit
 from memkit.git import TreeChanges
-from tests.conftest import commit_files, git
+from tests.conftest import commit_files, git, write_files
 
 
 def test_tree_changes_compose() -> None:
@@ -92,3 +92,17 @@ def test_without_git_renames_are_still_found(
     monkeypatch.setenv("PATH", str(tmp_path / "nothing"))
     changes = mgit.range_changes(mgit.open_repo(repo), "HEAD~1", "HEAD")
     assert dict(changes.renamed) == {"old.py": "pkg/core.py"}
+
+
+@pytest.mark.parametrize(("shape", "renamed"), [("long_lines", True), ("short_kept", False)])
+def test_a_staged_rename_is_the_one_git_status_shows(repo: Path, shape: str, renamed: bool) -> None:
+    old, new = _NEAR[shape]
+    commit_files(repo, {"old.py": old}, "before")
+    git(repo, "rm", "-q", "old.py")
+    write_files(repo, {"pkg/core.py": new})
+    git(repo, "add", "pkg/core.py")
+    assert git(repo, "status", "--porcelain").startswith("R " if renamed else "D ")
+    opened = mgit.open_repo(repo)
+    expected = {"old.py": "pkg/core.py"} if renamed else {}
+    assert dict(mgit.staged_changes(opened).renamed) == expected
+    assert dict(mgit.local_changes(opened).renamed) == expected
