@@ -9,6 +9,7 @@ import pytest
 from memkit import git as mgit
 from memkit.git import TreeChanges
 from tests.conftest import commit_files, git, write_files
+from tests.staleness.clones import clone, missing
 
 
 def test_tree_changes_compose() -> None:
@@ -106,3 +107,19 @@ def test_a_staged_rename_is_the_one_git_status_shows(repo: Path, shape: str, ren
     expected = {"old.py": "pkg/core.py"} if renamed else {}
     assert dict(mgit.staged_changes(opened).renamed) == expected
     assert dict(mgit.local_changes(opened).renamed) == expected
+
+
+def test_a_blobless_clone_fetches_the_sides_then_renames_as_git_does(
+    repo: Path, tmp_path: Path
+) -> None:
+    _near_rename(repo, "long_lines")
+    commit_files(repo, {"later.py": "n = 1\n"}, "later")  # HEAD checks out none of old.py
+    bare = tmp_path / "bare.git"
+    git(tmp_path, "clone", "-q", "--bare", str(repo), str(bare))
+    git(bare, "config", "uploadpack.allowFilter", "true")
+    partial = clone(bare, tmp_path / "partial", "--filter=blob:none")
+    old_blob = git(partial, "rev-parse", "HEAD~2:old.py").strip()
+    assert old_blob in missing(partial)
+    changes = mgit.range_changes(mgit.open_repo(partial), "HEAD~2", "HEAD")
+    assert (dict(changes.renamed), changes.unseen) == ({"old.py": "pkg/core.py"}, {})
+    assert old_blob not in missing(partial)
