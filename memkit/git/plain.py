@@ -78,7 +78,9 @@ def renames(git_dir: Path, command: str, *sides: str) -> dict[str, str] | None:
     Nothing is fetched: the caller has fetched the files a partial clone lacks."""
     asked = ["--git-dir", str(git_dir), command, "-r", "-z", "-M", "--name-status",
              "--diff-filter=R", "--no-ext-diff", "--no-textconv", *sides]  # fmt: skip
-    out = _run(git_dir, asked, env={"GIT_NO_LAZY_FETCH": "1"})
+    # the index libgit2 reads, not a git hook's temporary one (GIT_INDEX_FILE)
+    env = {"GIT_NO_LAZY_FETCH": "1", "GIT_INDEX_FILE": str(git_dir / "index")}
+    out = _run(git_dir, asked, env=env)
     if out is None:
         return None
     fields = out.split(b"\0")

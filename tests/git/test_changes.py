@@ -123,3 +123,18 @@ def test_a_blobless_clone_fetches_the_sides_then_renames_as_git_does(
     changes = mgit.range_changes(mgit.open_repo(partial), "HEAD~2", "HEAD")
     assert (dict(changes.renamed), changes.unseen) == ({"old.py": "pkg/core.py"}, {})
     assert old_blob not in missing(partial)
+
+
+def test_staged_renames_read_the_index_libgit2_reads(
+    repo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old, new = _NEAR["long_lines"]
+    commit_files(repo, {"old.py": old}, "before")
+    other = tmp_path / "hook-index"
+    git(repo, "read-tree", "HEAD", GIT_INDEX_FILE=str(other))  # what a hook may name
+    git(repo, "rm", "-q", "old.py")
+    write_files(repo, {"pkg/core.py": new})
+    git(repo, "add", "pkg/core.py")
+    monkeypatch.setenv("GIT_INDEX_FILE", str(other))
+    changes = mgit.staged_changes(mgit.open_repo(repo))
+    assert dict(changes.renamed) == {"old.py": "pkg/core.py"}
