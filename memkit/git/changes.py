@@ -77,23 +77,25 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(repo: Any, *diffs: Any, renames: bool = True, trees: bool = False) -> TreeChanges:
+def _changes(repo: Any, *diffs: Any, renames: bool = True) -> TreeChanges:
     """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
-    `trees`: tree-to-tree diffs, whose large files skip rename detection. A diff whose
-    new side is the work tree comes as ("work", diff)."""
+    A diff may come as (how, diff): how is "work" when its new side is the work tree,
+    or the arguments of the `git` command that diffs the same two sides (a tree-to-tree
+    diff, whose large files skip rename detection, or the index against a tree)."""
     out = TreeChanges()
     for diff in diffs:
-        work, diff = diff if isinstance(diff, tuple) else (False, diff)
-        out = out.then(_one(repo, diff, renames, trees, work=bool(work)))
+        how, diff = diff if isinstance(diff, tuple) else (None, diff)
+        out = out.then(_one(repo, diff, renames, how))
     return out
 
 
-def _one(repo: Any, diff: Any, renames: bool, trees: bool, work: bool) -> TreeChanges:
+def _one(repo: Any, diff: Any, renames: bool, how: str | tuple[str, ...] | None) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
     unseen: dict[str, str] = {}
+    found: dict[str, str] | None = None
     if renames:
-        unseen = _find_renames(repo, diff, trees, work)
+        unseen, found = _find_renames(repo, diff, how)
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
@@ -108,19 +110,30 @@ def _one(repo: Any, diff: Any, renames: bool, trees: bool, work: bool) -> TreeCh
             deleted.add(old)
         elif st != status.UNMODIFIED:
             modified.add(old)
+    if found:
+        renamed = found
+        deleted -= found.keys()
+        added -= set(found.values())
     return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed, unseen)
 
 
-def _find_renames(repo: Any, diff: Any, trees: bool, work: bool) -> dict[str, str]:
+def _find_renames(
+    repo: Any, diff: Any, how: str | tuple[str, ...] | None
+) -> tuple[dict[str, str], dict[str, str] | None]:
     """git's rename detection on `diff`. It reads every file added or deleted: those a
     partial clone lacks are fetched first, in one batch; when some cannot be, renames
     are only the exact ones (the same blob under a new name) and {path: why} of the
-    files it could not read is returned. `work`: the new side is the work tree (read
-    from disk, not from the objects)."""
+    files it could not read is returned first. Between two trees, or the index and a
+    tree, the `git` command itself is asked (`how`), so that a rename is the one `git
+    diff`, `git status` and `git log --follow` show (libgit2's similarity scores
+    differently: near git's 50% threshold the two disagree both ways); its {old path:
+    new path} is returned second, and None when libgit2 marked the renames in `diff`
+    (no git, or the work tree: git does not pair untracked files)."""
     from memkit.git.objects import objects_of
 
     find = load_pygit2().enums.DiffFind
     objects = objects_of(repo)
+    work = how == "work"  # added files are read from disk, not from the objects
     sides = {
         str(f.id): f.path
         for d in diff.deltas
@@ -132,10 +145,33 @@ def _find_renames(repo: Any, diff: Any, trees: bool, work: bool) -> dict[str, st
     flags = find.FIND_RENAMES | find.FIND_FOR_UNTRACKED
     if unseen:
         diff.find_similar(flags=flags | find.FIND_EXACT_MATCH_ONLY)
-        return {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
-    if not (trees and _large_sides(diff, objects)):
-        diff.find_similar(flags=flags)
-    return {}
+        why = {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
+        return why, None
+    if isinstance(how, tuple) and how[0] == "diff-tree" and _large_sides(diff, objects):
+        return {}, None
+    if isinstance(how, tuple):
+        found = _git_renames(repo, diff, how)
+        if found is not None:
+            return {}, found
+    diff.find_similar(flags=flags)
+    return {}, None
+
+
+def _git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, str] | None:
+    """git's renames in the diff `how` (None: git could not say, or paired files `diff`
+    does not have as deleted and added); none asked when nothing was both."""
+    from pathlib import Path
+
+    from memkit.git import plain
+
+    deleted = {d.old_file.path for d in diff.deltas if d.status_char() == "D"}
+    added = {d.new_file.path for d in diff.deltas if d.status_char() == "A"}
+    if not (deleted and added):
+        return {}
+    found = plain.renames(Path(repo.path), *how)
+    if found is None or not (found.keys() <= deleted and set(found.values()) <= added):
+        return None
+    return found
 
 
 def _large_sides(diff: Any, odb: Any) -> bool:
@@ -176,7 +212,7 @@ def local_changes(repo: Any) -> TreeChanges:
     if repo.head_is_unborn:
         staged = TreeChanges(added=frozenset(entry.path for entry in index))
         return staged.then(_changes(repo, work))
-    return _changes(repo, index.diff_to_tree(_head_tree(repo)), work)
+    return _changes(repo, _staged(repo, index), work)
 
 
 def changes_since(
@@ -198,9 +234,7 @@ def changes_since(
     local = local if local is not None else local_changes(repo)
     if old.id == head.id:
         return local
-    return _changes(
-        repo, _tree_diff(repo, tree_of(repo, old), tree_of(repo, head)), trees=True
-    ).then(local)
+    return _tree_changes(repo, tree_of(repo, old), tree_of(repo, head)).then(local)
 
 
 def staged_changes(repo: Any) -> TreeChanges:
@@ -209,7 +243,7 @@ def staged_changes(repo: Any) -> TreeChanges:
     index.read()
     if repo.head_is_unborn:
         return TreeChanges(added=frozenset(entry.path for entry in index))
-    return _changes(repo, index.diff_to_tree(_head_tree(repo)))
+    return _changes(repo, _staged(repo, index))
 
 
 def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
@@ -221,24 +255,29 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     """
     base_tree = tree_of(repo, resolve(repo, base))
     if head is not None:
-        diff = _tree_diff(repo, base_tree, tree_of(repo, resolve(repo, head)))
-        return _changes(repo, diff, renames=renames, trees=True)
+        return _tree_changes(repo, base_tree, tree_of(repo, resolve(repo, head)), renames)
     if repo.head_is_unborn:
         return _changes(repo, ("work", repo.diff(base_tree, None)))
-    head_tree = _head_tree(repo)
-    diff = _tree_diff(repo, base_tree, head_tree)
-    return _changes(repo, diff, trees=True).then(local_changes(repo))
+    return _tree_changes(repo, base_tree, _head_tree(repo)).then(local_changes(repo))
+
+
+def _staged(repo: Any, index: Any) -> tuple[tuple[str, ...], Any]:
+    """The index's diff to HEAD, with the `git` command that diffs the same sides."""
+    head = _head_tree(repo)
+    return ("diff-index", "--cached", str(head.id)), index.diff_to_tree(head)
 
 
 def _head_tree(repo: Any) -> Any:
     return tree_of(repo, repo.head.peel(load_pygit2().Commit))
 
 
-def _tree_diff(repo: Any, old: Any, new: Any) -> Any:
-    """libgit2's diff of two trees, once what differs is known to be within
-    memkit.git.bounded's limits (a branch can hold a tree naming a billion paths)."""
+def _tree_changes(repo: Any, old: Any, new: Any, renames: bool = True) -> TreeChanges:
+    """What changed from tree `old` to tree `new`, diffed by libgit2 once what differs
+    is known to be within memkit.git.bounded's limits (a branch can hold a tree naming
+    a billion paths); renames are git's own (see _find_renames)."""
     from memkit.git.bounded import check_changes
     from memkit.git.objects import objects_of
 
-    check_changes(objects_of(repo), str(old.id), str(new.id))
-    return repo.diff(old, new)
+    old_id, new_id = str(old.id), str(new.id)
+    check_changes(objects_of(repo), old_id, new_id)
+    return _changes(repo, (("diff-tree", old_id, new_id), repo.diff(old, new)), renames=renames)

@@ -16,11 +16,11 @@ _SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false",
          "-c", "core.untrackedCache=false")  # fmt: skip
 
 
-def _run(root: Path, args: list[str]) -> bytes | None:
-    """git's output; None when it fails."""
+def _run(root: Path, args: list[str], env: dict[str, str] | None = None) -> bytes | None:
+    """git's output; None when it fails. `env`: variables set for this run."""
     import subprocess
 
-    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0"}
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", **(env or {})}
     try:
         done = subprocess.run(
             ["git", *_SAFE, *args], cwd=root, capture_output=True, env=env, check=False
@@ -68,3 +68,25 @@ def branches(root: Path) -> frozenset[str]:
         elif ref.startswith("refs/remotes/"):
             names.add(ref.split("/", 3)[-1])
     return frozenset(names)
+
+
+def renames(git_dir: Path, command: str, *sides: str) -> dict[str, str] | None:
+    """git's own rename detection (`git diff -M`, the one `git log --follow`, `git
+    status` and `git diff` show) in the repository at `git_dir`: `command` diff-tree
+    with two trees, or diff-index with --cached and a tree (the index against it).
+    {old path: new path}, or None if git cannot say (no git, an object it cannot read).
+    Nothing is fetched: the caller has fetched the files a partial clone lacks."""
+    asked = ["--git-dir", str(git_dir), command, "-r", "-z", "-M", "--name-status",
+             "--diff-filter=R", "--no-ext-diff", "--no-textconv", *sides]  # fmt: skip
+    # the index libgit2 reads, not a git hook's temporary one (GIT_INDEX_FILE)
+    env = {"GIT_NO_LAZY_FETCH": "1", "GIT_INDEX_FILE": str(git_dir / "index")}
+    out = _run(git_dir, asked, env=env)
+    if out is None:
+        return None
+    fields = out.split(b"\0")
+    found: dict[str, str] = {}
+    for i in range(0, len(fields) - 2, 3):
+        if not fields[i].startswith(b"R"):
+            return None  # not the `R<score> old new` records asked for
+        found[os.fsdecode(fields[i + 1])] = os.fsdecode(fields[i + 2])
+    return found
