@@ -44,8 +44,11 @@ def count(text: str, memory_id: str) -> tuple[str, int]:
     """(state, times) of one memory in one request's text: "desc" is an `activation:
     agent` memory offered by its description alone."""
     m = next(m for m in ALL if m.id == memory_id)
-    for state, marker in (("full", m.body_marker), ("short", m.title_marker),
-                          ("desc", m.description_marker)):  # fmt: skip
+    for state, marker in (
+        ("full", m.body_marker),
+        ("desc", m.description_marker),
+        ("short", m.title_marker),
+    ):  # a description comes with the title
         times = text.count(marker)
         if times:
             return state, times

@@ -183,7 +183,7 @@ def test_stale_annotation_and_description_alone_are_seen(e2e: Any, tmp_path: Pat
     m = _edge(scratch)
     stale = f"{m['stale'].title_marker} {m['stale'].body_marker}"
     note = f"> **{scratch.STALE_NOTE}:** the code has changed: {scratch.STALE_LINK} (signature)"
-    desc = f"Use when releasing {m['byagent'].description_marker}"
+    desc = f"- Release {m['byagent'].title_marker}: Use when {m['byagent'].description_marker}"
     with_note = {"system": f"{stale}\n{note}\n{desc}", "messages": []}
     r = analyze.analyse(analyze.RunResult("x", "edge:root"), _record(
         tmp_path / "a.jsonl", [("anthropic", with_note)]), [])  # fmt: skip
