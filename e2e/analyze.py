@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from endpoint import has_tool_result, offered_tools, read_records
-from scratch import MEMORIES, file_marker
+from scratch import ALL, STALE_LINK, STALE_NOTE, file_marker, memories_of
 
 MODEL_FLAVOURS = ("anthropic", "chat", "responses", "gemini")
 
@@ -37,26 +37,44 @@ class RunResult:
     twice: list[str] = field(default_factory=list)  # memories more than once in one request
     model: list[str] = field(default_factory=list)  # files memkit's model gets wrong (+/-)
     model_note: str = ""  # why there is no comparison
+    stale_note: bool | None = None  # a stale memory in full came with its annotation
 
 
 def count(text: str, memory_id: str) -> tuple[str, int]:
-    """(state, times) of one memory in one request's text."""
-    m = next(m for m in MEMORIES if m.id == memory_id)
-    full = text.count(m.body_marker)
-    if full:
-        return "full", full
-    short = text.count(m.title_marker)
-    return ("short", short) if short else ("absent", 0)
+    """(state, times) of one memory in one request's text: "desc" is an `activation:
+    agent` memory offered by its description alone."""
+    m = next(m for m in ALL if m.id == memory_id)
+    for state, marker in (
+        ("full", m.body_marker),
+        ("desc", m.description_marker),
+        ("short", m.title_marker),
+    ):  # a description comes with the title
+        times = text.count(marker)
+        if times:
+            return state, times
+    return "absent", 0
 
 
-RANK = {"absent": 0, "short": 1, "full": 2}
+def annotated(text: str) -> bool:
+    """Whether memkit's stale annotation, naming the changed link, is in `text`."""
+    return any(STALE_LINK in part for part in text.split(STALE_NOTE)[1:])
+
+
+def store_of(scenario: str) -> str:
+    """The store of a scenario written `STORE:SCENARIO` ("all" when none is given)."""
+    return scenario.rpartition(":")[0] or "all"
+
+
+RANK = {"absent": 0, "desc": 1, "short": 2, "full": 3}
+LETTER = {"full": "F", "short": "S", "desc": "D", "absent": "-"}
 
 
 def analyse(result: RunResult, record: Path, files: list[str]) -> RunResult:
     """Fill `result` from the requests recorded in `record`."""
     start: set[str] = set()
     after: set[str] = set()
-    best: dict[str, tuple[str, int]] = {m.id: ("absent", 0) for m in MEMORIES}
+    memories = memories_of(store_of(result.scenario))
+    best: dict[str, tuple[str, int]] = {m.id: ("absent", 0) for m in memories}
     twice: set[str] = set()
     for entry in read_records(record):
         if entry.get("flavour") not in MODEL_FLAVOURS:
@@ -72,8 +90,10 @@ def analyse(result: RunResult, record: Path, files: list[str]) -> RunResult:
         result.read_done = result.read_done or later
         seen = {f for f in files if file_marker(f) in text}
         (after if later else start).update(seen)
-        for m in MEMORIES:
+        for m in memories:
             state, times = count(text, m.id)
+            if m.links and state == "full":
+                result.stale_note = bool(result.stale_note) or annotated(text)
             if times > 1:
                 twice.add(m.id)
             old = best[m.id]
@@ -90,10 +110,9 @@ def cell(r: RunResult) -> str:
     """One table cell: each memory's best state and count, then the files seen."""
     if r.status.startswith("skipped"):
         return r.status
-    marks = " ".join(
-        f"{mid}:{'F' if s == 'full' else 'S' if s == 'short' else '-'}{n if n else ''}"
-        for mid, (s, n) in r.memories.items()
-    )
+    marks = " ".join(f"{mid}:{LETTER[s]}{n if n else ''}" for mid, (s, n) in r.memories.items())
+    if r.stale_note is not None:
+        marks += f" stale-note:{'yes' if r.stale_note else 'NO'}"
     extra = f" [{r.status}]" if r.status != "ok" else ""
     read = ""
     if r.scenario.endswith("read"):
@@ -104,7 +123,8 @@ def cell(r: RunResult) -> str:
 def table(results: list[RunResult], scenarios: list[str]) -> str:
     """The agent x scenario table, plain text, then the files per run."""
     width = max((len(r.agent) for r in results), default=5) + 2
-    lines = ["memory:F<n> full n times in one request, S<n> shortened, - absent", ""]
+    lines = ["memory:F<n> full n times in one request, S<n> shortened, D<n> its description"
+             " alone, - absent", ""]  # fmt: skip
     agents = list(dict.fromkeys(r.agent for r in results))
     by = {(r.agent, r.scenario): r for r in results}
     for s in scenarios:

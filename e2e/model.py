@@ -19,6 +19,9 @@ from dataclasses import dataclass
 from scratch import READ, SUBFOLDER
 
 FILE_LINE = re.compile(r"^  (\S+) \(([^;]+);")
+FATE_LINE = re.compile(r"^  (\S+)  +(.+)$")  # after "N memory(ies) compiled:"
+FULL_IN = re.compile(r"in full in ([^;]+?)(?: \(twice\))?(?:;|$)")
+SHORT_IN = re.compile(r"title only in ([^;]+?) \(over budget\)")
 GLOBS = "when working on "
 STARTED = re.compile(r"when started in (.+?)( or below)?(, or after reading a file under it)?$")
 ROOT = "when started in the repository root"
@@ -63,6 +66,20 @@ class Expected:
     """The files memkit says an agent loads, each with when (as `--explain` says it)."""
 
     files_when: tuple[tuple[str, str], ...]
+    fates: tuple[tuple[str, str], ...] = ()  # memory id -> what --explain says of it
+
+    def state(self, scenario: str, memory_id: str) -> str:
+        """The memory's state, "full", "short" or "absent": the best of the files holding it that
+        reach the model in `scenario` (a memory left out by a budget, or on demand, is
+        absent unless another file holds it)."""
+        fate = dict(self.fates).get(memory_id, "")
+        when = dict(self.files_when)
+        for state, pattern in (("full", FULL_IN), ("short", SHORT_IN)):
+            m = pattern.search(fate)
+            held = [f.strip() for f in m.group(1).split(",")] if m else []
+            if any(f in when and applies(when[f], scenario) for f in held):
+                return state
+        return "absent"
 
     def files(self, scenario: str) -> set[str]:
         """The files memkit expects to reach the model in `scenario`: a file that only
@@ -91,8 +108,13 @@ def explain(memkit: str, repo: str, reader: str) -> Expected | str:
                           capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
         return f"`memkit compile --explain {reader}` failed: {done.stderr.strip()[-200:]}"
-    found = [m.groups() for m in map(FILE_LINE.match, done.stdout.splitlines()) if m]
-    return Expected(tuple((f, when.strip()) for f, when in found))
+    lines = done.stdout.splitlines()
+    cut = next(
+        (i for i, ln in enumerate(lines) if ln.endswith("memory(ies) compiled:")), len(lines)
+    )
+    found = [m.groups() for m in map(FILE_LINE.match, lines[:cut]) if m]
+    fates = [m.groups() for m in map(FATE_LINE.match, lines[cut + 1 :]) if m]
+    return Expected(tuple((f, when.strip()) for f, when in found), tuple(fates))
 
 
 def disagreements(expected: set[str], seen: set[str]) -> list[str]:

@@ -34,8 +34,9 @@ def _memkit(memkit: str, repo: Path, *args: str) -> tuple[int, str]:
 
 
 def received(memkit: str, repo: Path) -> dict[str, tuple[str, int]] | str:
-    """{memory id: (state, routes)} from `memkit why` for the run's one session: "full"
-    or "short", and how many routes (files, hooks) gave it in full; or why there is none."""
+    """{memory id: (state, routes)} from `memkit why` for the run's one session: "full",
+    "short" or "desc" (a description alone), and how many routes (files, hooks) gave it
+    in full; or why there is none."""
     code, said = _memkit(memkit, repo, "sessions")
     if code != 0:
         return f"`memkit sessions` failed: {said[-200:]}"
@@ -48,14 +49,14 @@ def received(memkit: str, repo: Path) -> dict[str, tuple[str, int]] | str:
     if code != 0:
         return f"`memkit why {sids[0]}` failed: {said[-200:]}"
     full: dict[str, set[str]] = {}
-    short: set[str] = set()
+    short: dict[str, str] = {}  # a description (activation: agent) or a title line
     for rec in json.loads(said):
         mid = rec.get("id")
         if mid and rec.get("form"):
-            short.add(mid)
+            short[mid] = "desc" if rec["form"] == "description" else "short"
         elif mid:
             full.setdefault(mid, set()).add(rec.get("via") or f"hook {rec.get('event')}")
-    out = {mid: ("short", 0) for mid in short}
+    out = {mid: (form, 0) for mid, form in short.items()}
     out.update({mid: ("full", len(routes)) for mid, routes in full.items()})
     return out
 

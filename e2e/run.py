@@ -10,7 +10,8 @@ recording endpoint; a new PID namespace too, so whatever the agent leaves behind
 with the run. Scenarios: `root` starts at the repository root; `read` has the model
 ask to read a path-scoped file; `sub` starts in a subfolder. `STORE:SCENARIO` runs a
 scenario on another store (scratch.STORES): `agents` (AGENTS.md alone), `import`
-(CLAUDE.md is `@AGENTS.md`); the default store has every target on.
+(CLAUDE.md is `@AGENTS.md`), `edge` (a stale memory, budgets, activation, a package);
+the default store has every target on.
 """
 
 from __future__ import annotations
@@ -205,17 +206,28 @@ def compare(
     expected: model.Expected, scenario: str, result: analyze.RunResult, repo: Path, files: list[str]
 ) -> list[str]:
     """Files on one side only, then memories sent in full a number of times memkit did
-    not expect (`always:3x(model 1x)`). A file carrying no memory (CLAUDE.md holding
-    only `@AGENTS.md`) is left out: what it imports is counted where it comes from."""
+    not expect (`always:3x(model 1x)`), then memories whose state (full, short, absent)
+    is not the one memkit expects (`extra6:short(model absent)`), then a stale memory
+    sent in full without its annotation (`stale:no annotation`). A file carrying no
+    memory (CLAUDE.md holding only `@AGENTS.md`) is left out: what it imports is counted
+    where it comes from."""
     texts = {f: (repo / f).read_text(encoding="utf-8") for f in files}
-    carrying = {f for f, t in texts.items() if any(m.title_marker in t for m in scratch.MEMORIES)}
+    memories = scratch.memories_of(analyze.store_of(result.scenario))
+    carrying = {f for f, t in texts.items() if any(m.title_marker in t for m in memories)}
     want = expected.files(scenario)
     out = model.disagreements(want, {*result.start_files, *result.after_files} & carrying)
-    for m in scratch.MEMORIES:
+    for m in memories:
         times = expected.times(scenario, texts, m.body_marker)
         state, got = result.memories[m.id]
         if state == "full" and got != times:
             out.append(f"{m.id}:{got}x(model {times}x)")
+    if expected.fates:
+        for m in memories:
+            want_state, state = expected.state(scenario, m.id), result.memories[m.id][0]
+            if state != want_state:
+                out.append(f"{m.id}:{state}(model {want_state})")
+    if result.stale_note is False:
+        out.append("stale:no annotation")
     return out
 
 

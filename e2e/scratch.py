@@ -30,10 +30,14 @@ TARGETS = (
     "roo",
 )
 BUDGET = '\n[compile.budgets]\nagents = "1500 bytes"\n'
+EDGE_BUDGET = '\n[compile.budgets]\nagents = "2600 bytes"\n'  # some full, some short, some out
 STORES = {  # the store's name -> its [compile] table
     "all": f"targets = {list(TARGETS)}\nnested_agents = true\n".replace("'", '"'),
     "agents": 'targets = ["agents"]\nnested_agents = true\n',
     "import": 'targets = ["agents", "claude"]\nclaude_mode = "import"\nnested_agents = true\n',
+    # the harder cases: a stale memory, memories over budget, `activation: agent` and
+    # `manual`, a memory scoped to a nested package (SUBFOLDER holds a pyproject.toml)
+    "edge": f"targets = {list(TARGETS)}\nnested_agents = true\n".replace("'", '"'),
 }
 CODE = {
     "src/api/handler.py": "def handle(request):\n    return {'ok': True}\n",
@@ -43,6 +47,10 @@ CODE = {
 }
 READ = "src/api/handler.py"  # the file the read scenario has the agent open
 SUBFOLDER = "src/api"  # where the subfolder scenario starts the agent
+PACKAGE = {"src/api/pyproject.toml": '[project]\nname = "api"\nversion = "0.1"\n'}
+STALE_LINK = "src/util.py::add"  # the `stale` memory's link, changed after it was verified
+CHANGED = {"src/util.py": "def add(a, b, c=0):\n    return a + b + c\n"}
+STALE_NOTE = "Possibly out of date"  # memkit's annotation of a stale memory
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,13 @@ class Memory:
     body: str
     paths: tuple[str, ...] = ()
     priority: int = 0
+    links: tuple[str, ...] = ()
+    activation: str = ""  # "agent" or "manual" (front matter), "" for always
+
+    @property
+    def description_marker(self) -> str:
+        """In the description of an `activation: agent` memory."""
+        return f"[MKD:{self.id}]"
 
     @property
     def title_marker(self) -> str:
@@ -72,6 +87,20 @@ MEMORIES = (
     Memory("docs", "Docs style", "Write short sentences.", ("docs/**",), priority=10),
     Memory("bulky", "Bulky background", "Background. " * 120, priority=-5),
 )
+EDGE = (
+    Memory("stale", "Adding numbers", "add() sums two numbers.", priority=20, links=(STALE_LINK,)),
+    Memory("pkg", "API package", "The api package is its own project.", ("src/api",), 10),
+    Memory("byagent", "Release steps", "Tag, then publish.", activation="agent"),
+    Memory("manual", "Incident notes", "Restart the worker.", activation="manual"),
+    *(Memory(f"extra{i}", f"Extra background {i}, on the project's history, " * 2,
+             f"Extra {i}. " * 60, priority=-10 - i) for i in range(1, 10)),
+)  # fmt: skip
+ALL = (*MEMORIES, *EDGE)
+
+
+def memories_of(store: str) -> tuple[Memory, ...]:
+    """The memories the store `store` holds."""
+    return ALL if store == "edge" else MEMORIES
 
 
 def file_marker(path: str) -> str:
@@ -86,22 +115,40 @@ def _run(argv: list[str], cwd: Path) -> str:
     return done.stdout + done.stderr
 
 
+def _write(repo: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text, encoding="utf-8")
+
+
+def _activate(path: Path, m: Memory) -> None:
+    """Give the memory file `path` its `activation` (and a description) in front matter."""
+    extra = f"activation: {m.activation}\n"
+    if m.activation == "agent":
+        extra += f"description: Use when releasing {m.description_marker}\n"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("\ntype: ", f"\n{extra}type: ", 1), encoding="utf-8")
+
+
 def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
     """Create the scratch repository at `repo`; return the compiled files, sorted.
 
     `store` picks the configuration (STORES): every target; AGENTS.md alone; AGENTS.md
-    with a CLAUDE.md that imports it."""
+    with a CLAUDE.md that imports it; every target with the EDGE memories too."""
     repo.mkdir(parents=True)
     git = ["git", "-c", "user.name=e2e", "-c", "user.email=e2e@example.invalid"]
     _run(["git", "init", "-q", "-b", "main"], repo)
-    for rel, text in CODE.items():
-        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
-        (repo / rel).write_text(text, encoding="utf-8")
+    _write(repo, CODE)
     _run([memkit, "init"], repo)
     (repo / ".memory" / "config.toml").write_text(
-        f"[compile]\n{STORES[store]}{BUDGET}", encoding="utf-8"
+        f"[compile]\n{STORES[store]}{EDGE_BUDGET if store == 'edge' else BUDGET}", encoding="utf-8"
     )
-    for m in MEMORIES:
+    edge = store == "edge"
+    if edge:
+        _write(repo, PACKAGE)
+        _run([*git, "add", "-A"], repo)
+        _run([*git, "commit", "-q", "-m", "code"], repo)  # the link is verified at a commit
+    for m in memories_of(store):
         argv = [
             memkit,
             "add",
@@ -115,7 +162,16 @@ def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
         ]
         for glob in m.paths:
             argv += ["--path", glob]
+        for link in m.links:
+            argv += ["--link", link]
         _run(argv, repo)
+        if m.activation:
+            _activate(repo / ".memory" / f"{m.id}.md", m)
+    if edge:  # the linked symbol changes after `memkit add` verified it
+        _run([*git, "add", "-A"], repo)
+        _run([*git, "commit", "-q", "-m", "memories"], repo)
+        _write(repo, CHANGED)
+        _run([*git, "commit", "-q", "-a", "-m", "change add"], repo)
     out = _run([memkit, "compile"], repo)
     files = sorted(
         line.split(None, 1)[1].strip()

@@ -147,3 +147,95 @@ def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path
     through = model.Expected((("AGENTS.md", "always, imported by IMPORT.md"), imported))
     assert run.compare(through, "root", result, tmp_path, sorted(texts)) == [
         "+CLAUDE.md", f"{always.id}:2x(model 1x)"]  # fmt: skip
+
+
+def _edge(scratch: Any) -> dict[str, Any]:
+    return {m.id: m for m in scratch.EDGE}
+
+
+def test_each_memorys_state_follows_explain_and_the_scenario(e2e: Any) -> None:
+    """Full where a file holding it in full is read, else short where a file holding
+    its title is, else absent: left out by a budget, on demand, or in an unread file."""
+    _, model, scratch = e2e
+    sub = scratch.SUBFOLDER
+    expected = model.Expected(
+        (("AGENTS.md", "always"), (f"{sub}/AGENTS.md", f"when started in {sub} or below"),
+         ("docs/AGENTS.md", "when started in docs or below")),
+        (("stale", "in full in AGENTS.md"),
+         ("pkg", f"in full in {sub}/AGENTS.md"),
+         ("extra1", "title only in AGENTS.md (over budget)"),
+         ("extra9", "left out by the budget of AGENTS.md (1,855 bytes and 12,000 chars)"),
+         ("docs", "in full in docs/AGENTS.md; title only in AGENTS.md (over budget)"),
+         ("always", "in full in AGENTS.md, docs/AGENTS.md (twice)"),
+         ("byagent", "not loaded: activation agent, and no file x loads has that kind of rule"),
+         ("manual", "not loaded: activation manual, and no file x loads has that kind of rule")),
+    )  # fmt: skip
+    got = {s: {m: expected.state(s, m) for m, _ in expected.fates} for s in ("root", "sub")}
+    assert got["root"] == {"stale": "full", "pkg": "absent", "extra1": "short",
+                           "extra9": "absent", "docs": "short", "always": "full",
+                           "byagent": "absent", "manual": "absent"}  # fmt: skip
+    assert got["sub"] == {**got["root"], "pkg": "full"}
+    assert expected.state("root", "unknown") == "absent"
+
+
+def test_stale_annotation_and_description_alone_are_seen(e2e: Any, tmp_path: Path) -> None:
+    analyze, _, scratch = e2e
+    m = _edge(scratch)
+    stale = f"{m['stale'].title_marker} {m['stale'].body_marker}"
+    note = f"> **{scratch.STALE_NOTE}:** the code has changed: {scratch.STALE_LINK} (signature)"
+    desc = f"- Release {m['byagent'].title_marker}: Use when {m['byagent'].description_marker}"
+    with_note = {"system": f"{stale}\n{note}\n{desc}", "messages": []}
+    r = analyze.analyse(analyze.RunResult("x", "edge:root"), _record(
+        tmp_path / "a.jsonl", [("anthropic", with_note)]), [])  # fmt: skip
+    assert r.stale_note is True
+    assert (r.memories["byagent"], r.memories["manual"]) == (("desc", 1), ("absent", 0))
+    assert set(r.memories) == {x.id for x in scratch.ALL}  # the edge store's memories
+    assert "stale:F1" in analyze.cell(r) and "byagent:D1" in analyze.cell(r)
+    assert "stale-note:yes" in analyze.cell(r)
+    # the note naming another link, or no note at all, is no annotation of this memory
+    for text in (f"{stale}\n> **{scratch.STALE_NOTE}:** src/other.py::f", stale):
+        r = analyze.analyse(analyze.RunResult("x", "edge:root"), _record(
+            tmp_path / "b.jsonl", [("anthropic", {"system": text})]), [])  # fmt: skip
+        assert r.stale_note is False and "stale-note:NO" in analyze.cell(r)
+    # a store without a stale memory says nothing of annotations
+    r = analyze.analyse(analyze.RunResult("x", "root"), _record(
+        tmp_path / "c.jsonl", [("anthropic", {"system": stale})]), [])  # fmt: skip
+    assert r.stale_note is None and "stale" not in r.memories
+
+
+def test_compare_names_memories_in_the_wrong_state(e2e: Any, tmp_path: Path) -> None:
+    analyze, model, scratch = e2e
+    import run
+
+    m = _edge(scratch)
+    (tmp_path / "AGENTS.md").write_text(
+        f"{m['stale'].title_marker} {m['stale'].body_marker} {m['extra1'].title_marker}"
+    )
+    result = analyze.RunResult("x", "edge:root", start_files=["AGENTS.md"], stale_note=False)
+    result.memories = {x.id: ("absent", 0) for x in scratch.ALL}
+    result.memories.update(stale=("full", 1), extra9=("short", 1), byagent=("desc", 1))
+    want = model.Expected((("AGENTS.md", "always"),), (
+        ("stale", "in full in AGENTS.md"), ("extra1", "title only in AGENTS.md (over budget)"),
+        ("extra9", "left out by the budget of AGENTS.md (9 bytes)")))  # fmt: skip
+    got = run.compare(want, "root", result, tmp_path, ["AGENTS.md"])
+    assert got == ["byagent:desc(model absent)", "extra1:absent(model short)",
+                   "extra9:short(model absent)", "stale:no annotation"]  # fmt: skip
+
+
+@pytest.mark.slow  # a dozen memkit processes
+def test_the_edge_store_has_a_stale_memory_and_every_budget_fate(e2e: Any, tmp_path: Path) -> None:
+    """memkit builds the edge store: the stale memory carries its annotation, and for an
+    AGENTS.md reader some memories are full, some shortened, some left out."""
+    _, model, scratch = e2e
+    memkit = str(Path(sys.executable).parent / "memkit")
+    files = scratch.build(tmp_path / "repo", memkit, "edge")
+    agents_md = (tmp_path / "repo" / "AGENTS.md").read_text()
+    assert scratch.STALE_NOTE in agents_md and scratch.STALE_LINK in agents_md
+    assert f"{scratch.SUBFOLDER}/AGENTS.md" in files or "src/AGENTS.md" in files
+    got = model.explain(memkit, str(tmp_path / "repo"), "codex")
+    assert isinstance(got, model.Expected)
+    states = {m.id: got.state("root", m.id) for m in scratch.ALL}
+    assert {"full", "short", "absent"} == set(states.values())
+    assert states["stale"] == "full"
+    assert states["manual"] == states["byagent"] == states["pkg"] == "absent"
+    assert got.state("sub", "pkg") == "full"  # the package's memory, started in it

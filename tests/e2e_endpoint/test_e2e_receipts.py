@@ -65,7 +65,7 @@ def test_a_memory_sent_without_a_receipt_disagrees(e2e: Any, store: Store, tmp_p
     found = result(e2e, always=("full", 2), api=("full", 1), docs=("absent", 0))
     said = e2e[1].check(found, run_dir(store, tmp_path, recs), MEMKIT)
     assert said == (
-        "receipts disagree: always:sent full 2x, receipts full 1x api:sent full 1x, receipts short"
+        "receipts disagree: always:sent full 2x, receipts full 1x api:sent full 1x, receipts desc"
     )
 
 
@@ -80,3 +80,10 @@ def test_a_receipt_for_what_was_never_sent_disagrees(
 def test_no_session_says_the_hooks_never_ran(e2e: Any, store: Store, tmp_path: Path) -> None:
     said = e2e[1].check(result(e2e, always=("full", 1)), run_dir(store, tmp_path, []), MEMKIT)
     assert said.startswith("no receipts")
+
+
+def test_a_description_sent_and_received_agrees(e2e: Any, store: Store, tmp_path: Path) -> None:
+    """An `activation: agent` memory offered by its description: no title-line receipt."""
+    recs = [given("always", "CLAUDE.md"), given("api", "", form="description")]
+    found = result(e2e, always=("full", 1), api=("desc", 1))
+    assert e2e[1].check(found, run_dir(store, tmp_path, recs), MEMKIT) == "receipts agree"
