@@ -167,7 +167,7 @@ def evaluate(store, qs, mode, model, k):  # type: ignore[no-untyped-def]
 
 
 def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]
-    from memkit.agents.claude import indexer, recall
+    from memkit.agents.claude import indexer, recall, words
 
     idx = recall.from_bytes(str(store.root), indexer.build(store, today=TODAY))
     limit = idx.budget("prompt_memories")
@@ -178,7 +178,7 @@ def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None: 
         prompts = [(p, w) for p, w in every if kind != "mcp" or half(p) == h]
         none_n = none_inj = inj = good = needed = 0
         for prompt, want in prompts:
-            got = recall.about_prompt(idx, prompt, limit=limit)
+            got = words.about_prompt(idx, prompt, limit=limit)
             ids = [m for m, _ in got]
             inj += len(ids)
             good += len(set(ids) & set(want))

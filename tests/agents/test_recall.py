@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from memkit import memory as mm
-from memkit.agents.claude import indexer, recall
+from memkit.agents.claude import indexer, recall, words
 from memkit.store import Store
 
 DAY = datetime.date(2026, 11, 22)
@@ -121,12 +121,12 @@ def test_a_prompt_sharing_only_everyday_words_gets_nothing(store: Store, prompt:
         "Commit messages explain the change",
         "Release versions are tagged by CI",
     ]
-    assert recall.about_prompt(prompt_index(store, titles), prompt, limit=3) == []
+    assert words.about_prompt(prompt_index(store, titles), prompt, limit=3) == []
 
 
 def test_a_distinctive_word_is_enough_and_the_reason_says_why(store: Store) -> None:
     index = prompt_index(store, ["Run pyright on the client before a release"])
-    (mid, why), *rest = recall.about_prompt(index, "run pyright on the new code", limit=3)
+    (mid, why), *rest = words.about_prompt(index, "run pyright on the new code", limit=3)
     assert mid == "t-0" and rest == []
     assert why.startswith("pyright ") and "score " in why and "floor " in why
 
@@ -134,20 +134,20 @@ def test_a_distinctive_word_is_enough_and_the_reason_says_why(store: Store) -> N
 def test_a_weak_second_match_is_left_out(store: Store) -> None:
     titles = ["Async tests use anyio and never sleep to wait", "Wrap waits in anyio timeouts",
               "Tests for anyio streams"]  # fmt: skip
-    got = recall.about_prompt(prompt_index(store, titles), "my test calls anyio sleep", limit=3)
+    got = words.about_prompt(prompt_index(store, titles), "my test calls anyio sleep", limit=3)
     assert [mid for mid, _ in got] == ["t-0"]
 
 
 def test_a_short_plural_finds_its_singular(store: Store) -> None:
     index = prompt_index(store, ["Dependency floors are not raised for CVEs"])
-    assert [m for m, _ in recall.about_prompt(index, "a CVE in starlette", limit=3)] == ["t-0"]
+    assert [m for m, _ in words.about_prompt(index, "a CVE in starlette", limit=3)] == ["t-0"]
 
 
 def test_a_rare_word_only_in_a_tag_is_not_enough(store: Store) -> None:
     store.add(mm.new("Packages are locked", "Body.", mid="tagged", today=DAY, tags=["pydantic"]))
     index = prompt_index(store, ["Starlette floors stay where they are"])
-    assert recall.about_prompt(index, "upgrade pydantic now", limit=3) == []
-    got = recall.about_prompt(index, "raise the starlette floor", limit=3)
+    assert words.about_prompt(index, "upgrade pydantic now", limit=3) == []
+    got = words.about_prompt(index, "raise the starlette floor", limit=3)
     assert [m for m, _ in got] == ["t-0"]
 
 
@@ -155,12 +155,12 @@ def test_two_rare_words_in_tags_are_enough(store: Store) -> None:
     store.add(mm.new("Packages are locked", "Body.", mid="tagged", today=DAY,
                      tags=["pydantic", "starlette"]))  # fmt: skip
     index = prompt_index(store, [])
-    got = recall.about_prompt(index, "upgrade pydantic and starlette", limit=3)
+    got = words.about_prompt(index, "upgrade pydantic and starlette", limit=3)
     assert [m for m, _ in got] == ["tagged"]
 
 
 def test_the_reasons_score_is_the_one_held_against_the_floor(store: Store) -> None:
     index = prompt_index(store, ["Run pyright on the client before a release"])
-    ((_, why),) = recall.about_prompt(index, "run pyright on the client", limit=3)
+    ((_, why),) = words.about_prompt(index, "run pyright on the client", limit=3)
     score, floor = re.fullmatch(r"pyright client \(score (\S+), floor (\S+)\)", why).groups()
     assert score == floor  # one word in 1 memory: the everyday `client` adds nothing

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 
-from memkit.agents.claude import ledger, recall, session_text
+from memkit.agents.claude import ledger, recall, session_text, words
 from memkit.agents.claude.recall import (
     ABOUT,
     COMPILED,
@@ -234,12 +234,12 @@ def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | Non
 
 def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str | None:
     """What to give for a prompt: the few memories whose words it shares most."""
-    found = recall.about_prompt(index, prompt, limit=index.budget("prompt_memories"))
+    found = words.about_prompt(index, prompt, limit=index.budget("prompt_memories"))
     picks = []
-    for mid, words in found:
+    for mid, why in found:
         e = index.entry(mid)
         if e is not None:
-            picks.append((mid, e, f"prompt: {words}"))
+            picks.append((mid, e, f"prompt: {why}"))
     if not picks:
         return ""
     return give(index, sid, event="prompt", picks=picks,

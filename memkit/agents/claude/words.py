@@ -1,11 +1,16 @@
 """The distinctive words of a prompt, and of a memory's title, tags and links, that the
 point-of-action index keys prompt recall on (memkit.agents.claude.recall, indexer): accents
 folded, crudely stemmed, common words dropped; a run of a script written without spaces
-counts as its pairs of characters (memkit.unspaced). Standard library only. Bump
-recall.VERSION whenever these words change: the index keys on them.
+counts as its pairs of characters (memkit.unspaced); and which memories a prompt names
+by them (about_prompt). Standard library only. Bump recall.VERSION whenever these words
+change: the index keys on them.
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # on the hook's fast path: not even `typing`
+if TYPE_CHECKING:
+    from memkit.agents.claude import recall
 
 _STOP_WORDS = (
     "the and for with that this from are was were has have had not but you your can will "
@@ -17,7 +22,7 @@ STOP = frozenset(_STOP_WORDS.split())
 
 # Everyday words of English and of programming: in a prompt they say little about which
 # memory it needs, however few memories' titles hold them. Prompt recall weighs them
-# down and never injects a memory on them alone (recall.about_prompt).
+# down and never injects a memory on them alone (about_prompt).
 _COMMON_WORDS = (
     "able above across act action actually after again against ago allow already always "
     "another answer anything anyway api app application around ask avoid back bad base "
@@ -96,3 +101,65 @@ def _stem(word: str) -> str:
     if len(word) == 4 and word[-1] == "s" and word[-2] not in "su":  # cves, bugs, docs
         return word[:-1]
     return word
+
+
+COMMON_WEIGHT = 0.25  # of an everyday word's IDF (words.common)
+RELATIVE_FLOOR = 0.5  # of the best memory's score, below which a memory is left out
+UNTITLED_WEIGHT = 0.5  # of the IDF of a word in a memory's tags or links, not its title
+
+
+def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[str, str]]:
+    """(id, why) of the memories whose title, tags or links share the most distinctive
+    words with `prompt`, best first; `why` names the words, the score and the floor.
+
+    A word counts its IDF in the store; an everyday word (words.common, or one in more
+    than a tenth of the memories) a quarter of it, and a word in the memory's tags or
+    links but not its title half of it. A memory is given only when the words it shares
+    that are not everyday words reach the floor (the IDF of a word in 1 memory of 1,000:
+    one such word in its title, or several) and its score is at least half the best
+    one's: when unsure, nothing is given."""
+    import math
+
+    from memkit.agents.claude.recall import TITLE
+
+    total = max(1, index.count)
+    everyday = common()
+    scores: dict[str, float] = {}
+    matched: dict[str, list[str]] = {}
+    rare: dict[str, dict[str, float]] = {}  # id -> {word not everyday: its IDF}
+    for w in dict.fromkeys(words(prompt[:4000])):
+        ids = index.bucket("w", w).get(w, ())
+        if not isinstance(ids, list) or not ids:
+            continue
+        idf = math.log(1 + total / len(ids))
+        if len(ids) > total // 10 + 3:  # in many memories: an everyday word of this store
+            everyday = everyday | {w}
+        weight = idf * COMMON_WEIGHT if w in everyday else idf
+        for mid in ids:
+            if isinstance(mid, str):
+                scores[mid] = scores.get(mid, 0.0) + weight
+                matched.setdefault(mid, []).append(w)
+                if w not in everyday:
+                    rare.setdefault(mid, {})[w] = weight
+    floor = math.log(1 + total / max(1, total // 1000))
+    for mid, found in rare.items():
+        if sum(found.values()) < floor:
+            continue  # left out whatever its title holds: no need to read it
+        e = index.entry(mid)
+        titled = set(words(e[TITLE])) if e is not None else set()
+        for w in found:
+            if w not in titled:  # only in its tags or links
+                cut = found[w] * (1 - UNTITLED_WEIGHT)
+                found[w] -= cut
+                scores[mid] -= cut
+    best = sorted(scores, key=lambda m: (-scores[m], m))
+    top = scores[best[0]] if best else 0.0
+    kept = [
+        m
+        for m in best
+        if sum(rare.get(m, {}).values()) >= floor and scores[m] >= RELATIVE_FLOOR * top
+    ]
+    return [
+        (m, f"{' '.join(matched[m])} (score {sum(rare[m].values()):.2f}, floor {floor:.2f})")
+        for m in kept[:limit]
+    ]
