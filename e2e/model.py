@@ -25,6 +25,8 @@ SHORT_IN = re.compile(r"title only in ([^;]+?) \(over budget\)")
 GLOBS = "when working on "
 STARTED = re.compile(r"when started in (.+?)( or below)?(, or after reading a file under it)?$")
 ROOT = "when started in the repository root"
+HOOK_FULL = "in full by the SessionStart hook"  # memkit's hook, run for a start at the root
+HOOK_DESC = "by its description from the SessionStart hook"
 IMPORTS = "always, importing AGENTS.md"
 IMPORTED = "always, imported by "
 
@@ -69,17 +71,21 @@ class Expected:
     fates: tuple[tuple[str, str], ...] = ()  # memory id -> what --explain says of it
 
     def state(self, scenario: str, memory_id: str) -> str:
-        """The memory's state, "full", "short" or "absent": the best of the files holding it that
-        reach the model in `scenario` (a memory left out by a budget, or on demand, is
-        absent unless another file holds it)."""
+        """The memory's state, "full", "short", "desc" or "absent": the best of the files
+        holding it that reach the model in `scenario` (a memory left out by a budget, or
+        on demand, is absent unless another file holds it), or what memkit's SessionStart
+        hook gives a session started at the root (in full, or by its description)."""
         fate = dict(self.fates).get(memory_id, "")
         when = dict(self.files_when)
+        hook = applies(ROOT, scenario)  # Claude Code runs no project hook started below
         for state, pattern in (("full", FULL_IN), ("short", SHORT_IN)):
             m = pattern.search(fate)
             held = [f.strip() for f in m.group(1).split(",")] if m else []
             if any(f in when and applies(when[f], scenario) for f in held):
                 return state
-        return "absent"
+            if state == "full" and hook and HOOK_FULL in fate:
+                return "full"
+        return "desc" if hook and HOOK_DESC in fate else "absent"
 
     def files(self, scenario: str) -> set[str]:
         """The files memkit expects to reach the model in `scenario`: a file that only
@@ -94,7 +100,8 @@ class Expected:
         """How many times memkit expects `marker` in one request: once per file that
         carries it, and once more for each file that imports AGENTS.md (AGENTS.md read
         only through such an import counts there, not again)."""
-        out = 0
+        fate = dict(self.fates).get(marker.partition(":")[2].rstrip("]"), "")
+        out = int(HOOK_FULL in fate and applies(ROOT, scenario))
         for f, when in self.files_when:
             if applies(when, scenario) and not when.startswith(IMPORTED):
                 name = "AGENTS.md" if when.startswith(IMPORTS) else f

@@ -71,14 +71,16 @@ def compile_(
             warn(note)
         for refused in plan.refused:  # the other outputs are still written
             click.echo(printable(f"memkit: {refused}"), err=True)
-        if explain:
-            from memkit.compile.explain import explain as lines
-
-            click.echo("\n".join(lines(plan, explain)))
-            return
         if check or dry_run:
-            ctx.exit(_preview(plan, check=check))
-        done = apply(plan)
+            if not explain:
+                ctx.exit(_preview(plan, check=check))
+        elif not explain:
+            done = apply(plan)
+    if explain:  # after the lock: the hook's index reads the store itself
+        from memkit.compile.explain import explain as lines
+
+        click.echo("\n".join(lines(plan, explain, _start_hook(store, explain))))
+        return
     for f in plan.changes:
         click.echo(f"{_verb(f)} {f.path}")
     if done:
@@ -90,6 +92,17 @@ def compile_(
         commit_written(store, done, "memkit: compile", compiled=False)
     if plan.refused:
         ctx.exit(EXIT_FOUND)
+
+
+def _start_hook(store: Store, agent: str) -> tuple[list[str], list[str]] | None:
+    """What memkit's SessionStart hook gives a new Claude Code session, when installed."""
+    from memkit.agents.install.register import claude_start_hook
+
+    if agent != "claude" or not claude_start_hook(store.root):
+        return None
+    from memkit.agents.claude.handlers import start_picks
+
+    return start_picks(str(store.root), today().isoformat())
 
 
 def _preview(plan: Plan, *, check: bool) -> int:

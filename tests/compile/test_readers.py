@@ -121,3 +121,24 @@ def test_aider_reads_only_what_its_config_names(run: Invoke, store: Store) -> No
     assert _files(run("compile", "--explain", "aider").stdout) == {}
     write_files(store.root, {".aider.conf.yml": "read: AGENTS.md\n"})
     assert _files(run("compile", "--explain", "aider").stdout) == {"AGENTS.md": "always"}
+
+
+def test_explain_claude_counts_what_memkits_session_start_hook_gives(
+    run: Invoke, store: Store
+) -> None:
+    """A recorded Claude Code run got an `activation: agent` memory's description from
+    memkit's SessionStart hook: with the hooks installed, --explain says so."""
+    _store(store, '"claude"')
+    write_files(store.root, {".memory/deploy.md": DEPLOY})
+    run("compile")
+    before = run("compile", "--explain", "claude").stdout
+    assert "SessionStart hook" not in before
+    assert "deploy  not loaded: activation agent" in before
+    run("hooks", "install", "--claude")
+    after = run("compile", "--explain", "claude").stdout
+    assert (
+        "memkit's SessionStart hook (when started in the repository root): 0 in full, "
+        "1 by description" in after
+    )
+    assert "deploy  by its description from the SessionStart hook" in after
+    assert "always  in full in CLAUDE.md\n" in after  # CLAUDE.md carries it: not the hook

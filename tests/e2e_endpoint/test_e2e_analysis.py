@@ -239,3 +239,22 @@ def test_the_edge_store_has_a_stale_memory_and_every_budget_fate(e2e: Any, tmp_p
     assert states["stale"] == "full"
     assert states["manual"] == states["byagent"] == states["pkg"] == "absent"
     assert got.state("sub", "pkg") == "full"  # the package's memory, started in it
+
+
+def test_what_the_session_start_hook_gives_counts_for_a_start_at_the_root(e2e: Any) -> None:
+    """`--explain claude` names what memkit's hook gives; Claude Code runs no project hook
+    when started in a subfolder."""
+    model = e2e[1]
+    expected = model.Expected(
+        (("CLAUDE.md", "always"),),
+        (
+            ("bulky", "title only in CLAUDE.md (over budget); in full by the SessionStart hook"),
+            ("byagent", "by its description from the SessionStart hook"),
+        ),
+    )
+    assert expected.state("root", "bulky") == "full"
+    assert expected.state("sub", "bulky") == "short"
+    assert expected.state("read", "byagent") == "desc"
+    assert expected.state("sub", "byagent") == "absent"
+    assert expected.times("root", {"CLAUDE.md": "x"}, "[MKB:bulky]") == 1
+    assert expected.times("sub", {"CLAUDE.md": "x"}, "[MKB:bulky]") == 0

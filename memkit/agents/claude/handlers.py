@@ -29,6 +29,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
 
+    # the SessionStart text, then what it gives: always-on ids with their characters,
+    # described ids (characters, path), file memories, and the memories' texts
+    Composed = tuple[
+        str, list[tuple[str, int]], list[tuple[str, int, str]], list[tuple[str, str, int, str]], Any
+    ]
+
 
 def _answer(
     root: str, today: str, ask: Callable[[recall.Index], str | None], *, thorough: bool = False
@@ -153,6 +159,32 @@ def start_text(
     from memkit.agents.claude import ledger
     from memkit.agents.claude.loaded import at_start
 
+    composed = _compose(index, today, files)
+    if composed is None:
+        return None
+    text, chosen, lines, more, texts = composed
+    at, commit = poa.now(), ledger.head_commit(index.root)
+    recs: list[dict[str, object]] = []
+    if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
+        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
+    recs += at_start(index.root, cwd or index.root, at, f"loaded at {source or 'startup'}", commit)
+    given = [(m, "always on", chars, ledger.blob_id(texts[m][1])) for m, chars in chosen]
+    for mid, why, chars, blob in [*given, *more]:
+        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
+                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
+    why = "described (activation: agent)"
+    for mid, chars, path in lines:
+        recs.append({"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars,
+                     "blob": _blob(index.root, path), "commit": commit,
+                     "form": "description"})  # fmt: skip
+    if sid:
+        ledger.append(ledger.receipts_file(index.root, sid), recs)
+    return text
+
+
+def _compose(index: recall.Index, today: str, files: list[str]) -> Composed | None:
+    """(text, chosen, described lines, file memories, texts) of the SessionStart text, or
+    None when a memory that could be given changed since the index was built."""
     start = index.chunk_start()
     ids, entries = start["ids"], start["m"]
     room = CONTEXT_CHARS * 3 // 4 if files else CONTEXT_CHARS
@@ -175,23 +207,18 @@ def start_text(
     more: list[tuple[str, str, int, str]] = []
     if files:
         text, more = _for_files(index, files, text, len(note), today)
-    at, commit = poa.now(), ledger.head_commit(index.root)
-    recs: list[dict[str, object]] = []
-    if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
-        recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
-    recs += at_start(index.root, cwd or index.root, at, f"loaded at {source or 'startup'}", commit)
-    given = [(m, "always on", chars, ledger.blob_id(texts[m][1])) for m, chars in chosen]
-    for mid, why, chars, blob in [*given, *more]:
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
-                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
-    why = "described (activation: agent)"
-    for mid, chars, path in lines:
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars,
-                     "blob": _blob(index.root, path), "commit": commit,
-                     "form": "description"})  # fmt: skip
-    if sid:
-        ledger.append(ledger.receipts_file(index.root, sid), recs)
-    return text + note
+    return text + note, chosen, lines, more, texts
+
+
+def start_picks(root: str, today: str) -> tuple[list[str], list[str]]:
+    """What the SessionStart hook gives a new session started at `root`: the ids given in
+    full, then those given by their description (`activation: agent`). Nothing is recorded."""
+    composed = _compose(index(root, today, thorough=True), today, [])
+    if composed is None:  # a memory changed since the index was built
+        composed = _compose(rebuild(root, today), today, [])
+    if composed is None:
+        return [], []
+    return [m for m, _ in composed[1]], [m for m, _, _ in composed[2]]
 
 
 DESCRIBED = (

@@ -59,6 +59,18 @@ def _current(hook: Any, arg: str) -> bool:
     return _ours(hook) and hook.get("command") == launcher("memkit-hook", arg)
 
 
+def claude_start_hook(root: Path) -> bool:
+    """Whether .claude/settings.json runs memkit's SessionStart hook (a file memkit cannot
+    read counts as no)."""
+    try:
+        data = json.loads((root / SETTINGS).read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    groups = data.get("hooks", {}).get("SessionStart") if isinstance(data, dict) else None
+    hooks = [h for g in groups or () if isinstance(g, dict) for h in g.get("hooks") or ()]
+    return any(_ours(h) for h in hooks)
+
+
 def install_claude(root: Path, *, dry_run: bool = False) -> list[str]:
     """Merge memkit's hook entries into .claude/settings.json; other settings stay as they are.
     Entries earlier versions wrote (`memkit-hook EVENT`, which fails for a teammate
