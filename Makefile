@@ -45,9 +45,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --platform win32 --cache-dir .mypy_cache/win32
 
 # Every test, slow ones too, on every core (pytest-xdist); worksteal hands the tests of a
-# worker stuck on a long one (a wheel, a racing process) to the idle worker.
+# worker stuck on a long one (a wheel, a racing process) to the idle worker. The tests'
+# files go to memory, as for `make fast` (`make pytest FAST_TMPDIR=` keeps them on disk).
 pytest: $(STAMP)
-	$(BIN)/pytest -n auto --dist worksteal
+	$(if $(FAST_TMPDIR),TMPDIR=$(FAST_TMPDIR)) $(BIN)/pytest -n auto --dist worksteal \
+		-o tmp_path_retention_policy=failed
 
 # The edit loop: everything but the slow tests (killed or racing processes, waits on
 # locks, the pre-commit framework, MCP servers, wheels), on every core (pytest-xdist),
@@ -55,8 +57,10 @@ pytest: $(STAMP)
 # (the `quick` profile in tests/conftest.py; `make test` runs them all). The tests' files
 # go to memory (/dev/shm, where there is one): memkit syncs each write to disk, and on a
 # busy disk those waits took longer than the tests' own work (`make fast FAST_TMPDIR=`
-# keeps them on disk). Only a failed test's folder is kept.
-FAST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] && echo /dev/shm)
+# keeps them on disk; a /dev/shm with under 4 GB free, as in a container, is not used).
+# Only a failed test's folder is kept.
+FAST_TMPDIR ?= $(shell [ -d /dev/shm ] && [ -w /dev/shm ] \
+	&& [ "$$(df -Pk /dev/shm | awk 'NR==2 {print $$4}')" -ge 4194304 ] 2>/dev/null && echo /dev/shm)
 fast: $(STAMP)
 	$(if $(FAST_TMPDIR),TMPDIR=$(FAST_TMPDIR)) $(BIN)/pytest -m "not slow" -x -n auto \
 		--dist worksteal --hypothesis-profile quick -o tmp_path_retention_policy=failed
