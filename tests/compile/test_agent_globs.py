@@ -19,7 +19,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import write_memory
+from conftest import npm_packages, write_memory
 
 from memkit.globs import match
 from memkit.store import Store
@@ -53,32 +53,9 @@ process.stdout.write(JSON.stringify(out));
 
 
 @pytest.fixture(scope="session")
-def node_matchers(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def node_matchers() -> Path:
     """A folder with picomatch and minimatch installed (kept between runs)."""
-    node, npm = shutil.which("node"), shutil.which("npm")
-    if not node or not npm:
-        pytest.skip("node and npm are not installed: picomatch and minimatch cannot run")
-    folder = tmp_path_factory.getbasetemp().parent / f"memkit-npm-{PICOMATCH}-{MINIMATCH}"
-    if not (folder / "node_modules" / "minimatch" / "package.json").exists():
-        folder.mkdir(parents=True, exist_ok=True)
-        cmd = [npm, "install", "--prefix", str(folder), "--no-audit", "--no-fund",
-               "--no-save", "--fetch-retries=0", "--fetch-timeout=30000", PICOMATCH,
-               MINIMATCH]  # fmt: skip
-        try:
-            got = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
-        except subprocess.TimeoutExpired:
-            pytest.skip(
-                f"npm install {PICOMATCH} {MINIMATCH} timed out: is the registry reachable?"
-            )
-        if got.returncode:
-            said = [x for x in got.stderr.splitlines() if "log of this run" not in x]
-            last = (
-                next((x for x in said if " code " in x or "ERR" in x), None)
-                or (said or ["no output"])[0]
-            )
-            pytest.skip(
-                f"npm install {PICOMATCH} {MINIMATCH} failed (registry unreachable?): {last}"
-            )
+    folder = npm_packages(PICOMATCH, MINIMATCH)
     (folder / "match.js").write_text(NODE, encoding="utf-8")
     return folder
 
