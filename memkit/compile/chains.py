@@ -46,7 +46,6 @@ class Placed:
     context: Mapping[str, object]
 
 
-Counts = tuple[int, int, bool]  # memories in full, shortened to a line, over budget even so
 CHAIN_JOIN = 2  # bytes Codex puts between two files of the chain ("\n\n")
 
 
@@ -84,10 +83,8 @@ class Run:
         self.files: dict[str, FileChange] = {}
         self.placed: list[Placed] = []
 
-    def add(
-        self, out: Output, *, keep: bool, counts: Counts | None = None
-    ) -> tuple[FileChange, Fitted | None]:
-        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [], counts)
+    def add(self, out: Output, *, keep: bool) -> tuple[FileChange, Fitted | None]:
+        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [])
         if keep:
             self.files[out.path] = change
         if fitted is not None and out.memories and (keep or out.target == "agents"):
@@ -122,10 +119,14 @@ class Run:
             done.add("agents")
         from memkit.compile.readers import links_to_agents
 
+        folders = [""] + [
+            _folder(p.path) + "/" for p in self.placed if p.target == "agents" and p.path != ROOT
+        ]
         linked = frozenset(
-            t.shared[0]
+            f + t.shared[0]
             for t in TARGETS.values()
-            if t.shared and links_to_agents(self.root, t.shared[0])
+            for f in dict.fromkeys(folders)
+            if t.shared and links_to_agents(self.root, f + t.shared[0])
         )
         ctx = Context(conf, frozenset(in_agents), agents_on, linked)
         for name in names:
@@ -139,8 +140,10 @@ class Run:
         self, outs: list[Output], order: Mapping[str, int], extra: list[Budget], *, keep: bool
     ) -> set[str]:
         """The root AGENTS.md and the nested ones. With nested files and a budget in bytes,
-        Codex's budget covers each chain from the root down (`share` decides what each
-        file holds); the root says where the nested files are, for an agent started there."""
+        Codex's budget covers each chain from the root down: `share` reserves each file's
+        part by rank, then each file, from the root down, fills what its chains leave
+        (the files above as written, the files below as reserved). The root says where
+        the nested files are, for an agent started there."""
         from dataclasses import replace
 
         own = self.conf.budget("agents")
@@ -152,25 +155,24 @@ class Run:
                 for o in outs
             ]  # fmt: skip
         outs = sorted(outs, key=lambda o: (o.path.count("/"), o.path))
-        decided = None
+        reserved = None
         if folders and own.unit == "bytes":
-            decided = share(self.root, outs, order, own, extra, self.renderer)
+            reserved = share(self.root, outs, order, own, extra, self.renderer)
+        written: dict[str, int] = {}  # bytes Codex reads of each file placed so far
         full: set[str] = set()
         for out in outs:
-            counts: Counts | None = None
-            if decided is None:
-                out = replace(out, budget=limits(own, *extra))
-            else:
-                budget, *got = decided[out.path]
-                counts = (got[0], got[1], bool(got[2]))
-                out = replace(out, budget=budget)
-                if keep and out.path == "AGENTS.md" and own.unit == "bytes":
+            budget = limits(own, *extra)
+            if reserved is not None:
+                room = max(reserved[out.path], own.limit - _others(out.path, written, reserved))
+                budget = limits(Budget(max(1, room - CHAIN_JOIN), "bytes"), *extra)
+                if keep and out.path == "AGENTS.md":
                     self.notes.append(
                         f"AGENTS.md: kept within {budget}, by rank with the nested AGENTS.md "
                         f"files, so that Codex, which stops at {own} for the whole chain, "
                         "still reads the nested AGENTS.md files"
                     )
-            _, fitted = self.add(out, keep=keep, counts=counts)
+            change, fitted = self.add(replace(out, budget=budget), keep=keep)
+            written[out.path] = len(change.new or b"") + CHAIN_JOIN
             if fitted is not None:
                 full |= {m.id for m in fitted.full}
         return full
@@ -186,10 +188,11 @@ def share(
     own: Budget,
     extra: Sequence[Budget],
     renderer: Renderer,
-) -> dict[str, tuple[Limits, int, int, bool]]:
-    """What each AGENTS.md holds when Codex's budget `own` (in bytes) covers every chain
-    from the root down to a nested file: {path: (its budget, in full, shortened, over
-    even without memories)}.
+) -> dict[str, int]:
+    """The bytes each AGENTS.md is sure of (Codex's part between the files included)
+    when Codex's budget `own` (in bytes) covers every chain from the root down to a
+    nested file: {path: bytes}. What a chain leaves over goes to its files from the
+    root down (`Run._agents`).
 
     Memories keep their rank (`order`: id -> place) across the chain, not their file's
     place in it: the best ranked memories of all the files go in full first, then the
@@ -266,22 +269,14 @@ def share(
     js = shortened(t + u)
     if over(ks, js):  # a file's own budget held back better-ranked ones: one-liners as fitted
         js = leads
-    out = {}
-    for p in text:
-        others = max(
-            (sum(size(q, ks[q], js[q]) for q in c if q != p) for c in chains if p in c), default=0
-        )
-        room = Budget(max(1, own.limit - others - CHAIN_JOIN), "bytes")
-        out[p] = (limits(room, *extra), ks[p], js[p], p in bad)
-    return out
+    return {p: size(p, ks[p], js[p]) for p in text}
 
 
 def compose(
-    root: Path, out: Output, renderer: Renderer, notes: list[str], counts: Counts | None = None
+    root: Path, out: Output, renderer: Renderer, notes: list[str]
 ) -> tuple[FileChange, Fitted | None]:
     """`out` fitted to its budget against the file on disk: the file's change, and the fit
-    (None: no fit, as for a file memkit did not write, which is left alone). `counts`
-    (in full, shortened, over even so) is a fit decided already (`share`)."""
+    (None: no fit, as for a file memkit did not write, which is left alone)."""
     old = read(root, out.path)
     old_text = None if old is None else old.decode("utf-8", "surrogateescape")
     if out.whole:
@@ -291,7 +286,7 @@ def compose(
         fitted = fit(out, None, renderer) if out.memories else None
         text = None if fitted is None else fitted.text
     else:
-        fitted = fit(out, old_text, renderer, counts)
+        fitted = fit(out, old_text, renderer)
         text = fitted.text
     if fitted is not None:
         notes.extend(fitted.notes)
@@ -308,6 +303,19 @@ def _fits_with_lead(budget: Limits, text: Callable[[int, int], str], n: int, k: 
 
 def _fits_short(budget: Limits, text: Callable[[int, int], str], k: int, j: int) -> bool:
     return budget.fits(text(k, j))
+
+
+def _others(path: str, written: Mapping[str, int], reserved: Mapping[str, int]) -> int:
+    """The most bytes the other files of a chain through `path` take: the files above
+    it as written, the files below it as reserved."""
+    return max(
+        (
+            sum(written.get(q, reserved[q]) for q in reserved if q != path and _above(q, leaf))
+            for leaf in reserved
+            if leaf != ROOT and _above(path, leaf)
+        ),
+        default=0,
+    )
 
 
 def _existing(root: Path, path: str) -> str | None:

@@ -33,16 +33,9 @@ class Fitted:
     notes: tuple[str, ...] = ()  # what the budget shortened or left out, for the user
 
 
-def fit(
-    out: Output,
-    existing: str | None,
-    renderer: Renderer,
-    counts: tuple[int, int, bool] | None = None,
-) -> Fitted:
+def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
     """`out` as a file: memkit's own whole file, or `existing` (a shared file's text on
-    disk, None: absent) with memkit's section replaced. `counts` (in full, shortened,
-    over even so) is what to keep when it was decided for several files together
-    (memkit.compile.chains.share); else the fit decides for `out` alone."""
+    disk, None: absent) with memkit's section replaced."""
     ms = out.memories
     frame: Callable[[str | None], str | None] = (
         functools.partial(renderer.file, out) if out.whole else markers.framer(existing, out.path)
@@ -52,7 +45,7 @@ def fit(
     if "import" in out.context:  # CLAUDE.md reading AGENTS.md through `@AGENTS.md`
         return Fitted(frame(renderer.render("claude_import.md.j2", **out.context)))
     text = texts(out, existing, renderer)
-    return fitted(out, text, *(counts or _decide(out, text)))
+    return fitted(out, text, *_decide(out, text))
 
 
 def texts(out: Output, existing: str | None, renderer: Renderer) -> Callable[[int, int], str]:

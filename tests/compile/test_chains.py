@@ -111,3 +111,35 @@ def test_chain_budget_note_and_stable_output(tmp_path: Path) -> None:
     assert any("still reads the nested AGENTS.md" in note for note in plan.notes)
     again = build(store, today=TODAY)
     assert again.changes == ()  # byte for byte the same on the next run
+
+
+def test_a_chain_with_room_keeps_its_files_memories_in_full(store: Store) -> None:
+    """The rank decides where a chain is tight; what another chain leaves over goes to
+    its own files, so adopting memkit never makes Codex read less there (the adoption
+    benchmark: 0 places with less)."""
+    body = "A sentence of a memory, long enough to count against the budget.\n" * 8
+    for i in range(60):
+        write_memory(store, f"root-{i:02d}", f"---\ntitle: Root {i}\n---\n\n{body}")
+        write_memory(
+            store,
+            f"pkg-{i:02d}",
+            f"---\ntitle: Package {i}\npriority: 9\npaths:\n- services/payments/**\n---\n\n{body}",
+        )
+    for i in range(4):
+        write_memory(
+            store,
+            f"mail-{i}",
+            f"---\ntitle: Mail {i}\npriority: 1\npaths:\n- services/mail/**\n---\n\n{body}",
+        )
+    configure(
+        store, '[compile]\ntargets = ["agents"]\nnested_agents = true\n'
+        'budgets = { agents = "12000 bytes" }\n'
+    )  # fmt: skip
+    plan = build(store, today=TODAY)
+    apply(plan)
+    sizes = chains(store.root)
+    assert all(total <= 12000 for total in sizes.values()), sizes
+    placed: dict[str, Placed] = {p.path: p for p in plan.placed}
+    assert placed["services/mail/AGENTS.md"].full == tuple(f"mail-{i}" for i in range(4))
+    assert placed[NESTED].short  # the tight chain is shared by rank
+    assert sizes[NESTED] > 12000 - 600  # and filled
