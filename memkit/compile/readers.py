@@ -86,19 +86,24 @@ def _under(*dirs: str) -> Callable[[Any], bool]:
 
 
 def _agents_md(p: Any) -> bool:
-    path: str = p.path
+    return _agents_md_path(p.path)
+
+
+def _agents_md_path(path: str) -> bool:
     return path == "AGENTS.md" or path.endswith("/AGENTS.md")
 
 
 def links_to_agents(root: Path, path: str) -> bool:
-    """Whether `path` is a symbolic link to the root AGENTS.md (`CLAUDE.md -> AGENTS.md`):
-    its agent then reads AGENTS.md, which memkit writes, and memkit leaves the link alone."""
+    """Whether `path` is a symbolic link to the AGENTS.md beside it (`CLAUDE.md ->
+    AGENTS.md`, `docs/CLAUDE.md -> AGENTS.md`): its agent then reads that AGENTS.md,
+    which memkit writes, and memkit leaves the link alone."""
     import os
 
+    folder = path.rpartition("/")[0]
+    agents = root / folder / "AGENTS.md"
     link = root / path
-    agents = root / "AGENTS.md"
     return (
-        path != "AGENTS.md" and link.is_symlink() and agents.is_file()
+        not _agents_md_path(path) and link.is_symlink() and agents.is_file()
         and os.path.realpath(link) == os.path.realpath(agents)
     )  # fmt: skip
 
@@ -126,18 +131,35 @@ def _imported(placed: Sequence[Any]) -> list[Any]:
     ]  # fmt: skip
 
 
+def _linked(placed: Sequence[Any], root: Path, name: str) -> list[Any]:
+    """The AGENTS.md files an agent reads as its own `name` through links beside them
+    (`CLAUDE.md -> AGENTS.md`, `docs/CLAUDE.md -> AGENTS.md`)."""
+    return [
+        p for p in placed
+        if _agents_md(p) and links_to_agents(root, p.path.removesuffix("AGENTS.md") + name)
+    ]  # fmt: skip
+
+
 def _claude(placed: Sequence[Any], root: Path) -> list[Any]:
+    """CLAUDE.md (imports resolved), or every AGENTS.md where the root has no CLAUDE.md
+    (run); the AGENTS.md files CLAUDE.md links lead to; the rules."""
     rules = [p for p in placed if p.path.startswith(".claude/rules/")]
-    if links_to_agents(root, "CLAUDE.md"):  # what memkit planned for CLAUDE.md is not written
-        return [p for p in placed if p.path == "AGENTS.md"] + rules
-    if not _has(placed, root, "CLAUDE.md"):  # without CLAUDE.md it reads AGENTS.md (run)
-        return [p for p in placed if p.path == "AGENTS.md"] + rules
+    if not _has(placed, root, "CLAUDE.md"):
+        return [p for p in placed if _agents_md(p)] + rules
+    linked = _linked(placed, root, "CLAUDE.md")
+    if links_to_agents(root, "CLAUDE.md"):
+        return linked + rules
     imports = any(p.path == "CLAUDE.md" and "import" in p.context for p in placed)
     via = {"imported_by": "CLAUDE.md"}  # read once, through the import: not a file of its own
     return [p for p in placed if p.path == "CLAUDE.md"] + [
         replace(p, context={**p.context, **via})
         for p in placed if imports and p.path == "AGENTS.md"
-    ] + rules  # fmt: skip
+    ] + linked + rules  # fmt: skip
+
+
+def _gemini(placed: Sequence[Any], root: Path) -> list[Any]:
+    own = [p for p in placed if p.path == "GEMINI.md" and not links_to_agents(root, p.path)]
+    return own + _linked(placed, root, "GEMINI.md")
 
 
 def _copilot(agent: str) -> Callable[[Sequence[Any], Path], list[Any]]:
@@ -211,13 +233,13 @@ AGENTS: dict[str, Reader] = {
     "devin": Reader("agents", lambda placed, root: _root_agents(placed, root) + _imported(placed),
                     "Devin reads AGENTS.md and CLAUDE.md alike, and Claude Code needs CLAUDE.md",
                     theirs=("CLAUDE.md",)),
-    "claude": Reader("claude", _claude),
+    "claude": Reader("claude", _claude, nested=NESTED_READ),
     "cursor": Reader("cursor", _these(lambda p: _agents_md(p) or _under(".cursor/rules")(p))),
     "copilot": Reader("copilot", _copilot_cli, COPILOT_WHY, nested=NESTED_READ, theirs=THEIRS),
     "copilot-review": Reader("copilot", _copilot("code-review")),
     "copilot-vscode": Reader("copilot", _copilot("vscode"),
                              "VS Code's Copilot Chat reads AGENTS.md and every instructions file"),
-    "gemini": Reader("gemini", _these(lambda p: p.path == "GEMINI.md")),
+    "gemini": Reader("gemini", _gemini, nested=NESTED_READ),
     "windsurf": Reader("windsurf", _these(lambda p: _agents_md(p) or _under(".windsurf/rules")(p))),
     "cline": Reader("cline", _cline, nested=NESTED_CWD),
     "kiro": Reader("kiro", _these(lambda p: _agents_md(p) or _under(".kiro/steering")(p))),

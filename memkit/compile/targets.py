@@ -66,7 +66,7 @@ class Context:
     settings: Settings
     in_agents: frozenset[str] = frozenset()  # ids AGENTS.md files carry in full
     agents_on: bool = False  # the agents target is configured (its readers get AGENTS.md)
-    linked: frozenset[str] = frozenset()  # shared files that are links to AGENTS.md
+    linked: frozenset[str] = frozenset()  # shared files that link to the AGENTS.md beside them
 
 
 # ---------------------------------------------------------------- targets
@@ -89,17 +89,29 @@ class Target:
 
     def wanted(self, memories: Sequence[Memory], ctx: Context) -> list[Memory]:
         """What this agent still needs: AGENTS.md's readers get its memories from it."""
-        through_link = bool(self.shared) and self.shared[0] in ctx.linked
-        if (self.reads_agents or through_link) and ctx.agents_on:
+        if not ctx.agents_on:
+            return list(memories)
+        if self.reads_agents:
             carried = ctx.in_agents if self.reads_nested else root_carried(memories, ctx)
-            return [m for m in memories if m.id not in carried]
-        return list(memories)
+        elif self.shared:  # through links to AGENTS.md (CLAUDE.md -> AGENTS.md), where they are
+            carried = frozenset(
+                m.id for m in memories
+                if m.id in ctx.in_agents and _beside(m, ctx) + self.shared[0] in ctx.linked
+            )  # fmt: skip
+        else:
+            return list(memories)
+        return [m for m in memories if m.id not in carried]
 
 
 def root_carried(memories: Sequence[Memory], ctx: Context) -> frozenset[str]:
     """The ids the root AGENTS.md carries in full: those of `ctx.in_agents` that no nested
     AGENTS.md takes (an agent reading only its working folder's never sees both)."""
     return frozenset(m.id for m in memories if m.id in ctx.in_agents and not _nested(m, ctx))
+
+
+def _beside(m: Memory, ctx: Context) -> str:
+    """The folder of the AGENTS.md that holds `m`, as a path prefix ("" for the root)."""
+    return literal_dir(m.paths) + "/" if _nested(m, ctx) else ""
 
 
 def _nested(m: Memory, ctx: Context) -> bool:

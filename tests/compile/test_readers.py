@@ -67,6 +67,45 @@ def test_claude_code_reads_agents_md_without_claude_md(run: Invoke, store: Store
     assert "not loaded" not in out
 
 
+def test_claude_code_reads_a_nested_agents_md_a_claude_md_beside_it_links_to(
+    run: Invoke, store: Store
+) -> None:
+    # a layout real projects use: CLAUDE.md -> AGENTS.md in the root and in a package.
+    # Claude Code reads the package's CLAUDE.md (so its AGENTS.md) when it reads a file
+    # there: its rule file leaves the memory out; a package without the link keeps it
+    other = API.replace("Handlers return dicts", "Jobs are idempotent").replace(
+        "src/api/**", "src/jobs/**"
+    )
+    write_files(store.root, {".memory/jobs.md": other})
+    _store(store, '"agents", "claude"')
+    run("compile")
+    (store.root / "CLAUDE.md").unlink()
+    (store.root / "CLAUDE.md").symlink_to("AGENTS.md")
+    (store.root / "src/api/CLAUDE.md").symlink_to("AGENTS.md")
+    run("compile")
+    out = run("compile", "--explain", "claude").stdout
+    files = _files(out)
+    assert files["AGENTS.md"] == "always"
+    assert files["src/api/AGENTS.md"] == (
+        "when started in src/api or below, or after reading a file under it"
+    )
+    assert "src/jobs/AGENTS.md" not in files
+    assert files[".claude/rules/memkit-src-jobs.md"] == "when working on src/jobs/**"
+    assert not (store.root / ".claude/rules/memkit-src-api.md").exists()
+    assert "Jobs are idempotent" in (store.root / ".claude/rules/memkit-src-jobs.md").read_text()
+    assert "not loaded" not in out and "twice" not in out
+
+
+def test_claude_code_without_claude_md_reads_every_agents_md(run: Invoke, store: Store) -> None:
+    _store(store, '"agents"')
+    run("compile")
+    files = _files(run("compile", "--explain", "claude").stdout)
+    assert files == {
+        "AGENTS.md": "always",
+        "src/api/AGENTS.md": "when started in src/api or below, or after reading a file under it",
+    }
+
+
 def test_copilot_cli_reads_claude_md_too_and_compile_says_so_once(
     run: Invoke, store: Store
 ) -> None:
