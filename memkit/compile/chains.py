@@ -3,28 +3,30 @@
 Agents load several files together, so a budget is kept on the whole, not per file:
 
 - Codex concatenates AGENTS.md files from the root down to the working folder and
-  stops at 32 KiB: each chain (root to a nested file) keeps within it, sharing it by
-  rank across its files, the root keeping at least half for its own (`share`); the
+  stops at 32 KiB: each chain (root to a nested file) keeps within it. The rank
+  reserves each file's part, the root keeping at least half for its own; then each
+  file, from the root down, fills what its chains leave (memkit.compile.share). The
   root lists the nested files, for an agent started at the root.
 - Claude Code in import mode reads AGENTS.md through CLAUDE.md's `@AGENTS.md`:
   CLAUDE.md is composed first and AGENTS.md keeps Claude's budget minus it.
 - Windsurf reads AGENTS.md as a rule, within its per-rule limit.
 
 Then every other target gets the memories AGENTS.md does not carry in full, when
-its agent reads AGENTS.md itself (targets.Target.reads_agents).
+its agent reads AGENTS.md itself (targets.Target.reads_agents) or through a link
+beside it (`CLAUDE.md -> AGENTS.md`, `docs/CLAUDE.md -> AGENTS.md`).
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memkit.compile import markers as sections
-from memkit.compile.budgets import Budget, Limits, limits
+from memkit.compile.budgets import Budget, limits
 from memkit.compile.fit import Fitted, fit
+from memkit.compile.share import ROOT, folder, room, share
 from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
 from memkit.compile.write import FileChange, read
 
@@ -44,9 +46,6 @@ class Placed:
     cut: tuple[str, ...]
     budget: str
     context: Mapping[str, object]
-
-
-CHAIN_JOIN = 2  # bytes Codex puts between two files of the chain ("\n\n")
 
 
 @dataclass(frozen=True)
@@ -120,7 +119,7 @@ class Run:
         from memkit.compile.readers import links_to_agents
 
         folders = [""] + [
-            _folder(p.path) + "/" for p in self.placed if p.target == "agents" and p.path != ROOT
+            folder(p.path) + "/" for p in self.placed if p.target == "agents" and p.path != ROOT
         ]
         linked = frozenset(
             f + t.shared[0]
@@ -147,7 +146,7 @@ class Run:
         from dataclasses import replace
 
         own = self.conf.budget("agents")
-        folders = sorted(_folder(o.path) for o in outs if o.path != "AGENTS.md")
+        folders = sorted(folder(o.path) for o in outs if o.path != ROOT)
         if folders:
             outs = [
                 replace(o, context={**o.context, "folders": folders})
@@ -158,13 +157,13 @@ class Run:
         reserved = None
         if folders and own.unit == "bytes":
             reserved = share(self.root, outs, order, own, extra, self.renderer)
-        written: dict[str, int] = {}  # bytes Codex reads of each file placed so far
+        written: dict[str, int] = {}  # the length of each file placed so far
         full: set[str] = set()
         for out in outs:
             budget = limits(own, *extra)
             if reserved is not None:
-                room = max(reserved[out.path], own.limit - _others(out.path, written, reserved))
-                budget = limits(Budget(max(1, room - CHAIN_JOIN), "bytes"), *extra)
+                bytes_ = room(out.path, written, reserved, own.limit)
+                budget = limits(Budget(max(1, bytes_), "bytes"), *extra)
                 if keep and out.path == "AGENTS.md":
                     self.notes.append(
                         f"AGENTS.md: kept within {budget}, by rank with the nested AGENTS.md "
@@ -172,104 +171,10 @@ class Run:
                         "still reads the nested AGENTS.md files"
                     )
             change, fitted = self.add(replace(out, budget=budget), keep=keep)
-            written[out.path] = len(change.new or b"") + CHAIN_JOIN
+            written[out.path] = len(change.new or b"")
             if fitted is not None:
                 full |= {m.id for m in fitted.full}
         return full
-
-
-ROOT_SHARE = 2  # the root AGENTS.md keeps at least 1/ROOT_SHARE of a chain's budget
-
-
-def share(
-    root: Path,
-    outs: Sequence[Output],
-    order: Mapping[str, int],
-    own: Budget,
-    extra: Sequence[Budget],
-    renderer: Renderer,
-) -> dict[str, int]:
-    """The bytes each AGENTS.md is sure of (Codex's part between the files included)
-    when Codex's budget `own` (in bytes) covers every chain from the root down to a
-    nested file: {path: bytes}. What a chain leaves over goes to its files from the
-    root down (`Run._agents`).
-
-    Memories keep their rank (`order`: id -> place) across the chain, not their file's
-    place in it: the best ranked memories of all the files go in full first, then the
-    next ones as one-liners, as far as every chain stays within `own`. The root keeps at
-    least 1/ROOT_SHARE of it for its own best memories, whatever the nested files hold:
-    every agent reads the root, a nested file only below its folder. `extra` budgets
-    (Claude's, Windsurf's) apply to each file alone.
-    """
-    from memkit.compile.fit import largest, texts
-
-    text = {o.path: texts(o, _existing(root, o.path), renderer) for o in outs}
-    ranks = {o.path: [order[m.id] for m in o.memories] for o in outs}
-    n = {p: len(r) for p, r in ranks.items()}
-    alone = limits(*extra)
-    sized: dict[tuple[str, int, int], int] = {}
-
-    def size(path: str, k: int, j: int) -> int:
-        if (path, k, j) not in sized:
-            sized[path, k, j] = len(text[path](k, j).encode("utf-8")) + CHAIN_JOIN
-        return sized[path, k, j]
-
-    def lead(p: str, k: int) -> int:  # room for one one-liner, as fit keeps
-        return min(1, n[p] - k) if p in cap else 0
-
-    cap: dict[str, int] = {}  # the most in full each file's own `extra` budgets allow
-    for p in text:
-        if alone.fits(text[p](0, 0)):
-            cap[p] = (
-                n[p]
-                if not alone.parts
-                else largest(functools.partial(_fits_with_lead, alone, text[p], n[p]), n[p])
-            )
-    chains = [[p for p in text if _above(p, leaf)] for leaf in text if leaf != "AGENTS.md"]
-
-    def over(ks: Mapping[str, int], js: Mapping[str, int]) -> list[list[str]]:
-        return [c for c in chains if sum(size(p, ks[p], js[p]) for p in c) > own.limit]
-
-    def in_full(t: int, least: int) -> dict[str, int]:
-        """Each file's memories ranked above `t` in full (the root: `least` at least)."""
-        ks = {p: min(cap.get(p, 0), sum(1 for r in ranks[p] if r < t)) for p in text}
-        ks[ROOT] = max(ks[ROOT], least)
-        return ks
-
-    def fits_full(t: int, least: int) -> bool:
-        ks = in_full(t, least)
-        return not over(ks, {p: lead(p, k) for p, k in ks.items()})
-
-    root_n = cap.get(ROOT, 0)
-    least = (
-        largest(lambda k: size(ROOT, k, lead(ROOT, k)) <= own.limit // ROOT_SHARE, root_n)
-        if root_n and size(ROOT, 0, lead(ROOT, 0)) <= own.limit // ROOT_SHARE
-        else 0
-    )
-    if not fits_full(0, least):
-        least = 0
-    t = largest(lambda t: fits_full(t, least), len(order)) if fits_full(0, least) else 0
-    ks = in_full(t, least)
-    leads = {p: lead(p, k) for p, k in ks.items()}
-    bad = {p for c in over(ks, leads) for p in c} | {p for p in text if p not in cap}
-    if bad:  # over even without memories: no one-liners either
-        leads = {p: 0 if p in bad else j for p, j in leads.items()}
-
-    def shortened(u: int) -> dict[str, int]:
-        """Each file's memories ranked above `u` and not in full, as one-liners."""
-        js = {}
-        for p in text:
-            got = sum(1 for r in ranks[p][ks[p] :] if r < u)
-            if p in cap and alone.parts and got > leads[p]:
-                got = largest(functools.partial(_fits_short, alone, text[p], ks[p]), got)
-            js[p] = max(leads[p], got) if p not in bad else 0
-        return js
-
-    u = largest(lambda d: not over(ks, shortened(t + d)), len(order) - t) if not bad else 0
-    js = shortened(t + u)
-    if over(ks, js):  # a file's own budget held back better-ranked ones: one-liners as fitted
-        js = leads
-    return {p: size(p, ks[p], js[p]) for p in text}
 
 
 def compose(
@@ -292,42 +197,3 @@ def compose(
         notes.extend(fitted.notes)
     new = None if text is None else text.encode("utf-8", "surrogateescape")
     return FileChange(out.path, out.target, old, new), fitted
-
-
-ROOT = "AGENTS.md"
-
-
-def _fits_with_lead(budget: Limits, text: Callable[[int, int], str], n: int, k: int) -> bool:
-    return budget.fits(text(k, min(1, n - k)))
-
-
-def _fits_short(budget: Limits, text: Callable[[int, int], str], k: int, j: int) -> bool:
-    return budget.fits(text(k, j))
-
-
-def _others(path: str, written: Mapping[str, int], reserved: Mapping[str, int]) -> int:
-    """The most bytes the other files of a chain through `path` take: the files above
-    it as written, the files below it as reserved."""
-    return max(
-        (
-            sum(written.get(q, reserved[q]) for q in reserved if q != path and _above(q, leaf))
-            for leaf in reserved
-            if leaf != ROOT and _above(path, leaf)
-        ),
-        default=0,
-    )
-
-
-def _existing(root: Path, path: str) -> str | None:
-    old = read(root, path)
-    return None if old is None else old.decode("utf-8", "surrogateescape")
-
-
-def _above(path: str, leaf: str) -> bool:
-    """Whether Codex, started in `leaf`'s folder, reads the AGENTS.md at `path`."""
-    folder = _folder(path)
-    return not folder or path == leaf or leaf.startswith(folder + "/")
-
-
-def _folder(path: str) -> str:
-    return path.rpartition("/")[0] if path != "AGENTS.md" else ""
