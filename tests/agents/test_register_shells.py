@@ -11,13 +11,16 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import write_memory
 
 from memkit.agents.install.launcher import MCP_ENTRY, script
 from memkit.agents.install.more_agents import AGENTS
+from memkit.store import Store
 
 pytestmark = pytest.mark.posix
 
@@ -138,3 +141,34 @@ def test_install_replaces_the_server_entry_that_needed_sh(tmp_path: Path) -> Non
     servers = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]
     assert servers == {"memkit": MCP_ENTRY, "x": mine}
     assert servers["memkit"]["command"] == "git"
+
+
+@pytest.mark.slow  # a real MCP server and client
+def test_a_real_client_reaches_the_windows_virtualenv_server(store: Store) -> None:
+    """An MCP client (the `mcp` package's stdio client, which spawns without a shell)
+    starts the server entry with only git on PATH, reaches memkit in
+    `.venv/Scripts/memkit.exe` and reads a memory."""
+    pytest.importorskip("mcp")
+    import anyio
+    from mcp import Client, StdioServerParameters
+
+    write_memory(store, "utc", "---\ntitle: Use UTC\n---\nAlways.\n")
+    exe = store.root / ".venv" / "Scripts" / "memkit.exe"
+    exe.parent.mkdir(parents=True)
+    exe.symlink_to(Path(sys.executable).parent / "memkit")
+    tmp = store.root.parent
+    params = StdioServerParameters(
+        command=MCP_ENTRY["command"],
+        args=MCP_ENTRY["args"],
+        cwd=str(store.root),
+        env={**_env(tmp, _git_only(tmp)), "MEMKIT_TODAY": "2026-11-22"},
+    )
+    found: list[str] = []
+
+    async def main() -> None:
+        async with Client(params, mode="legacy") as client:
+            result = await client.call_tool("get_memory", {"id": "utc"})
+            found.append(json.loads(result.content[0].text)["title"])
+
+    anyio.run(main)
+    assert found == ["Use UTC"]
