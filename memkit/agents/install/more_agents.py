@@ -30,7 +30,7 @@ from memkit.agents.install.launcher import MARK, MCP_ENTRY, MCP_NAME
 from memkit.errors import MemkitError
 
 
-def _gemini_entry() -> dict[str, Any]:
+def _gemini_args() -> list[str]:
     """Gemini CLI replaces `$NAME` in settings with the variable's value when it is set:
     the launcher's own variables get names no environment holds."""
     args = list(MCP_ENTRY["args"])
@@ -39,7 +39,7 @@ def _gemini_entry() -> dict[str, Any]:
         text = re.sub(rf"(?<![\w$]){short}=", f"memkit_{short}=", text)
         text = re.sub(rf"\$\b{short}\b", f"$memkit_{short}", text)
         text = text.replace(f"for {short} in", f"for memkit_{short} in")
-    return {"command": MCP_ENTRY["command"], "args": [args[0], text, *args[2:]]}
+    return [args[0], text, *args[2:]]
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,8 @@ AGENTS: dict[str, Agent] = {a.name: a for a in (
       for name, file in MCP_FILES.items()),
     Agent("vscode", ".vscode/mcp.json", "servers", lambda: {"type": "stdio", **_sh(
         env={"MEMKIT_ROOT": "${workspaceFolder}"})()}),
-    Agent("gemini", ".gemini/settings.json", "mcpServers", _gemini_entry),
+    Agent("gemini", ".gemini/settings.json", "mcpServers",
+          lambda: {"command": MCP_ENTRY["command"], "args": _gemini_args()}),
     Agent("codex", ".codex/config.toml", "mcp_servers", _sh(), toml=True),
     Agent("kiro", ".kiro/settings/mcp.json", "mcpServers", _sh()),
     Agent("amazonq", ".amazonq/mcp.json", "mcpServers", _sh()),
