@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -170,9 +171,8 @@ def test_launcher_without_memkit_says_so_once_per_session(store: Store) -> None:
     assert [o.stdout for o in outs[1:]] == ["", ""] and {o.stderr for o in outs} == {""}
     other = _run_launcher(store.root, command, payload.replace("abc-1", "abc-2"), "/usr/bin:/bin")
     assert other.stdout.startswith('{"systemMessage"')
-    server = _run_launcher(
-        store.root, "sh -c '" + MCP_ENTRY["args"][1] + "' memkit mcp", "", "/usr/bin:/bin"
-    )  # type: ignore[index]
+    argv = [MCP_ENTRY["command"], *MCP_ENTRY["args"]]
+    server = _run_launcher(store.root, shlex.join(argv), "", "/usr/bin:/bin")
     assert server.returncode == 0 and server.stdout == ""
     assert "memkit is not installed for this project" in server.stderr
     assert server.stderr.count("\n") == 1 and "pip install . in a clone" in server.stderr

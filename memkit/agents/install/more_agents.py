@@ -26,19 +26,20 @@ from memkit.agents.install.files import (
     without_bom,
     write_change,
 )
-from memkit.agents.install.launcher import MARK, MCP_ENTRY, MCP_NAME, script
+from memkit.agents.install.launcher import MARK, MCP_ENTRY, MCP_NAME
 from memkit.errors import MemkitError
 
 
 def _gemini_args() -> list[str]:
     """Gemini CLI replaces `$NAME` in settings with the variable's value when it is set:
     the launcher's own variables get names no environment holds."""
-    text = script("memkit")
+    args = list(MCP_ENTRY["args"])
+    text = args[1]
     for short in ("r", "p", "m"):
         text = re.sub(rf"(?<![\w$]){short}=", f"memkit_{short}=", text)
         text = re.sub(rf"\$\b{short}\b", f"$memkit_{short}", text)
         text = text.replace(f"for {short} in", f"for memkit_{short} in")
-    return ["-c", text, "memkit", "mcp"]
+    return [args[0], text, *args[2:]]
 
 
 @dataclass(frozen=True)
@@ -63,14 +64,15 @@ AGENTS: dict[str, Agent] = {a.name: a for a in (
     Agent("vscode", ".vscode/mcp.json", "servers", lambda: {"type": "stdio", **_sh(
         env={"MEMKIT_ROOT": "${workspaceFolder}"})()}),
     Agent("gemini", ".gemini/settings.json", "mcpServers",
-          lambda: {"command": "sh", "args": _gemini_args()}),
+          lambda: {"command": MCP_ENTRY["command"], "args": _gemini_args()}),
     Agent("codex", ".codex/config.toml", "mcp_servers", _sh(), toml=True),
     Agent("kiro", ".kiro/settings/mcp.json", "mcpServers", _sh()),
     Agent("amazonq", ".amazonq/mcp.json", "mcpServers", _sh()),
     Agent("roo", ".roo/mcp.json", "mcpServers", _sh()),
     Agent("zed", ".zed/settings.json", "context_servers", _sh(env={})),
     Agent("opencode", "opencode.json", "mcp",
-          lambda: {"type": "local", "command": ["sh", *MCP_ENTRY["args"]], "enabled": True}),
+          lambda: {"type": "local", "command": [MCP_ENTRY["command"], *MCP_ENTRY["args"]],
+                  "enabled": True}),
 )}  # fmt: skip
 NAMES = tuple(name for name in AGENTS if name not in MCP_FILES)  # `--agent NAME`
 # What earlier versions wrote in .mcp.json: a bare `memkit mcp`, which fails for a teammate
