@@ -14,8 +14,8 @@ Each question falls in the train or the held-out half by a hash of its text: tun
 
 Prints, per store and half: recall@k and MRR (first relevant hit within the top 10)
 of keyword search, the semantic neighbours alone, and the hybrid ranking `memkit
-search --semantic` gives; the median query time. --prompts runs recall_sets.PROMPTS
-(and PROMPTS_MEMKIT, all held out) through the prompt hook's lookup on their store:
+search --semantic` gives; the median query time. --prompts runs the prompts of
+recall_sets (prompt_set: which half each falls in) through the prompt hook's lookup:
 memories injected per prompt that needs none, precision of what is injected, recall
 of what is needed, and the hook process's median time beside `python -c pass`'s.
 --scale N times, on a store of N generated memories (gen_store.py), the keyword
@@ -166,16 +166,27 @@ def evaluate(store, qs, mode, model, k):  # type: ignore[no-untyped-def]
     return hits / n, rr / n, statistics.median(times) if times else 0.0
 
 
+def prompt_set(kind: str, which: str) -> list[tuple[str, list[str]]]:
+    """The prompts of one half over a store: PROMPTS split by their hash, plus
+    PROMPTS_TRAIN in the train half; PROMPTS_MEMKIT (written after the first floors were
+    chosen) all held out, PROMPTS_MEMKIT_TRAIN all train."""
+    if kind == "mcp":
+        split = [(p, w) for p, w in sets.PROMPTS if half(p) == which]
+        return split + (sets.PROMPTS_TRAIN if which == "train" else [])
+    return sets.PROMPTS_MEMKIT_TRAIN if which == "train" else sets.PROMPTS_MEMKIT
+
+
 def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]
     from memkit.agents.claude import indexer, recall, words
 
     idx = recall.from_bytes(str(store.root), indexer.build(store, today=TODAY))
     limit = idx.budget("prompt_memories")
-    every = sets.PROMPTS if kind == "mcp" else sets.PROMPTS_MEMKIT
-    if kind != "mcp":  # written after tuning: all held out
-        halves = ("heldout",) if "heldout" in halves else ()
     for h in halves:
-        prompts = [(p, w) for p, w in every if kind != "mcp" or half(p) == h]
+        prompts = prompt_set(kind, h)
+        known = {p.stem for p in store.dir.glob("*.md")}
+        missing = sorted({m for _, want in prompts for m in want} - known)
+        if missing:
+            sys.exit(f"recall_eval: prompts need ids not in the {kind} store: {missing}")
         none_n = none_inj = inj = good = needed = 0
         for prompt, want in prompts:
             got = words.about_prompt(idx, prompt, limit=limit)

@@ -698,3 +698,98 @@ PROMPTS_MEMKIT: list[tuple[str, list[str]]] = [
         ["git-shows-a-hook-s-stdout-on-stderr"],
     ),
 ]
+
+# More prompts over each store, all in the train half whatever their hash: written
+# before the everyday words came from a word-frequency list, to choose its size and
+# weights on. The held-out prompts above are left as they were.
+PROMPTS_TRAIN: list[tuple[str, list[str]]] = [
+    ("fix the broken link in the README", []),
+    ("parse the JSON body before validating it", []),
+    ("add a --port flag to the example server's CLI", []),
+    ("what does the spec say about cancellation notifications", []),
+    ("write a regex that matches the resource URI template", []),
+    ("the tool call returns an empty content list, find out why", []),
+    ("print the server capabilities after initialize", []),
+    ("rename the handler to on_list_resources", []),
+    ("add a progress callback to the long running tool example", []),
+    ("why does the websocket transport drop the last message", []),
+    ("make the log output less noisy", []),
+    ("show me how pagination cursors work in list_tools", []),
+    ("there's a race between the reader and writer tasks, find it", []),
+    ("what's the difference between a prompt and a resource in this SDK", []),
+    ("format the dict literal so it fits on one line", []),
+    ("the auth token refresh isn't retried after a 401", []),
+    ("add a field for the icon url to the Tool model", []),
+    ("check whether the spec allows null for this field", []),
+    ("split the long config parsing function into steps", []),
+    ("the docs example uses an old import path, update it", []),
+    (
+        "write a test for the sampling callback as a TestSampling class with setup methods",
+        ["testing-4"],
+    ),
+    ("pip install the package in editable mode", ["package-management-1", "package-management-6"]),
+    ("add a # type: ignore to silence this pyright error", ["coverage-4"]),
+    (
+        "this handler catches errors and calls logger.error with the message",
+        ["exception-handling-1"],
+    ),
+    ("run the tests against python 3.10 as well", ["package-management-4"]),
+    ("lint the code before I push", ["formatting-type-checking-2"]),
+    ("write an asyncio.run based test for the client", ["testing-3"]),
+    ("the tests are slow and sometimes fail at random", ["testing-5"]),
+]
+
+PROMPTS_MEMKIT_TRAIN: list[tuple[str, list[str]]] = [
+    ("update the README to mention the new search flag", []),
+    ("parse the --since option as a date", []),
+    ("write a spec for the JSON output of memkit list", []),
+    ("rename show_memory to render_memory", []),
+    ("add a regex to validate memory ids", []),
+    ("make the search output show the score with two decimals", []),
+    ("add type hints to the helpers in the report module", []),
+    ("write a short summary of what the audit command checks", []),
+    ("the spinner flickers in the terminal", []),
+    ("add a config option for the default editor", []),
+    ("shorten the long lines in this file", []),
+    ("add a count of stale memories to the report header", []),
+    ("add a docstring to every public function in the store module", []),
+    ("let the user pick the output format with an environment variable", []),
+    ("check the readme renders correctly on the package page", []),
+    ("the title flag should accept unicode", []),
+    ("why is the word wrap off by one in the table", []),
+    ("add an example to the docs for the tags option", []),
+    (
+        "return exit code 3 from the check command when the store is broken",
+        ["errors-and-exit-codes"],
+    ),
+    (
+        "load every memory to check the staleness of just two of them",
+        ["staleness-of-few-memories-via-get-many"],
+    ),
+    ("dump the front matter with yaml.safe_dump", ["yaml-dumper-no-aliases"]),
+    ("rewrite the whole file when only the title changed", ["surgical-front-matter-writes"]),
+    (
+        "make the compile command commit everything staged along with the files it wrote",
+        ["commit-only-own-files"],
+    ),
+    (
+        "a stray HTML comment in a memory body breaks the CLAUDE.md output",
+        ["memory-text-goes-through-mdtext-before-it-reaches-an-output"],
+    ),
+    (
+        "a memory links to ../../etc/passwd",
+        ["paths-from-memories-and-outputs-are-resolved-and-must-stay"],
+    ),
+    (
+        "walk the history with pygit2 tree objects",
+        ["history-walks-read-raw-tree-bytes-not-pygit2-objects"],
+    ),
+    (
+        "import whoosh at the top of the search index module",
+        ["whoosh-is-imported-with-stand-ins-for-urllib-request-and", "lazy-heavy-imports"],
+    ),
+    (
+        "deeply nested YAML crashes the whole process",
+        ["libyaml-s-composer-recurses-in-c-deep-yaml-segfaults-the"],
+    ),
+]
