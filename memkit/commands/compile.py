@@ -100,7 +100,7 @@ def _start_hook(store: Store, agent: str) -> tuple[list[str], list[str]] | None:
 
     if agent != "claude" or not claude_start_hook(store.root):
         return None
-    from memkit.agents.claude.handlers import start_picks
+    from memkit.agents.claude.startup import start_picks
 
     return start_picks(str(store.root), today().isoformat())
 
