@@ -41,9 +41,10 @@ def code_changes(repo: Any, prefix: str, status: MemoryStatus) -> tuple[CodeChan
         new = _read(repo, None, _git_path(prefix, now.path))
         lines = _diff(old, new, link.symbol, now.symbol)
         out.append(
-            CodeChange(ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]),
-                       len(lines) > MAX_LINES)
-        )  # fmt: skip
+            CodeChange(
+                ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]), len(lines) > MAX_LINES
+            )
+        )
     return tuple(out)
 
 

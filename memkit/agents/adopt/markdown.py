@@ -35,8 +35,11 @@ class Part:
 
     def body(self, visible: list[str]) -> str:
         """The section's text (from Document.visible), without its import lines."""
-        keep = (ln for n, ln in enumerate(visible[self.body_start : self.end], self.body_start)
-                if n not in self.imports)  # fmt: skip
+        keep = (
+            ln
+            for n, ln in enumerate(visible[self.body_start : self.end], self.body_start)
+            if n not in self.imports
+        )
         return "".join(keep).strip("\n")
 
 
