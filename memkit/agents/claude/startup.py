@@ -1,6 +1,7 @@
 """What the SessionStart hook gives: the always-on memories, the lines of those fetched by
 their description, and after a resume or compact the memories about the files touched;
-with a receipt for each. Imported only at session start (the tool-call hooks stay light).
+with a receipt for each. Imported at session start and by `compile --explain`, never on
+a tool call (those hooks stay light).
 """
 
 from __future__ import annotations
