@@ -17,6 +17,7 @@ from memkit.staleness.verdict import MemoryStatus
 
 MAX_LINES = 120  # diff lines shown per link
 MAX_BYTES = 2 * 1024 * 1024  # larger files are not diffed
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 @dataclass(frozen=True)
@@ -96,15 +97,7 @@ def _symbol(source: str, name: str) -> str | None:
     body: list[ast.stmt] = tree.body
     node: ast.stmt | None = None
     for part in name.split("."):
-        node = next(
-            (
-                n
-                for n in body
-                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                and n.name == part
-            ),
-            None,
-        )
+        node = next((n for n in body if isinstance(n, _DEFS) and n.name == part), None)
         if node is None:
             return None
         body = node.body
