@@ -19,17 +19,10 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 
+_LAZY = {"Store": "memkit.store", "Memory": "memkit.memory", "MemkitError": "memkit.errors"}
+
+
 def __getattr__(name: str) -> object:
-    if name == "Store":
-        from memkit.store import Store
-
-        return Store
-    if name == "Memory":
-        from memkit.memory import Memory
-
-        return Memory
-    if name == "MemkitError":
-        from memkit.errors import MemkitError
-
-        return MemkitError
+    if name in _LAZY:
+        return getattr(__import__(_LAZY[name], fromlist=[name]), name)
     raise AttributeError(f"module 'memkit' has no attribute {name!r}")

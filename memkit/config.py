@@ -28,14 +28,14 @@ class Config:
         prefix = f"MEMKIT_{name.upper()}_"
         for key, raw in os.environ.items():
             if key.startswith(prefix):
-                values[key[len(prefix) :].lower()] = _env_value(key, raw)
+                values[key[len(prefix) :].lower()] = _env_value(raw)
         return values
 
     def get(self, section: str, key: str, default: Any = None) -> Any:
         return self.section(section).get(key, default)
 
 
-def _env_value(name: str, raw: str) -> Any:
+def _env_value(raw: str) -> Any:
     import tomllib
 
     try:

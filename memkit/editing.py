@@ -142,9 +142,9 @@ def three_way(base: Memory, mine: Memory, theirs: Memory) -> tuple[Memory, list[
     """`mine` with the changes `theirs` made since `base` to the fields `mine` left alone,
     and the fields both changed differently (those keep `mine`'s value). Front-matter
     keys memkit does not manage travel with the side that changed them."""
-    extra = [_unknown(m) for m in (base, mine, theirs)]
-    carrier = theirs if extra[1] == extra[0] else mine
-    both = extra[0] != extra[1] and extra[2] not in (extra[0], extra[1])
+    base_keys, my_keys, their_keys = (_unknown(m) for m in (base, mine, theirs))
+    carrier = theirs if my_keys == base_keys else mine
+    both = base_keys != my_keys and their_keys not in (base_keys, my_keys)
     clash = ["front-matter keys memkit does not manage"] if both else []
     take: dict[str, Any] = {}
     for name in MERGED:

@@ -100,22 +100,19 @@ def path_problems(paths: Collection[str]) -> list[InvalidMemoryError]:
     for rel in sorted(paths):
         folders = rel.split("/")[1:-1]  # under .memory/
         bad = next((f for f in folders if mm.windows_refuses(f)), None)
-        if bad is not None:
-            problems.append(
-                InvalidMemoryError(
-                    rel, 1, "file", f"folder {bad!r} is a name Windows cannot hold (a device "
-                    "name such as CON, AUX, NUL, COM1, or a name ending in a dot or a space): "
-                    "rename the folder"
-                )
-            )  # fmt: skip
         twin = first.setdefault(rel.casefold(), rel)
+        if bad is not None:
+            why = (
+                f"folder {bad!r} is a name Windows cannot hold (a device name such as CON, AUX, "
+                "NUL, COM1, or a name ending in a dot or a space): rename the folder"
+            )
+            problems.append(InvalidMemoryError(rel, 1, "file", why))
         if twin != rel:
-            problems.append(
-                InvalidMemoryError(
-                    rel, 1, "file", f"{twin} and {rel} differ only in case: macOS and Windows "
-                    "hold them as one file; merge them into one, or rename one"
-                )
-            )  # fmt: skip
+            why = (
+                f"{twin} and {rel} differ only in case: macOS and Windows hold them as one "
+                "file; merge them into one, or rename one"
+            )
+            problems.append(InvalidMemoryError(rel, 1, "file", why))
     return problems
 
 

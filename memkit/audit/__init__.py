@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = ["Flag", "Report", "audit"]
 
@@ -42,6 +42,16 @@ class Flag:
         return dataclasses.asdict(self)
 
 
+class Unchecked(NamedTuple):
+    """A reference seen but not checked, and why (a reason of Report.skipped)."""
+
+    file: str
+    line: int
+    kind: str
+    reference: str
+    reason: str
+
+
 @dataclass(frozen=True)
 class Report:
     files: tuple[str, ...]
@@ -52,7 +62,7 @@ class Report:
     # (another program's variable), no claim, other repository, generic (`index.ts`).
     skipped: tuple[tuple[str, int], ...] = ()
     checked_by_kind: tuple[tuple[str, int], ...] = ()
-    unchecked: tuple[tuple[str, int, str, str, str], ...] = ()  # file, line, kind, ref, reason
+    unchecked: tuple[Unchecked, ...] = ()
 
     @property
     def resolved(self) -> int:
@@ -136,12 +146,12 @@ def audit(root: Path, files: Sequence[str] | None = None) -> Report:
     flags: list[Flag] = []
     skipped: dict[str, int] = {}
     kinds: dict[str, int] = {}
-    unchecked: list[tuple[str, int, str, str, str]] = []
+    unchecked: list[Unchecked] = []
     for name in chosen:
         for (line, kind, target), found in _audit_file(project, name, _read(root, name)):
             if isinstance(found, str):
                 skipped[found] = skipped.get(found, 0) + 1
-                unchecked.append((name, line, kind, target, found))
+                unchecked.append(Unchecked(name, line, kind, target, found))
                 continue
             checked += 1
             kinds[kind] = kinds.get(kind, 0) + 1

@@ -100,7 +100,7 @@ def _start_hook(store: Store, agent: str) -> tuple[list[str], list[str]] | None:
 
     if agent != "claude" or not claude_start_hook(store.root):
         return None
-    from memkit.agents.claude.handlers import start_picks
+    from memkit.agents.claude.startup import start_picks
 
     return start_picks(str(store.root), today().isoformat())
 
@@ -135,8 +135,10 @@ def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:
         section = personal.section(store, today())
     files = personal.plan_user_files(section, Path.home())
     if not files:
-        warn("no agent's user folder found (~/.claude, ~/.codex, ~/.gemini, "
-             "~/.config/opencode); nothing to write")  # fmt: skip
+        warn(
+            "no agent's user folder found (~/.claude, ~/.codex, ~/.gemini, "
+            "~/.config/opencode); nothing to write"
+        )
     changed = [f for f in files if f.changed]
     if check or dry_run:
         for f in changed:

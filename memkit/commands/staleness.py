@@ -81,8 +81,10 @@ def verify(
     store = get_store(ctx)
     done = verify_store(store, None if all_ else list(ids), today=today(), follow=follow)
     lines = [f"verified {m.id}{_at(m)}" for m in done.saved]
-    lines += [f"{m.id}: fingerprints unchanged, file left as it is"
-              for m in (() if all_ else done.unchanged)]  # fmt: skip
+    lines += [
+        f"{m.id}: fingerprints unchanged, file left as it is"
+        for m in (() if all_ else done.unchanged)
+    ]
     if lines:
         click.echo("\n".join(lines))
     if do_commit and done.saved:

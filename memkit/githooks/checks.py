@@ -18,14 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memkit.capped import capped
-from memkit.githooks.index import (
-    Opener,
-    Stamps,
-    is_output,
-    memory_stamps,
-    read_index,
-    relevant,
-)
+from memkit.githooks.index import Opener, Stamps, is_output, memory_stamps, read_index, relevant
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:

@@ -43,7 +43,7 @@ def install_merge_driver(store: Store) -> list[str]:
         if current.strip() != value:
             run_git(top, "config", "--local", f"merge.{DRIVER}.{key}", value)
             changes.append(f"set git config merge.{DRIVER}.{key}")
-    lines = [f"{pattern} merge={DRIVER}" for pattern in generated_patterns(store)]
+    lines = [f"{pattern} merge={DRIVER}" for pattern in generated_patterns()]
     if _write_attributes(store.root / ".gitattributes", lines):
         changes.append(f"updated {store.rel(store.root / '.gitattributes')}")
     return changes
@@ -99,7 +99,7 @@ def _write_attributes(path: Path, lines: list[str]) -> bool:
     return True
 
 
-def generated_patterns(store: Store) -> list[str]:
+def generated_patterns() -> list[str]:
     """.gitattributes patterns of the files `memkit compile` writes, for the merge driver."""
     from memkit.compile.targets import RULE_PREFIX, TARGETS
 

@@ -17,6 +17,7 @@ from memkit.staleness.verdict import MemoryStatus
 
 MAX_LINES = 120  # diff lines shown per link
 MAX_BYTES = 2 * 1024 * 1024  # larger files are not diffed
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,10 @@ def code_changes(repo: Any, prefix: str, status: MemoryStatus) -> tuple[CodeChan
         new = _read(repo, None, _git_path(prefix, now.path))
         lines = _diff(old, new, link.symbol, now.symbol)
         out.append(
-            CodeChange(ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]),
-                       len(lines) > MAX_LINES)
-        )  # fmt: skip
+            CodeChange(
+                ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]), len(lines) > MAX_LINES
+            )
+        )
     return tuple(out)
 
 
@@ -95,15 +97,7 @@ def _symbol(source: str, name: str) -> str | None:
     body: list[ast.stmt] = tree.body
     node: ast.stmt | None = None
     for part in name.split("."):
-        node = next(
-            (
-                n
-                for n in body
-                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                and n.name == part
-            ),
-            None,
-        )
+        node = next((n for n in body if isinstance(n, _DEFS) and n.name == part), None)
         if node is None:
             return None
         body = node.body

@@ -49,8 +49,9 @@ def ensure(path: Path) -> bool:
         return False
     path.mkdir(parents=True, exist_ok=True)
     if not (path / ".git").exists():
-        done = subprocess.run(["git", "init", "--quiet", str(path)], capture_output=True,
-                              text=True, check=False)  # fmt: skip
+        done = subprocess.run(
+            ["git", "init", "--quiet", str(path)], capture_output=True, text=True, check=False
+        )
         if done.returncode != 0:
             raise MemkitError(f"cannot create the personal store at {path}: {done.stderr.strip()}")
     init(path)

@@ -84,8 +84,11 @@ def prepare(
 ) -> tuple[list[Staged], list[Refused]]:
     """Each memory that may be written, in order, and each refused: its place was
     wrong, it is invalid or holds a secret."""
-    heads = [Head(i, mem, p.rel) for i, (mem, p) in enumerate(zip(mems, places, strict=True))
-             if mem.head and not isinstance(p, MemkitError)]  # fmt: skip
+    heads = [
+        Head(i, mem, p.rel)
+        for i, (mem, p) in enumerate(zip(mems, places, strict=True))
+        if mem.head and not isinstance(p, MemkitError)
+    ]
     proven = set(_prove(heads))
     staged: list[Staged] = []
     refused: list[Refused] = []

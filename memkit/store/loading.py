@@ -110,11 +110,7 @@ def _load_all(store: Any) -> Loaded:
             continue  # deleted while we listed
     stamps = tuple((rel, st.st_size, st.st_mtime_ns) for rel, _, st in files)
     key = _Key(
-        str(store.root),
-        tuple(store.links),
-        tuple(store.bad_names),
-        stamps,
-        _cache_stamp(store),
+        str(store.root), tuple(store.links), tuple(store.bad_names), stamps, _cache_stamp(store)
     )
     if _LAST and _LAST[0].key == key:
         return _LAST[0].loaded

@@ -294,9 +294,7 @@ class ParseCache:
 
     def _reset(self) -> None:
         """Start an empty cache file in place of a missing, damaged or other one."""
-        if self.con is not None:
-            self.con.close()
-        self.con = None
+        self.close()
         with contextlib.suppress(OSError):
             (self.path.parent / LEGACY).unlink(missing_ok=True)
         self.con = sqlite.create(self.path, SCHEMA, CACHE_VERSION)

@@ -20,11 +20,7 @@ from typing import TYPE_CHECKING, Any
 from memkit import cachedir
 from memkit import memory as mm
 from memkit.config import Config
-from memkit.errors import (
-    MemkitError,
-    MemoryNotFoundError,
-    StoreNotFoundError,
-)
+from memkit.errors import MemkitError, MemoryNotFoundError, StoreNotFoundError
 from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
 from memkit.memory import Memory
 from memkit.store import loading

@@ -208,7 +208,7 @@ def test_titles_boms_empty_headings_and_leading_rules(run: Invoke, store: Store)
     )
     assert "error" not in out
     doc = parse(TITLES["untitled.md"], imports=False)
-    assert doc.title is not None and doc.title[2] == "Handbook"
+    assert doc.title is not None and doc.title.text == "Handbook"
 
 
 def instruction_lines(text: str) -> list[str]:

@@ -78,7 +78,7 @@ def test_merge_driver_leaves_conflicts_in_hand_written_text(tmp_path: Path) -> N
 
 
 def test_patterns_cover_every_target() -> None:
-    assert mergedriver.generated_patterns(Store("/nonexistent")) == [
+    assert mergedriver.generated_patterns() == [
         ".rules",
         "/.amazonq/rules/memkit*.md",
         "/.claude/rules/memkit*.md",

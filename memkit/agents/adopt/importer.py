@@ -112,15 +112,15 @@ def file_sections(src: Source, doc: md.Document, skipped: list[Item]) -> list[Se
     sections: list[Section] = []
     anchors: dict[str, int] = {}
     # A document title with no text of its own under it names every section instead.
-    lead = doc.title[2] if doc.title and not _intro_text(doc) else ""
+    lead = doc.title.text if doc.title and not _intro_text(doc) else ""
     for part in doc.parts:
         body = part.body(doc.visible)
         if part.title is None:  # text before the first section: the document's own
-            title = doc.title[2] if doc.title else fallback
+            title = doc.title.text if doc.title else fallback
         else:
             title = f"{lead}: {part.title}" if lead and part.title else part.title
             title = title or lead or fallback  # an empty heading
-        named = part.title or (doc.title[2] if doc.title and part.title is None else "")
+        named = part.title or (doc.title.text if doc.title and part.title is None else "")
         anchor = mm.slugify(named) if named.strip() else "top"
         anchors[anchor] = anchors.get(anchor, 0) + 1
         if anchors[anchor] > 1:

@@ -35,9 +35,22 @@ class Part:
 
     def body(self, visible: list[str]) -> str:
         """The section's text (from Document.visible), without its import lines."""
-        keep = (ln for n, ln in enumerate(visible[self.body_start : self.end], self.body_start)
-                if n not in self.imports)  # fmt: skip
+        keep = (
+            ln
+            for n, ln in enumerate(visible[self.body_start : self.end], self.body_start)
+            if n not in self.imports
+        )
         return "".join(keep).strip("\n")
+
+
+@dataclass(frozen=True)
+class Heading:
+    """A heading: its lines [start, end), its level (1 for `#`) and its text."""
+
+    start: int
+    end: int
+    level: int
+    text: str
 
 
 @dataclass(frozen=True)
@@ -46,7 +59,7 @@ class Document:
     visible: list[str]  # the same, with front matter and memkit's section as blank lines
     meta: dict[str, str | list[str]]
     content_start: int  # the first line after the front matter
-    title: tuple[int, int, str] | None  # the document title's lines and text
+    title: Heading | None  # the document's title
     parts: tuple[Part, ...]
     memkit: tuple[int, int] | None  # memkit's compiled section, markers included
 
@@ -116,49 +129,40 @@ def parse(raw: str, *, imports: bool) -> Document:
     if memkit:
         visible[memkit[0] : memkit[1]] = ["\n"] * (memkit[1] - memkit[0])
     tokens = tokens_of("".join(visible))
-    heads: list[tuple[int, int, int, str]] = []
+    heads: list[Heading] = []
     code: set[int] = set()
     for i, t in enumerate(tokens):
         if t.map is None:
             continue
         if t.type == "heading_open" and t.level == 0:
-            heads.append((t.map[0], t.map[1], int(t.tag[1]), tokens[i + 1].content.strip()))
+            heads.append(Heading(t.map[0], t.map[1], int(t.tag[1]), tokens[i + 1].content.strip()))
         elif t.type in ("fence", "code_block", "html_block"):
             code.update(range(t.map[0], t.map[1]))
     found = [n for n in range(start, len(lines)) if n not in code and _IMPORT.match(visible[n])]
     title, heads = _title(heads)
     if title is not None:  # the title is the intro's memory title, not text of its own
-        visible[title[0] : title[1]] = ["\n"] * (title[1] - title[0])
+        visible[title.start : title.end] = ["\n"] * (title.end - title.start)
     parts = _parts(heads, start, len(lines), tuple(found) if imports else ())
     joined = tuple(_joined(parts, visible, memkit))
     return Document(lines, visible, meta, start, title, joined, memkit)
 
 
-def _title(
-    heads: list[tuple[int, int, int, str]],
-) -> tuple[tuple[int, int, str] | None, list[tuple[int, int, int, str]]]:
+def _title(heads: list[Heading]) -> tuple[Heading | None, list[Heading]]:
     """A lone top heading that comes first, with other headings under it, is the title."""
     if len(heads) < 2:
         return None, heads
-    top = min(h[2] for h in heads)
-    if heads[0][2] != top or [h[2] for h in heads].count(top) != 1:
+    top = min(h.level for h in heads)
+    if heads[0].level != top or [h.level for h in heads].count(top) != 1:
         return None, heads
-    return (heads[0][0], heads[0][1], heads[0][3]), heads[1:]
+    return heads[0], heads[1:]
 
 
-def _parts(
-    heads: list[tuple[int, int, int, str]],
-    start: int,
-    stop: int,
-    imports: tuple[int, ...],
-) -> list[Part]:
-    top = min((h[2] for h in heads), default=0)
-    cuts = [h for h in heads if h[2] == top]
-    first = cuts[0][0] if cuts else stop
-    out = [Part(None, start, start, first)]
-    for n, (line, body_start, _, text) in enumerate(cuts):
-        end = cuts[n + 1][0] if n + 1 < len(cuts) else stop
-        out.append(Part(text, line, body_start, end))
+def _parts(heads: list[Heading], start: int, stop: int, imports: tuple[int, ...]) -> list[Part]:
+    top = min((h.level for h in heads), default=0)
+    cuts = [h for h in heads if h.level == top]
+    bounds = [h.start for h in cuts] + [stop]
+    out = [Part(None, start, start, bounds[0])]
+    out += [Part(h.text, h.start, h.end, end) for h, end in zip(cuts, bounds[1:], strict=True)]
     return [
         Part(
             p.title, p.start, p.body_start, p.end, tuple(i for i in imports if p.start <= i < p.end)

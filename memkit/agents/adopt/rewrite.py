@@ -148,7 +148,7 @@ def _change(
         while out and not out[-1].strip():
             out.pop()
     text = "".join(out)
-    raw = _raw(src)
+    raw = src.path.read_bytes()
     if not shared and not _has_text(text, doc) and src.rel not in linked:
         return Change(src.rel, raw, None, "all of its text is in memories")
     if b"\r\n" in raw:
@@ -178,10 +178,6 @@ def _has_text(text: str, doc: md.Document) -> bool:
     """Whether anything is left besides front matter, headings and blank lines."""
     body = md.text_of(text).splitlines()[doc.content_start :]
     return any(ln.strip() and not ln.lstrip().startswith("#") for ln in body)
-
-
-def _raw(src: Source) -> bytes:
-    return src.path.read_bytes()
 
 
 def apply(

@@ -135,7 +135,7 @@ def _classify(
     top = os.path.realpath(root)
     sources: dict[str, Source] = {}  # real path -> source
     skipped: list[Skipped] = []
-    same: dict[str, list[tuple[Source, bool]]] = {}  # real path -> the ways it was found
+    same: dict[str, list[Source]] = {}  # real path -> the ways it was found
     named_as = {rel: named for rel, _, named in found}  # a file named and found: named
     for rel, path in sorted({(rel, path) for rel, path, _ in found}):
         named = named_as[rel] or any(r == rel and n for r, _, n in found)
@@ -149,29 +149,20 @@ def _classify(
             skipped.append(Skipped(rel, f"a symbolic link to {real}, outside the repository"))
             continue
         src = Source(rel, path, kind[0], kind[1], folder_of(rel, kind[0]))
-        same.setdefault(real, []).append((src, _through_link(root, path)))
+        same.setdefault(real, []).append(src)
     for real, found_as in same.items():
         # Read once, from where it applies most widely: `AGENTS.md -> .agents/AGENTS.md`
         # applies to the whole repository; then as a file memkit writes a section into
         # (`AGENTS.md -> .clinerules/x.md` is AGENTS.md: compile writes there, and
         # adoption must take the text out of it); `CLAUDE.md -> AGENTS.md` is AGENTS.md.
-        found_as.sort(key=lambda f: (_depth(f[0]), f[0].kind not in SHARED_KINDS,
-                                     _hops(f[0].path), _order(f[0])))  # fmt: skip
-        sources[real] = chosen = found_as[0][0]
-        for other, _ in found_as[1:]:
+        found_as.sort(
+            key=lambda s: (_depth(s), s.kind not in SHARED_KINDS, _hops(s.path), _order(s))
+        )
+        sources[real] = chosen = found_as[0]
+        for other in found_as[1:]:
             why = f"the same file as {chosen.rel}: read once, from there"
             skipped.append(Skipped(other.rel, why, chosen.rel))
     return sorted(sources.values(), key=_order), sorted(skipped, key=lambda s: s.rel)
-
-
-def _through_link(root: Path, path: Path) -> bool:
-    """Whether a folder between the root and `path` is a symbolic link."""
-    parent = path.parent
-    while parent != root and parent.is_relative_to(root):
-        if parent.is_symlink():
-            return True
-        parent = parent.parent
-    return False
 
 
 def _hops(path: Path) -> int:

@@ -1,5 +1,5 @@
 """Claude Code hooks: the entry point (hook), the payload (payload), the handlers that
-give memories at the point of action (handlers, pointofaction, session_text, preloaded)
+give memories at the point of action (handlers, startup, pointofaction, session_text, preloaded)
 from the derived index (recall, indexer, words), the session's journal and the draft
 made from it (journal, drafts), receipts of what was given (ledger, receipts), and
 `memkit context` answered from the same index (filecontext).

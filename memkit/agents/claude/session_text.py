@@ -1,6 +1,6 @@
 """The SessionStart text laid out: blocks in order within Claude Code's cap, everything counted.
 
-Used by the SessionStart handler (memkit.agents.claude.handlers) and by the index
+Used by the SessionStart composition (memkit.agents.claude.startup) and by the index
 builder, which sizes the candidates (indexer). Standard library only, no I/O.
 """
 
