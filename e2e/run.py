@@ -274,6 +274,16 @@ def reanalyse(out: Path, memkit: str) -> list[analyze.RunResult]:
     return results
 
 
+def verdict(results: list[analyze.RunResult]) -> int:
+    """Print how many runs memkit's model gets wrong; 1 when any, else 0."""
+    wrong = [f"{r.agent} {r.scenario}" for r in results if r.model]
+    if wrong:
+        print(f"\n{len(wrong)} run(s) disagree with memkit's model: {', '.join(wrong)}")
+        return 1
+    print(f"\nevery run agrees with memkit's model ({len(results)} run(s))")
+    return 0
+
+
 def can_isolate() -> str:
     """Why the runs cannot get their own network namespace ("" when they can)."""
     if os.geteuid() != 0:
@@ -320,7 +330,7 @@ def main() -> int:
         print(analyze.table(again, list(dict.fromkeys(r.scenario for r in again)))
               + receipts.report(again, args.reanalyse, memkit)
               + "\n".join(["", "", "recorded in:", *where]))  # fmt: skip
-        return 0
+        return verdict(again)
     if args.cache is None:
         ap.error("give the cache folder")
     why = "" if args.no_isolation else can_isolate()
@@ -359,7 +369,7 @@ def main() -> int:
     (out / "table.txt").write_text(text + "\n")
     (out / "results.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
     print(f"\n{text}\n\nruns in {out}")
-    return 0
+    return verdict(results)
 
 
 if __name__ == "__main__":

@@ -340,3 +340,16 @@ def test_reanalysis_of_the_runs_folder_takes_each_cells_latest_run(
     assert run.recorded(tmp_path) == [tmp_path / "T2/claude-root", tmp_path / "T1/codex-nest-read"]
     assert run.recorded(tmp_path / "T1") == [tmp_path / "T1/claude-root",
                                              tmp_path / "T1/codex-nest-read"]  # fmt: skip
+
+
+def test_a_run_memkits_model_gets_wrong_fails_the_suite(
+    e2e: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    analyze = e2e[0]
+    import run
+
+    good = analyze.RunResult("claude", "nest:read")
+    bad = analyze.RunResult("copilot", "nest:read", model=["beta:2x(model 1x)"])
+    assert run.verdict([good]) == 0
+    assert run.verdict([good, bad]) == 1
+    assert "1 run(s) disagree with memkit's model: copilot nest:read" in capsys.readouterr().out
