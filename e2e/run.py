@@ -10,8 +10,10 @@ recording endpoint; a new PID namespace too, so whatever the agent leaves behind
 with the run. Scenarios: `root` starts at the repository root; `read` has the model
 ask to read a path-scoped file; `sub` starts in a subfolder. `STORE:SCENARIO` runs a
 scenario on another store (scratch.STORES): `agents` (AGENTS.md alone), `import`
-(CLAUDE.md is `@AGENTS.md`), `edge` (a stale memory, budgets, activation, a package);
-the default store has every target on.
+(CLAUDE.md is `@AGENTS.md`), `edge` (a stale memory, budgets, activation, a package),
+`nest` (two packages, one with `CLAUDE.md -> AGENTS.md`; its read scenario reads a file
+in each, its subfolder one starts in the linked one); the default store has every
+target on.
 """
 
 from __future__ import annotations
