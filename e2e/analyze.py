@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from endpoint import has_tool_result, offered_tools, read_records
-from scratch import ALL, STALE_LINK, STALE_NOTE, file_marker, memories_of
+from endpoint import offered_tools, read_records, tool_results
+from scratch import BY_ID, STALE_LINK, STALE_NOTE, file_marker, memories_of
 
 MODEL_FLAVOURS = ("anthropic", "chat", "responses", "gemini")
 
@@ -34,16 +34,18 @@ class RunResult:
     memories: dict[str, tuple[str, int]] = field(default_factory=dict)  # id -> (state, max)
     start_files: list[str] = field(default_factory=list)  # in requests before any tool result
     after_files: list[str] = field(default_factory=list)  # new in requests after one
+    after_read: dict[str, int] = field(default_factory=dict)  # file -> tools' answers then
     twice: list[str] = field(default_factory=list)  # memories more than once in one request
     model: list[str] = field(default_factory=list)  # files memkit's model gets wrong (+/-)
     model_note: str = ""  # why there is no comparison
     stale_note: bool | None = None  # a stale memory in full came with its annotation
+    run_dir: str = ""  # where the run is recorded (CACHE/runs/TIME/AGENT-SCENARIO)
 
 
 def count(text: str, memory_id: str) -> tuple[str, int]:
     """(state, times) of one memory in one request's text: "desc" is an `activation:
     agent` memory offered by its description alone."""
-    m = next(m for m in ALL if m.id == memory_id)
+    m = BY_ID[memory_id]
     for state, marker in (
         ("full", m.body_marker),
         ("desc", m.description_marker),
@@ -86,10 +88,13 @@ def analyse(result: RunResult, record: Path, files: list[str]) -> RunResult:
         if reply.startswith("tool:"):
             result.tool_calls.append(reply[5:])
         result.tools = result.tools or bool(offered_tools(entry["flavour"], body))
-        later = has_tool_result(entry["flavour"], body)
+        answers = tool_results(entry["flavour"], body)
+        later = answers > 0
         result.read_done = result.read_done or later
         seen = {f for f in files if file_marker(f) in text}
         (after if later else start).update(seen)
+        for f in seen - start if later else ():
+            result.after_read[f] = min(result.after_read.get(f, answers), answers)
         for m in memories:
             state, times = count(text, m.id)
             if m.links and state == "full":
@@ -102,6 +107,7 @@ def analyse(result: RunResult, record: Path, files: list[str]) -> RunResult:
     result.memories = best
     result.start_files = sorted(start)
     result.after_files = sorted(after - start)
+    result.after_read = {f: n for f, n in result.after_read.items() if f in result.after_files}
     result.twice = sorted(twice)
     return result
 
@@ -136,10 +142,18 @@ def table(results: list[RunResult], scenarios: list[str]) -> str:
     lines += ["", "files that reached the model (start | added after the read):"]
     for r in results:
         if not r.status.startswith("skipped"):
-            after = f" | +{', '.join(r.after_files)}" if r.after_files else ""
+            several = max(r.after_read.values(), default=0) > 1  # which read brought each
+            added = [f"{f} (read {r.after_read[f]})" if several and f in r.after_read else f
+                     for f in r.after_files]  # fmt: skip
+            after = f" | +{', '.join(added)}" if added else ""
             lines.append(
                 f"{r.agent:<{width}}{r.scenario:<12}{', '.join(r.start_files) or '-'}{after}"
             )
+    lines += ["", "memories more than once in one request (the most times in one):"]
+    for r in results:
+        if not r.status.startswith("skipped"):
+            many = [f"{m} {r.memories[m][1]}x" for m in r.twice if m in r.memories]
+            lines.append(f"{r.agent:<{width}}{r.scenario:<12}{', '.join(many) or 'none'}")
     lines += ["", "memkit's model (`memkit compile --explain`) against the run"
               " (+file sent but not modelled, -file modelled but not sent):"]  # fmt: skip
     for r in results:

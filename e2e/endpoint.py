@@ -9,7 +9,8 @@ lists a few models in a shape each flavour accepts.
 Every request (method, path, JSON body) is appended to a JSON-lines file. To see what
 an agent adds when it touches a file, the first answer of a conversation that offers
 tools (a request with tools and no tool result yet) is a call of the agent's own read
-tool on `read_path` (or of its shell tool running `cat`); every other answer is text.
+tool on `read_path` (or of its shell tool running `cat`); given several paths, each
+answer after a tool's result reads the next; every other answer is text.
 
     python3 e2e/endpoint.py --port 4010 --record /tmp/requests.jsonl --read src/api/handler.py
 """
@@ -21,7 +22,7 @@ import json
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -97,30 +98,35 @@ def offered_tools(flavour: str, body: dict[str, Any]) -> dict[str, dict[str, Any
     return out
 
 
-def has_tool_result(flavour: str, body: dict[str, Any]) -> bool:
-    """Whether the conversation already holds a tool's answer (so it is not its first turn)."""
+def tool_results(flavour: str, body: dict[str, Any]) -> int:
+    """How many tools' answers the conversation already holds (0 on its first turn)."""
     if flavour == "anthropic":
-        return any(
+        return sum(
             isinstance(block, dict) and block.get("type") == "tool_result"
             for msg in body.get("messages") or []
             if isinstance(msg.get("content"), list)
             for block in msg["content"]
         )
     if flavour == "chat":
-        return any(msg.get("role") == "tool" for msg in body.get("messages") or [])
+        return sum(msg.get("role") == "tool" for msg in body.get("messages") or [])
     if flavour == "responses":
         items = body.get("input")
-        return isinstance(items, list) and any(
+        return sum(
             isinstance(it, dict) and str(it.get("type", "")).endswith("_call_output")
-            for it in items
+            for it in (items if isinstance(items, list) else [])
         )
     if flavour == "gemini":
-        return any(
+        return sum(
             "functionResponse" in part or "function_response" in part
             for content in body.get("contents") or []
             for part in content.get("parts") or []
         )
-    return False
+    return 0
+
+
+def has_tool_result(flavour: str, body: dict[str, Any]) -> bool:
+    """Whether the conversation already holds a tool's answer (so it is not its first turn)."""
+    return tool_results(flavour, body) > 0
 
 
 def _props(schema: dict[str, Any]) -> dict[str, Any]:
@@ -360,9 +366,9 @@ def models_listing() -> dict[str, Any]:
 class Recorder:
     """Appends each request to a JSON-lines file (thread-safe) and decides the answers."""
 
-    def __init__(self, record: Path, read_path: str | None) -> None:
+    def __init__(self, record: Path, read_path: str | Sequence[str] | None) -> None:
         self.record = record
-        self.read_path = read_path
+        self.read_paths = (read_path,) if isinstance(read_path, str) else tuple(read_path or ())
         self.lock = threading.Lock()
         self.seq = 0
 
@@ -375,10 +381,12 @@ class Recorder:
                 fh.write(line + "\n")
 
     def call_for(self, flavour: str, body: dict[str, Any]) -> ToolCall | None:
-        """The tool call to answer with, or None for plain text."""
-        if not self.read_path or flavour not in ANSWERS or has_tool_result(flavour, body):
+        """The tool call to answer with, or None for plain text: a read of the first of
+        `read_paths`, then, once the conversation holds N tools' answers, of the N+1th."""
+        done = tool_results(flavour, body) if flavour in ANSWERS else len(self.read_paths)
+        if done >= len(self.read_paths):
             return None
-        return choose_call(offered_tools(flavour, body), self.read_path)
+        return choose_call(offered_tools(flavour, body), self.read_paths[done])
 
 
 def wants_stream(flavour: str, path: str, body: dict[str, Any]) -> bool:
@@ -475,7 +483,7 @@ class Handler(BaseHTTPRequestHandler):
 
 
 def serve(
-    port: int, record: Path, read_path: str | None, host: str = "127.0.0.1"
+    port: int, record: Path, read_path: str | Sequence[str] | None, host: str = "127.0.0.1"
 ) -> ThreadingHTTPServer:
     """A started server (in a daemon thread) on host:port; port 0 picks a free one."""
     server = ThreadingHTTPServer((host, port), Handler)
@@ -498,7 +506,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int, default=4010)
     ap.add_argument("--record", type=Path, required=True, help="JSON-lines file to append to")
-    ap.add_argument("--read", dest="read_path", help="absolute path the first tool call reads")
+    ap.add_argument(
+        "--read",
+        dest="read_path",
+        action="append",
+        help="absolute path a tool call reads (repeat: one after the other)",
+    )
     args = ap.parse_args()
     server = serve(args.port, args.record, args.read_path)
     print(f"listening on 127.0.0.1:{server.server_address[1]}", flush=True)

@@ -35,8 +35,11 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + "/")
 
 
-def applies(when: str, scenario: str) -> bool:
-    """Whether a file `--explain` says is read `when` reaches the model in `scenario`."""
+def applies(
+    when: str, scenario: str, reads: tuple[str, ...] = (READ,), subfolder: str = SUBFOLDER
+) -> bool:
+    """Whether a file `--explain` says is read `when` reaches the model in `scenario`,
+    where the read scenario opens `reads` and the subfolder one starts in `subfolder`."""
     read, sub = scenario == "read", scenario == "sub"
     if when == "always" or when.startswith((IMPORTS, IMPORTED)):
         return True
@@ -44,13 +47,13 @@ def applies(when: str, scenario: str) -> bool:
         return not sub
     if when.startswith(GLOBS):
         globs = [g.strip() for g in when[len(GLOBS) :].split(",")]
-        return read and any(_match(g, READ) for g in globs)
+        return read and any(_match(g, path) for g in globs for path in reads)
     m = STARTED.fullmatch(when)
     if not m:
         return False  # on demand: by description or by name
     folder, below, after_read = m.group(1), bool(m.group(2)), bool(m.group(3))
-    started = sub and (_under(SUBFOLDER, folder) if below else folder == SUBFOLDER)
-    return started or (after_read and read and _under(READ, folder))
+    started = sub and (_under(subfolder, folder) if below else folder == subfolder)
+    return started or (after_read and read and any(_under(path, folder) for path in reads))
 
 
 def _match(glob: str, path: str) -> bool:
@@ -69,6 +72,12 @@ class Expected:
 
     files_when: tuple[tuple[str, str], ...]
     fates: tuple[tuple[str, str], ...] = ()  # memory id -> what --explain says of it
+    reads: tuple[str, ...] = (READ,)  # the files the read scenario opens
+    subfolder: str = SUBFOLDER  # where the subfolder scenario starts
+
+    def reaches(self, when: str, scenario: str) -> bool:
+        """Whether a file read `when` reaches the model in `scenario` (see `applies`)."""
+        return applies(when, scenario, self.reads, self.subfolder)
 
     def state(self, scenario: str, memory_id: str) -> str:
         """The memory's state, "full", "short", "desc" or "absent": the best of the files
@@ -77,11 +86,11 @@ class Expected:
         hook gives a session started at the root (in full, or by its description)."""
         fate = dict(self.fates).get(memory_id, "")
         when = dict(self.files_when)
-        hook = applies(ROOT, scenario)  # Claude Code runs no project hook started below
+        hook = self.reaches(ROOT, scenario)  # Claude Code runs no project hook started below
         for state, pattern in (("full", FULL_IN), ("short", SHORT_IN)):
             m = pattern.search(fate)
             held = [f.strip() for f in m.group(1).split(",")] if m else []
-            if any(f in when and applies(when[f], scenario) for f in held):
+            if any(f in when and self.reaches(when[f], scenario) for f in held):
                 return state
             if state == "full" and hook and HOOK_FULL in fate:
                 return "full"
@@ -93,7 +102,7 @@ class Expected:
         return {
             "AGENTS.md" if when.startswith(IMPORTS) else f
             for f, when in self.files_when
-            if applies(when, scenario)
+            if self.reaches(when, scenario)
         }
 
     def times(self, scenario: str, texts: dict[str, str], marker: str) -> int:
@@ -101,16 +110,23 @@ class Expected:
         carries it, and once more for each file that imports AGENTS.md (AGENTS.md read
         only through such an import counts there, not again)."""
         fate = dict(self.fates).get(marker.partition(":")[2].rstrip("]"), "")
-        out = int(HOOK_FULL in fate and applies(ROOT, scenario))
+        out = int(HOOK_FULL in fate and self.reaches(ROOT, scenario))
         for f, when in self.files_when:
-            if applies(when, scenario) and not when.startswith(IMPORTED):
+            if self.reaches(when, scenario) and not when.startswith(IMPORTED):
                 name = "AGENTS.md" if when.startswith(IMPORTS) else f
                 out += marker in texts.get(name, "")
         return out
 
 
-def explain(memkit: str, repo: str, reader: str) -> Expected | str:
-    """memkit's model for `reader` in `repo`, or why there is none."""
+def explain(
+    memkit: str,
+    repo: str,
+    reader: str,
+    reads: tuple[str, ...] = (READ,),
+    subfolder: str = SUBFOLDER,
+) -> Expected | str:
+    """memkit's model for `reader` in `repo` (the read scenario opening `reads`, the
+    subfolder one starting in `subfolder`), or why there is none."""
     done = subprocess.run([memkit, "compile", "--explain", reader], cwd=repo,
                           capture_output=True, text=True, check=False)  # fmt: skip
     if done.returncode != 0:
@@ -121,7 +137,7 @@ def explain(memkit: str, repo: str, reader: str) -> Expected | str:
     )
     found = [m.groups() for m in map(FILE_LINE.match, lines[:cut]) if m]
     fates = [m.groups() for m in map(FATE_LINE.match, lines[cut + 1 :]) if m]
-    return Expected(tuple((f, when.strip()) for f, when in found), tuple(fates))
+    return Expected(tuple((f, when.strip()) for f, when in found), tuple(fates), reads, subfolder)
 
 
 def disagreements(expected: set[str], seen: set[str]) -> list[str]:

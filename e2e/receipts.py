@@ -87,7 +87,9 @@ def report(results: list[RunResult], runs: Path, memkit: str) -> str:
     lines = []
     for r in results:
         if r.agent == AGENT and not r.status.startswith("skipped"):
-            run_dir = runs / f"{r.agent}-{r.scenario.replace(':', '-')}"
+            run_dir = (
+                Path(r.run_dir) if r.run_dir else runs / f"{r.agent}-{r.scenario.replace(':', '-')}"
+            )
             lines.append(f"{r.agent:<10}{r.scenario:<12}{check(r, run_dir, memkit)}")
     if not lines:
         return ""

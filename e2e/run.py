@@ -10,8 +10,10 @@ recording endpoint; a new PID namespace too, so whatever the agent leaves behind
 with the run. Scenarios: `root` starts at the repository root; `read` has the model
 ask to read a path-scoped file; `sub` starts in a subfolder. `STORE:SCENARIO` runs a
 scenario on another store (scratch.STORES): `agents` (AGENTS.md alone), `import`
-(CLAUDE.md is `@AGENTS.md`), `edge` (a stale memory, budgets, activation, a package);
-the default store has every target on.
+(CLAUDE.md is `@AGENTS.md`), `edge` (a stale memory, budgets, activation, a package),
+`nest` (two packages, one with `CLAUDE.md -> AGENTS.md`; its read scenario reads a file
+in each, its subfolder one starts in the linked one); the default store has every
+target on.
 """
 
 from __future__ import annotations
@@ -40,9 +42,15 @@ PORT = 4010
 SCENARIOS = ("root", "read", "sub")
 PROMPTS = {
     "root": "Say hello in one word.",
-    "read": f"Read {scratch.READ} and say what it does.",
+    "read": "Read {reads} and say what {it} does.",
     "sub": "Say hello in one word.",
 }
+
+
+def prompt(base: str, store: str) -> str:
+    """The one-shot prompt of scenario `base` on `store` (the read one names its files)."""
+    reads = scratch.reads_of(store)
+    return PROMPTS[base].format(reads=" and ".join(reads), it="it" if len(reads) == 1 else "each")
 
 
 def install(agent: Agent, cache: Path) -> tuple[Path | None, str]:
@@ -134,11 +142,12 @@ def one_run(
 ) -> analyze.RunResult:
     """Build the scratch world, run the agent once in its namespaces, analyse the requests."""
     store, _, base = scenario.rpartition(":")
+    store = store or "all"
     run_dir = out / f"{agent.key}-{scenario.replace(':', '-')}"
     home, repo, logs = run_dir / "home", run_dir / "repo", run_dir / "logs"
     home.mkdir(parents=True)
     logs.mkdir()
-    files = scratch.build(repo, memkit, store or "all")
+    files = scratch.build(repo, memkit, store)
     extra = agent.setup(home, repo, PORT)
     path = [
         str(binary.parent),
@@ -163,9 +172,9 @@ def one_run(
         "record": str(logs / "requests.jsonl"),
         "logs": str(logs),
         "env": env,
-        "read_path": str(repo / scratch.READ) if base == "read" else None,
-        "cwd": str(repo / scratch.SUBFOLDER) if base == "sub" else str(repo),
-        "argv": [str(binary), *agent.argv(PROMPTS[base])],
+        "read_path": [str(repo / f) for f in scratch.reads_of(store)] if base == "read" else None,
+        "cwd": str(repo / scratch.subfolder_of(store)) if base == "sub" else str(repo),
+        "argv": [str(binary), *agent.argv(prompt(base, store))],
         "pre": pre,
         "timeout": timeout,
     }
@@ -192,7 +201,12 @@ def finish(
         logs / "requests.jsonl",
         files,
     )
-    expected = model.explain(memkit, str(repo), agent.reader) if agent.reader else None
+    store = analyze.store_of(scenario)
+    expected = (
+        model.explain(memkit, str(repo), agent.reader, scratch.reads_of(store),
+                      scratch.subfolder_of(store))
+        if agent.reader else None
+    )  # fmt: skip
     if expected is None:
         result.model_note = "not in memkit's model (no --explain for it)"
     elif isinstance(expected, str):
@@ -231,11 +245,22 @@ def compare(
     return out
 
 
+def recorded(runs: Path) -> list[Path]:
+    """The run folders in `runs`: those of one recording (CACHE/runs/TIME), or, given
+    CACHE/runs, the latest of each agent and scenario over every recording there."""
+    own = sorted(p.parent.parent for p in runs.glob("*/logs/spec.json"))
+    if own:
+        return own
+    latest = {p.parent.parent.name: p.parent.parent
+              for p in sorted(runs.glob("*/*/logs/spec.json"))}  # fmt: skip
+    return [latest[name] for name in sorted(latest)]
+
+
 def reanalyse(out: Path, memkit: str) -> list[analyze.RunResult]:
-    """The results of the runs recorded under `out`, analysed again (no agent runs)."""
+    """The results of the runs recorded under `out` (see `recorded`), analysed again
+    (no agent runs)."""
     results = []
-    for spec_file in sorted(out.glob("*/logs/spec.json")):
-        run_dir = spec_file.parent.parent
+    for run_dir in recorded(out):
         key, _, rest = run_dir.name.partition("-")
         scenario = rest.replace("-", ":")
         repo = run_dir / "repo"
@@ -245,8 +270,20 @@ def reanalyse(out: Path, memkit: str) -> list[analyze.RunResult]:
             if p.is_file() and ".git" not in p.relative_to(repo).parts
             and scratch.file_marker(str(p.relative_to(repo))) in p.read_text("utf-8", "replace")
         )  # fmt: skip
-        results.append(finish(BY_KEY[key], scenario, run_dir, files, memkit, 0.0))
+        result = finish(BY_KEY[key], scenario, run_dir, files, memkit, 0.0)
+        result.run_dir = str(run_dir)
+        results.append(result)
     return results
+
+
+def verdict(results: list[analyze.RunResult]) -> int:
+    """Print how many runs memkit's model gets wrong; 1 when any, else 0."""
+    wrong = [f"{r.agent} {r.scenario}" for r in results if r.model]
+    if wrong:
+        print(f"\n{len(wrong)} run(s) disagree with memkit's model: {', '.join(wrong)}")
+        return 1
+    print(f"\nevery run agrees with memkit's model ({len(results)} run(s))")
+    return 0
 
 
 def can_isolate() -> str:
@@ -274,8 +311,13 @@ def main() -> int:
         action="store_true",
         help="run without a network namespace (the agents may reach the network)",
     )
-    ap.add_argument("--reanalyse", type=Path, metavar="RUNS",
-                    help="analyse the runs recorded in RUNS again; run no agent")  # fmt: skip
+    ap.add_argument(
+        "--reanalyse",
+        type=Path,
+        metavar="RUNS",
+        help="analyse the runs recorded in RUNS (CACHE/runs/TIME, or CACHE/runs for the"
+        " latest of each agent and scenario) again; run no agent",
+    )
     ap.add_argument("--inner", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.inner:
@@ -286,9 +328,11 @@ def main() -> int:
         return 2
     if args.reanalyse:
         again = reanalyse(args.reanalyse, memkit)
+        where = [f"{r.agent:<10}{r.scenario:<12}{r.run_dir}" for r in again]
         print(analyze.table(again, list(dict.fromkeys(r.scenario for r in again)))
-              + receipts.report(again, args.reanalyse, memkit))  # fmt: skip
-        return 0
+              + receipts.report(again, args.reanalyse, memkit)
+              + "\n".join(["", "", "recorded in:", *where]))  # fmt: skip
+        return verdict(again)
     if args.cache is None:
         ap.error("give the cache folder")
     why = "" if args.no_isolation else can_isolate()
@@ -327,7 +371,7 @@ def main() -> int:
     (out / "table.txt").write_text(text + "\n")
     (out / "results.json").write_text(json.dumps([r.__dict__ for r in results], indent=1))
     print(f"\n{text}\n\nruns in {out}")
-    return 0
+    return verdict(results)
 
 
 if __name__ == "__main__":

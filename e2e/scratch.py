@@ -38,6 +38,8 @@ STORES = {  # the store's name -> its [compile] table
     # the harder cases: a stale memory, memories over budget, `activation: agent` and
     # `manual`, a memory scoped to a nested package (SUBFOLDER holds a pyproject.toml)
     "edge": f"targets = {list(TARGETS)}\nnested_agents = true\n".replace("'", '"'),
+    # two packages, one with `CLAUDE.md -> AGENTS.md` beside its AGENTS.md (LINKS)
+    "nest": 'targets = ["agents", "claude"]\nnested_agents = true\n',
 }
 CODE = {
     "src/api/handler.py": "def handle(request):\n    return {'ok': True}\n",
@@ -51,6 +53,25 @@ PACKAGE = {"src/api/pyproject.toml": '[project]\nname = "api"\nversion = "0.1"\n
 STALE_LINK = "src/util.py::add"  # the `stale` memory's link, changed after it was verified
 CHANGED = {"src/util.py": "def add(a, b, c=0):\n    return a + b + c\n"}
 STALE_NOTE = "Possibly out of date"  # memkit's annotation of a stale memory
+NEST_CODE = {
+    "pkg/alpha/pyproject.toml": '[project]\nname = "alpha"\nversion = "0.1"\n',
+    "pkg/alpha/alpha.py": "def alpha():\n    return 'a'\n",
+    "pkg/beta/pyproject.toml": '[project]\nname = "beta"\nversion = "0.1"\n',
+    "pkg/beta/beta.py": "def beta():\n    return 'b'\n",
+}
+LINKS = {"pkg/alpha/CLAUDE.md": "AGENTS.md"}  # made after a first compile wrote AGENTS.md
+READS = {"nest": ("pkg/alpha/alpha.py", "pkg/beta/beta.py")}  # read one after the other
+SUBFOLDERS = {"nest": "pkg/alpha"}
+
+
+def reads_of(store: str) -> tuple[str, ...]:
+    """The files the read scenario has the agent open in `store`, in order."""
+    return READS.get(store, (READ,))
+
+
+def subfolder_of(store: str) -> str:
+    """Where the subfolder scenario starts the agent in `store`."""
+    return SUBFOLDERS.get(store, SUBFOLDER)
 
 
 @dataclass(frozen=True)
@@ -95,12 +116,20 @@ EDGE = (
     *(Memory(f"extra{i}", f"Extra background {i}, on the project's history, " * 2,
              f"Extra {i}. " * 60, priority=-10 - i) for i in range(1, 10)),
 )  # fmt: skip
-ALL = (*MEMORIES, *EDGE)
+NEST = (
+    MEMORIES[0],
+    Memory("alpha", "Alpha package", "Alpha returns letters.", ("pkg/alpha/**",), 10),
+    Memory("beta", "Beta package", "Beta returns letters too.", ("pkg/beta/**",), 10),
+    Memory("alphalow", "Alpha history", "Alpha began small. " * 12, ("pkg/alpha/**",), -8),
+    MEMORIES[3],
+)  # fmt: skip
+ALL = (*MEMORIES, *EDGE)  # the edge store's
+BY_ID = {m.id: m for m in (*ALL, *NEST)}
 
 
 def memories_of(store: str) -> tuple[Memory, ...]:
     """The memories the store `store` holds."""
-    return ALL if store == "edge" else MEMORIES
+    return {"edge": ALL, "nest": NEST}.get(store, MEMORIES)
 
 
 def file_marker(path: str) -> str:
@@ -130,6 +159,15 @@ def _activate(path: Path, m: Memory) -> None:
     path.write_text(text.replace("\ntype: ", f"\n{extra}type: ", 1), encoding="utf-8")
 
 
+def _fates(repo: Path, memkit: str) -> list[str]:
+    """What `memkit compile --explain` says of each memory, for Claude Code and Codex."""
+    out = []
+    for reader in ("claude", "codex"):
+        text = _run([memkit, "compile", "--explain", reader], repo)
+        out += [ln for ln in text.splitlines() if ln.startswith("  ") and "budget" not in ln]
+    return out
+
+
 def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
     """Create the scratch repository at `repo`; return the compiled files, sorted.
 
@@ -144,6 +182,8 @@ def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
         f"[compile]\n{STORES[store]}{EDGE_BUDGET if store == 'edge' else BUDGET}", encoding="utf-8"
     )
     edge = store == "edge"
+    if store == "nest":
+        _write(repo, NEST_CODE)
     if edge:
         _write(repo, PACKAGE)
         _run([*git, "add", "-A"], repo)
@@ -173,14 +213,26 @@ def build(repo: Path, memkit: str, store: str = "all") -> list[str]:
         _write(repo, CHANGED)
         _run([*git, "commit", "-q", "-a", "-m", "change add"], repo)
     out = _run([memkit, "compile"], repo)
+    if store == "nest":  # the links lead to the AGENTS.md the first compile wrote
+        for rel, target in LINKS.items():
+            (repo / rel).symlink_to(target)
+        out += _run([memkit, "compile"], repo)
     files = sorted(
-        line.split(None, 1)[1].strip()
-        for line in out.splitlines()
-        if line.startswith(("created ", "updated "))
+        {
+            rel
+            for line in out.splitlines()
+            if line.startswith(("created ", "updated "))
+            and (repo / (rel := line.split(None, 1)[1].strip())).is_file()
+            and not (repo / rel).is_symlink()
+        }
     )
+    fates = _fates(repo, memkit)
     for rel in files:
         with (repo / rel).open("a", encoding="utf-8") as fh:
             fh.write(f"\nFile marker: {file_marker(rel)}\n")
+    if _fates(repo, memkit) != fates:  # the markers count against the files' budgets
+        raise RuntimeError(f"{repo}: the file markers change what memkit fits in its budgets;"
+                           " leave the store's memories more room")  # fmt: skip
     _run([*git, "add", "-A"], repo)
     _run([*git, "commit", "-q", "-m", "scratch project"], repo)
     return files

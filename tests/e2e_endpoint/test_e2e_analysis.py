@@ -258,3 +258,98 @@ def test_what_the_session_start_hook_gives_counts_for_a_start_at_the_root(e2e: A
     assert expected.state("sub", "byagent") == "absent"
     assert expected.times("root", {"CLAUDE.md": "x"}, "[MKB:bulky]") == 1
     assert expected.times("sub", {"CLAUDE.md": "x"}, "[MKB:bulky]") == 0
+
+
+def test_files_added_after_each_of_several_reads_are_told_apart(e2e: Any, tmp_path: Path) -> None:
+    analyze, _, scratch = e2e
+    alpha = next(m for m in scratch.NEST if m.id == "alpha")
+    start = {"messages": [{"role": "user", "content": "[MKF:CLAUDE.md]"}]}
+    one = {"messages": [*start["messages"], {"role": "tool", "content": f"{alpha.body_marker}"
+                                             " [MKF:pkg/alpha/AGENTS.md]"}]}  # fmt: skip
+    two = {"messages": [*one["messages"], {"role": "tool", "content":
+           "[MKF:.claude/rules/memkit-pkg-beta.md]"}]}  # fmt: skip
+    record = _record(tmp_path / "r.jsonl", [("chat", start), ("chat", one), ("chat", two)])
+    files = ["CLAUDE.md", "pkg/alpha/AGENTS.md", ".claude/rules/memkit-pkg-beta.md"]
+    r = analyze.analyse(analyze.RunResult("x", "nest:read"), record, files)
+    assert r.after_read == {"pkg/alpha/AGENTS.md": 1, ".claude/rules/memkit-pkg-beta.md": 2}
+    assert set(r.memories) == {m.id for m in scratch.NEST}
+    assert r.memories["alpha"] == ("full", 1) and r.twice == []
+    text = analyze.table([r], ["nest:read"])
+    assert "pkg/alpha/AGENTS.md (read 1)" in text and "memkit-pkg-beta.md (read 2)" in text
+    assert "x  nest:read   none" in text  # no memory more than once in one request
+
+
+def test_the_nest_stores_scenarios_open_each_package_and_start_in_one(e2e: Any) -> None:
+    """The read scenario of the nest store opens a file in each package; the subfolder
+    one starts in the package whose CLAUDE.md links to its AGENTS.md."""
+    _, model, scratch = e2e
+    reads, sub = scratch.reads_of("nest"), scratch.subfolder_of("nest")
+    assert [r.split("/")[1] for r in reads] == ["alpha", "beta"] and sub == "pkg/alpha"
+    assert set(scratch.LINKS) == {f"{sub}/CLAUDE.md"}
+    after = "or after reading a file under it"
+    expected = model.Expected((
+        ("CLAUDE.md", "always"),
+        ("pkg/alpha/AGENTS.md", f"when started in pkg/alpha or below, {after}"),
+        ("pkg/beta/AGENTS.md", "when started in pkg/beta or below"),
+        (".claude/rules/memkit-pkg-beta.md", "when working on pkg/beta/**"),
+    ), reads=reads, subfolder=sub)  # fmt: skip
+    assert expected.files("root") == {"CLAUDE.md"}
+    assert expected.files("read") == {"CLAUDE.md", "pkg/alpha/AGENTS.md",
+                                      ".claude/rules/memkit-pkg-beta.md"}  # fmt: skip
+    assert expected.files("sub") == {"CLAUDE.md", "pkg/alpha/AGENTS.md"}
+    assert model.Expected(expected.files_when).files("read") == {"CLAUDE.md"}  # src/api/...
+
+
+@pytest.mark.slow  # a dozen memkit processes
+def test_the_nest_store_links_claude_to_one_packages_agents_md(e2e: Any, tmp_path: Path) -> None:
+    """memkit builds the nest store: the linked package's memories leave .claude/rules
+    and `--explain claude` reads its AGENTS.md; Codex keeps the package's low-ranked
+    memory in full, its chain having room."""
+    _, model, scratch = e2e
+    memkit = str(Path(sys.executable).parent / "memkit")
+    repo = tmp_path / "repo"
+    files = scratch.build(repo, memkit, "nest")
+    assert (repo / "pkg/alpha/CLAUDE.md").is_symlink()
+    assert {"CLAUDE.md", "pkg/alpha/AGENTS.md", "pkg/beta/AGENTS.md",
+            ".claude/rules/memkit-pkg-beta.md"} <= set(files)  # fmt: skip
+    assert not (repo / ".claude/rules/memkit-pkg-alpha.md").exists()
+    reads, sub = scratch.reads_of("nest"), scratch.subfolder_of("nest")
+    claude = model.explain(memkit, str(repo), "claude", reads, sub)
+    codex = model.explain(memkit, str(repo), "codex", reads, sub)
+    assert isinstance(claude, model.Expected) and isinstance(codex, model.Expected)
+    assert claude.files("sub") == {"CLAUDE.md", "pkg/alpha/AGENTS.md"}
+    assert [claude.state(s, "alpha") for s in ("root", "read", "sub")] == ["absent", "full", "full"]
+    assert [claude.state(s, "beta") for s in ("root", "read", "sub")] == [
+        "absent",
+        "full",
+        "absent",
+    ]
+    assert codex.state("sub", "alphalow") == "full"
+    assert codex.state("root", "bulky") == "short"
+
+
+def test_reanalysis_of_the_runs_folder_takes_each_cells_latest_run(
+    e2e: Any, tmp_path: Path
+) -> None:
+    import run
+
+    for rel in ("T1/claude-root", "T2/claude-root", "T1/codex-nest-read", "T2/x/y"):
+        (tmp_path / rel / "logs").mkdir(parents=True)
+        if rel != "T2/x/y":
+            (tmp_path / rel / "logs" / "spec.json").write_text("{}")
+    assert run.recorded(tmp_path) == [tmp_path / "T2/claude-root", tmp_path / "T1/codex-nest-read"]
+    assert run.recorded(tmp_path / "T1") == [tmp_path / "T1/claude-root",
+                                             tmp_path / "T1/codex-nest-read"]  # fmt: skip
+
+
+def test_a_run_memkits_model_gets_wrong_fails_the_suite(
+    e2e: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    analyze = e2e[0]
+    import run
+
+    good = analyze.RunResult("claude", "nest:read")
+    bad = analyze.RunResult("copilot", "nest:read", model=["beta:2x(model 1x)"])
+    assert run.verdict([good]) == 0
+    assert run.verdict([good, bad]) == 1
+    assert "1 run(s) disagree with memkit's model: copilot nest:read" in capsys.readouterr().out

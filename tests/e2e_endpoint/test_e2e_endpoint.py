@@ -298,3 +298,51 @@ def test_a_body_that_is_not_json_is_recorded_not_lost(server: tuple[int, Path]) 
     conn.close()
     [rec] = _records(record)
     assert (rec["reply"], rec["body"]) == ("error", {"_unparsed": "{not json"})
+
+
+def test_several_reads_follow_one_another(tmp_path: Path) -> None:
+    """Given two paths, the first answer reads the first, the answer after its result the
+    second, and the answer after both results is text."""
+    paths = ["/repo/pkg/alpha/alpha.py", "/repo/pkg/beta/beta.py"]
+    srv = endpoint.serve(0, tmp_path / "r.jsonl", paths)
+    port = srv.server_address[1]
+    try:
+        tools = [{"name": "Read", "input_schema": {"properties": {"file_path": {}}}}]
+        messages: list[dict[str, Any]] = [{"role": "user", "content": "read both"}]
+        read = []
+        for _ in range(3):
+            body = {"model": "m", "stream": True, "tools": tools, "messages": messages}
+            frames = _events(_post(port, "/v1/messages", body)[2])
+            delta = frames[2][1]["delta"]
+            if delta["type"] == "text_delta":
+                break
+            read.append(json.loads(delta["partial_json"])["file_path"])
+            result = {"type": "tool_result", "tool_use_id": str(len(read)), "content": "x"}
+            messages.append({"role": "user", "content": [result]})
+    finally:
+        srv.shutdown()
+        srv.server_close()
+    assert read == paths
+    assert delta == {"type": "text_delta", "text": endpoint.ANSWER}
+    assert [r["reply"] for r in _records(tmp_path / "r.jsonl")] == [
+        "tool:Read",
+        "tool:Read",
+        "text",
+    ]
+
+
+def test_tool_results_are_counted_per_flavour() -> None:
+    def result(n: int) -> dict[str, Any]:
+        return {"type": "tool_result", "tool_use_id": str(n)}
+
+    anthropic = {"messages": [
+        {"role": "user", "content": [result(1)]},
+        {"role": "user", "content": [result(2), {"type": "text"}]},
+    ]}  # fmt: skip
+    chat = {"messages": [{"role": "user"}, {"role": "tool"}, {"role": "tool"}]}
+    responses = {"input": [{"type": "function_call_output"}, {"type": "message"}]}
+    gemini = {"contents": [{"parts": [{"functionResponse": {}}, {"text": "x"}]}]}
+    bodies = [("anthropic", anthropic), ("chat", chat), ("responses", responses),
+              ("gemini", gemini), ("chat", {"messages": []})]  # fmt: skip
+    counts = [endpoint.tool_results(f, b) for f, b in bodies]
+    assert counts == [2, 2, 1, 1, 0]
