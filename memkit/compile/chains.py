@@ -104,9 +104,10 @@ class Run:
         if claude_import:  # CLAUDE.md first: Claude reads AGENTS.md through it
             for out in TARGETS["claude"].outputs(memories, ctx):
                 change, _ = self.add(out, keep="claude" in names)
-                own = conf.budget("claude")
-                used = own.measure((change.new or b"").decode("utf-8", "replace"))
-                extra.append(Budget(max(1, own.limit - used), own.unit))
+                if out.path == "CLAUDE.md":
+                    own = conf.budget("claude")
+                    used = own.measure((change.new or b"").decode("utf-8", "replace"))
+                    extra.append(Budget(max(1, own.limit - used), own.unit))
             done.add("claude")
         if "windsurf" in self.active and agents_on:
             extra.append(conf.budget("windsurf"))

@@ -167,10 +167,14 @@ class Claude(Target):
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         budget = self.budget(ctx)
         if ctx.settings.claude_mode == "import" and ctx.agents_on:
+            # Claude reads the root AGENTS.md through the import, never a nested one
+            # (CLAUDE.md exists): those memories get rule files
             imp = {"import": "AGENTS.md"}
-            return [Output("CLAUDE.md", self.name, "", tuple(memories), budget, context=imp)]
-        memories = self.wanted(memories, ctx)  # all of them, unless CLAUDE.md links AGENTS.md
-        out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
+            out = [Output("CLAUDE.md", self.name, "", tuple(memories), budget, context=imp)]
+            memories = [m for m in memories if _on(m) and _nested(m, ctx)]
+        else:
+            memories = self.wanted(memories, ctx)  # all, unless a CLAUDE.md links AGENTS.md
+            out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
         groups = by_scope(memories)
         for scope, name in scope_names(groups).items():
             out.append(

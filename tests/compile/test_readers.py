@@ -106,6 +106,20 @@ def test_claude_code_without_claude_md_reads_every_agents_md(run: Invoke, store:
     }
 
 
+def test_claude_code_in_import_mode_gets_a_nested_agents_md_memory_from_a_rule(
+    run: Invoke, store: Store
+) -> None:
+    # CLAUDE.md imports the root AGENTS.md; with a CLAUDE.md Claude Code never reads
+    # src/api/AGENTS.md (run: the import store), so its memory gets a rule file
+    _store(store, '"agents", "claude"', extra='claude_mode = "import"\n')
+    run("compile")
+    out = run("compile", "--explain", "claude").stdout
+    files = _files(out)
+    assert files[".claude/rules/memkit-src-api.md"] == "when working on src/api/**"
+    assert "src/api/AGENTS.md" not in files
+    assert "not loaded" not in out and "twice" not in out
+
+
 def test_copilot_cli_reads_claude_md_too_and_compile_says_so_once(
     run: Invoke, store: Store
 ) -> None:
