@@ -135,8 +135,8 @@ def explain(
     cut = next(
         (i for i, ln in enumerate(lines) if ln.endswith("memory(ies) compiled:")), len(lines)
     )
-    found = [m.groups() for m in map(FILE_LINE.match, lines[:cut]) if m]
-    fates = [m.groups() for m in map(FATE_LINE.match, lines[cut + 1 :]) if m]
+    found = [(m[1], m[2]) for m in map(FILE_LINE.match, lines[:cut]) if m]
+    fates = [(m[1], m[2]) for m in map(FATE_LINE.match, lines[cut + 1 :]) if m]
     return Expected(tuple((f, when.strip()) for f, when in found), tuple(fates), reads, subfolder)
 
 
