@@ -55,14 +55,41 @@ FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
 
 
 def read(root: Path, rel: str) -> bytes | None:
-    """An output's bytes now (None: absent), read safely: it may hold anything."""
+    """An output's bytes now (None: absent), read safely: it may hold anything.
+
+    No link out of the repository, into .git/ or .memory/ (fsutil.write_target says why
+    it refuses one). A path whose real path is the path itself (no link anywhere on it,
+    as for nearly every output) is inside by its very spelling: it is read without
+    asking again, one real path and one open for each of the hundreds of outputs.
+    """
+    from memkit.errors import UnsafePathError
     from memkit.fsutil import read_regular, write_target
 
-    real = write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
+    lexical = os.path.normpath(rel)
+    top = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(root, rel))
+    plain = (
+        real == os.path.join(top, lexical)
+        and not os.path.isabs(lexical)
+        and lexical.split(os.sep, 1)[0] not in (*FORBIDDEN, os.curdir, os.pardir)
+    )
     try:
-        return read_regular(real, limit=MAX_OUTPUT_BYTES, what=rel)
+        return read_regular(
+            real if plain else _checked(root, rel), limit=MAX_OUTPUT_BYTES, what=rel
+        )
     except FileNotFoundError:
         return None
+    except UnsafePathError:
+        if plain:  # not a regular file: refused as a write of it would be
+            write_target(root, rel, forbidden=FORBIDDEN, links_to=None)
+        raise
+
+
+def _checked(root: Path, rel: str) -> str:
+    """The real path of output `rel` that a link leads to, when it stays inside."""
+    from memkit.fsutil import write_target
+
+    return str(write_target(root, rel, forbidden=FORBIDDEN, links_to=None))
 
 
 def _leftovers(
