@@ -111,7 +111,8 @@ def _leftovers(
                 if text is not None and sections.owns(text.decode("utf-8", "replace")):
                     found.append(rel)
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
-        for d in sorted({literal_dir(m.paths) for m in everything if m.paths} - {""}):
+        scopes = {m.paths for m in everything if m.paths}  # thousands of memories, few scopes
+        for d in sorted({literal_dir(s) for s in scopes} - {""}):
             if d.split("/")[0] in NEVER_NESTED:
                 continue
             rel = f"{d}/AGENTS.md"
@@ -130,6 +131,10 @@ def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) ->
     from memkit.fsutil import write_target
 
     changes = [f for f in files if f.action != "unchanged"]
+    if not changes:  # nothing to write: no output's real path is needed
+        if pending is not None:
+            pending.before.record(pending.path, pending.stale, {})
+        return []
     outputs = _link_targets(root, [f.path for f in files], _reals(root, files)[1])
     real = {
         f.path: write_target(root, f.path, forbidden=FORBIDDEN, links_to=outputs) for f in changes

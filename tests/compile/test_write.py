@@ -92,3 +92,16 @@ def test_what_is_read_and_what_is_refused(layout: Path) -> None:
             read(layout, rel)
     with pytest.raises(UnsafePathError, match=re.escape("docs/AGENTS.md is not a regular file")):
         read(layout, "docs/AGENTS.md")
+
+
+def test_nothing_to_write_resolves_no_output(layout: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A compile that changes nothing (the usual one) asks for no output's real path."""
+    from memkit.compile import write
+
+    def refused(*args: object) -> None:
+        raise AssertionError("an output's real path was asked for")
+
+    monkeypatch.setattr(write, "_reals", refused)
+    same = write.FileChange("AGENTS.md", "agents", b"agents\n", b"agents\n")
+    assert write.apply(layout, (same,), None) == []
+    assert (layout / "AGENTS.md").read_bytes() == b"agents\n"
