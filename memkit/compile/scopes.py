@@ -19,15 +19,10 @@ RULE_PREFIX = "memkit"
 ACTIVATIONS = ("always", "agent", "manual")
 
 
-_ON_DEMAND = ACTIVATIONS[1:]
-
-
 def activation(m: Memory) -> str:
-    """When `m` reaches an agent: always (the default), agent (by description), manual.
-
-    Asked of every memory by every target: one attribute and one set lookup."""
-    value = m.activation
-    return value if value in _ON_DEMAND else "always"
+    """When `m` reaches an agent: always (the default), agent (by description), manual."""
+    value = getattr(m, "activation", None) or "always"
+    return value if value in ACTIVATIONS else "always"
 
 
 def description(m: Memory) -> str:
