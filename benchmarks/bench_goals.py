@@ -2,7 +2,7 @@
 """memkit's speed goals, several memkit installs side by side on the same real store.
 
     python benchmarks/bench_goals.py MIRROR [--n 10000] [--small 1000] [--rounds 5]
-                                    [--dir DIR] [--only TEXT ...] [NAME=PYTHON ...]
+                                    [--dir DIR] [--only TEXT ...] [--times] [NAME=PYTHON ...]
 
 PYTHON is an interpreter with a memkit installed (a virtual environment's bin/python);
 this interpreter is always "this". MIRROR is a git directory the stores grow from
@@ -12,7 +12,8 @@ own derived files and runs its own `hooks install`. `--only TEXT` times only the
 whose case holds TEXT (`--only session-start --only "one memory"`) and their floors.
 Each round runs every case of every install once, in a new shuffled order, as real
 processes, after one round that warms every cache and is not counted; the table gives
-the median wall and CPU time (user + system) and the goal's figure, all from the same run:
+the median wall and CPU time (user + system) and the goal's figure, all from the same run
+(`--times` adds every case's medians in ms):
 
 - a commit touching nothing memkit cares about: ms added over `git commit --no-verify`
   (goal +30 ms, at both sizes);
@@ -202,6 +203,9 @@ def main() -> None:
         metavar="TEXT",
         help="time only the goals whose case holds TEXT (repeatable), with their floors",
     )
+    ap.add_argument(
+        "--times", action="store_true", help="also print each case's median wall and CPU time"
+    )
     args = ap.parse_intermixed_args()
     goals = [g for g in GOALS if not args.only or any(t in g[0] for t in args.only)]
     if not goals:
@@ -250,6 +254,10 @@ def main() -> None:
                 fig = f"{w / fw:8.1f}x{c / fc:8.1f}x"
                 want = f"{goal}x"
             print(f"{name + ' ' + what:44}{fig}   {want} {'' if unit == '+' else floor[2:]}")
+    if args.times:  # the figures the goals are made of, for a before/after in absolute terms
+        print(f"{'':44}{'wall':>9}{'CPU':>9}   (medians, ms)")
+        for case, (w, c) in sorted(med.items()):
+            print(f"{case:44}{w * 1000:9.0f}{c * 1000:9.0f}")
 
 
 if __name__ == "__main__":

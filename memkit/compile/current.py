@@ -88,15 +88,15 @@ def _stat(path: str) -> str:
     return f"{path} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ino}"
 
 
-def file_state(root: str, rel: str) -> str:
+def file_state(root: str, rel: str, top: str | None = None) -> str:
     """A file compile reads or writes: absent, a folder, other, or its bytes' SHA-256;
     with where it really is when a link (itself or a folder above it) leads elsewhere.
 
     A link out of the repository or into .git/ is "outside", never read (compile reads
     and writes only inside: the safe-path layer refuses it); a file too big for compile
-    to read is known by its size and time."""
+    to read is known by its size and time. `top`: the root's real path, when known."""
     full = os.path.join(root, rel)
-    top = os.path.realpath(root)
+    top = top or os.path.realpath(root)
     real = os.path.realpath(full)
     git = os.path.join(top, ".git")
     if not real.startswith(top + os.sep) or real == git or real.startswith(git + os.sep):
@@ -110,12 +110,13 @@ def file_state(root: str, rel: str) -> str:
     return state
 
 
-def folder_state(root: str, rel: str) -> list[Any]:
+def folder_state(root: str, rel: str, top: str | None = None) -> list[Any]:
     """A rule folder: its own state, then [name, state] of each entry (the state of
     memkit* files only); ["absent" or "error N", its state] when it cannot be listed,
     ["outside", its state] when it leads out of the repository (never listed)."""
     full = os.path.join(root, rel)
-    state = file_state(root, rel)
+    top = top or os.path.realpath(root)
+    state = file_state(root, rel, top)
     if state.startswith("outside"):
         return ["outside", state]  # never listed: compile writes no rule file through it
     try:
@@ -126,7 +127,8 @@ def folder_state(root: str, rel: str) -> list[Any]:
         return [f"error {e.errno}", state]
     out: list[Any] = [state]
     for name in names:
-        out.append([name, file_state(root, f"{rel}/{name}") if name.startswith("memkit") else ""])
+        state = file_state(root, f"{rel}/{name}", top) if name.startswith("memkit") else ""
+        out.append([name, state])
     return out
 
 
@@ -153,9 +155,10 @@ def watched(
 
 def _again(root: str, seen: Mapping[str, Iterable[str]]) -> dict[str, Any]:
     """The states now of the files and folders `seen` names."""
+    top = os.path.realpath(root)  # once, not for each of them
     return {
-        "files": {p: file_state(root, p) for p in seen["files"]},
-        "folders": {d: folder_state(root, d) for d in seen["folders"]},
+        "files": {p: file_state(root, p, top) for p in seen["files"]},
+        "folders": {d: folder_state(root, d, top) for d in seen["folders"]},
     }
 
 

@@ -4,7 +4,8 @@ The fit gallops over how many memories stay in full, rendering the file (through
 memkit.compile.render) at each probe, then over how many more are shortened to a
 line; whatever is left is named by id in the file. Entries are rendered once each
 (Renderer caches them), so a budget that keeps 40 of 10,000 memories in full renders
-about 40 bodies, not 10,000.
+about 40 bodies, not 10,000; and the file's text is the probe's that decided it,
+not rendered again (most files fit whole: one render each).
 """
 
 from __future__ import annotations
@@ -44,8 +45,22 @@ def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
         return Fitted(frame(None))
     if "import" in out.context:  # CLAUDE.md reading AGENTS.md through `@AGENTS.md`
         return Fitted(frame(renderer.render("claude_import.md.j2", **out.context)))
-    text = texts(out, existing, renderer)
+    text = probed(texts(out, existing, renderer))
     return fitted(out, text, *_decide(out, text))
+
+
+def probed(text: Callable[[int, int], str]) -> Callable[[int, int], str]:
+    """`text` (see `texts`) rendering each (k, j) once in one fit: the file's text is
+    that of a probe that decided it (all of them while the file fits whole)."""
+    seen: dict[tuple[int, int], str] = {}
+
+    def again(k: int, j: int) -> str:
+        got = seen.get((k, j))
+        if got is None:
+            got = seen[k, j] = text(k, j)
+        return got
+
+    return again
 
 
 def texts(out: Output, existing: str | None, renderer: Renderer) -> Callable[[int, int], str]:
@@ -84,19 +99,15 @@ def _notes(
     notes = [f"{out.path}: over its budget of {out.budget} even without memories"] if over else []
     if not index and not cut:
         return tuple(notes)
-    from memkit.capped import capped
+    from memkit.capped import MAX_NAMED, capped
     from memkit.compile.readers import agent_of
 
     see = f"`memkit compile --explain {agent_of(out.target)}`"
     parts = []
-    if index:
-        parts.append(
-            f"{len(index)} shortened to one line ({capped((m.id for m in index), see=see)})"
-        )
-    if cut:
-        parts.append(
-            f"{len(cut)} left out ({capped((m.id for m in cut), total=len(cut), see=see)})"
-        )
+    for ms, what in ((index, "shortened to one line"), (cut, "left out")):
+        if ms:  # the ids named are the first few: thousands need not be walked
+            named = capped((m.id for m in ms[:MAX_NAMED]), total=len(ms), see=see)
+            parts.append(f"{len(ms)} {what} ({named})")
     lowest = " and ".join(parts)
     notes.append(f"{out.path}: over its budget of {out.budget}: lowest-ranked memories {lowest}")
     return tuple(notes)

@@ -13,7 +13,6 @@ if TYPE_CHECKING:
 
 VERSION = 3
 HEADER = f"memkit compile-current {VERSION}\n"
-_UNSAFE = ("\t", "\n", "\r")
 
 
 def encode(data: Mapping[str, Any]) -> str | None:
@@ -33,9 +32,13 @@ def encode(data: Mapping[str, Any]) -> str | None:
             rows.append(("fs", d, item) if isinstance(item, str) else ("fe", d, *item))
     rows.append(("stale", "-" if stale is None else "+"))
     rows += [("s", mid, warning) for mid, warning in (stale or {}).items()]
-    if any(c in cell for row in rows for cell in row for c in _UNSAFE):
+    body = "".join("\t".join(row) + "\n" for row in rows)
+    # A cell holding a tab or a line break adds one to the count the rows alone make.
+    if "\r" in body or body.count("\n") != len(rows):
         return None
-    return HEADER + "".join("\t".join(row) + "\n" for row in rows)
+    if body.count("\t") != sum(len(row) - 1 for row in rows):
+        return None
+    return HEADER + body
 
 
 def decode(raw: bytes) -> dict[str, Any] | None:

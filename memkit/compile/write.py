@@ -55,14 +55,41 @@ FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
 
 
 def read(root: Path, rel: str) -> bytes | None:
-    """An output's bytes now (None: absent), read safely: it may hold anything."""
+    """An output's bytes now (None: absent), read safely: it may hold anything.
+
+    No link out of the repository, into .git/ or .memory/ (fsutil.write_target says why
+    it refuses one). A path whose real path is the path itself (no link anywhere on it,
+    as for nearly every output) is inside by its very spelling: it is read without
+    asking again, one real path and one open for each of the hundreds of outputs.
+    """
+    from memkit.errors import UnsafePathError
     from memkit.fsutil import read_regular, write_target
 
-    real = write_target(root, rel, forbidden=FORBIDDEN, links_to=None)  # no link out, into .git/
+    lexical = os.path.normpath(rel)
+    top = os.path.realpath(root)
+    real = os.path.realpath(os.path.join(root, rel))
+    plain = (
+        real == os.path.join(top, lexical)
+        and not os.path.isabs(lexical)
+        and lexical.split(os.sep, 1)[0] not in (*FORBIDDEN, os.curdir, os.pardir)
+    )
     try:
-        return read_regular(real, limit=MAX_OUTPUT_BYTES, what=rel)
+        return read_regular(
+            real if plain else _checked(root, rel), limit=MAX_OUTPUT_BYTES, what=rel
+        )
     except FileNotFoundError:
         return None
+    except UnsafePathError:
+        if plain:  # not a regular file: refused as a write of it would be
+            write_target(root, rel, forbidden=FORBIDDEN, links_to=None)
+        raise
+
+
+def _checked(root: Path, rel: str) -> str:
+    """The real path of output `rel` that a link leads to, when it stays inside."""
+    from memkit.fsutil import write_target
+
+    return str(write_target(root, rel, forbidden=FORBIDDEN, links_to=None))
 
 
 def _leftovers(
@@ -84,7 +111,8 @@ def _leftovers(
                 if text is not None and sections.owns(text.decode("utf-8", "replace")):
                     found.append(rel)
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
-        for d in sorted({literal_dir(m.paths) for m in everything if m.paths} - {""}):
+        scopes = {m.paths for m in everything if m.paths}  # thousands of memories, few scopes
+        for d in sorted({literal_dir(s) for s in scopes} - {""}):
             if d.split("/")[0] in NEVER_NESTED:
                 continue
             rel = f"{d}/AGENTS.md"
@@ -103,6 +131,10 @@ def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) ->
     from memkit.fsutil import write_target
 
     changes = [f for f in files if f.action != "unchanged"]
+    if not changes:  # nothing to write: no output's real path is needed
+        if pending is not None:
+            pending.before.record(pending.path, pending.stale, {})
+        return []
     outputs = _link_targets(root, [f.path for f in files], _reals(root, files)[1])
     real = {
         f.path: write_target(root, f.path, forbidden=FORBIDDEN, links_to=outputs) for f in changes

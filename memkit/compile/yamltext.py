@@ -51,9 +51,10 @@ def yaml_str(value: str) -> str:
 
 
 # Values PyYAML's emitter always allows plain (no indicator first, no `: ` or ` #`, no
-# spaces or breaks), paths and globs among them: for these only the resolver's answer
-# is needed, and memkit.memory.yamlscalars gives it without importing PyYAML.
-_SIMPLE = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./*-]*")
+# spaces or breaks), paths and globs among them, and globs joined by commas (a comma
+# after the first character bars only the flow style): for these only the resolver's
+# answer is needed, and memkit.memory.yamlscalars gives it without importing PyYAML.
+_SIMPLE = re.compile(r"[A-Za-z0-9_./][A-Za-z0-9_./*,-]*")
 
 
 def plain_ok(value: str) -> bool:

@@ -371,3 +371,29 @@ def test_a_file_too_big_for_compile_is_known_by_size_and_time(
     assert current.file_state(str(compiled.root), "BIG.md") == f"big 11 {st.st_mtime_ns}"
     path.write_bytes(b"x" * 10)
     assert current.file_state(str(compiled.root), "BIG.md").startswith("file ")
+
+
+@pytest.mark.parametrize("bad", ["\t", "\n", "\r", "a\tb", "a\r\nb", "end\n"])
+def test_a_cell_with_a_tab_or_line_break_is_not_recorded(bad: str) -> None:
+    """encode refuses the record whichever cell holds it: the lines could not hold it."""
+    base: dict[str, Any] = {
+        "version": current.VERSION, "key": "k", "tree": "t", "fresh": {"a.md": "0" * 64},
+        "seen": {"files": {"AGENTS.md": "file 00"},
+                 "folders": {".claude/rules": ["dir", ["memkit-a.md", "file 1"], ["mine.md", ""]],
+                             ".cursor/rules": ["absent", "absent"]}},
+        "stale": {"rule-01": "src/a.py::f (body changed)"},
+    }  # fmt: skip
+    assert current.encode(base) is not None
+    cases = [
+        {**base, "key": bad},
+        {**base, "fresh": {f"x{bad}.md": "0"}},
+        {**base, "fresh": {"a.md": bad}},
+        {**base, "seen": {**base["seen"], "files": {f"A{bad}": "absent"}}},
+        {**base, "seen": {**base["seen"], "files": {"A": f"file {bad}"}}},
+        {**base, "seen": {**base["seen"], "folders": {"d": ["dir", [f"memkit{bad}", "x"]]}}},
+        {**base, "seen": {**base["seen"], "folders": {"d": [f"error{bad}", "x"]}}},
+        {**base, "stale": {f"id{bad}": "w"}},
+        {**base, "stale": {"id": f"w{bad}"}},
+    ]
+    for data in cases:
+        assert current.encode(data) is None, data

@@ -1,0 +1,92 @@
+"""memkit.compile.fit: each probe of a fit is rendered once, and the text is the probe's.
+
+The reference is the fit rendering every probe afresh (`probed` switched off): the
+compiled bytes must not change, on a generated store whose big files are over their
+budgets and on this repository's own .memory/.
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime as dt
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import write_memory
+
+from memkit.compile import fit
+from memkit.compile.plan import build
+from memkit.compile.render import Renderer
+from memkit.store import Store
+
+ROOT = Path(__file__).parents[2]
+TODAY = dt.date(2026, 11, 22)
+
+
+def _gen_store() -> Any:
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    try:
+        return __import__("gen_store")
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+
+
+def compiled(store: Store) -> dict[str, bytes | None]:
+    """Every output's new bytes (None: deleted), by path."""
+    return {f.path: f.new for f in build(store, today=TODAY).files}
+
+
+def every_probe_rendered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fit as it would be with no probe remembered: each text(k, j) renders."""
+
+    def afresh(text: Callable[[int, int], str]) -> Callable[[int, int], str]:
+        return text
+
+    monkeypatch.setattr(fit, "probed", afresh)
+
+
+def test_same_bytes_as_rendering_every_probe_generated_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(_gen_store().generate(400, tmp_path / "store", commit=False))
+    got = compiled(store)
+    over = [p for p, b in got.items() if b and b"over its budget" in b]
+    assert "AGENTS.md" in got and len(got) > 20
+    with monkeypatch.context() as m:
+        every_probe_rendered(m)
+        assert compiled(store) == got
+    # the store is big enough that some files are fitted over many probes
+    notes = build(store, today=TODAY).notes
+    assert any("over its budget" in n for n in notes), (notes, over)
+
+
+def test_same_bytes_as_rendering_every_probe_this_repository(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    store = Store(ROOT)  # build reads, writes nothing
+    got = compiled(store)
+    assert got
+    with monkeypatch.context() as m:
+        every_probe_rendered(m)
+        assert compiled(store) == got
+
+
+def test_a_file_that_fits_is_rendered_once(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(3):
+        write_memory(store, f"note-{i}", f"---\ntitle: Note {i}\ntype: note\n---\nBody {i}.\n")
+    write_memory(store, "scoped", "---\ntitle: Scoped\ntype: gotcha\npaths: [src/**]\n---\nMind.\n")
+    renders: collections.Counter[str] = collections.Counter()
+    section = Renderer.section
+
+    def counted(self: Renderer, out: Any, *args: Any) -> str:
+        renders[out.path] += 1
+        return section(self, out, *args)
+
+    monkeypatch.setattr(Renderer, "section", counted)
+    files = compiled(store)
+    assert renders and "AGENTS.md" in renders and ".claude/rules/memkit-src.md" in renders
+    assert set(renders) <= set(files)
+    assert set(renders.values()) == {1}, renders
