@@ -24,6 +24,7 @@ from memkit.compile.config import (
 )
 from memkit.compile.scopes import (
     RULE_PREFIX,
+    activation,
     agent_paths,
     always,
     by_scope,
@@ -301,8 +302,6 @@ class Copilot(Rules):
 
 
 def _on(m: Memory) -> bool:
-    from memkit.compile.scopes import activation
-
     return activation(m) == "always"
 
 
