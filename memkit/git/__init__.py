@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         find_deletion,
         folder_changes,
     )
-    from memkit.git.objects import MissingObjectError, missing_commit, prefetch
+    from memkit.git.objects import DEEPEN, MissingObjectError, missing_commit, prefetch
     from memkit.git.repo import (
         default_branch,
         find_repo,
@@ -50,6 +50,7 @@ if TYPE_CHECKING:
     )
 
 _HOME = {
+    "DEEPEN": "memkit.git.objects",
     "FileChange": "memkit.git.history",
     "FileHistory": "memkit.git.history",
     "MissingObjectError": "memkit.git.objects",
@@ -84,6 +85,7 @@ _HOME = {
 }
 
 __all__ = [
+    "DEEPEN",
     "FileChange",
     "FileHistory",
     "MissingObjectError",

@@ -172,7 +172,9 @@ def git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, tuple[s
     if not (deleted and added):
         return {}
     found = plain.scored_renames(Path(repo.path), *how)
-    if found is None or not (found.keys() <= deleted and {new for new, _ in found.values()} <= added):
+    if found is None or not (
+        found.keys() <= deleted and {new for new, _ in found.values()} <= added
+    ):
         return None
     return found
 

@@ -160,6 +160,13 @@ def resolve(repo: Any, rev: str) -> Any:
         obj = repo.revparse_single(rev)
         return obj.peel(pygit2.Commit)
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        if is_shallow(repo):  # HEAD~3 past the boundary, an old tag not fetched
+            from memkit.git.objects import DEEPEN
+
+            raise GitError(
+                f"unknown revision {rev!r} in this shallow clone, which may not have it; "
+                f"{DEEPEN}, or use a commit id, branch or tag it has"
+            ) from None
         raise GitError(f"unknown revision {rev!r}; use a commit id, branch or tag") from None
 
 
