@@ -35,8 +35,9 @@ if TYPE_CHECKING:
         find_deletion,
         folder_changes,
     )
-    from memkit.git.objects import DEEPEN, MissingObjectError, missing_commit, prefetch
+    from memkit.git.objects import MissingObjectError, missing_commit, prefetch
     from memkit.git.repo import (
+        DEEPEN,
         default_branch,
         find_repo,
         head_commit,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     )
 
 _HOME = {
-    "DEEPEN": "memkit.git.objects",
+    "DEEPEN": "memkit.git.repo",
     "FileChange": "memkit.git.history",
     "FileHistory": "memkit.git.history",
     "MissingObjectError": "memkit.git.objects",
