@@ -9,9 +9,11 @@ its error recovery then loses every declaration after them in the file:
   end of the code line before each line starting with `<` (comments between them
   aside). JavaScript and TypeScript semicolons are formatting: no fingerprint holds them.
 - an overload signature of an anonymous default export, `export default function<S>(a:
-  S): S` (a .d.ts's usual shape): the grammar has a signature only with a name. A name
-  is put after `function`; the caller leaves out the declarations so named (anonymous,
-  no link can name them) and the names' tokens (the file's print is the source's).
+  S): S` (a .d.ts's usual shape): the grammar has a signature only with a name; and an
+  anonymous `export default abstract class {...}`. A name is put after `function` or
+  `class`; the caller leaves out the declarations so named and what they hold (as for
+  any anonymous declaration: no link can name them) and the names' tokens (the file's
+  print is the source's).
 
 A TypeScript file that parses with errors is parsed again so repaired; that reading is
 kept only when it has no errors.
@@ -23,8 +25,12 @@ import re
 from dataclasses import dataclass
 
 _ENDS = (b";", b",", b"{", b"(", b"[", b"|", b"&", b"=", b"<")  # a member ended or going on
-# `export default function` with no name, then its type parameters or parameters
-_ANONYMOUS = re.compile(rb"\bexport\s+default\s+function(?=\s*[<(])")
+# `export default function` with no name, then its type parameters or parameters; an
+# anonymous `export default abstract class`, then its type parameters, heritage or body
+_ANONYMOUS = re.compile(
+    rb"\bexport\s+default\s+(?:function(?=\s*[<(])"
+    rb"|abstract\s+class(?=\s*[<{]|\s+(?:extends|implements)\b))"
+)
 PLACEHOLDER = b"_"  # the name put in: any identifier; found again by its offset
 
 

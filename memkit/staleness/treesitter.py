@@ -67,8 +67,8 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
             root, added = again, _placeholders(again, fixed.names)
     nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        if added and any(_name_node(node) == n for n in added):
-            continue  # anonymous: no link names it
+        if added and any(_inside(node, n.parent) for n in added):
+            continue  # anonymous, or in an anonymous class: no link names it
         known = nodes.get(name)
         if known is None:
             nodes[name] = (node, anchor, ())
@@ -107,14 +107,21 @@ def _name_node(node: Any) -> Any:
     return name
 
 
+_NAMES = frozenset({"identifier", "type_identifier"})  # a function's, a class's
+
+
 def _placeholders(root: Any, offsets: frozenset[int]) -> tuple[Any, ...]:
     """The identifiers memkit.staleness.repair put in at `offsets`."""
     out = []
     for at in sorted(offsets):
         node = root.descendant_for_byte_range(at, at + len(repair.PLACEHOLDER))
-        if node is not None and node.type == "identifier" and node.start_byte == at:
+        if node is not None and node.type in _NAMES and node.start_byte == at:
             out.append(node)
     return tuple(out)
+
+
+def _inside(node: Any, outer: Any) -> bool:
+    return bool(outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte)
 
 
 def _code_tokens(node: Any, g: Grammar) -> tuple[str, ...]:

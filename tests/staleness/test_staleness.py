@@ -408,3 +408,19 @@ def test_tsx_generic_call_signature_after_a_member() -> None:
     assert again.symbols["Subscribe"] == parsed.symbols["Subscribe"]
     written = treesitter.parse(CALL_SIGNATURES.replace("x: number", "x: number;").encode(), "tsx")
     assert written.symbols["SetState"] == parsed.symbols["SetState"]
+
+
+@pytest.mark.parametrize("language", ["typescript", "tsx"])
+def test_typescript_anonymous_default_abstract_class(language: str) -> None:
+    """`export default abstract class {...}`: anonymous, as `export default class {...}`
+    is, and the declarations after it are symbols."""
+    from memkit.staleness import treesitter
+
+    source = (
+        "export default abstract class<T> extends Base<T> {\n  run(): void {}\n"
+        "  abstract go(): T\n}\nexport class _ {\n  m(): void {}\n}\n"
+    )
+    parsed = treesitter.parse(source.encode(), language)
+    assert sorted(parsed.symbols) == ["_", "_.m"]
+    plain = treesitter.parse(source.replace("abstract class", "class").encode(), language)
+    assert parsed.symbols["_.m"] == plain.symbols["_.m"]
