@@ -70,6 +70,15 @@ def test_blobless_clone_gives_a_full_clones_history(
     assert memkit(clone(bare, tmp_path / "blobless", "--filter=blob:none"), *args) == expected
 
 
+@pytest.mark.parametrize("args", COMMANDS[::3], ids=" ".join)
+def test_treeless_clone_gives_a_full_clones_history(
+    bare: Path, tmp_path: Path, memkit: Memkit, args: tuple[str, ...]
+) -> None:
+    """`--filter=tree:0`: old commits' trees are missing too."""
+    expected = memkit(clone(bare, tmp_path / "full"), *args)
+    assert memkit(clone(bare, tmp_path / "treeless", "--filter=tree:0"), *args) == expected
+
+
 def test_log_follows_the_move_into_a_folder(bare: Path, tmp_path: Path, memkit: Memkit) -> None:
     code, out, _ = memkit(clone(bare, tmp_path / "full"), "log", "session")
     assert code == 0
