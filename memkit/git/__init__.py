@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from memkit.git.objects import MissingObjectError, missing_commit, prefetch
     from memkit.git.repo import (
+        DEEPEN,
         default_branch,
         find_repo,
         head_commit,
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     )
 
 _HOME = {
+    "DEEPEN": "memkit.git.repo",
     "FileChange": "memkit.git.history",
     "FileHistory": "memkit.git.history",
     "MissingObjectError": "memkit.git.objects",
@@ -84,6 +86,7 @@ _HOME = {
 }
 
 __all__ = [
+    "DEEPEN",
     "FileChange",
     "FileHistory",
     "MissingObjectError",

@@ -150,16 +150,19 @@ def _find_renames(
     if isinstance(how, tuple) and how[0] == "diff-tree" and _large_sides(diff, objects):
         return {}, None
     if isinstance(how, tuple):
-        found = _git_renames(repo, diff, how)
+        found = git_renames(repo, diff, how)
         if found is not None:
-            return {}, found
+            return {}, {old: new for old, (new, _) in found.items()}
     diff.find_similar(flags=flags)
     return {}, None
 
 
-def _git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, str] | None:
-    """git's renames in the diff `how` (None: git could not say, or paired files `diff`
-    does not have as deleted and added); none asked when nothing was both."""
+def git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, tuple[str, int]] | None:
+    """git's renames in libgit2's `diff` (not yet paired by find_similar), asking the
+    `git` command `how` that diffs the same two sides: {old path: (new path, git's
+    similarity 0-100)}. None: git could not say, or paired files `diff` does not have
+    as deleted and added. git is not started when nothing was both. Its blobs must be
+    present (a partial clone's fetched first): git is not let fetch them one by one."""
     from pathlib import Path
 
     from memkit.git import plain
@@ -168,8 +171,10 @@ def _git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, str] |
     added = {d.new_file.path for d in diff.deltas if d.status_char() == "A"}
     if not (deleted and added):
         return {}
-    found = plain.renames(Path(repo.path), *how)
-    if found is None or not (found.keys() <= deleted and set(found.values()) <= added):
+    found = plain.scored_renames(Path(repo.path), *how)
+    if found is None or not (
+        found.keys() <= deleted and {new for new, _ in found.values()} <= added
+    ):
         return None
     return found
 

@@ -133,14 +133,13 @@ def _rename_source(repo: Any, parent: Any, commit: Any, path: str, folder: str) 
     new_tree = subtree(tree_of(repo, commit), folder)
     if old_tree is None or new_tree is None or not path.startswith(f"{folder}/"):
         return None
-    diff = _diff(repo, old_tree, new_tree)
     rel = path[len(folder) + 1 :]
-    for delta in diff.deltas:
-        if delta.status_char() == "R" and delta.new_file.path == rel:
-            renamed = delta.old_file.path.rsplit("/", 1)[-1] != rel.rsplit("/", 1)[-1]
+    for delta in _deltas(repo, old_tree, new_tree):
+        if delta.status == "R" and delta.new_path == rel:
+            renamed = delta.old_path.rsplit("/", 1)[-1] != rel.rsplit("/", 1)[-1]
             if renamed and delta.similarity < RENAMED_ID_SIMILARITY:
                 return None  # another memory deleted as this one was added, not this one
-            return f"{folder}/{delta.old_file.path}"
+            return f"{folder}/{delta.old_path}"
     return None
 
 
@@ -161,14 +160,18 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
             paths = [p for p, _ in walk_tree(repo, old, "")]
             gone = [p for p in paths if p.rsplit("/", 1)[-1] == name]
         else:
-            diff = _diff(repo, old, new)
+            raw = _raw_diff(repo, old, new)
             gone = [
-                d.old_file.path
-                for d in diff.deltas
-                if d.status_char() in "DR"
-                and d.old_file.path.rsplit("/", 1)[-1] == name
-                and not (d.status_char() == "R" and d.new_file.path.rsplit("/", 1)[-1] == name)
+                d.old_path for d in _listed(raw) if d.status == "D" and _named(d.old_path, name)
             ]
+            if gone:  # unless git pairs it with a file of the same name (a move)
+                gone = [
+                    d.old_path
+                    for d in _paired(repo, raw, old, new)
+                    if d.status in "DR"
+                    and _named(d.old_path, name)
+                    and not (d.status == "R" and _named(d.new_path, name))
+                ]
         if gone:
             return str(c.id), f"{folder}/{sorted(gone)[0]}"
     return None
@@ -208,42 +211,93 @@ def folder_changes(repo: Any, folder: str, start: str, limit: int) -> list[FileC
 
 
 def _tree_delta_changes(repo: Any, c: Any, folder: str, old: Any, new: Any) -> list[FileChange]:
-    diff = _diff(repo, old, new)
     out = []
-    for d in diff.deltas:
-        st = d.status_char()
-        old_path = None if st == "A" else f"{folder}/{d.old_file.path}"
-        new_path = None if st == "D" else f"{folder}/{d.new_file.path}"
-        old_blob = None if old_path is None else str(d.old_file.id)
-        new_blob = None if new_path is None else str(d.new_file.id)
+    for d in _deltas(repo, old, new):
+        old_path = None if d.status == "A" else f"{folder}/{d.old_path}"
+        new_path = None if d.status == "D" else f"{folder}/{d.new_path}"
+        old_blob = None if old_path is None else d.old_blob
+        new_blob = None if new_path is None else d.new_blob
         out.append(_change(c, new_path, old_path, new_blob, old_blob))
     return sorted(out, key=lambda x: x.path or x.old_path or "")
 
 
-def _diff(repo: Any, old: Any, new: Any) -> Any:
-    """libgit2's diff of two folder trees (None: absent) with rename detection, once the
-    change is known to be within memkit.git.bounded's limits (TreeLimitError past them:
-    libgit2 would expand a tree bomb in full). Renames are not looked for when a file
-    added or deleted is over MAX_FILE_BYTES: git's similarity reads each in full. The
-    files added and deleted are fetched first where a partial clone lacks them; those
-    it cannot get leave renames to exact matches (the same blob under a new name)."""
-    from memkit.git.bounded import check_changes, too_large
+def _named(path: str, name: str) -> bool:
+    return path.rsplit("/", 1)[-1] == name
 
-    pygit2 = load_pygit2()
-    odb = objects_of(repo)
-    check_changes(odb, str(old.id) if old else None, str(new.id) if new else None)
+
+@dataclass(frozen=True)
+class _Delta:
+    """One file's change between two folder trees; status is git's letter (A D M T R)."""
+
+    status: str
+    old_path: str  # relative to the folder
+    new_path: str
+    old_blob: str
+    new_blob: str
+    similarity: int = 100  # of a rename (R), as git scores it
+
+
+def _listed(diff: Any) -> list[_Delta]:
+    return [
+        _Delta(d.status_char(), d.old_file.path, d.new_file.path, str(d.old_file.id),
+               str(d.new_file.id), d.similarity if d.status_char() == "R" else 100)
+        for d in diff.deltas
+    ]  # fmt: skip
+
+
+def _deltas(repo: Any, old: Any, new: Any) -> list[_Delta]:
+    """What changed between two folder trees (None: absent), renames paired."""
+    return _paired(repo, _raw_diff(repo, old, new), old, new)
+
+
+def _raw_diff(repo: Any, old: Any, new: Any) -> Any:
+    """libgit2's diff of two folder trees (None: absent), renames not yet paired, once
+    the change is known to be within memkit.git.bounded's limits (TreeLimitError past
+    them: libgit2 would expand a tree bomb in full)."""
+    from memkit.git.bounded import check_changes
+
+    check_changes(objects_of(repo), str(old.id) if old else None, str(new.id) if new else None)
     empty = repo[repo.TreeBuilder().write()]
-    diff = (old or empty).diff_to_tree(new or empty)
+    return (old or empty).diff_to_tree(new or empty)
+
+
+def _paired(repo: Any, diff: Any, old: Any, new: Any) -> list[_Delta]:
+    """`diff` (of folder trees `old` and `new`) with its renames paired as `git diff -M`
+    pairs them, the renames `memkit check` and `git log --follow` see
+    (memkit.git.changes.git_renames); libgit2's find_similar only when git cannot say.
+    Renames are not looked for when a file added or deleted is over MAX_FILE_BYTES:
+    similarity reads each in full. The files added and deleted are fetched first where
+    a partial clone lacks them; those it cannot get leave renames to exact matches
+    (the same blob under a new name)."""
+    from memkit.git.bounded import too_large
+    from memkit.git.changes import GITLINK, git_renames
+
+    find = load_pygit2().enums.DiffFind
+    odb = objects_of(repo)
     sides = [
         str(f.id)
         for d in diff.deltas
         if d.status_char() in "AD"
         for f in [d.new_file if d.status_char() == "A" else d.old_file]
-        if f.mode != 0o160000
+        if f.mode != GITLINK
     ]  # fmt: skip (a submodule's commit is not ours to read)
-    find = pygit2.enums.DiffFind
+    if old is None or new is None or not sides:
+        return _listed(diff)  # all added or all deleted: nothing to pair
     if odb.prefetch(sides):
         diff.find_similar(flags=find.FIND_RENAMES | find.FIND_EXACT_MATCH_ONLY)
-    elif not too_large(odb, sides):
+        return _listed(diff)
+    if too_large(odb, sides):
+        return _listed(diff)
+    found = git_renames(repo, diff, ("diff-tree", str(old.id), str(new.id)))
+    if found is None:
         diff.find_similar(flags=find.FIND_RENAMES)
-    return diff
+        return _listed(diff)
+    listed = _listed(diff)
+    ids = {(d.status, d.old_path if d.status == "D" else d.new_path): d for d in listed}
+    targets = {new for new, _ in found.values()}
+    out = [d for d in listed if not (d.status == "D" and d.old_path in found)]
+    out = [d for d in out if not (d.status == "A" and d.new_path in targets)]
+    for was, (now, score) in found.items():
+        gone, made = ids[("D", was)], ids[("A", now)]
+        out.append(_Delta("R", was, now, gone.old_blob, made.new_blob, score))
+    return out

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from memkit.errors import GitError
+from memkit.git.repo import DEEPEN
 
 # What git runs itself for a lazy fetch (promisor-remote.c): no negotiation (the
 # objects are named), no tags, no FETCH_HEAD, no submodules, and no blobs but those asked.
@@ -32,7 +33,6 @@ _FETCH = (
 _SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "http.lowSpeedLimit=1000",
          "-c", "http.lowSpeedTime=60")  # fmt: skip
 TIMEOUT = 300  # seconds for one fetch, the network included
-DEEPEN = "fetch more history: `git fetch --deepen=N` (N commits more) or `git fetch --unshallow`"
 
 
 class MissingObjectError(GitError):

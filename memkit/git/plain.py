@@ -76,6 +76,12 @@ def renames(git_dir: Path, command: str, *sides: str) -> dict[str, str] | None:
     with two trees, or diff-index with --cached and a tree (the index against it).
     {old path: new path}, or None if git cannot say (no git, an object it cannot read).
     Nothing is fetched: the caller has fetched the files a partial clone lacks."""
+    found = scored_renames(git_dir, command, *sides)
+    return None if found is None else {old: new for old, (new, _) in found.items()}
+
+
+def scored_renames(git_dir: Path, command: str, *sides: str) -> dict[str, tuple[str, int]] | None:
+    """renames() with git's similarity of each pair (0-100): {old path: (new path, score)}."""
     asked = ["--git-dir", str(git_dir), command, "-r", "-z", "-M", "--name-status",
              "--diff-filter=R", "--no-ext-diff", "--no-textconv", *sides]  # fmt: skip
     # the index libgit2 reads, not a git hook's temporary one (GIT_INDEX_FILE)
@@ -84,9 +90,10 @@ def renames(git_dir: Path, command: str, *sides: str) -> dict[str, str] | None:
     if out is None:
         return None
     fields = out.split(b"\0")
-    found: dict[str, str] = {}
+    found: dict[str, tuple[str, int]] = {}
     for i in range(0, len(fields) - 2, 3):
-        if not fields[i].startswith(b"R"):
+        status = fields[i]
+        if not (status.startswith(b"R") and status[1:].isdigit()):
             return None  # not the `R<score> old new` records asked for
-        found[os.fsdecode(fields[i + 1])] = os.fsdecode(fields[i + 2])
+        found[os.fsdecode(fields[i + 1])] = (os.fsdecode(fields[i + 2]), int(status[1:]))
     return found

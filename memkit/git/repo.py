@@ -13,6 +13,9 @@ from typing import Any
 
 from memkit.errors import GitError
 
+# how to get the commits a shallow clone lacks
+DEEPEN = "fetch more history: `git fetch --deepen=N` (N commits more) or `git fetch --unshallow`"
+
 
 def load_pygit2() -> Any:
     """The pygit2 module, imported on first use (about 0.1 s), without `ssl` and `tarfile`.
@@ -160,6 +163,11 @@ def resolve(repo: Any, rev: str) -> Any:
         obj = repo.revparse_single(rev)
         return obj.peel(pygit2.Commit)
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
+        if is_shallow(repo):  # HEAD~3 past the boundary, an old tag not fetched
+            raise GitError(
+                f"unknown revision {rev!r} in this shallow clone, which may not have it; "
+                f"{DEEPEN}, or use a commit id, branch or tag it has"
+            ) from None
         raise GitError(f"unknown revision {rev!r}; use a commit id, branch or tag") from None
 
 

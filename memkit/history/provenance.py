@@ -173,8 +173,9 @@ def _locate(
         return current  # new, or put back after a deletion: the walk tells
     found = git.find_deletion(repo, folder, f"{mid}.md", start)
     if found is None:
+        gap = "" if not git.is_shallow(repo) else f" this shallow clone has ({git.DEEPEN})"
         raise MemoryNotFoundError(
-            f"no memory with id {mid!r} now or in the history of {start[:12]} "
+            f"no memory with id {mid!r} now or in the history of {start[:12]}{gap} "
             "(see `memkit list` and `memkit log`)"
         )
     return found[1]

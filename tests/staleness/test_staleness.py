@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from memkit.staleness import check_range, check_staged, check_store, fingerprint, verify
-from memkit.staleness.parsed import LinkError
+from memkit.staleness.parsed import LinkError, Parsed
 from memkit.staleness.verdict import LinkStatus
 from memkit.store import Store
 from tests.conftest import Invoke, git, write_memory
@@ -352,3 +352,75 @@ def test_jsx_like_lines_are_left_alone_when_the_file_parses() -> None:
 
     source = b"export const a = b\n<c>(d)\nexport function f() {}\n"  # b < c > (d): valid
     assert sorted(treesitter.parse(source, "typescript").symbols) == ["a", "f"]
+
+
+DEFAULT_OVERLOADS = (  # a .d.ts: an anonymous default function's overloads, then functions
+    "/** Makes a thing. */\n"
+    "export default function<T = unknown>(\n    value: T,\n"
+    "    fn: (this: T, item: T) => void\n): T\n"
+    "// the curried form\n"
+    "export default function<T = unknown, U = unknown>(\n"
+    "    fn: (this: T, item: T, extra: U) => void\n): (value: T, extra: U) => T\n"
+    "export default function (fn: () => void): void\n\n"
+    "/** Turns a flag on or off. */\n"
+    "export function setFlag(on: boolean): void\n\n"
+    "export function _(n: number): number\n"
+)
+
+
+@pytest.mark.parametrize("language", ["typescript", "tsx"])
+def test_typescript_anonymous_default_overloads(language: str) -> None:
+    """`export default function<S>(...)` signatures (no name, no body) are read as
+    TypeScript reads them, and the declarations after them are symbols."""
+    from memkit.staleness import treesitter
+
+    def parse(source: str) -> Parsed:
+        return treesitter.parse(source.encode(), language)
+
+    parsed = parse(DEFAULT_OVERLOADS)
+    assert sorted(parsed.symbols) == ["_", "setFlag"]  # the anonymous ones have no name
+    alone = parse(DEFAULT_OVERLOADS[DEFAULT_OVERLOADS.index("/** Turns") :])
+    assert parsed.symbols == alone.symbols
+    reformatted = parse(DEFAULT_OVERLOADS.replace("    value: T,\n", "value: T,"))
+    assert reformatted.file == parsed.file
+    retyped = parse(DEFAULT_OVERLOADS.replace("value: T,", "value: T[],"))
+    assert retyped.file != parsed.file
+    named = parse(DEFAULT_OVERLOADS.replace("function<", "function _<"))
+    assert named.file != parsed.file  # no name was counted
+
+
+def test_typescript_anonymous_default_overloads_links(repo: Path, store: Store) -> None:
+    write(repo, "types/index.d.ts", DEFAULT_OVERLOADS)
+    commit_all(repo, "code")
+    remember(repo, store, ["types/index.d.ts::setFlag", "types/index.d.ts::_"])
+    assert states(store) == [("m", "fresh", ["unchanged", "unchanged"])]
+    write(repo, "types/index.d.ts", DEFAULT_OVERLOADS.replace("on: boolean", "on?: boolean"))
+    assert states(store) == [("m", "stale", ["signature", "unchanged"])]
+
+
+def test_tsx_generic_call_signature_after_a_member() -> None:
+    """The `;` repair reads .tsx files as it reads .ts ones: a `;` is formatting there too."""
+    from memkit.staleness import treesitter
+
+    parsed = treesitter.parse(CALL_SIGNATURES.encode(), "tsx")
+    assert sorted(parsed.symbols) == ["SetState", "Subscribe", "create"]
+    again = treesitter.parse(CALL_SIGNATURES.replace("  <S>", "  ;<S>").encode(), "tsx")
+    assert again.symbols["Subscribe"] == parsed.symbols["Subscribe"]
+    written = treesitter.parse(CALL_SIGNATURES.replace("x: number", "x: number;").encode(), "tsx")
+    assert written.symbols["SetState"] == parsed.symbols["SetState"]
+
+
+@pytest.mark.parametrize("language", ["typescript", "tsx"])
+def test_typescript_anonymous_default_abstract_class(language: str) -> None:
+    """`export default abstract class {...}`: anonymous, as `export default class {...}`
+    is, and the declarations after it are symbols."""
+    from memkit.staleness import treesitter
+
+    source = (
+        "export default abstract class<T> extends Base<T> {\n  run(): void {}\n"
+        "  abstract go(): T\n}\nexport class _ {\n  m(): void {}\n}\n"
+    )
+    parsed = treesitter.parse(source.encode(), language)
+    assert sorted(parsed.symbols) == ["_", "_.m"]
+    plain = treesitter.parse(source.replace("abstract class", "class").encode(), language)
+    assert parsed.symbols["_.m"] == plain.symbols["_.m"]
