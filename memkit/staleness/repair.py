@@ -22,7 +22,9 @@ kept only when it has no errors.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 _ENDS = (b";", b",", b"{", b"(", b"[", b"|", b"&", b"=", b"<")  # a member ended or going on
 # `export default function` with no name, then its type parameters or parameters; an
@@ -81,3 +83,30 @@ def _semicolons(source: bytes) -> bytes | None:
             lines[j] = code + b";" + lines[j][len(code) :]
             changed = True
     return b"\n".join(lines) if changed else None
+
+
+def reread(source: bytes, root: Any, parse: Callable[[bytes], Any]) -> tuple[Any, tuple[Any, ...]]:
+    """`root` read again from the repaired `source` when that reading has no errors,
+    with the identifiers the repair put in (`placeholders`); else `root` and ()."""
+    fixed = repaired(source)
+    again = parse(fixed.source).root_node if fixed is not None else None
+    if fixed is None or again is None or again.has_error:
+        return root, ()
+    return again, placeholders(again, fixed.names)
+
+
+_NAMES = frozenset({"identifier", "type_identifier"})  # a function's, a class's
+
+
+def placeholders(root: Any, offsets: frozenset[int]) -> tuple[Any, ...]:
+    """The identifiers the repair put in at `offsets`, in the tree `root`."""
+    out = []
+    for at in sorted(offsets):
+        node = root.descendant_for_byte_range(at, at + len(PLACEHOLDER))
+        if node is not None and node.type in _NAMES and node.start_byte == at:
+            out.append(node)
+    return tuple(out)
+
+
+def inside(node: Any, outer: Any) -> bool:
+    return bool(outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte)

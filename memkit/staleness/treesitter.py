@@ -60,14 +60,11 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     grammar = GRAMMARS[language]
     root = _parser(language).parse(source).root_node
     added: tuple[Any, ...] = ()  # names repair gave anonymous functions
-    if root.has_error and language in ("typescript", "tsx"):
-        fixed = repair.repaired(source)  # shapes the grammar misreads
-        again = _parser(language).parse(fixed.source).root_node if fixed is not None else None
-        if fixed is not None and again is not None and not again.has_error:
-            root, added = again, _placeholders(again, fixed.names)
+    if root.has_error and language in ("typescript", "tsx"):  # shapes the grammar misreads
+        root, added = repair.reread(source, root, _parser(language).parse)
     nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        if added and any(_inside(node, n.parent) for n in added):
+        if added and any(repair.inside(node, n.parent) for n in added):
             continue  # anonymous, or in an anonymous class: no link names it
         known = nodes.get(name)
         if known is None:
@@ -105,23 +102,6 @@ def _name_node(node: Any) -> Any:
     if name is None and node.type == "field_definition":
         name = node.child_by_field_name("property")
     return name
-
-
-_NAMES = frozenset({"identifier", "type_identifier"})  # a function's, a class's
-
-
-def _placeholders(root: Any, offsets: frozenset[int]) -> tuple[Any, ...]:
-    """The identifiers memkit.staleness.repair put in at `offsets`."""
-    out = []
-    for at in sorted(offsets):
-        node = root.descendant_for_byte_range(at, at + len(repair.PLACEHOLDER))
-        if node is not None and node.type in _NAMES and node.start_byte == at:
-            out.append(node)
-    return tuple(out)
-
-
-def _inside(node: Any, outer: Any) -> bool:
-    return bool(outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte)
 
 
 def _code_tokens(node: Any, g: Grammar) -> tuple[str, ...]:
