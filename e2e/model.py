@@ -28,7 +28,7 @@ ROOT = "when started in the repository root"
 HOOK_FULL = "in full by the SessionStart hook"  # memkit's hook, run for a start at the root
 HOOK_DESC = "by its description from the SessionStart hook"
 IMPORTS = "always, importing AGENTS.md"
-IMPORTED = "always, imported by "
+IMPORTED = "imported by "
 
 
 def _under(path: str, folder: str) -> bool:
@@ -41,9 +41,11 @@ def applies(
     """Whether a file `--explain` says is read `when` reaches the model in `scenario`,
     where the read scenario opens `reads` and the subfolder one starts in `subfolder`."""
     read, sub = scenario == "read", scenario == "sub"
-    if when == "always" or when.startswith((IMPORTS, IMPORTED)):
+    if when == "always":
         return True
-    if when == ROOT:
+    if when.startswith(IMPORTS):  # Claude Code leaves the import unread started below
+        return not (sub and when.endswith(ROOT))
+    if when == ROOT or when.startswith(IMPORTED):
         return not sub
     if when.startswith(GLOBS):
         globs = [g.strip() for g in when[len(GLOBS) :].split(",")]

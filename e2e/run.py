@@ -375,6 +375,16 @@ def main() -> int:
             continue
         for s in scenarios:
             r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
+            unread = s.endswith("read") and r.tools and not r.read_done
+            if not r.requests or unread:  # a slow start, or no read done: once more
+                what = "the read was not done" if r.requests else "no request"
+                print(
+                    f"{agent.name} {agent.version} {s}: {what} ({r.status}); once more", flush=True
+                )
+                failed = out / "retried" / f"{agent.key}-{s.replace(':', '-')}"
+                failed.parent.mkdir(exist_ok=True)
+                (out / failed.name).rename(failed)
+                r = one_run(agent, binary, s, out, memkit, args.timeout, not args.no_isolation)
             print(f"{agent.name} {agent.version} {s}: {analyze.cell(r)}", flush=True)
             results.append(r)
     text = analyze.table(results, scenarios) + receipts.report(results, out, memkit)

@@ -69,10 +69,10 @@ def how(p: Any) -> str:
         return "when the agent judges it relevant (description)"
     if kind == "manual":
         return "when asked for by name"
-    if "import" in ctx:
-        return "always, importing AGENTS.md"
-    if "imported_by" in ctx:
-        return f"always, imported by {ctx['imported_by']}"
+    if "import" in ctx:  # Claude Code leaves it unread when started below (run)
+        return "always, importing AGENTS.md" + (f" {ROOT}" if ctx.get("import_at_root") else "")
+    if "imported_by" in ctx:  # started below, the import is of a file outside (run)
+        return f"imported by {ctx['imported_by']} when started in the repository root"
     return "always"
 
 
@@ -151,7 +151,11 @@ def _claude(placed: Sequence[Any], root: Path) -> list[Any]:
         return linked + rules
     imports = any(p.path == "CLAUDE.md" and "import" in p.context for p in placed)
     via = {"imported_by": "CLAUDE.md"}  # read once, through the import: not a file of its own
-    return [p for p in placed if p.path == "CLAUDE.md"] + [
+    at_root = {"import_at_root": True}  # started below, the import is of a file outside
+    return [
+        replace(p, context={**p.context, **at_root}) if imports else p
+        for p in placed if p.path == "CLAUDE.md"
+    ] + [
         replace(p, context={**p.context, **via})
         for p in placed if imports and p.path == "AGENTS.md"
     ] + linked + rules  # fmt: skip

@@ -118,6 +118,11 @@ def test_claude_code_in_import_mode_gets_a_nested_agents_md_memory_from_a_rule(
     assert files[".claude/rules/memkit-src-api.md"] == "when working on src/api/**"
     assert "src/api/AGENTS.md" not in files
     assert "not loaded" not in out and "twice" not in out
+    # started in a subfolder, Claude Code leaves CLAUDE.md's `@AGENTS.md` unread (run)
+    assert files["AGENTS.md"] == "imported by CLAUDE.md when started in the repository root"
+    assert files["CLAUDE.md"].endswith("when started in the repository root")
+    copilot = _files(run("compile", "--explain", "copilot").stdout)
+    assert copilot["CLAUDE.md"] == "always, importing AGENTS.md"  # it resolves it anywhere
 
 
 def test_copilot_cli_reads_claude_md_too_and_compile_says_so_once(

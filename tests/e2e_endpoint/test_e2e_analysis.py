@@ -144,7 +144,9 @@ def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path
     imports = model.Expected((("AGENTS.md", "always"), imported))
     assert run.compare(imports, "root", result, tmp_path, sorted(texts)) == ["+CLAUDE.md"]
     # Claude Code: AGENTS.md read once, through CLAUDE.md's import
-    through = model.Expected((("AGENTS.md", "always, imported by IMPORT.md"), imported))
+    through = model.Expected(
+        (("AGENTS.md", "imported by IMPORT.md when started in the repository root"), imported)
+    )
     assert run.compare(through, "root", result, tmp_path, sorted(texts)) == [
         "+CLAUDE.md", f"{always.id}:2x(model 1x)"]  # fmt: skip
 
