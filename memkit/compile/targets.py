@@ -94,7 +94,7 @@ class Target:
             return list(memories)
         if self.reads_agents:
             carried = ctx.in_agents if self.reads_nested else root_carried(memories, ctx)
-        elif self.shared:  # through links to AGENTS.md (CLAUDE.md -> AGENTS.md), where they are
+        elif self.shared and ctx.linked:  # through links to AGENTS.md, where they are
             carried = frozenset(
                 m.id for m in memories
                 if m.id in ctx.in_agents and _beside(m, ctx) + self.shared[0] in ctx.linked

@@ -79,20 +79,28 @@ def test_every_chain_within_codex_budget(tmp_path: Path, n: int) -> None:
     assert f"`{NESTED}`" in text
 
 
-def test_root_keeps_its_share_against_better_ranked_package(store: Store) -> None:
-    """Package memories that all outrank the root's do not squeeze the root to nothing."""
-    body = "A sentence of a memory, long enough to count against the budget.\n" * 8
+BODY = "A sentence of a memory, long enough to count against the budget.\n" * 8
+
+
+def _root_and_package(store: Store) -> None:
+    """60 root memories and 60 better-ranked ones for `services/payments/`, within a
+    12,000-byte budget for each chain."""
     for i in range(60):
-        write_memory(store, f"root-{i:02d}", f"---\ntitle: Root {i}\n---\n\n{body}")
+        write_memory(store, f"root-{i:02d}", f"---\ntitle: Root {i}\n---\n\n{BODY}")
         write_memory(
             store,
             f"pkg-{i:02d}",
-            f"---\ntitle: Package {i}\npriority: 9\npaths:\n- services/payments/**\n---\n\n{body}",
+            f"---\ntitle: Package {i}\npriority: 9\npaths:\n- services/payments/**\n---\n\n{BODY}",
         )
     configure(
         store, '[compile]\ntargets = ["agents"]\nnested_agents = true\n'
         'budgets = { agents = "12000 bytes" }\n'
     )  # fmt: skip
+
+
+def test_root_keeps_its_share_against_better_ranked_package(store: Store) -> None:
+    """Package memories that all outrank the root's do not squeeze the root to nothing."""
+    _root_and_package(store)
     plan = build(store, today=TODAY)
     apply(plan)
     (total,) = chains(store.root).values()
@@ -117,24 +125,13 @@ def test_a_chain_with_room_keeps_its_files_memories_in_full(store: Store) -> Non
     """The rank decides where a chain is tight; what another chain leaves over goes to
     its own files, so adopting memkit never makes Codex read less there (the adoption
     benchmark: 0 places with less)."""
-    body = "A sentence of a memory, long enough to count against the budget.\n" * 8
-    for i in range(60):
-        write_memory(store, f"root-{i:02d}", f"---\ntitle: Root {i}\n---\n\n{body}")
-        write_memory(
-            store,
-            f"pkg-{i:02d}",
-            f"---\ntitle: Package {i}\npriority: 9\npaths:\n- services/payments/**\n---\n\n{body}",
-        )
+    _root_and_package(store)
     for i in range(4):
         write_memory(
             store,
             f"mail-{i}",
-            f"---\ntitle: Mail {i}\npriority: 1\npaths:\n- services/mail/**\n---\n\n{body}",
+            f"---\ntitle: Mail {i}\npriority: 1\npaths:\n- services/mail/**\n---\n\n{BODY}",
         )
-    configure(
-        store, '[compile]\ntargets = ["agents"]\nnested_agents = true\n'
-        'budgets = { agents = "12000 bytes" }\n'
-    )  # fmt: skip
     plan = build(store, today=TODAY)
     apply(plan)
     sizes = chains(store.root)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import collections
 import datetime as dt
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,17 +20,10 @@ from memkit.compile import fit
 from memkit.compile.plan import build
 from memkit.compile.render import Renderer
 from memkit.store import Store
+from tests.compile.test_chains import _gen_store
 
 ROOT = Path(__file__).parents[2]
 TODAY = dt.date(2026, 11, 22)
-
-
-def _gen_store() -> Any:
-    sys.path.insert(0, str(ROOT / "benchmarks"))
-    try:
-        return __import__("gen_store")
-    finally:
-        sys.path.remove(str(ROOT / "benchmarks"))
 
 
 def compiled(store: Store) -> dict[str, bytes | None]:
