@@ -268,3 +268,18 @@ def test_a_manual_memory_is_not_given_for_a_file_or_a_prompt(project: Path) -> N
     prompt = {"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
               "prompt": "how are billing totals computed by hand?"}  # fmt: skip
     assert "by hand" not in run(project, "user-prompt-submit", prompt)
+
+
+def test_a_session_start_prunes_the_journals_of_sessions_long_gone(project: Path) -> None:
+    import datetime
+    import time
+
+    folder = project / ".git" / "memkit" / "sessions"
+    folder.mkdir(parents=True, exist_ok=True)
+    day = datetime.date.fromisoformat(DAY)
+    for name, age in (("old.jsonl", 30), ("recent.jsonl", 2)):
+        (folder / name).write_text("{}\n")
+        then = time.mktime((day - datetime.timedelta(days=age)).timetuple()) + 12 * 3600
+        os.utime(folder / name, (then, then))
+    run(project, "session-start", start(project, "s9"))
+    assert sorted(p.name for p in folder.iterdir() if p.name != "s9.jsonl") == ["recent.jsonl"]
