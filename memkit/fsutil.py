@@ -18,7 +18,6 @@ import contextlib
 import os
 import stat
 import sys
-from pathlib import Path
 
 from memkit.atomicwrite import atomic_write as atomic_write  # re-exported: one writer
 from memkit.atomicwrite import fsync_dir, mode_of
@@ -28,6 +27,7 @@ from memkit.errors import MemkitError, TooLargeError, UnsafePathError
 TYPE_CHECKING = False  # read_regular is on the agent hooks' fast path: imports kept light
 if TYPE_CHECKING:
     from collections.abc import Collection, Iterator, Sequence
+    from pathlib import Path  # imported where a path is made: not on the hooks' fast path
 
 _NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -230,6 +230,8 @@ def inside(root: Path, path: Path, what: str) -> Path:
     Symbolic links that stay inside the repository are followed (`CLAUDE.md ->
     AGENTS.md`); one leading elsewhere raises UnsafePathError naming `what`.
     """
+    from pathlib import Path
+
     real = Path(os.path.realpath(path))
     top = Path(os.path.realpath(root))
     if real != top and not real.is_relative_to(top):
@@ -298,6 +300,8 @@ def read_inside(root: Path, rel: str | Path, *, limit: int, what: str | None = N
 
     FileNotFoundError when it does not exist; UnsafePathError for everything refused.
     """
+    from pathlib import Path
+
     path = Path(root) / rel
     label = what or str(rel)
     if not os.path.lexists(path):
@@ -324,6 +328,8 @@ def write_target(
     one of the `forbidden` top folders (git's own files; memkit's store), to a file that
     is not another output, or when it is not a regular file.
     """
+    from pathlib import Path
+
     top = Path(os.path.realpath(root))
     path = Path(root) / rel
     real = inside(root, path, rel)

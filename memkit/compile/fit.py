@@ -11,7 +11,7 @@ not rendered again (most files fit whole: one render each).
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -46,7 +46,7 @@ def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
     if "import" in out.context:  # CLAUDE.md reading AGENTS.md through `@AGENTS.md`
         return Fitted(frame(renderer.render("claude_import.md.j2", **out.context)))
     text = probed(texts(out, existing, renderer))
-    return fitted(out, text, *_decide(out, text))
+    return fitted(out, text, *_decide(out, text, renderer))
 
 
 def probed(text: Callable[[int, int], str]) -> Callable[[int, int], str]:
@@ -113,36 +113,73 @@ def _notes(
     return tuple(notes)
 
 
-def _decide(out: Output, text: Callable[[int, int], str]) -> tuple[int, int, bool]:
+def _decide(
+    out: Output, text: Callable[[int, int], str], renderer: Renderer | None = None
+) -> tuple[int, int, bool]:
     """(in full, shortened, over budget even so): the most memories in full, then
-    one-liners, that keep the file within its budget."""
+    one-liners, that keep the file within its budget. With `renderer`, each search
+    starts where the entries' own sizes say the answer is (`guess`)."""
     n = len(out.memories)
     if n <= 64 and out.budget.fits(text(n, 0)):  # most scoped files: one render
         return n, 0, False
     if not out.budget.fits(text(0, 0)):
         return 0, 0, True
+    ms = out.memories
+    full: Iterator[str] = iter(())
+    lines: Callable[[int], Iterator[str]] = lambda k: iter(())  # noqa: E731
+    if renderer is not None:
+        full = (renderer.entry(m, out.scoped) for m in ms)
+        lines = lambda k: (renderer.line(m) for m in ms[k + 1 :])  # noqa: E731
     # Room for at least one one-liner, so what does not fit in full is still named.
-    k = largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n)
+    k = largest(lambda k: out.budget.fits(text(k, min(1, n - k))), n, guess(out, text(0, 0), full))
     if k == n:
         return k, 0, False
-    j = largest(lambda j: out.budget.fits(text(k, j)), n - k)
+    start = 1 + guess(out, text(k, 1), lines(k))  # text(k, 1) fitted: k's own probe
+    j = largest(lambda j: out.budget.fits(text(k, j)), n - k, start)
     return k, j, False
 
 
-def largest(ok: Callable[[int], bool], hi: int) -> int:
+def guess(out: Output, base: str, pieces: Iterator[str]) -> int:
+    """How many of `pieces` (rendered entries, one-liners, in order) fit in `out`'s budget
+    after `base`, by their sizes alone: where a search for the exact answer starts.
+    Only the pieces up to the first that does not fit are rendered."""
+    parts = out.budget.parts
+    room = [b.limit - b.measure(base) for b in parts]
+    got = 0
+    for piece in pieces:
+        room = [r - b.measure(piece) for r, b in zip(room, parts, strict=True)]
+        if min(room) < 0:
+            break
+        got += 1
+    return got
+
+
+def largest(ok: Callable[[int], bool], hi: int, start: int = 0) -> int:
     """The largest n in [0, hi] with ok(n), ok being true up to some point (ok(0) holds).
 
-    Gallops up from 0, so the cost follows the answer, not `hi`.
+    Gallops from `start` (an estimate of the answer; 0 when there is none), up while ok
+    holds, down while it does not, then halves the gap: the cost follows the estimate's
+    error, not `hi`.
     """
-    good, step = 0, 1
-    while True:
-        probe = min(good + step, hi)
-        if probe == good:
-            return good
-        if not ok(probe):
-            bad = probe
-            break
-        good, step = probe, step * 2
+    start = max(0, min(start, hi))
+    if start and not ok(start):
+        good, bad, step = 0, start, 1
+        while bad - step > 0:  # down: ok(0) holds
+            probe = bad - step
+            if ok(probe):
+                good = probe
+                break
+            bad, step = probe, step * 2
+    else:
+        good, step = start, 1
+        while True:
+            probe = min(good + step, hi)
+            if probe == good:
+                return good
+            if not ok(probe):
+                bad = probe
+                break
+            good, step = probe, step * 2
     while bad - good > 1:
         mid = (good + bad) // 2
         if ok(mid):

@@ -216,7 +216,9 @@ def _bounded_render(template: Any, context: Mapping[str, Any]) -> str:
     """Render, stopping once the output passes MAX_RENDER_CHARS (see Renderer.bounds)."""
     out: list[str] = []
     size = 0
-    for chunk in template.generate(**context):
+    # The template's own render function, as Template.render calls it: Template.generate
+    # wraps it in a generator of its own, a frame switch for each of 100,000s of chunks.
+    for chunk in template.root_render_func(template.new_context(context)):
         size += len(chunk)
         if size > MAX_RENDER_CHARS:
             raise MemkitError(

@@ -258,3 +258,29 @@ def test_a_memory_the_file_marks_out_of_date_is_received_so(store: Store, run: I
     (got,) = why(run)
     assert got["id"] == "totals" and "src/billing.py" in got["stale"]
     assert "totals was given marked possibly out of date: " in run("why", SID).stdout
+
+
+def test_rules_reached_through_links_are_read_when_inside(tmp_path: Path) -> None:
+    """.claude/rules resolved once: a linked rules folder (or project path) still reads
+    its files, each under its .claude/rules name; a link out of the project never is."""
+    proj, outside = tmp_path / "proj", tmp_path / "outside"
+    (proj / "shared" / "rules" / "sub").mkdir(parents=True)
+    outside.mkdir()
+    rule = "---\npaths:\n  - src/**\n---\n<!-- memkit:id={} -->\n"
+    (proj / "shared" / "rules" / "a.md").write_text(rule.format("a"))
+    (proj / "shared" / "rules" / "sub" / "b.md").write_text(rule.format("b"))
+    (proj / "shared" / "c.md").write_text(rule.format("c"))
+    (outside / "d.md").write_text(rule.format("d"))
+    (proj / "shared" / "rules" / "c.md").symlink_to(proj / "shared" / "c.md")
+    (proj / "shared" / "rules" / "d.md").symlink_to(outside / "d.md")
+    (proj / "shared" / "rules" / "out").symlink_to(outside, target_is_directory=True)
+    (proj / ".claude").mkdir()
+    (proj / ".claude" / "rules").symlink_to(proj / "shared" / "rules")
+    (tmp_path / "via").symlink_to(proj, target_is_directory=True)
+    want = [(".claude/rules/a.md", ["src/**"]), (".claude/rules/c.md", ["src/**"]),
+            (".claude/rules/sub/b.md", ["src/**"])]  # fmt: skip
+    for root in (proj, tmp_path / "via"):
+        assert [(rel, globs) for rel, _, globs in loaded.rules(str(root))] == want
+    (proj / ".claude" / "rules").unlink()
+    (proj / ".claude" / "rules").symlink_to(outside, target_is_directory=True)
+    assert loaded.rules(str(proj)) == []

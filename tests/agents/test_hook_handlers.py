@@ -82,12 +82,12 @@ def project(store: Store) -> Path:
     return store.root
 
 
-def loaded_by(project: Path, payload: dict[str, Any]) -> set[str]:
+def loaded_by(project: Path, payload: dict[str, Any], event: str = "pre-tool-use") -> set[str]:
     code = (
         "import sys, io, json\n"
         "from memkit.agents.claude import hook\n"
         f"sys.stdin = io.TextIOWrapper(io.BytesIO({json.dumps(payload)!r}.encode()))\n"
-        "hook.main(['pre-tool-use'])\n"
+        f"hook.main([{event!r}])\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -103,7 +103,16 @@ def test_a_file_touch_imports_nothing_heavy(project: Path) -> None:
     assert "memkit.agents.claude.recall" in loaded
     assert sorted(m for m in HEAVY if m in loaded) == []
     loaded = loaded_by(project, edit(project, "src/a.py", "s2"))  # given: read via fsutil
-    assert sorted(m for m in HEAVY if m in loaded) == ["pathlib"]
+    assert sorted(m for m in HEAVY if m in loaded) == []
+
+
+def test_a_session_start_imports_nothing_heavy(project: Path) -> None:
+    """The digest, the always-on memories read and the receipts written: standard
+    library only, and neither typing, pathlib nor dataclasses (~25 ms a session)."""
+    run(project, "session-start", start(project, "warm"), process=True)  # the index built
+    loaded = loaded_by(project, start(project), "session-start")
+    assert "memkit.agents.claude.startup" in loaded
+    assert sorted(m for m in HEAVY if m in loaded) == ["datetime"]
 
 
 def test_a_memory_changed_in_place_is_given_as_it_is_now(project: Path) -> None:
@@ -259,3 +268,18 @@ def test_a_manual_memory_is_not_given_for_a_file_or_a_prompt(project: Path) -> N
     prompt = {"session_id": "s1", "cwd": str(project), "hook_event_name": "UserPromptSubmit",
               "prompt": "how are billing totals computed by hand?"}  # fmt: skip
     assert "by hand" not in run(project, "user-prompt-submit", prompt)
+
+
+def test_a_session_start_prunes_the_journals_of_sessions_long_gone(project: Path) -> None:
+    import datetime
+    import time
+
+    folder = project / ".git" / "memkit" / "sessions"
+    folder.mkdir(parents=True, exist_ok=True)
+    day = datetime.date.fromisoformat(DAY)
+    for name, age in (("old.jsonl", 30), ("recent.jsonl", 2)):
+        (folder / name).write_text("{}\n")
+        then = time.mktime((day - datetime.timedelta(days=age)).timetuple()) + 12 * 3600
+        os.utime(folder / name, (then, then))
+    run(project, "session-start", start(project, "s9"))
+    assert sorted(p.name for p in folder.iterdir() if p.name != "s9.jsonl") == ["recent.jsonl"]

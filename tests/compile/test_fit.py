@@ -82,3 +82,42 @@ def test_a_file_that_fits_is_rendered_once(store: Store, monkeypatch: pytest.Mon
     assert renders and "AGENTS.md" in renders and ".claude/rules/memkit-src.md" in renders
     assert set(renders) <= set(files)
     assert set(renders.values()) == {1}, renders
+
+
+def test_the_largest_is_found_from_any_start() -> None:
+    for hi in range(0, 40):
+        for answer in range(0, hi + 1):
+            asked: list[int] = []
+
+            def ok(n: int, answer: int = answer, asked: list[int] = asked) -> bool:
+                asked.append(n)
+                return n <= answer
+
+            for start in (0, answer, answer + 1, max(0, answer - 1), hi, hi + 5, 3):
+                asked.clear()
+                assert fit.largest(ok, hi, start) == answer, (hi, answer, start)
+                assert all(0 < n <= hi for n in asked)
+            asked.clear()
+            fit.largest(ok, hi, answer)
+            assert len(asked) <= 2  # a right estimate: itself and the one above
+
+
+def test_a_fit_started_from_the_entries_sizes_renders_less_and_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = Store(_gen_store().generate(400, tmp_path / "store", commit=False))
+    renders: collections.Counter[str] = collections.Counter()
+    section = Renderer.section
+
+    def counted(self: Renderer, out: Any, *args: Any) -> str:
+        renders[out.path] += 1
+        return section(self, out, *args)
+
+    monkeypatch.setattr(Renderer, "section", counted)
+    got, guessed = compiled(store), sum(renders.values())
+    renders.clear()
+    decide = fit._decide
+    with monkeypatch.context() as m:
+        m.setattr(fit, "_decide", lambda out, text, renderer=None: decide(out, text))
+        assert compiled(store) == got
+    assert guessed < sum(renders.values()), (guessed, renders)

@@ -132,7 +132,6 @@ def _touched(root: str, sid: str) -> list[str]:
 
 def _prune(root: str, today: str) -> None:
     import datetime as dt
-    from pathlib import Path
 
     from memkit.agents.claude.journal import JOURNAL_DAYS, prune_journals
 
@@ -140,7 +139,7 @@ def _prune(root: str, today: str) -> None:
         day = dt.date.fromisoformat(today)
     except ValueError:
         return
-    prune_journals(Path(root), keep_days=JOURNAL_DAYS, today=day)
+    prune_journals(root, keep_days=JOURNAL_DAYS, today=day)
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any]], Any]] = {

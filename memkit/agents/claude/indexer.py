@@ -10,15 +10,16 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import TYPE_CHECKING, Any
 
 from memkit.agents.claude import recall
 from memkit.agents.claude.preloaded import COMPILED, FALLBACK, RULES_DIR, compiled
 from memkit.agents.claude.words import words
 from memkit.errors import MemkitError
 
+TYPE_CHECKING = False  # SessionStart imports this for `digest`: not even `typing`
 if TYPE_CHECKING:
     import datetime as dt
+    from typing import Any
 
     from memkit.memory import Memory
     from memkit.store import Store

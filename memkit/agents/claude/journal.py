@@ -28,9 +28,14 @@ def sessions_dir(root: Path) -> Path:
     """Where session journals live: memkit's private folder (memkit.cachedir)."""
     from pathlib import Path
 
+    return Path(_sessions_folder(str(root)))
+
+
+def _sessions_folder(root: str) -> str:
+    """sessions_dir as a string (the hooks' fast path has no pathlib)."""
     from memkit.cachedir import cache_dir
 
-    return Path(cache_dir(str(root))) / SESSIONS_DIR
+    return os.path.join(cache_dir(root), SESSIONS_DIR)
 
 
 def safe_name(sid: str) -> str:
@@ -41,9 +46,7 @@ def safe_name(sid: str) -> str:
 
 def journal_file(root: str, sid: str) -> str:
     """The journal of session `sid` (a string path: the hook's fast path has no pathlib)."""
-    from memkit.cachedir import cache_dir
-
-    return os.path.join(cache_dir(str(root)), SESSIONS_DIR, f"{safe_name(sid)}.jsonl")
+    return os.path.join(_sessions_folder(str(root)), f"{safe_name(sid)}.jsonl")
 
 
 def journal_path(root: Path, sid: str) -> Path:
@@ -115,12 +118,12 @@ def read_journal(path: Path) -> list[dict[str, str]]:
     return out
 
 
-def prune_journals(root: Path, *, keep_days: int, today: dt.date) -> None:
+def prune_journals(root: str | Path, *, keep_days: int, today: dt.date) -> None:
     """Delete the journals of sessions that ended without a SessionEnd long ago."""
     import datetime
 
     try:
-        entries = list(os.scandir(sessions_dir(root)))
+        entries = list(os.scandir(_sessions_folder(str(root))))
     except OSError:
         return
     for e in entries:

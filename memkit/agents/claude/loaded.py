@@ -37,8 +37,12 @@ IMPORT = re.compile(r"^@([^\s]+)[ \t]*$", re.M)
 
 def _read(root: str, rel: str) -> bytes | None:
     """The bytes of the regular file `rel` inside `root` (no link out), None otherwise."""
-    path = os.path.join(root, rel)
-    real, top = os.path.realpath(path), os.path.realpath(root)
+    return _read_real(os.path.realpath(os.path.join(root, rel)), os.path.realpath(root))
+
+
+def _read_real(real: str, top: str) -> bytes | None:
+    """The bytes of the regular file at `real`, a resolved path, if it lies inside `top`
+    (the project's resolved root); None otherwise."""
     if not real.startswith(top + os.sep) or not os.path.isfile(real):
         return None
     try:
@@ -171,16 +175,23 @@ def _unquote(value: str) -> str:
 
 
 def rules(root: str) -> list[tuple[str, bytes, list[str]]]:
-    """(path, bytes, globs) of each .claude/rules/**/*.md file, sorted."""
+    """(path, bytes, globs) of each .claude/rules/**/*.md file, sorted. The folder is
+    resolved once (it may be a link): os.walk enters no link below it, so a file there
+    that is not a link itself is the resolved folder's file; only a link is resolved."""
     out = []
-    top = os.path.join(root, RULES_DIR)
-    for folder, dirs, files in os.walk(top):
+    top, here = os.path.realpath(root), os.path.join(root, RULES_DIR)
+    real_here = os.path.realpath(here)
+    for folder, dirs, files in os.walk(here):
         dirs.sort()
+        real_folder = real_here + folder[len(here) :]
         for name in sorted(files):
             if name.endswith(".md"):
-                rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-                data = _read(root, rel)
+                path = os.path.join(folder, name)
+                real = os.path.realpath(path) if os.path.islink(path) else (
+                    os.path.join(real_folder, name))  # fmt: skip
+                data = _read_real(real, top)
                 if data is not None:
+                    rel = os.path.relpath(path, root).replace(os.sep, "/")
                     out.append((rel, data, _paths(data)))
     return out
 

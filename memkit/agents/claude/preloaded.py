@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
+
+TYPE_CHECKING = False  # SessionStart imports this: pathlib only where a path is made
+if TYPE_CHECKING:
+    from pathlib import Path
 
 COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
 FALLBACK = "AGENTS.md"
@@ -22,6 +25,8 @@ def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
     .claude/CLAUDE.md; AGENTS.md when neither exists), following their `@file`
     imports as Claude Code does. The imported files read are added to `read`
     (relative paths) when given."""
+    from pathlib import Path
+
     from memkit.errors import MemkitError
     from memkit.fsutil import read_inside
 
@@ -49,6 +54,8 @@ def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
 
 def compiled(root: str) -> tuple[set[str], set[str], list[str]]:
     """(ids compiled into CLAUDE.md and its imports, ids in .claude/rules/, files read)."""
+    from pathlib import Path
+
     from memkit.fsutil import read_inside
 
     files: list[str] = []

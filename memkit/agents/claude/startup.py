@@ -6,15 +6,16 @@ a tool call (those hooks stay light).
 
 from __future__ import annotations
 
-import dataclasses
 import os
-from pathlib import Path
-from typing import Any
 
 from memkit.agents.claude import pointofaction as poa
 from memkit.agents.claude import recall
 from memkit.agents.claude.filecontext import index, rebuild
 from memkit.agents.claude.session_text import CONTEXT_CHARS, HEAD, assemble, block, left_out_note
+
+TYPE_CHECKING = False  # imported at session start: no typing, dataclasses nor pathlib (~25 ms)
+if TYPE_CHECKING:
+    from typing import Any
 
 DESCRIBED = (
     "\n## Fetch when useful\n\nRead one with `memkit show ID` when its description "
@@ -22,15 +23,25 @@ DESCRIBED = (
 )
 
 
-@dataclasses.dataclass(frozen=True)
 class Composed:
-    """The SessionStart text and what it gives."""
+    """The SessionStart text and what it gives. A plain class, not a dataclass: importing
+    dataclasses (and inspect with it) would cost every session start ~15 ms."""
 
-    text: str
-    chosen: list[tuple[str, int]]  # always-on: (id, characters)
-    described: list[tuple[str, int, str]]  # (id, characters, path)
-    files: list[tuple[str, str, int, str]]  # about the files touched: (id, why, characters, blob)
-    texts: dict[str, Any]  # {id: (text, bytes)} of the memories read
+    __slots__ = ("chosen", "described", "files", "text", "texts")
+
+    def __init__(
+        self,
+        text: str,
+        chosen: list[tuple[str, int]],
+        described: list[tuple[str, int, str]],
+        files: list[tuple[str, str, int, str]],
+        texts: dict[str, Any],
+    ) -> None:
+        self.text = text
+        self.chosen = chosen  # always-on: (id, characters)
+        self.described = described  # (id, characters, path)
+        self.files = files  # about the files touched: (id, why, characters, blob)
+        self.texts = texts  # {id: (text, bytes)} of the memories read
 
 
 def start_text(
@@ -153,6 +164,9 @@ def _for_files(
 ) -> tuple[str, list[tuple[str, str, int, str]]]:
     """`text` plus the memories about `files` that are not always on, if they fit; with
     (id, why, characters, blob) for their receipts."""
+    import dataclasses
+    from pathlib import Path
+
     from memkit.agents.claude.filecontext import indexed_context
     from memkit.agents.claude.preloaded import compiled_ids
 
