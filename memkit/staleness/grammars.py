@@ -57,50 +57,26 @@ _JS = Grammar(
         "module": "body",
         "internal_module": "body",
     },
-    containers=frozenset(
-        {"class_declaration", "abstract_class_declaration", "module", "internal_module"}
-    ),
-    transparent=frozenset(
-        {
-            "export_statement",
-            "lexical_declaration",
-            "variable_declaration",
-            "ambient_declaration",
-            "expression_statement",
-        }
+    containers=rules.names("class_declaration abstract_class_declaration module internal_module"),
+    transparent=rules.names(
+        "export_statement lexical_declaration variable_declaration ambient_declaration "
+        "expression_statement"
     ),
     dropped=frozenset({";"}),
-    blocks=frozenset(
-        {
-            "if_statement",
-            "else_clause",
-            "try_statement",
-            "catch_clause",
-            "finally_clause",
-            "statement_block",
-        }
+    blocks=rules.names(
+        "if_statement else_clause try_statement catch_clause finally_clause statement_block"
     ),
     # `let` and `var` too: a binding that can be reassigned (`const`, the common case, adds
     # nothing, so its fingerprints stay as they were)
-    modifiers=frozenset({"export", "default", "declare", "decorator", "let", "var"}),
-    members=frozenset({"class_body", "interface_body", "object_type", "enum_body"}),
+    modifiers=rules.names("export default declare decorator let var"),
+    members=rules.names("class_body interface_body object_type enum_body"),
     parens=rules.JS,
 )
 # numeric literals, whose `_` digit separators are formatting (JS/TS, Go, Rust, Java)
-NUMBERS = frozenset(
-    {
-        "number",
-        "int_literal",
-        "float_literal",
-        "imaginary_literal",
-        "integer_literal",
-        "decimal_integer_literal",
-        "hex_integer_literal",
-        "octal_integer_literal",
-        "binary_integer_literal",
-        "decimal_floating_point_literal",
-        "hex_floating_point_literal",
-    }
+NUMBERS = rules.names(
+    "number int_literal float_literal imaginary_literal integer_literal decimal_integer_literal "
+    "hex_integer_literal octal_integer_literal binary_integer_literal "
+    "decimal_floating_point_literal hex_floating_point_literal"
 )
 GRAMMARS = {
     "typescript": _JS,
@@ -132,16 +108,12 @@ GRAMMARS = {
             "static_item": "value",
             "macro_definition": None,
         },
-        containers=frozenset({"trait_item", "mod_item", "impl_item"}),
+        containers=rules.names("trait_item mod_item impl_item"),
         transparent=frozenset(),
         blocks=frozenset({"foreign_mod_item", "declaration_list"}),
-        members=frozenset(
-            {
-                "field_declaration_list",
-                "ordered_field_declaration_list",
-                "enum_variant_list",
-                "declaration_list",
-            }
+        members=rules.names(
+            "field_declaration_list ordered_field_declaration_list enum_variant_list "
+            "declaration_list"
         ),
         parens=rules.RUST,
     ),
@@ -156,24 +128,13 @@ GRAMMARS = {
             "constructor_declaration": "body",
             "compact_constructor_declaration": "body",
         },
-        containers=frozenset(
-            {
-                "class_declaration",
-                "interface_declaration",
-                "enum_declaration",
-                "record_declaration",
-                "annotation_type_declaration",
-            }
+        containers=rules.names(
+            "class_declaration interface_declaration enum_declaration record_declaration "
+            "annotation_type_declaration"
         ),
         transparent=frozenset({"enum_body_declarations"}),
-        members=frozenset(
-            {
-                "class_body",
-                "interface_body",
-                "enum_body",
-                "enum_body_declarations",
-                "annotation_type_body",
-            }
+        members=rules.names(
+            "class_body interface_body enum_body enum_body_declarations annotation_type_body"
         ),
         parens=rules.JAVA,
     ),

@@ -45,6 +45,11 @@ class Parens:
     binary: str = "binary_expression"
 
 
+def names(words: str) -> frozenset[str]:
+    """A set of node types, written as one space-separated string."""
+    return frozenset(words.split())
+
+
 def _ops(levels: list[str]) -> dict[str, int]:
     """Precedence levels, loosest first, each a space-separated group of operators."""
     return {op: i for i, group in enumerate(levels, 1) for op in group.split()}
@@ -52,9 +57,7 @@ def _ops(levels: list[str]) -> dict[str, int]:
 
 _ANY = None
 JS = Parens(
-    syntax=frozenset(
-        {"if_statement", "while_statement", "do_statement", "switch_statement", "with_statement"}
-    ),
+    syntax=names("if_statement while_statement do_statement switch_statement with_statement"),
     whole={
         "return_statement": _ANY,
         "throw_statement": _ANY,
@@ -73,26 +76,10 @@ JS = Parens(
         "parenthesized_expression": _ANY,
         "ternary_expression": frozenset({"consequence", "alternative"}),
     },
-    primary=frozenset(
-        {
-            "identifier",
-            "this",
-            "super",
-            "number",
-            "string",
-            "template_string",
-            "true",
-            "false",
-            "null",
-            "undefined",
-            "regex",
-            "member_expression",
-            "subscript_expression",
-            "call_expression",
-            "parenthesized_expression",
-            "array",
-            "non_null_expression",
-        }
+    primary=names(
+        "identifier this super number string template_string true false null undefined regex "
+        "member_expression subscript_expression call_expression parenthesized_expression array "
+        "non_null_expression"
     ),
     precedence=_ops(
         [
@@ -126,27 +113,11 @@ GO = Parens(
         "send_statement": frozenset({"value"}),
         "parenthesized_expression": _ANY,
     },
-    primary=frozenset(
-        {
-            "identifier",
-            "int_literal",
-            "float_literal",
-            "imaginary_literal",
-            "rune_literal",
-            "interpreted_string_literal",
-            "raw_string_literal",
-            "true",
-            "false",
-            "nil",
-            "iota",
-            "selector_expression",
-            "call_expression",
-            "index_expression",
-            "slice_expression",
-            "composite_literal",
-            "type_assertion_expression",
-            "parenthesized_expression",
-        }
+    primary=names(
+        "identifier int_literal float_literal imaginary_literal rune_literal "
+        "interpreted_string_literal raw_string_literal true false nil iota selector_expression "
+        "call_expression index_expression slice_expression composite_literal "
+        "type_assertion_expression parenthesized_expression"
     ),
     precedence=_ops(["||", "&&", "== != < <= > >=", "+ - | ^", "* / % << >> & &^"]),
 )
@@ -166,42 +137,18 @@ RUST = Parens(
         "field_initializer": frozenset({"value"}),
         "parenthesized_expression": _ANY,
     },
-    primary=frozenset(
-        {
-            "identifier",
-            "self",
-            "integer_literal",
-            "float_literal",
-            "string_literal",
-            "raw_string_literal",
-            "char_literal",
-            "boolean_literal",
-            "scoped_identifier",
-            "field_expression",
-            "call_expression",
-            "index_expression",
-            "macro_invocation",
-            "try_expression",
-            "await_expression",
-            "tuple_expression",
-            "array_expression",
-            "struct_expression",
-            "unit_expression",
-            "parenthesized_expression",
-        }
+    primary=names(
+        "identifier self integer_literal float_literal string_literal raw_string_literal "
+        "char_literal boolean_literal scoped_identifier field_expression call_expression "
+        "index_expression macro_invocation try_expression await_expression tuple_expression "
+        "array_expression struct_expression unit_expression parenthesized_expression"
     ),
     precedence=_ops(["||", "&&", "== != < > <= >=", "|", "^", "&", "<< >>", "+ -", "* / %"]),
 )
 JAVA = Parens(
-    syntax=frozenset(
-        {
-            "if_statement",
-            "while_statement",
-            "do_statement",
-            "switch_expression",
-            "switch_statement",
-            "synchronized_statement",
-        }
+    syntax=names(
+        "if_statement while_statement do_statement switch_expression switch_statement "
+        "synchronized_statement"
     ),
     whole={
         "return_statement": _ANY,
@@ -213,29 +160,11 @@ JAVA = Parens(
         "lambda_expression": frozenset({"body"}),
         "parenthesized_expression": _ANY,
     },
-    primary=frozenset(
-        {
-            "identifier",
-            "this",
-            "super",
-            "decimal_integer_literal",
-            "hex_integer_literal",
-            "octal_integer_literal",
-            "binary_integer_literal",
-            "decimal_floating_point_literal",
-            "hex_floating_point_literal",
-            "string_literal",
-            "character_literal",
-            "true",
-            "false",
-            "null_literal",
-            "class_literal",
-            "field_access",
-            "method_invocation",
-            "array_access",
-            "object_creation_expression",
-            "parenthesized_expression",
-        }
+    primary=names(
+        "identifier this super decimal_integer_literal hex_integer_literal octal_integer_literal "
+        "binary_integer_literal decimal_floating_point_literal hex_floating_point_literal "
+        "string_literal character_literal true false null_literal class_literal field_access "
+        "method_invocation array_access object_creation_expression parenthesized_expression"
     ),
     precedence=_ops(
         [
