@@ -15,29 +15,14 @@ from typing import Any
 
 Reader = Callable[[str], "bytes | None"]
 
-MANIFESTS = (
-    "pyproject.toml",
-    "requirements.txt",
-    "requirements-dev.txt",
-    "requirements-test.txt",
-    "dev-requirements.txt",
-    "requirements/base.txt",
-    "requirements/dev.txt",
-    "requirements/test.txt",
-    "setup.cfg",
-    "package.json",
-    "go.mod",
-    "Cargo.toml",
-    "Gemfile",
+_MANIFEST_WORDS = (
+    "pyproject.toml requirements.txt requirements-dev.txt requirements-test.txt "
+    "dev-requirements.txt requirements/base.txt requirements/dev.txt requirements/test.txt "
+    "setup.cfg package.json go.mod Cargo.toml Gemfile"
 )
-LOCKS = (
-    "uv.lock",
-    "poetry.lock",
-    "package-lock.json",
-    "yarn.lock",
-    "Cargo.lock",
-    "Gemfile.lock",
-)
+MANIFESTS = tuple(_MANIFEST_WORDS.split())
+_LOCK_WORDS = "uv.lock poetry.lock package-lock.json yarn.lock Cargo.lock Gemfile.lock"
+LOCKS = tuple(_LOCK_WORDS.split())
 FILES = MANIFESTS + LOCKS
 
 _REQ = re.compile(r"\s*([A-Za-z0-9@][A-Za-z0-9._/@-]*)\s*(?:\[[^\]]*\])?\s*(.*)")
