@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memkit.errors import GitError
+from memkit.gcpause import paused
 from memkit.history import snapshots
 from memkit.history.snapshots import File, Memories, Snapshot
 
@@ -106,12 +107,10 @@ def default_base(store: Store) -> str:
     raise GitError(f"{why} name the base: `memkit diff BASE`")
 
 
+@paused()
 def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
     """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
-    from memkit.gcpause import paused
-
-    with paused():
-        return _review(store, base, head)
+    return _review(store, base, head)
 
 
 def _review(
