@@ -20,9 +20,7 @@ if TYPE_CHECKING:  # the engine loads only when a link is not answered from the 
 
 def select(store: Store, ids: Iterable[str] | None) -> list[Memory]:
     """The memories named by `ids` (all when None), sorted by id; unknown ids are errors."""
-    if ids is None:
-        return store.memories()
-    return store.get_many(ids)
+    return store.memories() if ids is None else store.get_many(ids)
 
 
 def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> str:
@@ -114,9 +112,7 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     out: list[tuple[str, LinkStatus]] = []
     for mem in store.memories():
         since = mem.verified.commit if mem.verified else None
-        for status in compare(mem.links, since):
-            if status.state != "unchanged":
-                out.append((mem.id, status))
+        out += [(mem.id, s) for s in compare(mem.links, since) if s.state != "unchanged"]
     return out
 
 
@@ -180,11 +176,10 @@ def _reverified(compare: Comparison, recorded: dict[str, str], links: Iterable[s
     from memkit.staleness.engine import current_print, touched
 
     newer = compare.evaluator.snap
-    for text in touched(compare.changes, compare.old, links):
-        was = recorded.get(text)
-        if was is None or was != current_print(newer, text):
-            return False
-    return True
+    return all(
+        text in recorded and recorded[text] == current_print(newer, text)
+        for text in touched(compare.changes, compare.old, links)
+    )
 
 
 class Comparison:
