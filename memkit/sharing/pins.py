@@ -173,8 +173,7 @@ def write_lock(root: Path, pins: dict[str, Pin]) -> None:
         "# Commit it; `memkit sync --update` moves the pins (review it like a lock file).",
         "",
     ]
-    for name in sorted(pins):
-        pin = pins[name]
+    for name, pin in sorted(pins.items()):
         lines += [
             f"[stores.{name}]",
             f"url = {json.dumps(pin.url)}",
