@@ -46,7 +46,6 @@ class TreeChanges:
     def then(self, later: TreeChanges) -> TreeChanges:
         """These changes followed by `later` ones, as one set of changes."""
         modified: set[str] = set()
-        added: set[str] = set()
         deleted = set(self.deleted)
         renamed: dict[str, str] = {}
         for old, new in [*self.renamed.items(), *((p, p) for p in self.modified)]:
@@ -58,8 +57,7 @@ class TreeChanges:
                 renamed[old] = new
             else:
                 modified.add(old)
-        for path in self.added - later.deleted:
-            added.add(later.renamed.get(path, path))
+        added = {later.renamed.get(path, path) for path in self.added - later.deleted}
         seen = set(self.renamed.values()) | self.modified | self.added
         modified |= later.modified - seen
         deleted |= later.deleted - seen
