@@ -159,9 +159,6 @@ def _resolve(repo: Any, rev: str) -> str:
         ) from None
 
 
-# -------------------------------------------------------------- snapshots
-
-
 # -------------------------------------------------------------- comparing
 
 
@@ -275,8 +272,6 @@ def _with_owners(
     store: Store, changes: list[MemoryChange], new: Snapshot, files: Memories
 ) -> list[MemoryChange]:
     """Each change with its reviewers from CODEOWNERS (none when there is no CODEOWNERS)."""
-    import dataclasses
-
     from memkit.history import codeowners
 
     rules = codeowners.load(store.root)

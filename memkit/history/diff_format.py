@@ -15,11 +15,8 @@ def _range(review: Review) -> str:
 
 
 def _counts(review: Review) -> str:
-    parts = []
-    for kind in KINDS:
-        n = sum(1 for c in review.changes if c.kind == kind)
-        if n:
-            parts.append(f"{n} {kind}")
+    counted = [(sum(c.kind == kind for c in review.changes), kind) for kind in KINDS]
+    parts = [f"{n} {kind}" for n, kind in counted if n]
     if review.stale:
         parts.append(f"{len(review.stale)} stale")
     return ", ".join(parts) or "no memory changes"
