@@ -123,17 +123,9 @@ def _revise(store: Store, orig: Memory, *, today: dt.date, **changes: Any) -> Me
     target = dataclasses.replace(orig, **changes)
     if target == orig and proposed == orig.status:
         return orig
-    rev = dataclasses.replace(
-        target,
-        id=revision_id(orig.id),
-        status=AGENT_STATUS if proposed == orig.status else proposed,
-        revises=orig.id,
-        created=today,
-        updated=today,
-        verified=None,
-        path="",
-        head="",
-    )
+    fresh: dict[str, Any] = dict(created=today, updated=today, verified=None, path="", head="")
+    fresh["status"] = AGENT_STATUS if proposed == orig.status else proposed
+    rev = dataclasses.replace(target, id=revision_id(orig.id), revises=orig.id, **fresh)
     check_agent_text(rev)
     return store.add(rev)
 
