@@ -46,6 +46,7 @@ class TreeChanges:
     def then(self, later: TreeChanges) -> TreeChanges:
         """These changes followed by `later` ones, as one set of changes."""
         modified: set[str] = set()
+        added: set[str] = set()
         deleted = set(self.deleted)
         renamed: dict[str, str] = {}
         for old, new in [*self.renamed.items(), *((p, p) for p in self.modified)]:
@@ -57,7 +58,8 @@ class TreeChanges:
                 renamed[old] = new
             else:
                 modified.add(old)
-        added = {later.renamed.get(path, path) for path in self.added - later.deleted}
+        for path in self.added - later.deleted:
+            added.add(later.renamed.get(path, path))
         seen = set(self.renamed.values()) | self.modified | self.added
         modified |= later.modified - seen
         deleted |= later.deleted - seen

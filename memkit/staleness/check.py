@@ -20,7 +20,9 @@ if TYPE_CHECKING:  # the engine loads only when a link is not answered from the 
 
 def select(store: Store, ids: Iterable[str] | None) -> list[Memory]:
     """The memories named by `ids` (all when None), sorted by id; unknown ids are errors."""
-    return store.memories() if ids is None else store.get_many(ids)
+    if ids is None:
+        return store.memories()
+    return store.get_many(ids)
 
 
 def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> str:
@@ -176,10 +178,11 @@ def _reverified(compare: Comparison, recorded: dict[str, str], links: Iterable[s
     from memkit.staleness.engine import current_print, touched
 
     newer = compare.evaluator.snap
-    return all(
-        text in recorded and recorded[text] == current_print(newer, text)
-        for text in touched(compare.changes, compare.old, links)
-    )
+    for text in touched(compare.changes, compare.old, links):
+        was = recorded.get(text)
+        if was is None or was != current_print(newer, text):
+            return False
+    return True
 
 
 class Comparison:
