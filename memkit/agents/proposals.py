@@ -178,8 +178,7 @@ def approve(store: Store, mid: str, *, today: dt.date) -> Approved:
 
 
 def _require_valid(store: Store, mem: Memory) -> None:
-    problems = validate(store, only=[mem.path])
-    if problems:
+    if problems := validate(store, only=[mem.path]):
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise MemkitError(f"cannot approve {mem.id}: {problems[0]}{more}; fix it first")
 

@@ -80,8 +80,7 @@ def markdown(review: Review, *, limit: int = LIMIT) -> str:
         items = [[f"- **{_code(s.id)}**: {_md(s.describe() or s.state)}"] for s in review.stale]
         sections.append(("Stale because of code changed in this range", items))
     for kind in KINDS:
-        group = [_md_change(c) for c in review.changes if c.kind == kind]
-        if group:
+        if group := [_md_change(c) for c in review.changes if c.kind == kind]:
             sections.append((kind.capitalize(), group))
     notes = [f"\n_{_md(n)}_" for n in review.notes]
     return _capped(head, sections, notes, limit)

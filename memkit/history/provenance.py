@@ -157,8 +157,7 @@ def _locate(
         current = repo_path(store, folder, rel)
         if git.blob_at(repo, start, current) is not None:
             return current
-    at_start = [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]
-    if at_start:
+    if at_start := [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]:
         return sorted(at_start)[0]
     if current is not None:
         return current  # new, or put back after a deletion: the walk tells

@@ -165,8 +165,7 @@ def _read(mirror: Path, src: Source, commit: str) -> Shared:
         if errs or got is None:
             problems += [str(e) for e in errs[:1]]
             continue
-        found_secret = secret_findings(raw.decode("utf-8", "replace"), got)
-        if found_secret:
+        if found_secret := secret_findings(raw.decode("utf-8", "replace"), got):
             line, kind = found_secret[0]
             problems.append(f"{where}:{line}: looks like a {kind}; left out")
             continue

@@ -171,8 +171,7 @@ def _type_name(node: Any) -> str:
     for child in node.named_children:
         if child.type in ("lifetime", "type_arguments"):
             continue  # `&'a Bar`: Bar, not a
-        found = _type_name(child)
-        if found:
+        if found := _type_name(child):
             return found
     return ""
 

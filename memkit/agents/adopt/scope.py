@@ -31,8 +31,7 @@ def split_globs(value: str | list[str] | None) -> list[str]:
     items = value if isinstance(value, list) else _split(value.strip().strip("[]"))
     out = []
     for raw in items:
-        glob = raw.strip().strip("'\"").strip().removeprefix("./").lstrip("/")
-        if glob:
+        if glob := raw.strip().strip("'\"").strip().removeprefix("./").lstrip("/"):
             out.append(glob)
     return out
 

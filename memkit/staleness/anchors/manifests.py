@@ -82,8 +82,7 @@ def _requirements(lines: Iterable[str]) -> dict[str, str]:
         line = line.split(" #")[0].strip()
         if not line or line.startswith(("#", "-", "git+", "http")):
             continue
-        m = _REQ.match(line)
-        if m:
+        if m := _REQ.match(line):
             out[normalize(m.group(1))] = version_of(m.group(2))
     return out
 
