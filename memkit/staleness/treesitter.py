@@ -91,9 +91,7 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
 
 
 _OVERLOADS = frozenset({"function_signature", "method_signature"})
-_FUNCTIONS = frozenset(
-    {"function_declaration", "generator_function_declaration", "method_definition"}
-)
+_FUNCTIONS = rules.names("function_declaration generator_function_declaration method_definition")
 
 
 def _name_node(node: Any) -> Any:
