@@ -123,17 +123,9 @@ def _revise(store: Store, orig: Memory, *, today: dt.date, **changes: Any) -> Me
     target = dataclasses.replace(orig, **changes)
     if target == orig and proposed == orig.status:
         return orig
-    rev = dataclasses.replace(
-        target,
-        id=revision_id(orig.id),
-        status=AGENT_STATUS if proposed == orig.status else proposed,
-        revises=orig.id,
-        created=today,
-        updated=today,
-        verified=None,
-        path="",
-        head="",
-    )
+    fresh: dict[str, Any] = dict(created=today, updated=today, verified=None, path="", head="")
+    fresh["status"] = AGENT_STATUS if proposed == orig.status else proposed
+    rev = dataclasses.replace(target, id=revision_id(orig.id), revises=orig.id, **fresh)
     check_agent_text(rev)
     return store.add(rev)
 
@@ -186,8 +178,7 @@ def approve(store: Store, mid: str, *, today: dt.date) -> Approved:
 
 
 def _require_valid(store: Store, mem: Memory) -> None:
-    problems = validate(store, only=[mem.path])
-    if problems:
+    if problems := validate(store, only=[mem.path]):
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
         raise MemkitError(f"cannot approve {mem.id}: {problems[0]}{more}; fix it first")
 

@@ -119,12 +119,8 @@ def _read(root: Path, name: str) -> str:
 
 def named(root: Path, given: Sequence[Path]) -> list[str]:
     """Files given on the command line, relative to `root` when inside it."""
-    out = []
-    for path in given:
-        full = path.absolute()
-        inside = full.is_relative_to(root)
-        out.append(full.relative_to(root).as_posix() if inside else str(full))
-    return out
+    full = [path.absolute() for path in given]
+    return [p.relative_to(root).as_posix() if p.is_relative_to(root) else str(p) for p in full]
 
 
 def audit(root: Path, files: Sequence[str] | None = None) -> Report:

@@ -188,15 +188,7 @@ def check_command(project: Project, folder: str, text: str) -> Finding | None:
         return f"`{text}`: the project has no {kind}", None
     if name in defined:
         return None
-    what = (
-        "target"
-        if runner == "make"
-        else "recipe"
-        if runner == "just"
-        else "task"
-        if runner == "task"
-        else "script"
-    )
+    what = {"make": "target", "just": "recipe", "task": "task"}.get(runner, "script")
     return f"`{text}`: no {kind} defines the {what} {name}", _suggest(close(name, defined))
 
 

@@ -18,15 +18,12 @@ from fnmatch import fnmatch
 
 NAMES = ("CLAUDE.md", "CLAUDE.local.md", "AGENTS.md", "AGENT.md", "GEMINI.md")
 SINGLE = (".cursorrules", ".windsurfrules", ".clinerules", ".github/copilot-instructions.md")
-PATTERNS = (
-    ".cursor/rules/*.md",
-    ".cursor/rules/*.mdc",
-    ".claude/rules/*.md",
-    ".github/instructions/*.instructions.md",
-    ".windsurf/rules/*.md",
-    ".clinerules/*.md",
-    ".kiro/steering/*.md",
+_PATTERN_WORDS = (
+    ".cursor/rules/*.md .cursor/rules/*.mdc .claude/rules/*.md "
+    ".github/instructions/*.instructions.md .windsurf/rules/*.md .clinerules/*.md "
+    ".kiro/steering/*.md"
 )
+PATTERNS = tuple(_PATTERN_WORDS.split())
 TEMPLATE_DIRS = frozenset({"templates", "template", "fixtures", "__fixtures__", "testdata"})
 _PATTERN_DIRS = frozenset(p.rpartition("/")[0] for p in PATTERNS)
 SHELL_FENCES = ("", "sh", "bash", "shell", "console", "zsh", "shell-session", "terminal", "cmd")

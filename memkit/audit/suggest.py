@@ -121,8 +121,7 @@ def remove_links(store: Store, mid: str, links: Iterable[str]) -> Memory:
     with store.lock():
         mem = store.get(mid)
         gone = {normalise(link): link for link in links}
-        missing = [link for norm, link in gone.items() if norm not in mem.links]
-        if missing:
+        if missing := [link for norm, link in gone.items() if norm not in mem.links]:
             have = ", ".join(mem.links) or "none"
             raise MemkitError(
                 f"{mem.path}: no link {', '.join(map(repr, missing))} in memory {mid!r} "

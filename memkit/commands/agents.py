@@ -103,8 +103,7 @@ def _suggest_adopt(store: Store, plan: Plan) -> None:
     """One line: the files now say twice what the memories say, and what --adopt does."""
     from memkit.agents.adopt.importer import adopt_files
 
-    files = [c.rel for c in adopt_files(store, plan, dry_run=True).changes]
-    if files:
+    if files := [c.rel for c in adopt_files(store, plan, dry_run=True).changes]:
         click.echo(
             f"{capped(files)} keep their text, so after `memkit compile` agents read it twice; "
             "`memkit import --adopt` takes the imported text out of them for compile to write once"

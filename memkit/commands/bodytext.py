@@ -24,9 +24,7 @@ def read_body(body: str | None, body_file: str | None, use_editor: bool) -> str 
                 return _bounded_text(f, f"--body-file {body_file}")
         except OSError as e:
             raise MemkitError(f"cannot read --body-file {body_file}: {e.strerror}") from None
-    if body is None:
-        return _piped(required=not use_editor)
-    return body
+    return _piped(required=not use_editor) if body is None else body
 
 
 def _bounded_text(stream: Any, what: str) -> str:

@@ -20,8 +20,10 @@ from memkit.compile.readers import AGENTS
 from memkit.compile.targets import TARGETS
 
 if TYPE_CHECKING:
-    from memkit.compile.plan import FileChange, Plan
+    from memkit.compile.plan import Plan
     from memkit.store import Store
+
+_DONE = {"create": "created", "update": "updated", "delete": "deleted"}
 
 
 @click.command()
@@ -82,7 +84,7 @@ def compile_(
         click.echo("\n".join(lines(plan, explain, _start_hook(store, explain))))
         return
     for f in plan.changes:
-        click.echo(f"{_verb(f)} {f.path}")
+        click.echo(f"{_DONE[f.action]} {f.path}")
     if done:
         for fact in plan.facts:
             click.echo(f"note: {fact}")
@@ -149,10 +151,6 @@ def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:
     if not changed:
         click.echo(f"up to date ({len(files)} file(s))")
     return EXIT_FOUND if check and changed else 0
-
-
-def _verb(f: FileChange) -> str:
-    return {"create": "created", "update": "updated", "delete": "deleted"}[f.action]
 
 
 def _show(plan: Plan, *, diff: bool) -> None:

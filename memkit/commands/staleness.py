@@ -185,13 +185,11 @@ def check_report(statuses: list[MemoryStatus]) -> str:
 def _link_line(mid: str, link: LinkStatus) -> str:
     from memkit.staleness.verdict import advice
 
-    how = link.how()
+    since = f" since {link.since[:12]}" if link.since else ""
     if link.state == "unverified" and link.reason:  # its history is not in this clone
-        since = f" since {link.since[:12]}" if link.since else ""
         return f"{link.link}: unverified{since}: {link.reason}"
     if link.state == "unverified":
         return f"{link.link}: never fingerprinted (run `memkit verify {mid}`)"
-    since = f" since {link.since[:12]}" if link.since else ""
     why = f": {link.reason}" if link.reason else ""
     fix = f" (`{advice(mid, [link])}`)" if link.state in ("removed", "unreadable") else ""
-    return f"{link.link}: {how}{since}{why}{fix}"
+    return f"{link.link}: {link.how()}{since}{why}{fix}"

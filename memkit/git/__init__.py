@@ -50,39 +50,19 @@ if TYPE_CHECKING:
         workdir,
     )
 
+# module -> the names it exports
 _HOME = {
-    "DEEPEN": "memkit.git.repo",
-    "FileChange": "memkit.git.history",
-    "FileHistory": "memkit.git.history",
-    "MissingObjectError": "memkit.git.objects",
-    "TreeChanges": "memkit.git.changes",
-    "blob_at": "memkit.git.blobs",
-    "changes_since": "memkit.git.changes",
-    "check_identity": "memkit.git.commit",
-    "commit_paths": "memkit.git.commit",
-    "default_branch": "memkit.git.repo",
-    "file_history": "memkit.git.history",
-    "files_at": "memkit.git.blobs",
-    "find_deletion": "memkit.git.history",
-    "find_repo": "memkit.git.repo",
-    "folder_changes": "memkit.git.history",
-    "head_commit": "memkit.git.repo",
-    "is_shallow": "memkit.git.repo",
-    "local_changes": "memkit.git.changes",
-    "merge_base_with_default": "memkit.git.repo",
-    "missing_commit": "memkit.git.objects",
-    "open_repo": "memkit.git.repo",
-    "prefetch": "memkit.git.objects",
-    "range_changes": "memkit.git.changes",
-    "read_at": "memkit.git.blobs",
-    "read_blob": "memkit.git.blobs",
-    "require_commits": "memkit.git.repo",
-    "resolve": "memkit.git.repo",
-    "shallow_commits": "memkit.git.repo",
-    "signature": "memkit.git.commit",
-    "staged_changes": "memkit.git.changes",
-    "tracked_paths": "memkit.git.blobs",
-    "workdir": "memkit.git.repo",
+    name: f"memkit.git.{module}"
+    for module, names in {
+        "blobs": "blob_at files_at read_at read_blob tracked_paths",
+        "changes": "TreeChanges changes_since local_changes range_changes staged_changes",
+        "commit": "check_identity commit_paths signature",
+        "history": "FileChange FileHistory file_history find_deletion folder_changes",
+        "objects": "MissingObjectError missing_commit prefetch",
+        "repo": "DEEPEN default_branch find_repo head_commit is_shallow merge_base_with_default "
+        "open_repo require_commits resolve shallow_commits workdir",
+    }.items()
+    for name in names.split()
 }
 
 __all__ = [

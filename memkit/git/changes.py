@@ -129,6 +129,7 @@ def _find_renames(
     differently: near git's 50% threshold the two disagree both ways); its {old path:
     new path} is returned second, and None when libgit2 marked the renames in `diff`
     (no git, or the work tree: git does not pair untracked files)."""
+    from memkit.git.bounded import MAX_TREE_BYTES, too_large
     from memkit.git.objects import objects_of
 
     find = load_pygit2().enums.DiffFind
@@ -147,7 +148,8 @@ def _find_renames(
         diff.find_similar(flags=flags | find.FIND_EXACT_MATCH_ONLY)
         why = {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
         return why, None
-    if isinstance(how, tuple) and how[0] == "diff-tree" and _large_sides(diff, objects):
+    trees = isinstance(how, tuple) and how[0] == "diff-tree"
+    if trees and too_large(objects, sides, MAX_TREE_BYTES):  # similarity reads each in full
         return {}, None
     if isinstance(how, tuple):
         found = git_renames(repo, diff, how)
@@ -177,23 +179,6 @@ def git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, tuple[s
     ):
         return None
     return found
-
-
-def _large_sides(diff: Any, odb: Any) -> bool:
-    """Whether a file added or deleted in `diff` is too large for rename detection,
-    which reads each in full (a blob of the repository's objects; work tree files are
-    the user's own)."""
-    from memkit.git.bounded import MAX_TREE_BYTES, header
-
-    for d in diff.deltas:
-        f = d.new_file if d.status_char() == "A" else d.old_file
-        if (
-            d.status_char() in "AD"
-            and f.mode != GITLINK
-            and header(odb, str(f.id))[1] > MAX_TREE_BYTES
-        ):
-            return True
-    return False
 
 
 GITLINK = 0o160000  # the mode of a submodule entry

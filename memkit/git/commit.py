@@ -47,8 +47,7 @@ def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
     if not value:
         return None
     text = value.strip().removeprefix("@")
-    m = re.fullmatch(r"(\d+)(?:\s+([+-])(\d\d)(\d\d))?", text)
-    if m:
+    if m := re.fullmatch(r"(\d+)(?:\s+([+-])(\d\d)(\d\d))?", text):
         sign = -1 if m.group(2) == "-" else 1
         offset = sign * (int(m.group(3) or 0) * 60 + int(m.group(4) or 0))
         return int(m.group(1)), offset

@@ -44,16 +44,7 @@ class FileHistory:
 def _change(c: Any, path: str | None, old: str | None, blob: Any, old_blob: Any) -> FileChange:
     a = c.author
     return FileChange(
-        commit=str(c.id),
-        author=a.name,
-        email=a.email,
-        time=int(a.time),
-        offset=int(a.offset),
-        message=c.message,
-        path=path,
-        old_path=old,
-        blob=blob,
-        old_blob=old_blob,
+        str(c.id), a.name, a.email, int(a.time), int(a.offset), c.message, path, old, blob, old_blob
     )
 
 
@@ -157,8 +148,7 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
         if old is None:
             continue
         if new is None:
-            paths = [p for p, _ in walk_tree(repo, old, "")]
-            gone = [p for p in paths if p.rsplit("/", 1)[-1] == name]
+            gone = [p for p, _ in walk_tree(repo, old, "") if _named(p, name)]
         else:
             raw = _raw_diff(repo, old, new)
             gone = [

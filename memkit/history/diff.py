@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memkit.errors import GitError
+from memkit.gcpause import paused
 from memkit.history import snapshots
 from memkit.history.snapshots import File, Memories, Snapshot
 
@@ -106,12 +107,10 @@ def default_base(store: Store) -> str:
     raise GitError(f"{why} name the base: `memkit diff BASE`")
 
 
+@paused()
 def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
     """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
-    from memkit.gcpause import paused
-
-    with paused():
-        return _review(store, base, head)
+    return _review(store, base, head)
 
 
 def _review(
@@ -158,9 +157,6 @@ def _resolve(repo: Any, rev: str) -> str:
             f"unknown revision {rev!r}: this is a shallow clone and may not have it; fetch "
             "more history (`git fetch --deepen=100` or `git fetch --unshallow`)"
         ) from None
-
-
-# -------------------------------------------------------------- snapshots
 
 
 # -------------------------------------------------------------- comparing
@@ -276,8 +272,6 @@ def _with_owners(
     store: Store, changes: list[MemoryChange], new: Snapshot, files: Memories
 ) -> list[MemoryChange]:
     """Each change with its reviewers from CODEOWNERS (none when there is no CODEOWNERS)."""
-    import dataclasses
-
     from memkit.history import codeowners
 
     rules = codeowners.load(store.root)

@@ -15,11 +15,8 @@ def _range(review: Review) -> str:
 
 
 def _counts(review: Review) -> str:
-    parts = []
-    for kind in KINDS:
-        n = sum(1 for c in review.changes if c.kind == kind)
-        if n:
-            parts.append(f"{n} {kind}")
+    counted = [(sum(c.kind == kind for c in review.changes), kind) for kind in KINDS]
+    parts = [f"{n} {kind}" for n, kind in counted if n]
     if review.stale:
         parts.append(f"{len(review.stale)} stale")
     return ", ".join(parts) or "no memory changes"
@@ -83,8 +80,7 @@ def markdown(review: Review, *, limit: int = LIMIT) -> str:
         items = [[f"- **{_code(s.id)}**: {_md(s.describe() or s.state)}"] for s in review.stale]
         sections.append(("Stale because of code changed in this range", items))
     for kind in KINDS:
-        group = [_md_change(c) for c in review.changes if c.kind == kind]
-        if group:
+        if group := [_md_change(c) for c in review.changes if c.kind == kind]:
             sections.append((kind.capitalize(), group))
     notes = [f"\n_{_md(n)}_" for n in review.notes]
     return _capped(head, sections, notes, limit)

@@ -130,18 +130,9 @@ def _entry(repo: Any, folder: str, ch: git.FileChange, boundary: str | None = No
         old = _parse(git.read_blob(repo, ch.old_blob), old_path or "")
         new = _parse(git.read_blob(repo, ch.blob), path or "")
         fields, body = changed_parts(old, new)
+    date, mid = _iso(ch.time, ch.offset), _mid(path or old_path or "")
     return LogEntry(
-        commit=ch.commit,
-        author=ch.author,
-        email=ch.email,
-        date=_iso(ch.time, ch.offset),
-        message=ch.message,
-        id=_mid(path or old_path or ""),
-        action=action,
-        path=path,
-        old_path=old_path,
-        fields=fields,
-        body=body,
+        ch.commit, ch.author, ch.email, date, ch.message, mid, action, path, old_path, fields, body
     )
 
 
@@ -166,8 +157,7 @@ def _locate(
         current = repo_path(store, folder, rel)
         if git.blob_at(repo, start, current) is not None:
             return current
-    at_start = [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]
-    if at_start:
+    if at_start := [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]:
         return sorted(at_start)[0]
     if current is not None:
         return current  # new, or put back after a deletion: the walk tells
@@ -265,15 +255,10 @@ class Provenance:
 
     def lines(self) -> list[tuple[str, str]]:
         """(label, text) lines for `memkit show`."""
-        out = []
-        if self.created is None:
-            out.append(("committed", f"not yet ({self.reason})"))
-        else:
-            c = self.created
-            out.append(("committed", f"{c.day} by {c.author} in {c.commit[:12]} ({c.what()})"))
-        if self.changed is not None:
-            c = self.changed
-            out.append(("changed", f"{c.day} by {c.author} in {c.commit[:12]} ({c.what()})"))
+        out = [] if self.created else [("committed", f"not yet ({self.reason})")]
+        for label, c in (("committed", self.created), ("changed", self.changed)):
+            if c is not None:
+                out.append((label, f"{c.day} by {c.author} in {c.commit[:12]} ({c.what()})"))
         if self.boundary:
             out.append(("history", f"shallow clone, starts at {self.boundary[:12]}"))
         if self.uncommitted and self.created is not None:

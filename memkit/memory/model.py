@@ -122,13 +122,8 @@ class Memory:
         A record without some field raises KeyError (the cache then parses the file again).
         """
         values = {f.name: _from_json(f, rec[f.name]) for f in REGISTRY}
-        return cls(
-            id=rec["id"],
-            body=body if body is not None else rec["body"],
-            path=rec["path"],
-            head=head,
-            **values,
-        )
+        body = rec["body"] if body is None else body
+        return cls(id=rec["id"], body=body, path=rec["path"], head=head, **values)
 
 
 _FIELDS = {f.name: f.default for f in dataclasses.fields(Memory)}  # id and title: MISSING
@@ -141,8 +136,7 @@ def checked(values: Mapping[str, Any]) -> Memory:
         raise TypeError("a memory needs an id and a title")
     if not values.keys() <= _FIELDS.keys():
         raise TypeError(f"not fields of Memory: {sorted(values.keys() - _FIELDS.keys())}")
-    d = dict(_FIELDS)
-    d.update(values)
+    d = {**_FIELDS, **values}
     mem: Memory = object.__new__(Memory)
     object.__setattr__(mem, "__dict__", d)
     return mem

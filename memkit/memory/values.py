@@ -107,10 +107,6 @@ def _ref(f: Field, value: Any) -> str:
     return value
 
 
-def _date(f: Field, value: Any) -> dt.date:
-    return coerce_date(value)
-
-
 def coerce_date(value: Any) -> dt.date:
     """A date from YAML's date or a `YYYY-MM-DD` string; a timestamp is refused."""
     if isinstance(value, dt.datetime):
@@ -150,10 +146,6 @@ def check_line(value: str, what: str = "value") -> None:
             f"{what} {value!r} contains control characters (first {bad}); terminal escapes, "
             "line breaks and bidi overrides are not allowed here: remove them"
         )
-
-
-def check_tag(tag: str) -> None:
-    check_line(tag, "tag")
 
 
 def check_ref(mid: str) -> None:
@@ -205,7 +197,7 @@ def written_links(links: Iterable[str]) -> tuple[str, ...]:
 _COERCE: dict[str, Callable[[Field, Any], Any]] = {
     "text": _text,
     "list": _list,
-    "date": _date,
+    "date": lambda f, value: coerce_date(value),
     "int": _int,
     "bool": _bool,
     "choice": _choice,
@@ -215,7 +207,7 @@ _COERCE: dict[str, Callable[[Field, Any], Any]] = {
 _PLAN = {f.name: (f, _COERCE[f.kind], f.kind in ("list", "date")) for f in BY_NAME.values()}
 _ITEM: dict[str, Callable[[str], None]] = {
     "": lambda item: None,
-    "tag": check_tag,
+    "tag": lambda tag: check_line(tag, "tag"),
     "glob": check_glob,
     "link": check_link,
     "id": check_ref,

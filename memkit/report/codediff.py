@@ -41,11 +41,8 @@ def code_changes(repo: Any, prefix: str, status: MemoryStatus) -> tuple[CodeChan
         old = _read(repo, ls.since, _git_path(prefix, link.path))
         new = _read(repo, None, _git_path(prefix, now.path))
         lines = _diff(old, new, link.symbol, now.symbol)
-        out.append(
-            CodeChange(
-                ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]), len(lines) > MAX_LINES
-            )
-        )
+        cut = len(lines) > MAX_LINES
+        out.append(CodeChange(ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]), cut))
     return tuple(out)
 
 

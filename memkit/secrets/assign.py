@@ -91,8 +91,7 @@ def find(text: str, lowered: str) -> Iterator[Hit]:
             end = tail.end() if tail else pos
             if end not in seen:
                 seen.add(end)
-                hit = _judge(text, pos, end)
-                if hit:
+                if hit := _judge(text, pos, end):
                     yield hit
             pos = lowered.find(root, max(end, pos + 1))
 

@@ -70,8 +70,7 @@ def _netrc(text: str, lowered: str) -> Iterator[Hit]:
                 continue  # a lone `password x` line counts only in a .netrc entry
         else:
             continue
-        hit = _literal(".netrc password", m)
-        if hit:
+        if hit := _literal(".netrc password", m):
             yield hit
 
 
@@ -113,8 +112,7 @@ def _after(text: str, lowered: str, command: str, pattern: re.Pattern[str]) -> I
         for m in pattern.finditer(text, start, min(len(text), end + _MAX_VALUE)):
             if m.start() >= end:  # the value may run past the window, the option may not
                 break
-            hit = _option(command, m)
-            if hit:
+            if hit := _option(command, m):
                 yield hit
         done = max(done, end)
         pos = lowered.find(command, pos + len(command))

@@ -32,8 +32,7 @@ USER_FILES: dict[str, str] = {
 
 def root() -> Path:
     """Where the personal store is (not created here)."""
-    override = os.environ.get("MEMKIT_USER_STORE")
-    if override:
+    if override := os.environ.get("MEMKIT_USER_STORE"):
         return Path(override).expanduser().resolve()
     config = os.environ.get("XDG_CONFIG_HOME")
     base = Path(config) if config and os.path.isabs(config) else Path.home() / ".config"

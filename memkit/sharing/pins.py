@@ -70,8 +70,7 @@ def sources(config: Config) -> list[Source]:
             raise ConfigError(f"{key}: a store name is lower-case letters, digits, - and _")
         if not isinstance(entry, dict):
             raise ConfigError(f"{key} must be a table with url = ... and ref = ...")
-        unknown = set(entry) - {"url", "ref", "folder", "tags", "paths"}
-        if unknown:
+        if unknown := set(entry) - {"url", "ref", "folder", "tags", "paths"}:
             raise ConfigError(
                 f"{key}: unknown key {sorted(unknown)[0]!r}; use url, ref, folder, tags, paths"
             )
@@ -173,8 +172,7 @@ def write_lock(root: Path, pins: dict[str, Pin]) -> None:
         "# Commit it; `memkit sync --update` moves the pins (review it like a lock file).",
         "",
     ]
-    for name in sorted(pins):
-        pin = pins[name]
+    for name, pin in sorted(pins.items()):
         lines += [
             f"[stores.{name}]",
             f"url = {json.dumps(pin.url)}",

@@ -96,10 +96,8 @@ def _sync_one(mirror: Path, src: Source, old: Pin | None, update: bool) -> Synce
     """Fetch one store at its pin `old`, or (`update`, no pin) at what its ref names now."""
     from memkit.git import remote
 
-    if old is not None and old.url == src.url and not update:
-        commit = remote.fetch(mirror, src.url, old.commit)
-    else:
-        commit = remote.fetch(mirror, src.url, src.ref)
+    ref = old.commit if old is not None and old.url == src.url and not update else src.ref
+    commit = remote.fetch(mirror, src.url, ref)
     if old is not None and old.commit != commit and old.url == src.url:
         remote.fetch_history(mirror, src.url, src.ref)
         if not remote.has_commit(mirror, old.commit) or not remote.is_ancestor(
@@ -167,8 +165,7 @@ def _read(mirror: Path, src: Source, commit: str) -> Shared:
         if errs or got is None:
             problems += [str(e) for e in errs[:1]]
             continue
-        found_secret = secret_findings(raw.decode("utf-8", "replace"), got)
-        if found_secret:
+        if found_secret := secret_findings(raw.decode("utf-8", "replace"), got):
             line, kind = found_secret[0]
             problems.append(f"{where}:{line}: looks like a {kind}; left out")
             continue
@@ -230,8 +227,7 @@ def merge(own: Iterable[Memory], shared: Shared) -> tuple[list[Memory], list[str
     notes = []
     for m in shared.memories:
         if m.id in ids:
-            first = ids[m.id]
-            notes.append(f"{m.path}: id {m.id!r} is also in {_where(first)}, which wins")
+            notes.append(f"{m.path}: id {m.id!r} is also in {_where(ids[m.id])}, which wins")
             continue
         other = titles.get(m.title.casefold())
         if other is not None:

@@ -19,6 +19,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memkit.errors import MemkitError
+from memkit.gcpause import paused
+
 if TYPE_CHECKING:
     from memkit.memory import Memory, Verification
     from memkit.staleness.record import Verified
@@ -28,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["check_range", "check_staged", "check_store", "fingerprint", "verify", "verify_store"]
 
 
+@paused()
 def check_store(
     store: Store,
     *,
@@ -39,53 +43,48 @@ def check_store(
 
     `memories`: the memories to check, already loaded (sorted by id), instead of `ids`.
     """
-    from memkit.gcpause import paused
     from memkit.staleness.check import check_store as run
 
-    with paused():
-        return run(store, today=today, ids=ids, memories=memories)
+    return run(store, today=today, ids=ids, memories=memories)
 
 
+@paused()
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
     """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
-    from memkit.gcpause import paused
-    from memkit.staleness.record import fingerprint as run
+    from memkit.staleness.record import Fingerprinter
 
-    with paused():
-        return run(root, links, today=today)
+    return Fingerprinter(root).verification(links, today)
 
 
+@paused()
 def verify_store(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> Verified:
     """Re-fingerprint every memory it can under the store lock; report the others."""
-    from memkit.gcpause import paused
     from memkit.staleness.record import verify_store as run
 
-    with paused():
-        return run(store, ids, today=today, follow=follow)
+    return run(store, ids, today=today, follow=follow)
 
 
 def verify(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> list[Memory]:
     """Like verify_store, then MemkitError naming every problem (the good ones are saved)."""
-    from memkit.gcpause import paused
-    from memkit.staleness.record import verify as run
+    done = verify_store(store, ids, today=today, follow=follow)
+    if done.problems:
+        raise MemkitError("\n".join(str(p) for p in done.problems))
+    return list(done.saved)
 
-    with paused():
-        return run(store, ids, today=today, follow=follow)
 
-
+@paused()
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """Memories whose linked code the staged changes touch, with how each link changed."""
-    from memkit.gcpause import paused
     from memkit.staleness.check import check_staged as run
 
-    with paused():
-        return run(store)
+    return run(store)
 
 
+@paused()
 def check_range(
     store: Store, base: str, head: str | None, *, memories: Sequence[Memory] | None = None
 ) -> list[MemoryStatus]:
@@ -93,8 +92,6 @@ def check_range(
 
     `memories`: the store's memories, already loaded (else they are loaded here).
     """
-    from memkit.gcpause import paused
     from memkit.staleness.check import check_range as run
 
-    with paused():
-        return run(store, base, head, memories)
+    return run(store, base, head, memories)

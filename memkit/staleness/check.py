@@ -114,9 +114,7 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     out: list[tuple[str, LinkStatus]] = []
     for mem in store.memories():
         since = mem.verified.commit if mem.verified else None
-        for status in compare(mem.links, since):
-            if status.state != "unchanged":
-                out.append((mem.id, status))
+        out += [(mem.id, s) for s in compare(mem.links, since) if s.state != "unchanged"]
     return out
 
 

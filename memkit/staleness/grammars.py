@@ -38,142 +38,81 @@ class Grammar:
     attributes: frozenset[str] = frozenset({"attribute_item", "decorator"})
 
 
+def _fields(**by_field: str) -> dict[str, str | None]:
+    """{declaration node type: the field holding its body} from each field's node types
+    (`none`: the declarations without a body)."""
+    return {t: None if f == "none" else f for f, types in by_field.items() for t in types.split()}
+
+
 _JS = Grammar(
-    decls={
-        "function_declaration": "body",
-        "generator_function_declaration": "body",
-        "class_declaration": "body",
-        "abstract_class_declaration": "body",
-        "method_definition": "body",
-        "interface_declaration": "body",
-        "type_alias_declaration": "value",
-        "enum_declaration": "body",
-        "variable_declarator": "value",
-        "public_field_definition": "value",
-        "field_definition": "value",
-        "abstract_method_signature": None,
-        "function_signature": None,
-        "method_signature": None,
-        "module": "body",
-        "internal_module": "body",
-    },
-    containers=frozenset(
-        {"class_declaration", "abstract_class_declaration", "module", "internal_module"}
+    decls=_fields(
+        body="function_declaration generator_function_declaration class_declaration "
+        "abstract_class_declaration method_definition interface_declaration enum_declaration "
+        "module internal_module",
+        value="type_alias_declaration variable_declarator public_field_definition field_definition",
+        none="abstract_method_signature function_signature method_signature",
     ),
-    transparent=frozenset(
-        {
-            "export_statement",
-            "lexical_declaration",
-            "variable_declaration",
-            "ambient_declaration",
-            "expression_statement",
-        }
+    containers=rules.names("class_declaration abstract_class_declaration module internal_module"),
+    transparent=rules.names(
+        "export_statement lexical_declaration variable_declaration ambient_declaration "
+        "expression_statement"
     ),
     dropped=frozenset({";"}),
-    blocks=frozenset(
-        {
-            "if_statement",
-            "else_clause",
-            "try_statement",
-            "catch_clause",
-            "finally_clause",
-            "statement_block",
-        }
+    blocks=rules.names(
+        "if_statement else_clause try_statement catch_clause finally_clause statement_block"
     ),
     # `let` and `var` too: a binding that can be reassigned (`const`, the common case, adds
     # nothing, so its fingerprints stay as they were)
-    modifiers=frozenset({"export", "default", "declare", "decorator", "let", "var"}),
-    members=frozenset({"class_body", "interface_body", "object_type", "enum_body"}),
+    modifiers=rules.names("export default declare decorator let var"),
+    members=rules.names("class_body interface_body object_type enum_body"),
     parens=rules.JS,
 )
 # numeric literals, whose `_` digit separators are formatting (JS/TS, Go, Rust, Java)
-NUMBERS = frozenset(
-    {
-        "number",
-        "int_literal",
-        "float_literal",
-        "imaginary_literal",
-        "integer_literal",
-        "decimal_integer_literal",
-        "hex_integer_literal",
-        "octal_integer_literal",
-        "binary_integer_literal",
-        "decimal_floating_point_literal",
-        "hex_floating_point_literal",
-    }
+NUMBERS = rules.names(
+    "number int_literal float_literal imaginary_literal integer_literal decimal_integer_literal "
+    "hex_integer_literal octal_integer_literal binary_integer_literal "
+    "decimal_floating_point_literal hex_floating_point_literal"
 )
 GRAMMARS = {
     "typescript": _JS,
     "tsx": _JS,
     "javascript": _JS,
     "go": Grammar(
-        decls={
-            "function_declaration": "body",
-            "method_declaration": "body",
-            "type_spec": "type",
-            "type_alias": "type",
-        },
+        decls=_fields(body="function_declaration method_declaration", type="type_spec type_alias"),
         containers=frozenset(),
         transparent=frozenset({"type_declaration"}),
         members=frozenset({"field_declaration_list", "interface_type"}),
         parens=rules.GO,
     ),
     "rust": Grammar(
-        decls={
-            "function_item": "body",
-            "function_signature_item": None,
-            "struct_item": "body",
-            "enum_item": "body",
-            "union_item": "body",
-            "trait_item": "body",
-            "mod_item": "body",
-            "type_item": "type",
-            "const_item": "value",
-            "static_item": "value",
-            "macro_definition": None,
-        },
-        containers=frozenset({"trait_item", "mod_item", "impl_item"}),
+        decls=_fields(
+            body="function_item struct_item enum_item union_item trait_item mod_item",
+            type="type_item",
+            value="const_item static_item",
+            none="function_signature_item macro_definition",
+        ),
+        containers=rules.names("trait_item mod_item impl_item"),
         transparent=frozenset(),
         blocks=frozenset({"foreign_mod_item", "declaration_list"}),
-        members=frozenset(
-            {
-                "field_declaration_list",
-                "ordered_field_declaration_list",
-                "enum_variant_list",
-                "declaration_list",
-            }
+        members=rules.names(
+            "field_declaration_list ordered_field_declaration_list enum_variant_list "
+            "declaration_list"
         ),
         parens=rules.RUST,
     ),
     "java": Grammar(
-        decls={
-            "class_declaration": "body",
-            "interface_declaration": "body",
-            "enum_declaration": "body",
-            "record_declaration": "body",
-            "annotation_type_declaration": "body",
-            "method_declaration": "body",
-            "constructor_declaration": "body",
-            "compact_constructor_declaration": "body",
-        },
-        containers=frozenset(
-            {
-                "class_declaration",
-                "interface_declaration",
-                "enum_declaration",
-                "record_declaration",
-                "annotation_type_declaration",
-            }
+        decls=_fields(
+            body="class_declaration interface_declaration enum_declaration record_declaration "
+            "annotation_type_declaration method_declaration constructor_declaration "
+            "compact_constructor_declaration"
+        ),
+        containers=rules.names(
+            "class_declaration interface_declaration enum_declaration record_declaration "
+            "annotation_type_declaration"
         ),
         transparent=frozenset({"enum_body_declarations"}),
-        members=frozenset(
-            {
-                "class_body",
-                "interface_body",
-                "enum_body",
-                "enum_body_declarations",
-                "annotation_type_body",
-            }
+        members=rules.names(
+            "class_body interface_body enum_body enum_body_declarations annotation_type_body"
         ),
         parens=rules.JAVA,
     ),

@@ -45,54 +45,38 @@ class Parens:
     binary: str = "binary_expression"
 
 
+def names(words: str) -> frozenset[str]:
+    """A set of node types, written as one space-separated string."""
+    return frozenset(words.split())
+
+
 def _ops(levels: list[str]) -> dict[str, int]:
     """Precedence levels, loosest first, each a space-separated group of operators."""
     return {op: i for i, group in enumerate(levels, 1) for op in group.split()}
 
 
-_ANY = None
+def _whole(table: dict[str, str]) -> dict[str, frozenset[str] | None]:
+    """{parent type: its fields taking a whole expression} from {the fields, space-separated
+    ("": any child): the parent types}."""
+    return {t: frozenset(f.split()) or None for f, types in table.items() for t in types.split()}
+
+
 JS = Parens(
-    syntax=frozenset(
-        {"if_statement", "while_statement", "do_statement", "switch_statement", "with_statement"}
-    ),
-    whole={
-        "return_statement": _ANY,
-        "throw_statement": _ANY,
-        "variable_declarator": frozenset({"value"}),
-        "public_field_definition": frozenset({"value"}),
-        "field_definition": frozenset({"value"}),
-        "assignment_expression": frozenset({"right"}),
-        "augmented_assignment_expression": frozenset({"right"}),
-        "arguments": _ANY,
-        "array": _ANY,
-        "pair": frozenset({"value"}),
-        "arrow_function": frozenset({"body"}),
-        "template_substitution": _ANY,
-        "spread_element": _ANY,
-        "jsx_expression": _ANY,
-        "parenthesized_expression": _ANY,
-        "ternary_expression": frozenset({"consequence", "alternative"}),
-    },
-    primary=frozenset(
+    syntax=names("if_statement while_statement do_statement switch_statement with_statement"),
+    whole=_whole(
         {
-            "identifier",
-            "this",
-            "super",
-            "number",
-            "string",
-            "template_string",
-            "true",
-            "false",
-            "null",
-            "undefined",
-            "regex",
-            "member_expression",
-            "subscript_expression",
-            "call_expression",
-            "parenthesized_expression",
-            "array",
-            "non_null_expression",
+            "": "return_statement throw_statement arguments array template_substitution "
+            "spread_element jsx_expression parenthesized_expression",
+            "value": "variable_declarator public_field_definition field_definition pair",
+            "right": "assignment_expression augmented_assignment_expression",
+            "body": "arrow_function",
+            "consequence alternative": "ternary_expression",
         }
+    ),
+    primary=names(
+        "identifier this super number string template_string true false null undefined regex "
+        "member_expression subscript_expression call_expression parenthesized_expression array "
+        "non_null_expression"
     ),
     precedence=_ops(
         [
@@ -115,127 +99,60 @@ JS = Parens(
 )
 GO = Parens(
     syntax=frozenset(),
-    whole={
-        "expression_list": _ANY,
-        "argument_list": _ANY,
-        "if_statement": frozenset({"condition"}),
-        "for_statement": _ANY,
-        "for_clause": frozenset({"condition"}),
-        "expression_switch_statement": frozenset({"value"}),
-        "literal_element": _ANY,
-        "send_statement": frozenset({"value"}),
-        "parenthesized_expression": _ANY,
-    },
-    primary=frozenset(
+    whole=_whole(
         {
-            "identifier",
-            "int_literal",
-            "float_literal",
-            "imaginary_literal",
-            "rune_literal",
-            "interpreted_string_literal",
-            "raw_string_literal",
-            "true",
-            "false",
-            "nil",
-            "iota",
-            "selector_expression",
-            "call_expression",
-            "index_expression",
-            "slice_expression",
-            "composite_literal",
-            "type_assertion_expression",
+            "": "expression_list argument_list for_statement literal_element "
             "parenthesized_expression",
+            "condition": "if_statement for_clause",
+            "value": "expression_switch_statement send_statement",
         }
+    ),
+    primary=names(
+        "identifier int_literal float_literal imaginary_literal rune_literal "
+        "interpreted_string_literal raw_string_literal true false nil iota selector_expression "
+        "call_expression index_expression slice_expression composite_literal "
+        "type_assertion_expression parenthesized_expression"
     ),
     precedence=_ops(["||", "&&", "== != < <= > >=", "+ - | ^", "* / % << >> & &^"]),
 )
 RUST = Parens(
     syntax=frozenset(),
-    whole={
-        "let_declaration": frozenset({"value"}),
-        "return_expression": _ANY,
-        "break_expression": _ANY,
-        "arguments": _ANY,
-        "array_expression": _ANY,
-        "if_expression": frozenset({"condition"}),
-        "while_expression": frozenset({"condition"}),
-        "match_expression": frozenset({"value"}),
-        "assignment_expression": frozenset({"right"}),
-        "compound_assignment_expr": frozenset({"right"}),
-        "field_initializer": frozenset({"value"}),
-        "parenthesized_expression": _ANY,
-    },
-    primary=frozenset(
+    whole=_whole(
         {
-            "identifier",
-            "self",
-            "integer_literal",
-            "float_literal",
-            "string_literal",
-            "raw_string_literal",
-            "char_literal",
-            "boolean_literal",
-            "scoped_identifier",
-            "field_expression",
-            "call_expression",
-            "index_expression",
-            "macro_invocation",
-            "try_expression",
-            "await_expression",
-            "tuple_expression",
-            "array_expression",
-            "struct_expression",
-            "unit_expression",
+            "": "return_expression break_expression arguments array_expression "
             "parenthesized_expression",
+            "value": "let_declaration match_expression field_initializer",
+            "condition": "if_expression while_expression",
+            "right": "assignment_expression compound_assignment_expr",
         }
+    ),
+    primary=names(
+        "identifier self integer_literal float_literal string_literal raw_string_literal "
+        "char_literal boolean_literal scoped_identifier field_expression call_expression "
+        "index_expression macro_invocation try_expression await_expression tuple_expression "
+        "array_expression struct_expression unit_expression parenthesized_expression"
     ),
     precedence=_ops(["||", "&&", "== != < > <= >=", "|", "^", "&", "<< >>", "+ -", "* / %"]),
 )
 JAVA = Parens(
-    syntax=frozenset(
+    syntax=names(
+        "if_statement while_statement do_statement switch_expression switch_statement "
+        "synchronized_statement"
+    ),
+    whole=_whole(
         {
-            "if_statement",
-            "while_statement",
-            "do_statement",
-            "switch_expression",
-            "switch_statement",
-            "synchronized_statement",
+            "": "return_statement throw_statement argument_list array_initializer "
+            "parenthesized_expression",
+            "value": "variable_declarator",
+            "right": "assignment_expression",
+            "body": "lambda_expression",
         }
     ),
-    whole={
-        "return_statement": _ANY,
-        "throw_statement": _ANY,
-        "variable_declarator": frozenset({"value"}),
-        "argument_list": _ANY,
-        "array_initializer": _ANY,
-        "assignment_expression": frozenset({"right"}),
-        "lambda_expression": frozenset({"body"}),
-        "parenthesized_expression": _ANY,
-    },
-    primary=frozenset(
-        {
-            "identifier",
-            "this",
-            "super",
-            "decimal_integer_literal",
-            "hex_integer_literal",
-            "octal_integer_literal",
-            "binary_integer_literal",
-            "decimal_floating_point_literal",
-            "hex_floating_point_literal",
-            "string_literal",
-            "character_literal",
-            "true",
-            "false",
-            "null_literal",
-            "class_literal",
-            "field_access",
-            "method_invocation",
-            "array_access",
-            "object_creation_expression",
-            "parenthesized_expression",
-        }
+    primary=names(
+        "identifier this super decimal_integer_literal hex_integer_literal octal_integer_literal "
+        "binary_integer_literal decimal_floating_point_literal hex_floating_point_literal "
+        "string_literal character_literal true false null_literal class_literal field_access "
+        "method_invocation array_access object_creation_expression parenthesized_expression"
     ),
     precedence=_ops(
         [

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from memkit.errors import MemkitError
 from memkit.memory import Verification
 from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
@@ -136,11 +135,6 @@ class Fingerprinter:
                 "write the path relative to the repository root"
             )
         return link, parsed
-
-
-def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
-    """Fingerprints of `links` in the work tree at `root`, at HEAD (None without commits)."""
-    return Fingerprinter(root).verification(links, today)
 
 
 def _near(symbol: str, names: Iterable[str]) -> list[str]:
@@ -288,17 +282,6 @@ def _moves(store: Store, mems: list[Memory], today: dt.date) -> dict[str, dict[s
         status.id: {x.link: x for x in status.links if x.state == "moved" or x.reason}
         for status in check_store(store, today=today, ids=[m.id for m in mems])
     }
-
-
-def verify(
-    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
-) -> list[Memory]:
-    """verify_store, for callers that want all or an error: the good memories are still
-    written; MemkitError then names every problem, one a line."""
-    done = verify_store(store, ids, today=today, follow=follow)
-    if done.problems:
-        raise MemkitError("\n".join(str(p) for p in done.problems))
-    return list(done.saved)
 
 
 def _fix(mem: Memory, link: str, message: str, moved: LinkStatus | None) -> str:

@@ -91,9 +91,7 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
 
 
 _OVERLOADS = frozenset({"function_signature", "method_signature"})
-_FUNCTIONS = frozenset(
-    {"function_declaration", "generator_function_declaration", "method_definition"}
-)
+_FUNCTIONS = rules.names("function_declaration generator_function_declaration method_definition")
 
 
 def _name_node(node: Any) -> Any:
@@ -171,8 +169,7 @@ def _type_name(node: Any) -> str:
     for child in node.named_children:
         if child.type in ("lifetime", "type_arguments"):
             continue  # `&'a Bar`: Bar, not a
-        found = _type_name(child)
-        if found:
+        if found := _type_name(child):
             return found
     return ""
 

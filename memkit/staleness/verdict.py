@@ -142,8 +142,7 @@ def advice(mid: str, links: Iterable[LinkStatus]) -> str:
     import shlex
 
     links = list(links)
-    gone = [x.link for x in links if x.state in ("removed", "unreadable")]
-    if gone:
+    if gone := [x.link for x in links if x.state in ("removed", "unreadable")]:
         return f"memkit link {mid} --remove {' '.join(shlex.quote(x) for x in gone)}"
     if any(x.state == "moved" and x.moved_to for x in links):
         return f"memkit verify --follow {mid}"

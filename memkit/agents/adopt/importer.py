@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from memkit import memory as mm
 from memkit.agents.adopt import markdown as md
@@ -237,19 +238,10 @@ def _merged(group: list[Section]) -> tuple[str, ...]:
 
 def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bool) -> mm.Memory:
     try:
-        mem = mm.new(
-            s.title,
-            s.body,
-            mid=mm.slugify(s.name or s.title),
-            today=today,
-            type=guess_type(s.title),
-            tags=["imported"],
-            paths=list(paths) or None,
-            description=s.scope.description,
-            activation=s.scope.activation,
-            source=s.source,
-            order=s.order or None,
-        )
+        fields: dict[str, Any] = dict(tags=["imported"], paths=list(paths) or None)
+        fields |= dict(description=s.scope.description, activation=s.scope.activation)
+        fields |= dict(type=guess_type(s.title), source=s.source, order=s.order or None)
+        mem = mm.new(s.title, s.body, mid=mm.slugify(s.name or s.title), today=today, **fields)
     except SecretError:
         raise
     except MemkitError as e:

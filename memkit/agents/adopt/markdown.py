@@ -96,8 +96,7 @@ def _pairs(block: list[str]) -> dict[str, str | list[str]]:
             items = current if isinstance(current, list) else []
             data[key] = [*items, unquote(item.group(1))]
             continue
-        kv = _FM_KEY.match(line)
-        if kv:
+        if kv := _FM_KEY.match(line):
             key = kv.group(1)
             data[key] = unquote(kv.group(2))
     return data

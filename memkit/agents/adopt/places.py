@@ -160,20 +160,23 @@ def git_roots(root: Path) -> tuple[Path, Path]:
     return top, top
 
 
+def _first_folder(agent: str, folders: list[Path], home: Path) -> list[Place]:
+    """The markdown files of the first of an agent's `folders` that exists."""
+    for folder in folders:
+        if folder.is_dir():
+            return [
+                Place(
+                    agent, f, _label(f, home), f"{agent}:{f.relative_to(folder).as_posix()}", False
+                )
+                for f in _markdown_in(folder)
+            ]
+    return []
+
+
 def locate(root: Path, main_root: Path, env: Mapping[str, str]) -> list[Place]:
     """Every file, in a stable order, where an agent kept memories for this project."""
     home = _home(env)
-    places: list[Place] = []
-    for folder in claude_memory_dirs(main_root, root, env):
-        if folder.is_dir():
-            for f in _markdown_in(folder):
-                rel = f.relative_to(folder).as_posix()
-                places.append(
-                    Place(
-                        "claude-auto-memory", f, _label(f, home), f"claude-auto-memory:{rel}", False
-                    )
-                )
-            break
+    places = _first_folder("claude-auto-memory", claude_memory_dirs(main_root, root, env), home)
     for f in _local_files(root):
         rel = f.relative_to(root).as_posix()
         places.append(Place("claude-local", f, rel, rel, True))
@@ -181,14 +184,7 @@ def locate(root: Path, main_root: Path, env: Mapping[str, str]) -> list[Place]:
         f = home / ".gemini" / name
         if f.is_file():
             places.append(Place("gemini", f, _label(f, home), f"gemini:{name}", False))
-    for folder in gemini_memory_dirs(root, env):
-        if folder.is_dir():
-            for f in _markdown_in(folder):
-                rel = f.relative_to(folder).as_posix()
-                places.append(
-                    Place("gemini-project", f, _label(f, home), f"gemini-project:{rel}", False)
-                )
-            break
+    places += _first_folder("gemini-project", gemini_memory_dirs(root, env), home)
     bank = root / "memory-bank"
     if bank.is_dir() and not bank.is_symlink():
         for f in _markdown_in(bank):

@@ -29,12 +29,8 @@ def split_globs(value: str | list[str] | None) -> list[str]:
     if not value:
         return []
     items = value if isinstance(value, list) else _split(value.strip().strip("[]"))
-    out = []
-    for raw in items:
-        glob = raw.strip().strip("'\"").strip().removeprefix("./").lstrip("/")
-        if glob:
-            out.append(glob)
-    return out
+    globs = (raw.strip().strip("'\"").strip().removeprefix("./").lstrip("/") for raw in items)
+    return [glob for glob in globs if glob]
 
 
 def _split(value: str) -> list[str]:

@@ -73,19 +73,9 @@ def save(
     """Add a draft memory (agents write nothing else), its links checked and
     fingerprinted as `memkit add --link` does (a missing file or symbol is refused)."""
     store.require()
-    mem = mm.new(
-        title,
-        body,
-        mid=mm.slugify(title),
-        today=today,
-        type=type,
-        status=proposals.AGENT_STATUS,
-        tags=tags or None,
-        paths=paths or None,
-        links=links or None,
-        confidence=confidence,
-        source=source,
-    )
+    fields: dict[str, Any] = dict(type=type, status=proposals.AGENT_STATUS, source=source)
+    fields |= dict(tags=tags or None, paths=paths or None, links=links or None)
+    mem = mm.new(title, body, mid=mm.slugify(title), today=today, confidence=confidence, **fields)
     if mem.links:
         import dataclasses
 

@@ -13,14 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from memkit.staleness.anchors.manifests import Reader, as_dict, decoded, json_doc
 from memkit.staleness.fingerprints import digest
 
 if TYPE_CHECKING:
     from memkit.staleness.snapshot import Snapshot
-
-Reader = Callable[[str], "bytes | None"]
 
 MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 JUSTFILES = ("justfile", "Justfile", ".justfile")
@@ -44,11 +43,6 @@ PM_OWN = frozenset({
 })  # fmt: skip
 _TARGET = re.compile(r"^([^\s:=#][^:=#]*?)\s*(::?)(?!=)(.*)$")
 _RECIPE = re.compile(r"^@?([A-Za-z_][\w-]*)((?:\s+[^:]*)?)\s*:(?!=)(.*)$")
-
-
-def _text(read: Reader, path: str) -> str | None:
-    data = read(path)
-    return None if data is None else data.decode("utf-8", "replace").removeprefix("\ufeff")
 
 
 def _norm(line: str) -> str:
@@ -103,20 +97,6 @@ def just_recipes(text: str) -> dict[str, str]:
     return found
 
 
-def _json_doc(read: Reader, path: str) -> Any:
-    import json
-
-    text = _text(read, path)
-    try:
-        return json.loads(text) if text else {}
-    except (ValueError, RecursionError):
-        return {}
-
-
-def _dict(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 def definitions(read: Reader, runner: str) -> tuple[str | None, dict[str, str]]:
     """(the file that defines `runner`'s commands, {name: definition}); (None, {}) if none."""
     from memkit.staleness.anchors.config import canonical
@@ -128,16 +108,16 @@ def definitions(read: Reader, runner: str) -> tuple[str | None, dict[str, str]]:
     if runner in NPM:
         if read("package.json") is None:
             return None, {}
-        scripts = _dict(_dict(_json_doc(read, "package.json")).get("scripts"))
+        scripts = as_dict(as_dict(json_doc(read, "package.json")).get("scripts"))
         return "package.json", {k: str(v) for k, v in scripts.items()}
     if runner == "task":
         from memkit.memory.yaml import YAMLLoadError, load_config
 
         for path in TASKFILES:
-            text = _text(read, path)
+            text = decoded(read, path)
             if text is not None:
                 try:
-                    tasks = _dict(_dict(load_config(text)).get("tasks"))
+                    tasks = as_dict(as_dict(load_config(text)).get("tasks"))
                 except YAMLLoadError:
                     tasks = {}
                 return path, {str(k): canonical(v) for k, v in tasks.items()}
@@ -153,22 +133,22 @@ def _defined(snap: Snapshot, runner: str) -> tuple[str | None, dict[str, str]]:
 def _pyproject_scripts(read: Reader) -> tuple[str | None, dict[str, str]]:
     import tomllib
 
-    text = _text(read, "pyproject.toml")
+    text = decoded(read, "pyproject.toml")
     if text is None:
         return None, {}
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError:
         return "pyproject.toml", {}
-    project, tool = _dict(doc.get("project")), _dict(doc.get("tool"))
+    project, tool = as_dict(doc.get("project")), as_dict(doc.get("tool"))
     out: dict[str, str] = {}
     for table in (
         project.get("scripts"),
         project.get("gui-scripts"),
-        _dict(tool.get("poetry")).get("scripts"),
-        _dict(tool.get("pdm")).get("scripts"),
+        as_dict(tool.get("poetry")).get("scripts"),
+        as_dict(tool.get("pdm")).get("scripts"),
     ):
-        out.update({str(k): str(v) for k, v in _dict(table).items()})
+        out.update({str(k): str(v) for k, v in as_dict(table).items()})
     return "pyproject.toml", out
 
 
@@ -176,7 +156,7 @@ def _first(
     read: Reader, names: tuple[str, ...], parse: Callable[[str], dict[str, str]]
 ) -> tuple[str | None, dict[str, str]]:
     for path in names:
-        text = _text(read, path)
+        text = decoded(read, path)
         if text is not None:
             return path, parse(text)
     return None, {}

@@ -64,17 +64,12 @@ def _is_environ(node: ast.expr | None) -> bool:
 
 
 def reads(path: str, data: bytes) -> set[str]:
-    """Environment variable names a source file reads."""
-    if len(data) > MAX_SCAN_BYTES:
-        return set()
+    """Environment variable names a source file reads (`data`: what _may_name kept)."""
     if path.endswith((".py", ".pyi")):
-        return _python_reads(data) if b"environ" in data or b"getenv" in data else set()
-    if b"env" not in data and b"ENV" not in data:
-        return set()
+        return _python_reads(data)
     out = set()
     for m in _OTHER.finditer(data):
-        raw = m.group(1) or m.group(2) or m.group(3)
-        out.add(raw.decode("utf-8", "replace"))
+        out.add((m.group(1) or m.group(2) or m.group(3)).decode("utf-8", "replace"))
     return out
 
 

@@ -33,8 +33,7 @@ def close_sorted(name: str, names: list[str], limit: int = 200) -> list[str]:
         hi = bisect.bisect_left(names, prefix + "\U0010ffff")
         at = bisect.bisect_left(names, name, lo, hi)  # the neighbours in sorted order
         window = names[max(lo, at - limit * 5) : min(hi, at + limit * 5)]
-        pool = [w for w in window if abs(len(w) - len(name)) <= 3]
-        if pool:
+        if pool := [w for w in window if abs(len(w) - len(name)) <= 3]:
             break
     pool.sort(key=lambda w: (abs(len(w) - len(name)), w))
     return close(name, pool[:limit])

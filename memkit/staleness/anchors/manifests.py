@@ -15,29 +15,14 @@ from typing import Any
 
 Reader = Callable[[str], "bytes | None"]
 
-MANIFESTS = (
-    "pyproject.toml",
-    "requirements.txt",
-    "requirements-dev.txt",
-    "requirements-test.txt",
-    "dev-requirements.txt",
-    "requirements/base.txt",
-    "requirements/dev.txt",
-    "requirements/test.txt",
-    "setup.cfg",
-    "package.json",
-    "go.mod",
-    "Cargo.toml",
-    "Gemfile",
+_MANIFEST_WORDS = (
+    "pyproject.toml requirements.txt requirements-dev.txt requirements-test.txt "
+    "dev-requirements.txt requirements/base.txt requirements/dev.txt requirements/test.txt "
+    "setup.cfg package.json go.mod Cargo.toml Gemfile"
 )
-LOCKS = (
-    "uv.lock",
-    "poetry.lock",
-    "package-lock.json",
-    "yarn.lock",
-    "Cargo.lock",
-    "Gemfile.lock",
-)
+MANIFESTS = tuple(_MANIFEST_WORDS.split())
+_LOCK_WORDS = "uv.lock poetry.lock package-lock.json yarn.lock Cargo.lock Gemfile.lock"
+LOCKS = tuple(_LOCK_WORDS.split())
 FILES = MANIFESTS + LOCKS
 
 _REQ = re.compile(r"\s*([A-Za-z0-9@][A-Za-z0-9._/@-]*)\s*(?:\[[^\]]*\])?\s*(.*)")
@@ -66,7 +51,7 @@ def major(version: str) -> str:
     return f"0.{parts[1]}" if parts[0] == "0" and len(parts) > 1 else parts[0]
 
 
-def _text(read: Reader, path: str) -> str | None:
+def decoded(read: Reader, path: str) -> str | None:
     data = read(path)
     return None if data is None else data.decode("utf-8", "replace").removeprefix("\ufeff")
 
@@ -74,17 +59,17 @@ def _text(read: Reader, path: str) -> str | None:
 def _toml(read: Reader, path: str) -> dict[str, Any]:
     import tomllib
 
-    text = _text(read, path)
+    text = decoded(read, path)
     try:
         return tomllib.loads(text) if text else {}
     except tomllib.TOMLDecodeError:
         return {}
 
 
-def _json(read: Reader, path: str) -> Any:
+def json_doc(read: Reader, path: str) -> Any:
     import json
 
-    text = _text(read, path)
+    text = decoded(read, path)
     try:
         return json.loads(text) if text else {}
     except (ValueError, RecursionError):
@@ -97,32 +82,31 @@ def _requirements(lines: Iterable[str]) -> dict[str, str]:
         line = line.split(" #")[0].strip()
         if not line or line.startswith(("#", "-", "git+", "http")):
             continue
-        m = _REQ.match(line)
-        if m:
+        if m := _REQ.match(line):
             out[normalize(m.group(1))] = version_of(m.group(2))
     return out
 
 
-def _table(value: Any) -> dict[str, Any]:
+def as_dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
 def _pyproject(read: Reader) -> dict[str, str]:
     doc = _toml(read, "pyproject.toml")
-    project = _table(doc.get("project"))
+    project = as_dict(doc.get("project"))
     reqs = [r for r in project.get("dependencies", []) if isinstance(r, str)]
-    for group in _table(project.get("optional-dependencies")).values():
+    for group in as_dict(project.get("optional-dependencies")).values():
         reqs += [r for r in group if isinstance(r, str)]
-    for group in _table(doc.get("dependency-groups")).values():
+    for group in as_dict(doc.get("dependency-groups")).values():
         reqs += [r for r in group if isinstance(r, str)]
-    tool = _table(doc.get("tool"))
-    reqs += [r for r in _table(tool.get("uv")).get("dev-dependencies", []) if isinstance(r, str)]
+    tool = as_dict(doc.get("tool"))
+    reqs += [r for r in as_dict(tool.get("uv")).get("dev-dependencies", []) if isinstance(r, str)]
     out = _requirements(reqs)
-    poetry = _table(tool.get("poetry"))
+    poetry = as_dict(tool.get("poetry"))
     tables = [poetry.get("dependencies"), poetry.get("dev-dependencies")]
-    tables += [_table(g).get("dependencies") for g in _table(poetry.get("group")).values()]
+    tables += [as_dict(g).get("dependencies") for g in as_dict(poetry.get("group")).values()]
     for table in tables:
-        for name, spec in _table(table).items():
+        for name, spec in as_dict(table).items():
             if name != "python":
                 out[normalize(name)] = _spec(spec)
     return out
@@ -137,7 +121,7 @@ def _spec(spec: Any) -> str:
 def _setup_cfg(read: Reader) -> dict[str, str]:
     import configparser
 
-    text = _text(read, "setup.cfg")
+    text = decoded(read, "setup.cfg")
     if not text:
         return {}
     parser = configparser.ConfigParser(interpolation=None)
@@ -156,16 +140,16 @@ NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optional
 
 
 def _package_json(read: Reader) -> dict[str, str]:
-    doc = _json(read, "package.json")
+    doc = json_doc(read, "package.json")
     out = {}
     for section in NPM_SECTIONS:
-        for name, spec in _table(_table(doc).get(section)).items():
+        for name, spec in as_dict(as_dict(doc).get(section)).items():
             out[name.lower()] = version_of(spec) if isinstance(spec, str) else ""
     return out
 
 
 def _go_mod(read: Reader) -> dict[str, str]:
-    text = _text(read, "go.mod") or ""
+    text = decoded(read, "go.mod") or ""
     out = {}
     for m in re.finditer(r"^(?:require\s+)?\s*([\w.\-]+\.[\w./\-]+)\s+(v[\w.\-+]+)", text, re.M):
         out[m.group(1).lower()] = m.group(2).lstrip("v")
@@ -174,18 +158,18 @@ def _go_mod(read: Reader) -> dict[str, str]:
 
 def _cargo(read: Reader) -> dict[str, str]:
     doc = _toml(read, "Cargo.toml")
-    tables = [doc, _table(doc.get("workspace"))]
-    tables += [_table(t) for t in _table(doc.get("target")).values()]
+    tables = [doc, as_dict(doc.get("workspace"))]
+    tables += [as_dict(t) for t in as_dict(doc.get("target")).values()]
     out = {}
     for table in tables:
         for section in ("dependencies", "dev-dependencies", "build-dependencies"):
-            for name, spec in _table(table.get(section)).items():
+            for name, spec in as_dict(table.get(section)).items():
                 out[normalize(name)] = _spec(spec)
     return out
 
 
 def _gemfile(read: Reader) -> dict[str, str]:
-    text = _text(read, "Gemfile") or ""
+    text = decoded(read, "Gemfile") or ""
     pattern = r"^\s*gem\s+['\"]([\w.\-]+)['\"](?:\s*,\s*['\"]([^'\"]*)['\"])?"
     return {
         m.group(1).lower(): version_of(m.group(2) or "") for m in re.finditer(pattern, text, re.M)
@@ -216,16 +200,16 @@ def toml_packages(text: str) -> list[dict[str, str]]:
 def _locks(read: Reader) -> dict[str, str]:
     out: dict[str, str] = {}
     for lock in ("uv.lock", "poetry.lock", "Cargo.lock"):
-        for pkg in toml_packages(_text(read, lock) or ""):
+        for pkg in toml_packages(decoded(read, lock) or ""):
             out[normalize(pkg["name"])] = pkg.get("version", "")
-    packages = _table(_table(_json(read, "package-lock.json")).get("packages"))
+    packages = as_dict(as_dict(json_doc(read, "package-lock.json")).get("packages"))
     for key, pkg in packages.items():
         if key.startswith("node_modules/") and "/node_modules/" not in key:
-            out[key[len("node_modules/") :].lower()] = str(_table(pkg).get("version", ""))
-    yarn = _text(read, "yarn.lock") or ""
+            out[key[len("node_modules/") :].lower()] = str(as_dict(pkg).get("version", ""))
+    yarn = decoded(read, "yarn.lock") or ""
     for m in re.finditer(r'^"?(@?[^@\s"]+)@[^\n]*:\n\s+version:? "?([\w.\-+]+)', yarn, re.M):
         out.setdefault(m.group(1).lower(), m.group(2))
-    gems = _text(read, "Gemfile.lock") or ""
+    gems = decoded(read, "Gemfile.lock") or ""
     for m in re.finditer(r"^    ([\w.\-]+) \(([\w.\-]+)\)$", gems, re.M):
         out[m.group(1).lower()] = m.group(2)
     return out
@@ -236,7 +220,7 @@ def declared(read: Reader) -> dict[str, str]:
     out: dict[str, str] = {}
     for path in MANIFESTS:
         if path.endswith(".txt"):
-            text = _text(read, path)
+            text = decoded(read, path)
             if text:
                 out.update(_requirements(text.splitlines()))
     for parse in (_pyproject, _setup_cfg, _package_json, _go_mod, _cargo, _gemfile):
