@@ -156,6 +156,9 @@ def match(glob: str, path: str) -> bool:
     if not any(c in glob for c in "*?[{"):
         base = glob.rstrip("/")
         return path == base or path.startswith(base + "/")
+    head = glob[:-2]  # `folder/**`, what compiled rule files hold: no pattern to compile
+    if glob.endswith("/**") and not any(c in head for c in "*?[{"):
+        return path.startswith(head) and "\n" not in path[len(head) :]  # `.*` stops at \n
     return any(_regex(g).fullmatch(path) is not None for g in _alternatives(glob))
 
 

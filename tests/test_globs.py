@@ -158,3 +158,22 @@ def test_globs_for_agents_mean_what_memkit_means(
     if not match(glob, path) and any(g.endswith("/**") and path == g[:-3] for g in forms):
         return  # the folder itself named as a file (docs/compile.md, Known limits)
     assert bool(wcmatch.globmatch(path, forms, flags=FLAGS)) == match(glob, path), (glob, forms)
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/api", "src/api/", "src/api/x.py", "src/api/a/b", "src/apix/y", "src/ap", "src/api/a\nb",
+     "src/api\n/x", "a/src/api/x"],
+)  # fmt: skip
+@pytest.mark.parametrize("glob", ["src/api/**", "/**", "src/a.b(c)\\d/**", "src/api//**"])
+def test_a_folder_glob_matches_as_its_pattern_does_without_compiling_it(
+    glob: str, path: str
+) -> None:
+    """`folder/**`, what compiled rule files hold for each linked file (a PostToolUse hook
+    matches every rule file's against the file read): no regular expression compiled."""
+    from memkit.globs import _regex
+
+    _regex.cache_clear()
+    got = match(glob, path)
+    assert _regex.cache_info().currsize == 0
+    assert got == (glob_re(glob).fullmatch(path) is not None)
