@@ -180,8 +180,14 @@ def _staleness(
             rest.setdefault(key, []).append(mid)
     for key, ids in sorted(rest.items()):
         notes.append(f"{len(ids)} {key}: {_few(ids)} (not caused by this change)")
-    blind = sorted({(f"{s.id} {x.link}", x.reason) for s in [*statuses.values(), *ranged]
-                    for x in s.links if x.state == "unverified" and x.reason})  # fmt: skip
+    blind = sorted(
+        {
+            (f"{s.id} {x.link}", x.reason)
+            for s in [*statuses.values(), *ranged]
+            for x in s.links
+            if x.state == "unverified" and x.reason
+        }
+    )
     if blind:
         notes.append(
             f"{len(blind)} link(s) this clone lacks the history to judge: "

@@ -1,15 +1,14 @@
 """Files: atomic writes, locks, and the one safe way to read from a repository.
 
 Writes are a temp file in the same directory, fsync, then rename or link (one file:
-memkit.atomicwrite, re-exported here). Reads of
-anything a repository carries (memory files, config, templates, instruction files,
-compiled outputs, linked source files) go through `read_inside`, which refuses a path
-that leads out of the repository or into `.git/` (through a symbolic link), a file
-that is not a regular file (a FIFO would hang us, a device never ends), and a file
-over its size limit: checked on the open descriptor (O_NOFOLLOW, O_NONBLOCK, fstat),
-not only by name. Compiled outputs are written through `write_target`, which refuses
-the same and writes through a symbolic link only to another output of the same run
-(`CLAUDE.md -> AGENTS.md`), never to any other file of the repository.
+memkit.atomicwrite, re-exported here). Reads of anything a repository carries (memory
+files, config, templates, instruction files, compiled outputs, linked source files) go
+through `read_inside`, which refuses a path that leads out of the repository or into
+`.git/` (through a symbolic link), a file that is not a regular file (a FIFO would hang
+us, a device never ends), and a file over its size limit: checked on the open descriptor
+(O_NOFOLLOW, O_NONBLOCK, fstat), not only by name. Compiled outputs are written through
+`write_target`, which refuses the same and writes through a symbolic link only to another
+output of the same run (`CLAUDE.md -> AGENTS.md`), never to any other file of the repository.
 """
 
 from __future__ import annotations
@@ -219,9 +218,6 @@ else:
         import fcntl
 
         fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-# ------------------------------------------------------------- safe reads
 
 
 def inside(root: Path, path: Path, what: str) -> Path:

@@ -37,9 +37,10 @@ def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidM
     ids = {m.id for m in loaded.memories}
     listed = [*loaded.stats, *store.links]
     problems += [
-        p for p in path_problems(listed)
+        p
+        for p in path_problems(listed)
         if only is None or p.path in only or any(n in p.message for n in only)
-    ]  # fmt: skip
+    ]
     for mem in loaded.memories:
         if only is None or mem.path in only:
             problems += fields(mem)

@@ -71,10 +71,21 @@ def _suggest(found: list[str]) -> str | None:
 TOOL_LOCATIONS = frozenset(
     {p.rpartition("/")[0] for p in PATTERNS}
     | set(SINGLE)
-    | {".claude/settings.json", ".claude/settings.local.json", ".claude/commands", ".mcp.json",
-       ".claude/agents", ".claude/skills", ".cursor/mcp.json", ".vscode/settings.json",
-       ".vscode/mcp.json", ".github/prompts", ".github/chatmodes", ".gemini/settings.json"}
-)  # fmt: skip
+    | {
+        ".claude/settings.json",
+        ".claude/settings.local.json",
+        ".claude/commands",
+        ".mcp.json",
+        ".claude/agents",
+        ".claude/skills",
+        ".cursor/mcp.json",
+        ".vscode/settings.json",
+        ".vscode/mcp.json",
+        ".github/prompts",
+        ".github/chatmodes",
+        ".gemini/settings.json",
+    }
+)
 # File names that say nothing about which file they mean (`index.d.ts`, `main.py`).
 GENERIC_STEMS = frozenset({"index", "main", "mod", "lib", "__init__", "__main__", "app", "types"})
 _LOCATION_SUFFIX = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?|::?[A-Za-z_][\w.]*)$")

@@ -273,9 +273,17 @@ def why(ctx: click.Context, session: str, as_json: bool) -> None:
     if as_json:
         return echo_json([r.to_record() for r in got])
     rows: list[tuple[str, ...]] = [
-        (r.at, r.event, r.id or "-", r.route if r.id else "-", r.why, r.blob[:12] or "-",
-         r.commit[:12] or "-") for r in got
-    ]  # fmt: skip
+        (
+            r.at,
+            r.event,
+            r.id or "-",
+            r.route if r.id else "-",
+            r.why,
+            r.blob[:12] or "-",
+            r.commit[:12] or "-",
+        )
+        for r in got
+    ]
     header = ("WHEN", "EVENT", "MEMORY", "ROUTE", "WHY", "VERSION", "COMMIT")
     click.echo(table(rows, header))
     for r in got:

@@ -14,8 +14,14 @@ if TYPE_CHECKING:
 
 @click.command()
 @click.argument("mid", metavar="[ID]", required=False)
-@click.option("--limit", "-n", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Without ID: how many commits that touched memories to show.")  # fmt: skip
+@click.option(
+    "--limit",
+    "-n",
+    type=click.IntRange(min=1),
+    default=20,
+    show_default=True,
+    help="Without ID: how many commits that touched memories to show.",
+)
 @click.option("--json", "as_json", is_flag=True, help="JSON array of changes (docs/review.md).")
 @click.pass_context
 def log(ctx: click.Context, mid: str | None, limit: int, as_json: bool) -> None:
@@ -49,9 +55,13 @@ def format_log(result: Log, *, with_id: bool) -> str:
 
 @click.command()
 @click.argument("mid", metavar="ID")
-@click.option("--to", "rev", metavar="REV",
-              help="Commit, tag or branch to take the memory from (default: the version "
-                   "before its latest change).")  # fmt: skip
+@click.option(
+    "--to",
+    "rev",
+    metavar="REV",
+    help="Commit, tag or branch to take the memory from (default: the version "
+    "before its latest change).",
+)
 @commit_option
 @click.pass_context
 def revert(ctx: click.Context, mid: str, rev: str | None, do_commit: bool) -> None:

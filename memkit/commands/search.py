@@ -74,9 +74,18 @@ def search_command(
 
         embedder = default_embedder()
     day = today()
-    hits = search(store, " ".join(words), today=day, limit=limit, types=types, tags=tags,
-                  status=status, include_all=include_all, semantic=embedder,
-                  statuses=staleness_checker(store, today=day))  # fmt: skip
+    hits = search(
+        store,
+        " ".join(words),
+        today=day,
+        limit=limit,
+        types=types,
+        tags=tags,
+        status=status,
+        include_all=include_all,
+        semantic=embedder,
+        statuses=staleness_checker(store, today=day),
+    )
     show(hits, as_json)
     notes()
 
@@ -124,8 +133,15 @@ def context(
         raise MemkitError("give at least one --file or a --query")
     day = today()
     statuses = staleness_checker(store, today=day)
-    got = file_context(store, files, query, budget_tokens=budget, today=day, statuses=statuses,
-                       exclude_always_on=exclude_always_on)  # fmt: skip
+    got = file_context(
+        store,
+        files,
+        query,
+        budget_tokens=budget,
+        today=day,
+        statuses=statuses,
+        exclude_always_on=exclude_always_on,
+    )
     notes()
     if fmt == "json":
         echo_json(got.to_record())

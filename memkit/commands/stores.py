@@ -25,12 +25,15 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
     store = get_store(ctx)
     store.require()
     if not pins.sources(store.config):
-        click.echo("no shared stores configured: add a [stores.NAME] table with url and ref "
-                   "to .memory/config.toml (see docs/stores.md)")  # fmt: skip
+        click.echo(
+            "no shared stores configured: add a [stores.NAME] table with url and ref "
+            "to .memory/config.toml (see docs/stores.md)"
+        )
         return
     with store.lock():
-        results = team.sync(store.root, store.config, store.private_dir(), update=update,
-                            names=names)  # fmt: skip
+        results = team.sync(
+            store.root, store.config, store.private_dir(), update=update, names=names
+        )
     failed = False
     for r in results:
         if r.action == "error":
@@ -70,15 +73,34 @@ def stores(ctx: click.Context, as_json: bool) -> None:
     for src in pins.sources(store.config):
         pin = locked.get(src.name)
         count = sum(1 for m in shared.memories if m.origin == src.name)
-        rows.append({"name": src.name, "url": src.url, "ref": src.ref,
-                     "commit": pin.commit if pin else None, "memories": count})  # fmt: skip
+        rows.append(
+            {
+                "name": src.name,
+                "url": src.url,
+                "ref": src.ref,
+                "commit": pin.commit if pin else None,
+                "memories": count,
+            }
+        )
     if as_json:
         echo_json({"stores": rows, "problems": list(shared.problems), "notes": notes})
     else:
         if rows:
-            click.echo(table([(r["name"], r["url"], r["ref"], (r["commit"] or "-")[:12],
-                               str(r["memories"])) for r in rows],
-                             ("NAME", "URL", "REF", "PINNED", "MEMORIES")))  # fmt: skip
+            click.echo(
+                table(
+                    [
+                        (
+                            r["name"],
+                            r["url"],
+                            r["ref"],
+                            (r["commit"] or "-")[:12],
+                            str(r["memories"]),
+                        )
+                        for r in rows
+                    ],
+                    ("NAME", "URL", "REF", "PINNED", "MEMORIES"),
+                )
+            )
         else:
             click.echo("no shared stores configured (see docs/stores.md)")
         for line in (*shared.problems, *notes):

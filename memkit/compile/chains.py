@@ -87,11 +87,17 @@ class Run:
         if keep:
             self.files[out.path] = change
         if fitted is not None and out.memories and (keep or out.target == "agents"):
-            self.placed.append(Placed(
-                out.path, out.target, tuple(m.id for m in fitted.full),
-                tuple(m.id for m in fitted.index), tuple(m.id for m in fitted.cut),
-                str(out.budget), dict(out.context),
-            ))  # fmt: skip
+            self.placed.append(
+                Placed(
+                    out.path,
+                    out.target,
+                    tuple(m.id for m in fitted.full),
+                    tuple(m.id for m in fitted.index),
+                    tuple(m.id for m in fitted.cut),
+                    str(out.budget),
+                    dict(out.context),
+                )
+            )
         return change, fitted
 
     def compose_all(self, memories: Sequence[Memory], names: list[str], explicit: bool) -> None:
@@ -151,9 +157,10 @@ class Run:
         if folders:
             outs = [
                 replace(o, context={**o.context, "folders": folders})
-                if o.path == "AGENTS.md" else o
+                if o.path == "AGENTS.md"
+                else o
                 for o in outs
-            ]  # fmt: skip
+            ]
         outs = sorted(outs, key=lambda o: (o.path.count("/"), o.path))
         reserved = None
         if folders and own.unit == "bytes":

@@ -39,10 +39,12 @@ def explain(plan: Any, agent: str, hook: tuple[list[str], list[str]] | None = No
     lines.append(f"{len(plan.selected)} memory(ies) compiled:")
     for m in plan.selected:
         by_hook = (
-            "in full by the SessionStart hook" if m.id in full
-            else "by its description from the SessionStart hook" if m.id in described
+            "in full by the SessionStart hook"
+            if m.id in full
+            else "by its description from the SessionStart hook"
+            if m.id in described
             else ""
-        )  # fmt: skip
+        )
         lines.append(f"  {m.id.ljust(width)}  {_fate(m, loaded, agent, reader, by_hook)}")
     lines.extend(f"note: {f}" for f in plan.facts if f.startswith(f"{agent} "))
     return lines

@@ -42,8 +42,9 @@ _HTML_BLOCKS = (
     (re.compile(r"<![A-Za-z]"), re.compile(r">")),
     (re.compile(r"<!\[CDATA\["), re.compile(r"\]\]>")),
 )  # fmt: skip
-_HTML_OPENER = re.compile(r"^[ \t>*+\d.)-]*<(?:[?!]|(?:script|pre|style|textarea)(?=[\s>]|$))",
-                          re.I | re.M)  # fmt: skip
+_HTML_OPENER = re.compile(
+    r"^[ \t>*+\d.)-]*<(?:[?!]|(?:script|pre|style|textarea)(?=[\s>]|$))", re.I | re.M
+)
 _BLOCK_START = re.compile(r"^(\s*)<(?=[A-Za-z/?!])")
 _PARSER: Any = None
 _HTML_RENDERER: Any = None

@@ -103,9 +103,11 @@ def links_to_agents(root: Path, path: str) -> bool:
     agents = root / folder / "AGENTS.md"
     link = root / path
     return (
-        not _agents_md_path(path) and link.is_symlink() and agents.is_file()
+        not _agents_md_path(path)
+        and link.is_symlink()
+        and agents.is_file()
         and os.path.realpath(link) == os.path.realpath(agents)
-    )  # fmt: skip
+    )
 
 
 def agent_of(target: str) -> str:
@@ -126,18 +128,21 @@ def _imported(placed: Sequence[Any]) -> list[Any]:
     agents = next((p for p in placed if p.path == "AGENTS.md"), None)
     return [
         replace(p, full=agents.full, short=agents.short, cut=agents.cut)
-        if agents is not None and "import" in p.context else p
-        for p in placed if p.path == "CLAUDE.md"
-    ]  # fmt: skip
+        if agents is not None and "import" in p.context
+        else p
+        for p in placed
+        if p.path == "CLAUDE.md"
+    ]
 
 
 def _linked(placed: Sequence[Any], root: Path, name: str) -> list[Any]:
     """The AGENTS.md files an agent reads as its own `name` through links beside them
     (`CLAUDE.md -> AGENTS.md`, `docs/CLAUDE.md -> AGENTS.md`)."""
     return [
-        p for p in placed
+        p
+        for p in placed
         if _agents_md(p) and links_to_agents(root, p.path.removesuffix("AGENTS.md") + name)
-    ]  # fmt: skip
+    ]
 
 
 def _claude(placed: Sequence[Any], root: Path) -> list[Any]:
@@ -152,13 +157,20 @@ def _claude(placed: Sequence[Any], root: Path) -> list[Any]:
     imports = any(p.path == "CLAUDE.md" and "import" in p.context for p in placed)
     via = {"imported_by": "CLAUDE.md"}  # read once, through the import: not a file of its own
     at_root = {"import_at_root": True}  # started below, the import is of a file outside
-    return [
-        replace(p, context={**p.context, **at_root}) if imports else p
-        for p in placed if p.path == "CLAUDE.md"
-    ] + [
-        replace(p, context={**p.context, **via})
-        for p in placed if imports and p.path == "AGENTS.md"
-    ] + linked + rules  # fmt: skip
+    return (
+        [
+            replace(p, context={**p.context, **at_root}) if imports else p
+            for p in placed
+            if p.path == "CLAUDE.md"
+        ]
+        + [
+            replace(p, context={**p.context, **via})
+            for p in placed
+            if imports and p.path == "AGENTS.md"
+        ]
+        + linked
+        + rules
+    )
 
 
 def _gemini(placed: Sequence[Any], root: Path) -> list[Any]:
@@ -185,8 +197,12 @@ def _copilot_cli(placed: Sequence[Any], root: Path) -> list[Any]:
     instruction files not excluded from it (`applyTo`: docs), path-matched `.claude/rules`."""
     out = [p for p in placed if _agents_md(p)] + _imported(placed)
     out += [p for p in placed if p.path == "GEMINI.md"]
-    out += [p for p in placed if p.path.startswith(".github/instructions/")
-            and p.context.get("exclude_agent") != "coding-agent"]  # fmt: skip
+    out += [
+        p
+        for p in placed
+        if p.path.startswith(".github/instructions/")
+        and p.context.get("exclude_agent") != "coding-agent"
+    ]
     return out + [p for p in placed if p.path.startswith(".claude/rules/")]
 
 
@@ -201,8 +217,13 @@ def _cline(placed: Sequence[Any], root: Path) -> list[Any]:
 def _continue(placed: Sequence[Any], root: Path) -> list[Any]:
     first = next((n for n in CONTINUE_ORDER if _has(placed, root, n)), "")
     rules = _under(".continue/rules")
-    return [p for p in placed if p.path == first or nested_folder(p.path)
-            or (rules(p) and p.context.get("kind") == "always")]  # fmt: skip
+    return [
+        p
+        for p in placed
+        if p.path == first
+        or nested_folder(p.path)
+        or (rules(p) and p.context.get("kind") == "always")
+    ]
 
 
 def _aider(placed: Sequence[Any], root: Path) -> list[Any]:
@@ -224,8 +245,10 @@ def _root_agents(placed: Sequence[Any], root: Path) -> list[Any]:
 
 
 THEIRS = ("CLAUDE.md", ".claude/rules/", "GEMINI.md")
-COPILOT_WHY = ("Copilot CLI reads CLAUDE.md, .claude/rules and GEMINI.md besides AGENTS.md, "
-               "and Claude Code and Gemini CLI need theirs")  # fmt: skip
+COPILOT_WHY = (
+    "Copilot CLI reads CLAUDE.md, .claude/rules and GEMINI.md besides AGENTS.md, "
+    "and Claude Code and Gemini CLI need theirs"
+)
 
 AGENTS: dict[str, Reader] = {
     "codex": Reader("agents", _these(_agents_md), nested=NESTED_CHAIN),
@@ -296,7 +319,9 @@ def report(
             why = reader.unavoidable if fact else "its own precedence loads both files"
             files = sorted({f for paths in dup.values() for f in paths})
             named = capped(dup, see=f"`memkit compile --explain {agent}`")
-            line = (f"{agent} reads {len(dup)} memory(ies) twice ({named}) in "
-                    f"{capped(files, sep=' and ')}: {why}")  # fmt: skip
+            line = (
+                f"{agent} reads {len(dup)} memory(ies) twice ({named}) in "
+                f"{capped(files, sep=' and ')}: {why}"
+            )
             (facts if fact else warnings).append(line)
     return warnings, facts

@@ -25,8 +25,13 @@ ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
 # A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7):
 # when a body's last paragraph has one, a blank line keeps the id line a block of its own.
 _HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
-GROUP_TITLES = dict(zip(TYPES, ("Decisions", "Conventions", "Gotchas", "Procedures",
-                                "Episodes", "Preferences", "Notes"), strict=True))  # fmt: skip
+GROUP_TITLES = dict(
+    zip(
+        TYPES,
+        ("Decisions", "Conventions", "Gotchas", "Procedures", "Episodes", "Preferences", "Notes"),
+        strict=True,
+    )
+)
 
 
 class Renderer:
@@ -96,42 +101,55 @@ class Renderer:
 
             applies = "" if scoped else ", ".join(mdtext.code_span(g) for g in m.paths)
             body = mdtext.embed(m.body, ENTRY_LEVEL + 1)
-            self._entries[key] = self.render(
-                "memory.md.j2", memory=m, title=mdtext.inline(m.title), hashes="#" * ENTRY_LEVEL,
-                applies=applies, stale=self.stale(m), body=body,
-                html_end=bool(_HTML_LINE.search(body[body.rfind("\n\n") + 1 :])),
-            ).strip("\n") + "\n"  # fmt: skip
+            self._entries[key] = (
+                self.render(
+                    "memory.md.j2",
+                    memory=m,
+                    title=mdtext.inline(m.title),
+                    hashes="#" * ENTRY_LEVEL,
+                    applies=applies,
+                    stale=self.stale(m),
+                    body=body,
+                    html_end=bool(_HTML_LINE.search(body[body.rfind("\n\n") + 1 :])),
+                ).strip("\n")
+                + "\n"
+            )
         return self._entries[key]
 
     def line(self, m: Memory) -> str:
         if m.id not in self._lines:
             from memkit.compile import mdtext
 
-            text = self.render("index_entry.md.j2", memory=m, title=mdtext.inline(m.title),
-                               stale=self.stale(m))  # fmt: skip
+            text = self.render(
+                "index_entry.md.j2", memory=m, title=mdtext.inline(m.title), stale=self.stale(m)
+            )
             self._lines[m.id] = text.strip("\n")
         return self._lines[m.id]
 
-    def section(self, out: Output, full: Sequence[Memory], index: Sequence[Memory],
-                left: Sequence[Memory]) -> str:  # fmt: skip
+    def section(
+        self, out: Output, full: Sequence[Memory], index: Sequence[Memory], left: Sequence[Memory]
+    ) -> str:
         groups: dict[str, list[str]] = {}  # in the order of each type's best-ranked memory
         for m in full:
             groups.setdefault(m.type, []).append(self.entry(m, out.scoped))
         text = self.render(
-            "section.md.j2", budget=str(out.budget), left_out=len(left),
+            "section.md.j2",
+            budget=str(out.budget),
+            left_out=len(left),
             left_ids=[m.id for m in left[:NAMED_IN_FILE]],
             left_more=max(0, len(left) - NAMED_IN_FILE),
             groups=[{"title": GROUP_TITLES[t], "entries": e} for t, e in groups.items()],
             index=[self.line(m) for m in index],
-        )  # fmt: skip
+        )
         return text.strip("\n") + "\n" if text.strip() else ""
 
     def file(self, out: Output, section: str | None) -> str | None:
         """A whole file (owned by memkit) around `section`; None when there is none."""
         if section is None:
             return None
-        text = self.render(out.template, header=sections.GENERATED,
-                           section=section.rstrip("\n"), **out.context)  # fmt: skip
+        text = self.render(
+            out.template, header=sections.GENERATED, section=section.rstrip("\n"), **out.context
+        )
         if not sections.owns(text):
             raise MemkitError(
                 f"template {out.template} must keep the `{{{{ header }}}}` line on a line of its "
@@ -199,10 +217,15 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
     own = jinja2.FileSystemLoader(templates_dir())
     loader = jinja2.ChoiceLoader([Overrides(), own]) if overrides else own
     env = jinja2.sandbox.SandboxedEnvironment(
-        loader=loader, autoescape=_html, trim_blocks=True, lstrip_blocks=True,
-        keep_trailing_newline=True, undefined=jinja2.StrictUndefined, auto_reload=False,
+        loader=loader,
+        autoescape=_html,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+        auto_reload=False,
         bytecode_cache=_bytecode_cache(cache) if cache else None,
-    )  # fmt: skip
+    )
     env.filters.update(yaml_str=yaml_str, yaml_plain=yaml_plain)
     return env
 

@@ -96,9 +96,10 @@ class Target:
             carried = ctx.in_agents if self.reads_nested else root_carried(memories, ctx)
         elif self.shared and ctx.linked:  # through links to AGENTS.md, where they are
             carried = frozenset(
-                m.id for m in memories
+                m.id
+                for m in memories
                 if m.id in ctx.in_agents and _beside(m, ctx) + self.shared[0] in ctx.linked
-            )  # fmt: skip
+            )
         else:
             return list(memories)
         return [m for m in memories if m.id not in carried]

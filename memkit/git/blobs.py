@@ -90,8 +90,10 @@ def read_blob(repo: Any, oid: str) -> bytes:
     objects = objects_of(repo)
     size = header(objects, oid)[1]
     if size > MAX_FILE_BYTES:
-        raise TreeLimitError(f"blob {oid[:12]} holds {size} bytes, over memkit's limit of "
-                             f"{MAX_FILE_BYTES} for a memory file")  # fmt: skip
+        raise TreeLimitError(
+            f"blob {oid[:12]} holds {size} bytes, over memkit's limit of "
+            f"{MAX_FILE_BYTES} for a memory file"
+        )
     return read_object(objects, oid)
 
 

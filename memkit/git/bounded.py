@@ -121,9 +121,14 @@ def folder_tree(odb: Any, root_tree: str, folder: str) -> str | None:
 
 
 def walk(
-    odb: Any, tree: str, prefix: str = "", *, descend: Callable[[str], bool] = lambda p: True,
-    max_entries: int = MAX_ENTRIES, max_depth: int = MAX_DEPTH,
-) -> Iterator[tuple[str, str]]:  # fmt: skip
+    odb: Any,
+    tree: str,
+    prefix: str = "",
+    *,
+    descend: Callable[[str], bool] = lambda p: True,
+    max_entries: int = MAX_ENTRIES,
+    max_depth: int = MAX_DEPTH,
+) -> Iterator[tuple[str, str]]:
     """(`prefix` + path, blob id) of every regular file under `tree`, within `max_depth`
     and `max_entries`; a folder for which descend(path) is false is not read. Each tree
     object is read once, whatever the number of names it has."""
@@ -149,13 +154,17 @@ def walk(
 
 
 def _too_many(prefix: str, limit: int) -> TreeLimitError:
-    return TreeLimitError(f"{prefix.rstrip('/') or 'the tree'} holds more than {limit} files "
-                          "and folders, memkit's limit")  # fmt: skip
+    return TreeLimitError(
+        f"{prefix.rstrip('/') or 'the tree'} holds more than {limit} files "
+        "and folders, memkit's limit"
+    )
 
 
 def _too_deep(path: str, prefix: str, limit: int) -> TreeLimitError:
-    return TreeLimitError(f"folder {path} is more than {limit} folders deep under "
-                          f"{prefix.rstrip('/') or 'the top'}, memkit's limit")  # fmt: skip
+    return TreeLimitError(
+        f"folder {path} is more than {limit} folders deep under "
+        f"{prefix.rstrip('/') or 'the top'}, memkit's limit"
+    )
 
 
 def check_changes(odb: Any, old: str | None, new: str | None, prefix: str = "") -> None:
@@ -192,9 +201,12 @@ def too_large(odb: Any, oids: Iterable[str], limit: int = MAX_FILE_BYTES) -> boo
 
 
 def read_files(
-    odb: Any, tree: str, prefix: str, want: Callable[[str], bool],
+    odb: Any,
+    tree: str,
+    prefix: str,
+    want: Callable[[str], bool],
     descend: Callable[[str], bool] = lambda p: True,
-) -> Files:  # fmt: skip
+) -> Files:
     """The files under `tree` whose path `want` accepts: each blob read once, none over
     MAX_FILE_BYTES read at all, TreeLimitError past MAX_TOTAL_BYTES together."""
     out = Files()

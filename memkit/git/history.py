@@ -229,10 +229,16 @@ class _Delta:
 
 def _listed(diff: Any) -> list[_Delta]:
     return [
-        _Delta(d.status_char(), d.old_file.path, d.new_file.path, str(d.old_file.id),
-               str(d.new_file.id), d.similarity if d.status_char() == "R" else 100)
+        _Delta(
+            d.status_char(),
+            d.old_file.path,
+            d.new_file.path,
+            str(d.old_file.id),
+            str(d.new_file.id),
+            d.similarity if d.status_char() == "R" else 100,
+        )
         for d in diff.deltas
-    ]  # fmt: skip
+    ]
 
 
 def _deltas(repo: Any, old: Any, new: Any) -> list[_Delta]:
@@ -270,7 +276,7 @@ def _paired(repo: Any, diff: Any, old: Any, new: Any) -> list[_Delta]:
         if d.status_char() in "AD"
         for f in [d.new_file if d.status_char() == "A" else d.old_file]
         if f.mode != GITLINK
-    ]  # fmt: skip (a submodule's commit is not ours to read)
+    ]
     if old is None or new is None or not sides:
         return _listed(diff)  # all added or all deleted: nothing to pair
     if odb.prefetch(sides):

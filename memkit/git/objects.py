@@ -192,9 +192,15 @@ def _fetch(repo: Any, remote: str, oids: list[str]) -> str | None:
     cwd = repo.workdir or repo.path
     try:
         proc = subprocess.Popen(
-            ["git", *_SAFE, *_FETCH, remote], cwd=cwd, env=env, stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True,
-        )  # fmt: skip
+            ["git", *_SAFE, *_FETCH, remote],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
     except OSError as e:
         return f"the `git` command could not run: {e.strerror or e}"
     try:

@@ -36,9 +36,15 @@ def _run(args: list[str], cwd: Path | None) -> tuple[int, str, str]:
     """Run git with a time bound; on timeout kill its whole process group (ssh and
     remote helpers included, which would otherwise hold the pipes open)."""
     proc = subprocess.Popen(
-        ["git", *_SAFE, *args], cwd=cwd, env={**os.environ, **_ENV}, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
-    )  # fmt: skip
+        ["git", *_SAFE, *args],
+        cwd=cwd,
+        env={**os.environ, **_ENV},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         out, err = proc.communicate(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
@@ -84,15 +90,21 @@ def fetch(mirror: Path, url: str, ref: str) -> str:
     if len(ref) == 40 and has_commit(mirror, ref):
         return ref
     what = f"cannot fetch {ref!r} from {url}"
-    _git(["fetch", "--quiet", "--no-tags", "--force", url, f"{ref}:refs/memkit/fetched"], what,
-         cwd=mirror)  # fmt: skip
+    _git(
+        ["fetch", "--quiet", "--no-tags", "--force", url, f"{ref}:refs/memkit/fetched"],
+        what,
+        cwd=mirror,
+    )
     return _git(["rev-parse", "refs/memkit/fetched^{commit}"], what, cwd=mirror).strip()
 
 
 def fetch_history(mirror: Path, url: str, ref: str) -> None:
     """Fetch `ref` with its history, so that is_ancestor can compare commits."""
-    _git(["fetch", "--quiet", "--no-tags", "--force", url, f"{ref}:refs/memkit/fetched"],
-         f"cannot fetch {ref!r} from {url}", cwd=mirror)  # fmt: skip
+    _git(
+        ["fetch", "--quiet", "--no-tags", "--force", url, f"{ref}:refs/memkit/fetched"],
+        f"cannot fetch {ref!r} from {url}",
+        cwd=mirror,
+    )
 
 
 def has_commit(mirror: Path, commit: str) -> bool:
@@ -113,9 +125,12 @@ def is_ancestor(mirror: Path, old: str, new: str) -> bool:
 
 
 def files(
-    mirror: Path, commit: str, folder: str, want: Callable[[str], bool],
+    mirror: Path,
+    commit: str,
+    folder: str,
+    want: Callable[[str], bool],
     descend: Callable[[str], bool] = lambda p: True,
-) -> Files:  # fmt: skip
+) -> Files:
     """The files under `folder` ("" = the whole tree) at `commit` whose path `want`
     accepts, read within memkit.git.bounded's limits (TreeLimitError past one)."""
     from memkit.git.bounded import commit_tree, folder_tree, read_files

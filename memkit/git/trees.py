@@ -82,5 +82,10 @@ def walk_tree(repo: Any, tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
     from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES, walk
     from memkit.git.objects import objects_of
 
-    yield from walk(objects_of(repo), str(tree.id), prefix, max_entries=REPO_MAX_ENTRIES,
-                    max_depth=REPO_MAX_DEPTH)  # fmt: skip
+    yield from walk(
+        objects_of(repo),
+        str(tree.id),
+        prefix,
+        max_entries=REPO_MAX_ENTRIES,
+        max_depth=REPO_MAX_DEPTH,
+    )

@@ -138,8 +138,13 @@ def _review(
 
     found = check_range(store, base_id, head_id, memories=mems)
     stale = tuple(sorted((s for s in found if s.stale), key=lambda s: s.id))
-    notes = [f"{s.id}: {x.link}: {x.reason}" for s in found if not s.stale
-             for x in s.links if x.state == "unverified" and x.reason]  # fmt: skip
+    notes = [
+        f"{s.id}: {x.link}: {x.reason}"
+        for s in found
+        if not s.stale
+        for x in s.links
+        if x.state == "unverified" and x.reason
+    ]
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
     return Review(base_id, head_id, tuple(changes), stale, tuple(notes))

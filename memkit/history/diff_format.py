@@ -99,8 +99,10 @@ def _capped(
         for item in items:
             cost = sum(len(x) + 1 for x in (*block, *item))
             if size + cost > room:
-                out.append(f"\n_… and {total - shown} more not shown here (the comment has "
-                           "a size limit): run `memkit diff` to see them all._")  # fmt: skip
+                out.append(
+                    f"\n_… and {total - shown} more not shown here (the comment has "
+                    "a size limit): run `memkit diff` to see them all._"
+                )
                 return "\n".join([*out, *notes]) + "\n"
             out += block + item
             size += cost

@@ -182,8 +182,11 @@ def _reach(
     for placed in plan.placed:  # every output, with what it holds in full, short or cut
         if "import" in placed.context:
             continue  # CLAUDE.md importing AGENTS.md: the memories are AGENTS.md's
-        for ids, how in ((placed.full, REACH_FULL), (placed.short, REACH_SHORT),
-                         (placed.cut, REACH_CUT)):  # fmt: skip
+        for ids, how in (
+            (placed.full, REACH_FULL),
+            (placed.short, REACH_SHORT),
+            (placed.cut, REACH_CUT),
+        ):
             for mid in ids:
                 out.setdefault(mid, []).append(Reach(placed.path, placed.target, how))
     return {k: tuple(sorted(v, key=lambda r: r.path)) for k, v in out.items()}

@@ -69,11 +69,21 @@ def render(store: Store, report: Report, *, link_base: str | None = None) -> str
         css = renderer.render("report.css")
         js = renderer.render("report.js")
         page = renderer.render(
-            TEMPLATE, report=report, memories=views, css=css, js=js,
-            csp=_policy(css, js), href=_hrefs(link_base), short=_short,
-            stale_kinds=report.stale_by_kind(), queue=report.queue(), compiled=_compiled(report),
-            queue_shown=QUEUE_SHOWN, history_shown=HISTORY_SHOWN, chips_shown=CHIPS_SHOWN,
-        )  # fmt: skip
+            TEMPLATE,
+            report=report,
+            memories=views,
+            css=css,
+            js=js,
+            csp=_policy(css, js),
+            href=_hrefs(link_base),
+            short=_short,
+            stale_kinds=report.stale_by_kind(),
+            queue=report.queue(),
+            compiled=_compiled(report),
+            queue_shown=QUEUE_SHOWN,
+            history_shown=HISTORY_SHOWN,
+            chips_shown=CHIPS_SHOWN,
+        )
     return page
 
 

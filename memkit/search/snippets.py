@@ -32,8 +32,9 @@ def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
             break
     if spans:  # the window is around the first match: only it needs analyzing
         first = spans[0][0]  # (again from there: a run's pairs overlap the first match)
-        spans = [(s + first, e + first) for t, s, e in term_spans(body[first:], width)
-                 if t in terms]  # fmt: skip
+        spans = [
+            (s + first, e + first) for t, s, e in term_spans(body[first:], width) if t in terms
+        ]
     start = spans[0][0] - width // 4 if spans and spans[0][0] > width // 2 else 0
     if start:
         space = body.find(" ", start)

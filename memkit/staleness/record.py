@@ -221,10 +221,13 @@ def verify_store(
         if bad and not follow:
             moved = _moves(store, list({b.mem.id: b.mem for b in bad}.values()), today)
         problems = tuple(
-            Problem(b.mem.id, _where(b.mem, b.link),
-                    _fix(b.mem, b.link, b.message, moved.get(b.mem.id, {}).get(b.link)))
+            Problem(
+                b.mem.id,
+                _where(b.mem, b.link),
+                _fix(b.mem, b.link, b.message, moved.get(b.mem.id, {}).get(b.link)),
+            )
             for b in bad
-        ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)  # fmt: skip
+        ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
         saved = tuple(sorted(written, key=lambda m: order[m.id]))
         return Verified(saved, problems + unreadable, tuple(unchanged))
 

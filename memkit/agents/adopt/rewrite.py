@@ -44,8 +44,9 @@ class Change:
     def diff(self) -> str:
         old = self.old.decode("utf-8", "replace").splitlines(keepends=True)
         new = [] if self.new is None else self.new.decode("utf-8").splitlines(keepends=True)
-        lines = difflib.unified_diff(old, new, f"a/{self.rel}", "/dev/null" if self.new is None
-                                     else f"b/{self.rel}")  # fmt: skip
+        lines = difflib.unified_diff(
+            old, new, f"a/{self.rel}", "/dev/null" if self.new is None else f"b/{self.rel}"
+        )
         return "".join(ln if ln.endswith("\n") else ln + "\n" for ln in lines)
 
 

@@ -61,8 +61,10 @@ def _plain_files(root: str, files: Sequence[str]) -> list[str] | None:
     """`files` relative to the project when each is a regular file named plainly; None
     for a folder, a link, `..` (the whole store says what those mean)."""
     rels = [relative(root, f) for f in files]
-    if any(r is None or (not os.path.isabs(f) and r != f.removeprefix("./"))
-           for r, f in zip(rels, files, strict=True)):  # fmt: skip
+    if any(
+        r is None or (not os.path.isabs(f) and r != f.removeprefix("./"))
+        for r, f in zip(rels, files, strict=True)
+    ):
         return None
     return [str(r) for r in rels]
 
@@ -90,9 +92,16 @@ def file_context(
             paths = _named(idx, rels)
         finally:
             idx.close()
-    return build_context(store, files=files, query=query, budget_tokens=budget_tokens,
-                         exclude_always_on=exclude_always_on, today=today, statuses=statuses,
-                         memories=None if paths is None else _parsed(store, paths))  # fmt: skip
+    return build_context(
+        store,
+        files=files,
+        query=query,
+        budget_tokens=budget_tokens,
+        exclude_always_on=exclude_always_on,
+        today=today,
+        statuses=statuses,
+        memories=None if paths is None else _parsed(store, paths),
+    )
 
 
 def indexed_context(
@@ -113,8 +122,15 @@ def indexed_context(
     paths = _named(index, files)
     memories = None if "stores" in store.config.data else _parsed(store, paths)
     statuses = staleness_checker(store, today=day)
-    ctx = build_context(store, files=files, budget_tokens=budget_tokens, exclude_always_on=True,
-                        today=day, statuses=statuses, memories=memories)  # fmt: skip
+    ctx = build_context(
+        store,
+        files=files,
+        budget_tokens=budget_tokens,
+        exclude_always_on=True,
+        today=day,
+        statuses=statuses,
+        memories=memories,
+    )
     return ctx, paths
 
 

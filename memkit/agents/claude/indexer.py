@@ -48,8 +48,11 @@ def _dirs(root: str) -> list[str]:
         rel = stack.pop()
         out.append(rel)
         try:
-            stack += [f"{rel}/{e.name}" for e in os.scandir(os.path.join(root, rel))
-                      if e.is_dir(follow_symlinks=False)]  # fmt: skip
+            stack += [
+                f"{rel}/{e.name}"
+                for e in os.scandir(os.path.join(root, rel))
+                if e.is_dir(follow_symlinks=False)
+            ]
         except OSError:
             continue
     return out
@@ -207,8 +210,9 @@ def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) 
     from memkit.memory import TYPES
 
     usable = [m for m in live if not m.paths and m.id not in claude and m.id in entries]
-    described = [[m.id, m.title, description(m), m.path] for m in usable
-                 if activation(m) == "agent"]  # fmt: skip
+    described = [
+        [m.id, m.title, description(m), m.path] for m in usable if activation(m) == "agent"
+    ]
     always = sorted(
         (m for m in usable if activation(m) == "always"),
         key=lambda m: (not m.pin, -m.priority, TYPES.index(m.type), m.id),
@@ -221,5 +225,9 @@ def _start(live: list[Memory], entries: dict[str, list[Any]], claude: set[str]) 
             over += 1
             if over > MAX_LISTED + 1:
                 break
-    return {"ids": ids, "m": {mid: entries[mid] for mid in ids}, "n": len(always),
-            "a": sorted(described)}  # fmt: skip
+    return {
+        "ids": ids,
+        "m": {mid: entries[mid] for mid in ids},
+        "n": len(always),
+        "a": sorted(described),
+    }

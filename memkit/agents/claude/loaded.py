@@ -30,8 +30,11 @@ MAX_FILE = 4 * 1024 * 1024  # bytes of a compiled file read
 MAX_DEPTH = 5  # `@file` imports followed, as Claude Code does
 FULL = re.compile(r"<!-- memkit:id=([a-z0-9-]+) -->")
 TITLE = re.compile(r"^- .*: `memkit show ([a-z0-9-]+)`( \(possibly out of date\))?[ \t]*\r?$", re.M)
-STALE = re.compile(r"^> \*\*Possibly out of date:\*\* the code this memory describes has "
-                   r"changed: (.*?)\. Verify it", re.M)  # fmt: skip
+STALE = re.compile(
+    r"^> \*\*Possibly out of date:\*\* the code this memory describes has "
+    r"changed: (.*?)\. Verify it",
+    re.M,
+)
 IMPORT = re.compile(r"^@([^\s]+)[ \t]*$", re.M)
 
 
@@ -80,10 +83,20 @@ def _receipts(
     text = data.decode("utf-8", "replace")
     blob = ledger.blob_id(data)
     return [
-        {"at": at, "event": event, "why": why, "id": mid, "chars": chars, "via": rel,
-         "blob": blob, "commit": commit, "form": "" if form == "full" else form, "stale": stale}
+        {
+            "at": at,
+            "event": event,
+            "why": why,
+            "id": mid,
+            "chars": chars,
+            "via": rel,
+            "blob": blob,
+            "commit": commit,
+            "form": "" if form == "full" else form,
+            "stale": stale,
+        }
         for mid, form, chars, stale in memories(text)
-    ]  # fmt: skip
+    ]
 
 
 def _folders(root: str, cwd: str) -> list[str]:
@@ -187,8 +200,11 @@ def rules(root: str) -> list[tuple[str, bytes, list[str]]]:
         for name in sorted(files):
             if name.endswith(".md"):
                 path = os.path.join(folder, name)
-                real = os.path.realpath(path) if os.path.islink(path) else (
-                    os.path.join(real_folder, name))  # fmt: skip
+                real = (
+                    os.path.realpath(path)
+                    if os.path.islink(path)
+                    else (os.path.join(real_folder, name))
+                )
                 data = _read_real(real, top)
                 if data is not None:
                     rel = os.path.relpath(path, root).replace(os.sep, "/")

@@ -197,9 +197,8 @@ def give(
         if size + len(b) <= room:
             blocks.append(b)
             size += len(b)
-            blob = ledger.blob_id(data)
-            given.append({"at": at, "event": event, "why": why, "id": mid, "chars": len(b),
-                          "blob": blob, "commit": commit, "stale": stale})  # fmt: skip
+            given.append({"at": at, "event": event, "why": why, "id": mid, "chars": len(b)})
+            given[-1].update(blob=ledger.blob_id(data), commit=commit, stale=stale)
     names = {str(g["id"]) for g in given}
     left = [mid for mid, _, _ in wanted if mid not in names]
     while blocks and size + len(session_text.left_out_note(left)) > room:  # the list counts too
@@ -228,8 +227,16 @@ def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | Non
         return ""
     picks = [(mid, e, rel) for mid, e, _ in found]
     cap = index.budget("file_budget")
-    return give(index, sid, event="file", picks=picks, heading=f"Memories about {for_agent(rel)}",
-                cap=cap, today=today, had=had)  # fmt: skip
+    return give(
+        index,
+        sid,
+        event="file",
+        picks=picks,
+        heading=f"Memories about {for_agent(rel)}",
+        cap=cap,
+        today=today,
+        had=had,
+    )
 
 
 def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str | None:
@@ -242,6 +249,12 @@ def on_prompt(index: recall.Index, sid: str, prompt: str, *, today: str) -> str 
             picks.append((mid, e, f"prompt: {why}"))
     if not picks:
         return ""
-    return give(index, sid, event="prompt", picks=picks,
-                heading="Memories that may bear on this request",
-                cap=index.budget("prompt_budget"), today=today)  # fmt: skip
+    return give(
+        index,
+        sid,
+        event="prompt",
+        picks=picks,
+        heading="Memories that may bear on this request",
+        cap=index.budget("prompt_budget"),
+        today=today,
+    )

@@ -65,13 +65,31 @@ def start_text(
     recs += at_start(index.root, cwd or index.root, at, f"loaded at {source or 'startup'}", commit)
     given = [(m, "always on", chars, ledger.blob_id(got.texts[m][1])) for m, chars in got.chosen]
     for mid, why, chars, blob in [*given, *got.files]:
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid,
-                     "chars": chars, "blob": blob, "commit": commit})  # fmt: skip
+        recs.append(
+            {
+                "at": at,
+                "event": "session-start",
+                "why": why,
+                "id": mid,
+                "chars": chars,
+                "blob": blob,
+                "commit": commit,
+            }
+        )
     why = "described (activation: agent)"
     for mid, chars, path in got.described:
-        recs.append({"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars,
-                     "blob": _blob(index.root, path), "commit": commit,
-                     "form": "description"})  # fmt: skip
+        recs.append(
+            {
+                "at": at,
+                "event": "session-start",
+                "why": why,
+                "id": mid,
+                "chars": chars,
+                "blob": _blob(index.root, path),
+                "commit": commit,
+                "form": "description",
+            }
+        )
     if sid:
         ledger.append(ledger.receipts_file(index.root, sid), recs)
     return got.text
@@ -121,8 +139,11 @@ def _described(found: Any, text: str, room: int) -> tuple[str, list[tuple[str, i
     (`activation: agent`), as many as fit in `room`; with (id, characters, path) of each."""
     from memkit.controls import for_agent
 
-    rows = [r for r in found or () if isinstance(r, list) and len(r) == 4
-            and all(isinstance(x, str) for x in r)]  # fmt: skip
+    rows = [
+        r
+        for r in found or ()
+        if isinstance(r, list) and len(r) == 4 and all(isinstance(x, str) for x in r)
+    ]
     size = len(text or HEAD) + len(DESCRIBED)
     lines: list[str] = []
     given: list[tuple[str, int, str]] = []

@@ -74,6 +74,10 @@ def script(program: str) -> str:
 _ALIAS = "memkit-mcp-launcher"
 MCP_ENTRY = {
     "command": "git",
-    "args": ["-c", f"alias.{_ALIAS}=!memkit_mcp() {{ {script('memkit')}; }}; memkit_mcp",
-             _ALIAS, "mcp"],
-}  # fmt: skip
+    "args": [
+        "-c",
+        f"alias.{_ALIAS}=!memkit_mcp() {{ {script('memkit')}; }}; memkit_mcp",
+        _ALIAS,
+        "mcp",
+    ],
+}

@@ -58,22 +58,42 @@ def _sh(**extra: Any) -> Callable[[], dict[str, Any]]:
 
 
 MCP_FILES = {"claude": ".mcp.json", "cursor": ".cursor/mcp.json"}  # `--mcp`
-AGENTS: dict[str, Agent] = {a.name: a for a in (
-    *(Agent(name, file, "mcpServers", MCP_ENTRY.copy, removes_any=True)
-      for name, file in MCP_FILES.items()),
-    Agent("vscode", ".vscode/mcp.json", "servers", lambda: {"type": "stdio", **_sh(
-        env={"MEMKIT_ROOT": "${workspaceFolder}"})()}),
-    Agent("gemini", ".gemini/settings.json", "mcpServers",
-          lambda: {"command": MCP_ENTRY["command"], "args": _gemini_args()}),
-    Agent("codex", ".codex/config.toml", "mcp_servers", _sh(), toml=True),
-    Agent("kiro", ".kiro/settings/mcp.json", "mcpServers", _sh()),
-    Agent("amazonq", ".amazonq/mcp.json", "mcpServers", _sh()),
-    Agent("roo", ".roo/mcp.json", "mcpServers", _sh()),
-    Agent("zed", ".zed/settings.json", "context_servers", _sh(env={})),
-    Agent("opencode", "opencode.json", "mcp",
-          lambda: {"type": "local", "command": [MCP_ENTRY["command"], *MCP_ENTRY["args"]],
-                  "enabled": True}),
-)}  # fmt: skip
+AGENTS: dict[str, Agent] = {
+    a.name: a
+    for a in (
+        *(
+            Agent(name, file, "mcpServers", MCP_ENTRY.copy, removes_any=True)
+            for name, file in MCP_FILES.items()
+        ),
+        Agent(
+            "vscode",
+            ".vscode/mcp.json",
+            "servers",
+            lambda: {"type": "stdio", **_sh(env={"MEMKIT_ROOT": "${workspaceFolder}"})()},
+        ),
+        Agent(
+            "gemini",
+            ".gemini/settings.json",
+            "mcpServers",
+            lambda: {"command": MCP_ENTRY["command"], "args": _gemini_args()},
+        ),
+        Agent("codex", ".codex/config.toml", "mcp_servers", _sh(), toml=True),
+        Agent("kiro", ".kiro/settings/mcp.json", "mcpServers", _sh()),
+        Agent("amazonq", ".amazonq/mcp.json", "mcpServers", _sh()),
+        Agent("roo", ".roo/mcp.json", "mcpServers", _sh()),
+        Agent("zed", ".zed/settings.json", "context_servers", _sh(env={})),
+        Agent(
+            "opencode",
+            "opencode.json",
+            "mcp",
+            lambda: {
+                "type": "local",
+                "command": [MCP_ENTRY["command"], *MCP_ENTRY["args"]],
+                "enabled": True,
+            },
+        ),
+    )
+}
 NAMES = tuple(name for name in AGENTS if name not in MCP_FILES)  # `--agent NAME`
 # What earlier versions wrote in .mcp.json: a bare `memkit mcp`, which fails for a teammate
 # without memkit on PATH.

@@ -203,8 +203,10 @@ class ConfigKey:
         kind = secret_kind(parts, value) if found else None
         if kind is None:
             return None
-        return (f"the value of {self.key} looks like a {kind}, and a recorded digest of it "
-                f"can be guessed back; link {self.path} or a key that holds no secret")  # fmt: skip
+        return (
+            f"the value of {self.key} looks like a {kind}, and a recorded digest of it "
+            f"can be guessed back; link {self.path} or a key that holds no secret"
+        )
 
     def missing(self, snap: Snapshot) -> str:
         from memkit.staleness.anchors.hints import near
