@@ -263,11 +263,21 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
     root = Path(__file__).resolve().parent.parent
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "--wheel-dir", str(out), str(root)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--wheel-dir",
+            str(out),
+            str(root),
+        ],
         check=True,
         capture_output=True,
-    )  # fmt: skip
+    )
     [built] = out.glob("*.whl")
     return built
 
@@ -295,8 +305,11 @@ def npm_packages(*specs: str) -> Path:
         done = None
     if done is None or done.returncode != 0:
         shutil.rmtree(work, ignore_errors=True)
-        said = [x for x in (done.stderr if done else "timed out").splitlines()
-                if "log of this run" not in x] or ["no output"]  # fmt: skip
+        said = [
+            x
+            for x in (done.stderr if done else "timed out").splitlines()
+            if "log of this run" not in x
+        ] or ["no output"]
         why = next((x for x in said if " code " in x or "ERR" in x), said[0])
         pytest.skip(f"npm install {' '.join(specs)} failed (registry unreachable?): {why}")
     try:

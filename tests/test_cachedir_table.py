@@ -45,8 +45,12 @@ def test_a_working_day_writes_only_listed_files(store: Store, run: Invoke) -> No
     repo = store.root
     (repo / "src").mkdir()
     (repo / "src" / "app.py").write_text("def handler(event):\n    return event\n", "utf-8")
-    write_memory(store, "retry", "---\ntitle: Retries are safe\ntype: decision\n"
-                 "links:\n- src/app.py::handler\npaths:\n- src/**\n---\n\nThey are.\n")  # fmt: skip
+    write_memory(
+        store,
+        "retry",
+        "---\ntitle: Retries are safe\ntype: decision\n"
+        "links:\n- src/app.py::handler\npaths:\n- src/**\n---\n\nThey are.\n",
+    )
     run("add", "Config is read once", "--body", "At start.", "--link", "src/app.py")
     run("compile")
     run("hooks", "install")
@@ -67,14 +71,24 @@ def test_a_working_day_writes_only_listed_files(store: Store, run: Invoke) -> No
     edit = {"file_path": str(repo / "src" / "app.py"), "old_string": "[", "new_string": "("}
     for event, payload in [
         ("session-start", {**base, "hook_event_name": "SessionStart", "source": "startup"}),
-        ("pre-tool-use", {**base, "hook_event_name": "PreToolUse", "tool_name": "Edit",
-                          "tool_input": edit}),
-        ("post-tool-use", {**base, "hook_event_name": "PostToolUse", "tool_name": "Edit",
-                           "tool_input": edit}),
+        (
+            "pre-tool-use",
+            {**base, "hook_event_name": "PreToolUse", "tool_name": "Edit", "tool_input": edit},
+        ),
+        (
+            "post-tool-use",
+            {**base, "hook_event_name": "PostToolUse", "tool_name": "Edit", "tool_input": edit},
+        ),
         ("stop", {**base, "hook_event_name": "Stop"}),
-    ]:  # fmt: skip
-        subprocess.run([sys.executable, "-m", "memkit", "claude-hook", event], cwd=repo,
-                       input=json.dumps(payload), text=True, env=env, check=True)  # fmt: skip
+    ]:
+        subprocess.run(
+            [sys.executable, "-m", "memkit", "claude-hook", event],
+            cwd=repo,
+            input=json.dumps(payload),
+            text=True,
+            env=env,
+            check=True,
+        )
     private = Path(cache_dir(str(repo)))
     found = sorted(
         p.relative_to(private).as_posix()

@@ -26,8 +26,18 @@ def test_init_then_add_list_show(run: Invoke, repo: Path) -> None:
     assert run("init").stdout == f".memory/ already set up in {repo}\n"
     (repo / "memkit").mkdir()
     (repo / "memkit" / "git.py").write_text("def open_repo(path):\n    return path\n")
-    out = run("add", "Use pygit2 for git", "--type", "decision", "--tag", "git",
-              "--link", "memkit/git.py::open_repo", "--body", "It is fast.")  # fmt: skip
+    out = run(
+        "add",
+        "Use pygit2 for git",
+        "--type",
+        "decision",
+        "--tag",
+        "git",
+        "--link",
+        "memkit/git.py::open_repo",
+        "--body",
+        "It is fast.",
+    )
     assert out.stdout == "use-pygit2-for-git\n"
     run("add", "Tabs are banned", "-t", "convention", "--path", "src/**/*.py", "-b", "Spaces.")
     assert run("list").stdout == (
@@ -56,14 +66,30 @@ def test_json_schema(run: Invoke, store: Store) -> None:
     run("add", "A memory", "--tag", "x", "--path", "src/*.py", "-b", "text")
     [item] = json.loads(run("list", "--json").stdout)
     assert item == {
-        "id": "a-memory", "path": ".memory/a-memory.md", "title": "A memory",
-        "type": "note", "status": "active", "tags": ["x"], "paths": ["src/*.py"],
-        "links": [], "description": None, "activation": None, "source": None, "order": None,
-        "confidence": None, "created": "2026-11-22",
-        "updated": "2026-11-22", "review_after": None, "expires": None, "priority": 0,
-        "pin": False, "supersedes": [], "superseded_by": None, "revises": None,
+        "id": "a-memory",
+        "path": ".memory/a-memory.md",
+        "title": "A memory",
+        "type": "note",
+        "status": "active",
+        "tags": ["x"],
+        "paths": ["src/*.py"],
+        "links": [],
+        "description": None,
+        "activation": None,
+        "source": None,
+        "order": None,
+        "confidence": None,
+        "created": "2026-11-22",
+        "updated": "2026-11-22",
+        "review_after": None,
+        "expires": None,
+        "priority": 0,
+        "pin": False,
+        "supersedes": [],
+        "superseded_by": None,
+        "revises": None,
         "verified": None,
-    }  # fmt: skip
+    }
     assert json.loads(run("show", "a-memory", "--json").stdout) == {**item, "body": "text"}
 
 
@@ -76,23 +102,29 @@ def test_add_body_from_stdin_and_file(run: Invoke, store: Store, tmp_path: Path)
     assert store.get("from-file").text == "file body"
 
 
-def test_add_with_editor(run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch,
-                         tmp_path: Path) -> None:  # fmt: skip
+def test_add_with_editor(
+    run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     script = tmp_path / "ed.py"
-    script.write_text("import sys; p=sys.argv[1]; t=open(p).read(); "
-                      "open(p,'w').write(t.rstrip() + '\\nWritten in the editor.\\n')")  # fmt: skip
+    script.write_text(
+        "import sys; p=sys.argv[1]; t=open(p).read(); "
+        "open(p,'w').write(t.rstrip() + '\\nWritten in the editor.\\n')"
+    )
     monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
     run("add", "Edited", "-e")
     assert store.get("edited").text == "Written in the editor."
 
 
-def test_edit_valid_and_invalid(run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch,
-                                tmp_path: Path) -> None:  # fmt: skip
+def test_edit_valid_and_invalid(
+    run: Invoke, store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     run("add", "Target", "-b", "old", "--type", "note")
     script = tmp_path / "ed.py"
     monkeypatch.setenv("EDITOR", f"{sys.executable} {script}")
-    script.write_text("import sys; p=sys.argv[1]; t=open(p).read(); "
-                      "open(p,'w').write(t.replace('type: note', 'type: nope'))")  # fmt: skip
+    script.write_text(
+        "import sys; p=sys.argv[1]; t=open(p).read(); "
+        "open(p,'w').write(t.replace('type: note', 'type: nope'))"
+    )
     bad = run("edit", "target", code=2)
     assert bad.stderr == (
         "memkit: .git/memkit/edit/target.md:3: type: unknown value 'nope'; use one of: "
@@ -101,8 +133,10 @@ def test_edit_valid_and_invalid(run: Invoke, store: Store, monkeypatch: pytest.M
         "`memkit edit target --discard` drops it)\n"
     )
     assert store.get("target").type == "note"  # the original is untouched
-    script.write_text("import sys; p=sys.argv[1]; t=open(p).read(); "
-                      "open(p,'w').write(t.replace('type: nope', 'type: gotcha'))")  # fmt: skip
+    script.write_text(
+        "import sys; p=sys.argv[1]; t=open(p).read(); "
+        "open(p,'w').write(t.replace('type: nope', 'type: gotcha'))"
+    )
     monkeypatch.setenv("MEMKIT_TODAY", "2026-12-01")
     assert run("edit", "target").stdout == ("saved .memory/target.md (resumed your earlier edit)\n")
     mem = store.get("target")
@@ -150,8 +184,7 @@ BAD_ADD = [
 
 
 @pytest.mark.parametrize(("args", "message"), BAD_ADD, ids=[a[1][:20] for a in BAD_ADD])
-def test_user_errors_are_one_line(run: Invoke, store: Store, args: list[str],
-                                  message: str) -> None:  # fmt: skip
+def test_user_errors_are_one_line(run: Invoke, store: Store, args: list[str], message: str) -> None:
     result = run(*args, code=2)
     assert result.stderr.startswith("memkit: ") and result.stderr.count("\n") == 1
     assert message in result.stderr
@@ -175,8 +208,10 @@ def test_commit_flag_keeps_unrelated_staged_work(run: Invoke, repo: Path, store:
     git(repo, "add", "other.txt")
     out = run("add", "Committed", "--commit", "-b", "x")
     assert out.stdout.splitlines()[1].endswith("memkit: add committed: Committed")
-    assert git(repo, "log", "-1", "--format=%an %s") == "Ada Lovelace memkit: add committed: " \
-        "Committed\n"  # fmt: skip
+    assert (
+        git(repo, "log", "-1", "--format=%an %s") == "Ada Lovelace memkit: add committed: "
+        "Committed\n"
+    )
     # the compiled files come along, as the git hook would have had them
     assert git(repo, "show", "--name-only", "--format=", "HEAD") == (
         ".github/instructions/memkit.instructions.md\n.memory/committed.md\nAGENTS.md\nCLAUDE.md\n"
@@ -208,13 +243,16 @@ def test_import_cost() -> None:
 
 
 def test_python_m(repo: Path) -> None:
-    out = subprocess.run([sys.executable, "-m", "memkit", "--version"], capture_output=True,
-                         text=True, check=True)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-m", "memkit", "--version"], capture_output=True, text=True, check=True
+    )
     assert out.stdout.startswith("memkit, version ")
 
 
-EVIL = ("Clear \x1b[2J\x1b[H, retitle \x1b]0;pwned\x07, bell \a, back\bspace, \rfake line, "
-        "C1 \x9b31m, hidden\x9d, rlo \u202etxt.exe, isolate \u2066x\u2069, tab\tkept")  # fmt: skip
+EVIL = (
+    "Clear \x1b[2J\x1b[H, retitle \x1b]0;pwned\x07, bell \a, back\bspace, \rfake line, "
+    "C1 \x9b31m, hidden\x9d, rlo \u202etxt.exe, isolate \u2066x\u2069, tab\tkept"
+)
 RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 

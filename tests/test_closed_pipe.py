@@ -46,8 +46,14 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def closed_early(root: Path, argv: list[str], stdin: bytes = b"") -> tuple[int, str]:
     """Run `argv` in `root` with its stdout pipe closed before it writes; (exit code, stderr)."""
     env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "MEMKIT_TODAY": "2026-11-22"}
-    proc = subprocess.Popen(argv, cwd=root, env=env, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    proc = subprocess.Popen(
+        argv,
+        cwd=root,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert proc.stdout is not None and proc.stderr is not None and proc.stdin is not None
     proc.stdout.close()  # the reader is gone before the first byte
     err: list[bytes] = []
@@ -102,8 +108,14 @@ def test_a_closed_stdout_ends_a_hook_quietly(big: Path, module: str) -> None:
     payload = {"session_id": f"s-{module}-{event}", "cwd": str(big), "hook_event_name": name,
                "source": "startup", "transcript_path": str(big / "t.jsonl")}  # fmt: skip
     argv = [sys.executable, "-m", module, event]
-    done = subprocess.run(argv, cwd=big, input=json.dumps(payload).encode(), capture_output=True,
-                          check=False, env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"})  # fmt: skip
+    done = subprocess.run(
+        argv,
+        cwd=big,
+        input=json.dumps(payload).encode(),
+        capture_output=True,
+        check=False,
+        env={**os.environ, "GIT_CONFIG_NOSYSTEM": "1"},
+    )
     assert done.stdout, "the hook printed nothing: the test would prove nothing"
     payload["session_id"] += "-closed"
     code, err = closed_early(big, argv, json.dumps(payload).encode())

@@ -46,8 +46,9 @@ def test_match_table(glob: str, path: str, want: bool) -> None:
 
 
 SEGMENT = st.sampled_from(["a", "b", "src", "x.py", "y.ts", "z.tsx", ".hidden", "[", "c,d"])
-GLOB_PART = st.sampled_from(["*", "**", "a", "b", "src", "*.py", "*.{ts,tsx}", "{a,{b,src}}",
-                             "?", "[ab]", "[!a]*", "x.py"])  # fmt: skip
+GLOB_PART = st.sampled_from(
+    ["*", "**", "a", "b", "src", "*.py", "*.{ts,tsx}", "{a,{b,src}}", "?", "[ab]", "[!a]*", "x.py"]
+)
 
 
 @settings(max_examples=examples(400), deadline=None)
@@ -137,8 +138,9 @@ def test_globs_agents_read_otherwise_are_refused(
     assert "Traceback" not in out.stdout + out.stderr
 
 
-AGENT_PART = st.sampled_from(["*", "**", "a", "b", "src", "*.py", "{a,b}", "?", "[ab]", "(a)",
-                              "x(1)", "[()]"])  # fmt: skip
+AGENT_PART = st.sampled_from(
+    ["*", "**", "a", "b", "src", "*.py", "{a,b}", "?", "[ab]", "(a)", "x(1)", "[()]"]
+)
 AGENT_SEGMENT = st.sampled_from(["a", "b", "src", "x.py", "(a)", "x(1)", "(", "ab"])
 
 

@@ -194,8 +194,14 @@ def test_memory_stays_bounded(hostile: Store) -> None:
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
     )
     env = {**os.environ, "MEMKIT_ROOT": str(hostile.root)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         env=env, check=True, timeout=240)  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+        timeout=240,
+    )
     # The store holds ~4 MB of hostile bytes; an alias bomb expanded would need gigabytes.
     assert int(out.stdout) < 200_000
 

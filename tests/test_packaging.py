@@ -31,6 +31,12 @@ def test_templates_found_from_installed_layout(wheel: Path, tmp_path: Path) -> N
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
     code = "from memkit.resources import templates_dir; print(templates_dir())"
-    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True, text=True,
-                         capture_output=True, env={"PYTHONPATH": str(site)})  # fmt: skip
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        check=True,
+        text=True,
+        capture_output=True,
+        env={"PYTHONPATH": str(site)},
+    )
     assert out.stdout.strip() == str(site / "memkit" / "templates")

@@ -28,8 +28,15 @@ def memkit(
     root: Path, *args: str, stdin: str = "", timeout: float = 60
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-    return subprocess.run([sys.executable, "-P", "-m", "memkit", *args], cwd=root, input=stdin,
-                          capture_output=True, text=True, env=env, timeout=timeout)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-P", "-m", "memkit", *args],
+        cwd=root,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=timeout,
+    )
 
 
 class _Payload:
@@ -195,8 +202,9 @@ def test_template_rendering_is_bounded(
         "    print(f'peak-kb {peak}', file=sys.stderr)\n"
     )
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-c", script], cwd=store.root, capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=store.root, capture_output=True, text=True, timeout=120
+    )
     elapsed = time.monotonic() - started
     assert done.returncode == 2, done.stderr
     assert elapsed < 60
@@ -206,8 +214,11 @@ def test_template_rendering_is_bounded(
     assert first.startswith("memkit: "), done.stderr
     assert "Traceback" not in done.stderr
     # Whichever bound fires first stops it: on a loaded machine time can beat memory.
-    expected = {"memory": ("memory", "longer than"), "time": ("longer than",),
-                "output": ("characters",)}[what]  # fmt: skip
+    expected = {
+        "memory": ("memory", "longer than"),
+        "time": ("longer than",),
+        "output": ("characters",),
+    }[what]
     assert any(e in first for e in expected), first
     assert not (store.root / "AGENTS.md").exists()
 
@@ -314,11 +325,16 @@ def test_rm_and_revert_wait_for_the_store_lock(store: Store, command: tuple[str,
     write_memory(store, "retry", OK.replace("only", "only, twice"))
     git(store.root, "commit", "-qam", "two")
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time\nfrom memkit.store import Store\n"
-         "with Store(sys.argv[1]).lock():\n    print('held', flush=True)\n    time.sleep(3)\n",
-         str(store.root)],
-        stdout=subprocess.PIPE, text=True,
-    )  # fmt: skip
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\nfrom memkit.store import Store\n"
+            "with Store(sys.argv[1]).lock():\n    print('held', flush=True)\n    time.sleep(3)\n",
+            str(store.root),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     assert holder.stdout is not None and holder.stdout.readline() == "held\n"
     started = time.monotonic()
     done = memkit(store.root, *command)
@@ -333,9 +349,13 @@ def test_commit_honours_git_identity_variables(store: Store) -> None:
     env = {**os.environ, "GIT_AUTHOR_NAME": "Grace", "GIT_AUTHOR_EMAIL": "grace@example.com",
            "GIT_AUTHOR_DATE": "@1700000000 +0100", "GIT_COMMITTER_NAME": "Bot",
            "GIT_COMMITTER_EMAIL": "bot@example.com"}  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "memkit", "add", "Note", "-b", "text",
-                           "--commit"], cwd=store.root, capture_output=True, text=True,
-                          env=env)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "memkit", "add", "Note", "-b", "text", "--commit"],
+        cwd=store.root,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     log = git(store.root, "log", "-1", "--format=%an <%ae> %at %ai|%cn <%ce>")
     assert log.startswith("Grace <grace@example.com> 1700000000 2023-11-14 23:13:20 +0100|Bot <")
@@ -347,9 +367,13 @@ def test_commit_without_identity_fails_before_writing(store: Store, tmp_path: Pa
     git(store.root, "config", "--unset", "user.email")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("GIT_AUTHOR", "GIT_COMMIT"))}
     env["EMAIL"] = ""
-    done = subprocess.run([sys.executable, "-m", "memkit", "add", "Note", "-b", "text",
-                           "--commit"], cwd=store.root, capture_output=True, text=True,
-                          env=env)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "memkit", "add", "Note", "-b", "text", "--commit"],
+        cwd=store.root,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode == 2
     assert done.stderr.count("\n") <= 3 and "git has no identity configured" in done.stderr
     assert store.files() == []
@@ -380,12 +404,19 @@ def test_init_never_writes_through_a_store_linked_out(repo: Path, tmp_path: Path
 def test_discard_waits_for_an_edit_in_progress(store: Store, tmp_path: Path) -> None:
     write_memory(store, "retry", OK)
     editor = tmp_path / "slow.py"
-    editor.write_text("import sys, time\np = sys.argv[1]\nt = open(p).read()\ntime.sleep(2)\n"
-                      "open(p, 'w').write(t + 'more\\n')\n")  # fmt: skip
+    editor.write_text(
+        "import sys, time\np = sys.argv[1]\nt = open(p).read()\ntime.sleep(2)\n"
+        "open(p, 'w').write(t + 'more\\n')\n"
+    )
     env = {**os.environ, "EDITOR": f"{sys.executable} {editor}"}
-    editing = subprocess.Popen([sys.executable, "-m", "memkit", "edit", "retry"], cwd=store.root,
-                               env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True)  # fmt: skip
+    editing = subprocess.Popen(
+        [sys.executable, "-m", "memkit", "edit", "retry"],
+        cwd=store.root,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(1)
     assert memkit(store.root, "edit", "retry", "--discard").returncode == 0
     out, err = editing.communicate(timeout=30)
@@ -406,8 +437,11 @@ def test_body_file_is_read_bounded(store: Store, tmp_path: Path, source: str) ->
 
 def test_arguments_that_are_not_utf8_are_refused(store: Store) -> None:
     for args in ([b"caf\xe9", b"--body", b"x"], [b"x", b"--body", b"\xff\xfe"]):
-        done = subprocess.run([sys.executable.encode(), b"-m", b"memkit", b"add", *args],
-                              cwd=store.root, capture_output=True)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable.encode(), b"-m", b"memkit", b"add", *args],
+            cwd=store.root,
+            capture_output=True,
+        )
         assert done.returncode == 2, done.stderr
         assert b"is not UTF-8; give UTF-8 text" in done.stderr
     assert store.files() == []
@@ -417,8 +451,13 @@ def test_an_unusable_cache_folder_is_a_clean_error(store: Store) -> None:
     write_memory(store, "retry", OK)
     env = {**os.environ, "MEMKIT_CACHE_DIR": "/proc/self"}
     for args in (["search", "retry"], ["list"], ["compile"]):
-        done = subprocess.run([sys.executable, "-m", "memkit", *args], cwd=store.root,
-                              capture_output=True, text=True, env=env)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "memkit", *args],
+            cwd=store.root,
+            capture_output=True,
+            text=True,
+            env=env,
+        )
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith("memkit: cannot create memkit's cache folder /proc/self/")
 
@@ -469,8 +508,9 @@ def test_a_memkit_folder_a_branch_carries_never_runs_in_the_git_hook(
     hooks.install(root)
     _plant_memkit_package(root, marker)
     git(root, "add", "-A")
-    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=root, capture_output=True,
-                          text=True)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"], cwd=root, capture_output=True, text=True
+    )
     assert (done.returncode, marker.exists()) == (0, False), done.stderr
     assert OLD_HOOK not in done.stderr
     # The spelling of hooks installed before -P: the planted package runs (the test's proof
@@ -493,8 +533,9 @@ def test_a_hook_installed_before_safe_path_says_to_reinstall(store: Store) -> No
     hook.write_text(hook.read_text("utf-8").replace(" -P -c ", " -c "), "utf-8")
     write_memory(store, "retry-policy", OK)
     git(root, "add", "-A")
-    done = subprocess.run(["git", "commit", "-q", "-m", "x"], cwd=root, capture_output=True,
-                          text=True)  # fmt: skip
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "x"], cwd=root, capture_output=True, text=True
+    )
     assert done.returncode in (0, 1)  # the checks run as before: only the warning is new
     assert done.stderr.splitlines()[0] == OLD_HOOK
 
@@ -515,14 +556,22 @@ def test_a_memkit_folder_in_the_work_tree_never_runs_in_the_merge_driver(
         sides.append(str(tmp_path / name))
     for old, planted in ((driver, False), (driver.replace(" -P -m ", " -m "), True)):
         command = old.replace("%O", sides[0]).replace("%A", sides[1]).replace("%B", sides[2])
-        done = subprocess.run(["sh", "-c", command.replace("%P", "NOTES.md")], cwd=root,
-                              capture_output=True, text=True)  # fmt: skip
+        done = subprocess.run(
+            ["sh", "-c", command.replace("%P", "NOTES.md")],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        )
         assert marker.exists() == planted, done.stderr
         if not planted:
             assert done.returncode == 0 and OLD_DRIVER not in done.stderr, done.stderr
             assert (tmp_path / "ours").read_text("utf-8") == "c\na\nb\n"
     shutil.rmtree(root / "memkit")  # the old spelling, without a planted package
     command = driver.replace(" -P -m ", " -m ").replace("%O", sides[0]).replace("%A", sides[1])
-    done = subprocess.run(["sh", "-c", command.replace("%B", sides[2]).replace("%P", "NOTES.md")],
-                          cwd=root, capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        ["sh", "-c", command.replace("%B", sides[2]).replace("%P", "NOTES.md")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+    )
     assert done.stderr.splitlines()[0] == OLD_DRIVER

@@ -68,8 +68,16 @@ def test_tree_entries_list_every_entry_by_name_and_stamp_the_memory_files(tmp_pa
     mem = tmp_path / ".memory"
     for folder in ("a/.hidden", "templates", "b/c", ".cache"):
         (mem / folder).mkdir(parents=True)
-    for name in ("x.md", ".y.md", "a/z.md", "a/.hidden/q.md", "templates/t.md", "b/c/d.md",
-                 "b/c/e.txt", ".cache/k.md"):  # fmt: skip
+    for name in (
+        "x.md",
+        ".y.md",
+        "a/z.md",
+        "a/.hidden/q.md",
+        "templates/t.md",
+        "b/c/d.md",
+        "b/c/e.txt",
+        ".cache/k.md",
+    ):
         (mem / name).write_text(name, "utf-8")
     (mem / "b" / "link.md").symlink_to("../x.md")
     (mem / "b" / "outside").symlink_to(tmp_path)  # a folder link: listed, never entered

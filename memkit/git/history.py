@@ -275,7 +275,7 @@ def _paired(repo: Any, diff: Any, old: Any, new: Any) -> list[_Delta]:
         for d in diff.deltas
         if d.status_char() in "AD"
         for f in [d.new_file if d.status_char() == "A" else d.old_file]
-        if f.mode != GITLINK
+        if f.mode != GITLINK  # a submodule's commit is not ours to read
     ]
     if old is None or new is None or not sides:
         return _listed(diff)  # all added or all deleted: nothing to pair

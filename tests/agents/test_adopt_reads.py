@@ -28,8 +28,13 @@ def pinned_day(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_root_file_read_in_full_stays_in_full(run: Invoke, store: Store) -> None:
     write_files(store.root, {"AGENTS.md": ROOT, "tests/AGENTS.md": TESTS})
-    write_files(store.root, {".memory/config.toml": '[compile]\ntargets = ["agents"]\n'
-                             '[compile.budgets]\nagents = "6000 bytes"\n'})  # fmt: skip
+    write_files(
+        store.root,
+        {
+            ".memory/config.toml": '[compile]\ntargets = ["agents"]\n'
+            '[compile.budgets]\nagents = "6000 bytes"\n'
+        },
+    )
     assert len(ROOT) < 3000 < 6000 < len(ROOT) + len(TESTS)  # root alone fitted before
     git(store.root, "add", "-A")
     git(store.root, "commit", "-qm", "hand-written")
@@ -78,8 +83,9 @@ def _order_in_outputs(root: Path, expected: list[str]) -> dict[str, list[str]]:
         if rel.startswith(".memory/"):
             continue
         text = path.read_text()
-        ids = sorted((text.index(f"memkit:id={m} "), m) for m in expected
-                     if f"memkit:id={m} " in text)  # fmt: skip
+        ids = sorted(
+            (text.index(f"memkit:id={m} "), m) for m in expected if f"memkit:id={m} " in text
+        )
         if len(ids) > 1:
             found[rel] = [m for _, m in ids]
     return found

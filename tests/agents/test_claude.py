@@ -57,8 +57,13 @@ def base(repo: Path, event: str, **extra: Any) -> dict[str, Any]:
 
 
 def tool(repo: Path, name: str, tool_input: dict[str, Any], response: Any = None) -> dict[str, Any]:
-    return base(repo, "PostToolUse", tool_name=name, tool_input=tool_input,
-                tool_response=response or {"success": True})  # fmt: skip
+    return base(
+        repo,
+        "PostToolUse",
+        tool_name=name,
+        tool_input=tool_input,
+        tool_response=response or {"success": True},
+    )
 
 
 @pytest.fixture
@@ -190,12 +195,17 @@ def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
     assert redact_then_cut(block) == "[REDACTED] …"
     one_line = block.replace("\n", "\\n")
     hook(project, "post-tool-use", tool(project, "Bash", {"command": f"printf '{one_line}' | gpg"}))
-    hook(project, "post-tool-use", tool(project, "Write", {"file_path": "src/k.asc",
-                                                           "content": block}))  # fmt: skip
+    hook(
+        project,
+        "post-tool-use",
+        tool(project, "Write", {"file_path": "src/k.asc", "content": block}),
+    )
     (project / "src" / "k.asc").write_text(block)
     hook(project, "stop", base(project, "Stop"))
-    written = journal_text(project) + (project / ".memory").joinpath(
-        "session-2026-11-22-5f1c2d3e.md").read_text()  # fmt: skip
+    written = (
+        journal_text(project)
+        + (project / ".memory").joinpath("session-2026-11-22-5f1c2d3e.md").read_text()
+    )
     assert not [part for part in PGP_BODY if part in written]
     assert "printf '[REDACTED]' | gpg" in written
 
@@ -204,8 +214,10 @@ def test_stop_saves_one_draft_episode(project: Path) -> None:
     session(project)
     out = hook(project, "stop", base(project, "Stop", stop_hook_active=False), process=True)
     assert out.stderr == "memkit hook stop: saved .memory/session-2026-11-22-5f1c2d3e.md (draft)\n"
-    assert json.loads(out.stdout) == {"systemMessage": "memkit saved a draft of what this "
-        "session did: .memory/session-2026-11-22-5f1c2d3e.md (`memkit approve`)"}  # fmt: skip
+    assert json.loads(out.stdout) == {
+        "systemMessage": "memkit saved a draft of what this "
+        "session did: .memory/session-2026-11-22-5f1c2d3e.md (`memkit approve`)"
+    }
     draft = project / ".memory" / "session-2026-11-22-5f1c2d3e.md"
     assert draft.read_text() == (
         "---\n"
@@ -389,8 +401,9 @@ def add(store: Store, title: str, **extra: Any) -> None:
 
     from memkit import memory as mm
 
-    mem = mm.new(title, f"{title}: body.", mid=mm.slugify(title),
-                 today=datetime.date(2026, 11, 22), **extra)  # fmt: skip
+    mem = mm.new(
+        title, f"{title}: body.", mid=mm.slugify(title), today=datetime.date(2026, 11, 22), **extra
+    )
     store.add(mem)
 
 
@@ -468,8 +481,13 @@ def test_lean_entry_point_records_the_same(project: Path) -> None:
 def test_record_multi_edit_and_notebook(tmp_path: Path) -> None:
     from memkit.agents.claude.payload import record
 
-    multi = {"tool_name": "MultiEdit", "tool_input": {"file_path": str(tmp_path / "a.py"),
-             "edits": [{"old_string": "x", "new_string": "y = 2\nz = 3"}]}}  # fmt: skip
+    multi = {
+        "tool_name": "MultiEdit",
+        "tool_input": {
+            "file_path": str(tmp_path / "a.py"),
+            "edits": [{"old_string": "x", "new_string": "y = 2\nz = 3"}],
+        },
+    }
     assert record(multi, tmp_path) == {"kind": "edit", "file": "a.py", "snippet": "y = 2 …"}
     nb = {
         "tool_name": "NotebookEdit",
@@ -534,9 +552,16 @@ def test_the_conclusion_comes_from_the_transcript_when_the_payload_has_none(proj
     session(project)
     transcript = project / ".claude" / f"{SID}.jsonl"
     transcript.parent.mkdir(exist_ok=True)
-    lines = [{"type": "user", "message": {"role": "user", "content": "Fix the totals"}},
-             {"type": "assistant", "message": {"role": "assistant", "content": [
-                 {"type": "text", "text": "Fixed: totals round once."}]}}]  # fmt: skip
+    lines = [
+        {"type": "user", "message": {"role": "user", "content": "Fix the totals"}},
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [{"type": "text", "text": "Fixed: totals round once."}],
+            },
+        },
+    ]
     transcript.write_text("".join(json.dumps(x) + "\n" for x in lines))
     hook(project, "stop", base(project, "Stop"))
     body = Store(project).get("session-2026-11-22-5f1c2d3e").body.lstrip()

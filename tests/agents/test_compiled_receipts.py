@@ -27,9 +27,15 @@ def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = Fal
     """The hook's handler on `payload` (in this process, or as the command): its context."""
     raw = json.dumps(payload)
     if process:
-        done = subprocess.run([sys.executable, "-m", "memkit.agents.claude", event],
-                              input=raw, capture_output=True, text=True, cwd=root,
-                              env={**os.environ, "MEMKIT_TODAY": DAY}, timeout=120)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "memkit.agents.claude", event],
+            input=raw,
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, "MEMKIT_TODAY": DAY},
+            timeout=120,
+        )
         assert done.returncode == 0 and done.stderr == "", done.stderr
         said = done.stdout
     else:
@@ -42,34 +48,53 @@ def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = Fal
 
 
 def start(root: Path, source: str = "startup", cwd: Path | None = None) -> dict[str, Any]:
-    return {"session_id": SID, "transcript_path": str(root / "t.jsonl"),
-            "cwd": str(cwd or root), "permission_mode": "default",
-            "hook_event_name": "SessionStart", "source": source}  # fmt: skip
+    return {
+        "session_id": SID,
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(cwd or root),
+        "permission_mode": "default",
+        "hook_event_name": "SessionStart",
+        "source": source,
+    }
 
 
 def read(root: Path, rel: str) -> dict[str, Any]:
     """A PostToolUse payload as Claude Code sends it after its Read tool."""
     path = str(root / rel)
-    return {"session_id": SID, "transcript_path": str(root / "t.jsonl"), "cwd": str(root),
-            "permission_mode": "default", "hook_event_name": "PostToolUse",
-            "tool_name": "Read", "tool_input": {"file_path": path},
-            "tool_response": {"type": "text", "file": {"filePath": path, "content": "x",
-                              "numLines": 1, "startLine": 1, "totalLines": 1}},
-            "tool_use_id": "toolu_01"}  # fmt: skip
+    return {
+        "session_id": SID,
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(root),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": path},
+        "tool_response": {
+            "type": "text",
+            "file": {
+                "filePath": path,
+                "content": "x",
+                "numLines": 1,
+                "startLine": 1,
+                "totalLines": 1,
+            },
+        },
+        "tool_use_id": "toolu_01",
+    }
 
 
 def add(store: Store, mid: str, title: str, **extra: Any) -> None:
     import datetime
 
-    store.add(mm.new(title, f"{title}: body.", mid=mid, today=datetime.date(2026, 11, 22),
-                     **extra))  # fmt: skip
+    store.add(mm.new(title, f"{title}: body.", mid=mid, today=datetime.date(2026, 11, 22), **extra))
 
 
 def compiled(store: Store, run: Invoke, targets: str, more: str = "") -> Path:
     """The project with two memories, compiled for `targets`, committed."""
     root = store.root
-    commit_files(root, {"src/billing.py": "def total(xs):\n    return sum(xs)\n",
-                        "README.md": "# billing\n"})  # fmt: skip
+    commit_files(
+        root, {"src/billing.py": "def total(xs):\n    return sum(xs)\n", "README.md": "# billing\n"}
+    )
     (root / ".memory" / "config.toml").write_text(f"[compile]\ntargets = {targets}\n{more}")
     add(store, "utc", "Use UTC everywhere")
     add(store, "invoices", "Invoices are immutable", paths=["src/**/*.py"])
@@ -168,12 +193,14 @@ def test_a_subfolder_agents_md_is_received_when_a_file_there_is_read(
 
 def test_a_shortened_memory_is_received_as_its_title(store: Store, run: Invoke) -> None:
     root = store.root
-    text = "# Notes\n\n<!-- memkit:begin -->\n## Notes\n\n### Kept\n\nKept: body.\n" \
-        "<!-- memkit:id=kept -->\n\n## More memories\n\nShortened to their titles to keep " \
-        "this file within its budget; read one with `memkit show ID`.\n\n" \
-        "- Cut short: `memkit show cut`\n- Old one: `memkit show old` (possibly out of date)\n" \
-        "\nLeft out to keep this file within its budget; read one with `memkit show ID`:\n\n" \
-        "- `gone`\n<!-- memkit:end -->\n"  # fmt: skip
+    text = (
+        "# Notes\n\n<!-- memkit:begin -->\n## Notes\n\n### Kept\n\nKept: body.\n"
+        "<!-- memkit:id=kept -->\n\n## More memories\n\nShortened to their titles to keep "
+        "this file within its budget; read one with `memkit show ID`.\n\n"
+        "- Cut short: `memkit show cut`\n- Old one: `memkit show old` (possibly out of date)\n"
+        "\nLeft out to keep this file within its budget; read one with `memkit show ID`:\n\n"
+        "- `gone`\n<!-- memkit:end -->\n"
+    )
     commit_files(root, {"CLAUDE.md": text})
     hook(root, "session-start", start(root))
     assert [(r["id"], r.get("form", "")) for r in why(run)] == [
@@ -225,11 +252,22 @@ def test_a_read_imports_nothing_heavy(store: Store, run: Invoke) -> None:
         "hook.main(['post-tool-use'])\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
     )
-    subprocess.run([sys.executable, "-m", "memkit.agents.claude", "session-start"],
-                   input=json.dumps(start(root)), capture_output=True, text=True, cwd=root,
-                   env={**os.environ, "MEMKIT_TODAY": DAY}, check=True)  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=root, env={**os.environ, "MEMKIT_TODAY": DAY})  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "memkit.agents.claude", "session-start"],
+        input=json.dumps(start(root)),
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "MEMKIT_TODAY": DAY},
+        check=True,
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env={**os.environ, "MEMKIT_TODAY": DAY},
+    )
     mods = set(json.loads(done.stderr.splitlines()[-1]))
     assert not mods & {"typing", "pathlib", "dataclasses", "yaml", "pygit2", "memkit.store"}
     assert [r["id"] for r in why(run) if r["event"] == "file"] == ["invoices"]

@@ -93,14 +93,18 @@ def test_harvest_drafts_each_memory_with_its_provenance(store: Store) -> None:
         ("testing-preferences", f"{label}/feedback_testing.md"),
         ("sandbox", "CLAUDE.local.md#sandbox"),
         ("use-the-fake-card-4242-in-payment-tests", "services/pay/CLAUDE.local.md#top"),
-        ("the-staging-database-listens-on-port-5433",
-         "~/.gemini/GEMINI.md#gemini-added-memories (1)"),
+        (
+            "the-staging-database-listens-on-port-5433",
+            "~/.gemini/GEMINI.md#gemini-added-memories (1)",
+        ),
         ("i-prefer-pnpm-over-npm", "~/.gemini/GEMINI.md#gemini-added-memories (2)"),
-    ]  # fmt: skip
+    ]
     assert [(o.where, o.note) for o in done.skipped] == [
-        (f"{label}/MEMORY.md",
-         "1 index line(s) name topic files: those are harvested from the files themselves"),
-    ]  # fmt: skip
+        (
+            f"{label}/MEMORY.md",
+            "1 index line(s) name topic files: those are harvested from the files themselves",
+        ),
+    ]
     topic = store.get("testing-preferences")
     assert topic.status == "draft"
     assert topic.type == "convention"  # Claude Code's `feedback`
@@ -132,11 +136,16 @@ def test_a_second_harvest_and_a_rejected_draft_add_nothing(store: Store) -> None
 
 
 def test_text_already_in_a_memory_is_skipped(store: Store) -> None:
-    write_memory(store, "ports", "---\ntitle: Ports\n---\n\n- The staging database listens on "
-                 "port 5433.\n- The cache listens on 6380.\n")  # fmt: skip
+    write_memory(
+        store,
+        "ports",
+        "---\ntitle: Ports\n---\n\n- The staging database listens on "
+        "port 5433.\n- The cache listens on 6380.\n",
+    )
     write_memory(store, "pnpm", "---\ntitle: Package manager\n---\n\nI prefer pnpm over npm!\n")
-    write_memory(store, "sandbox", "---\ntitle: Sandbox\n---\n\nThe sandbox API now answers "
-                 "on port 8080.\n")  # fmt: skip
+    write_memory(
+        store, "sandbox", "---\ntitle: Sandbox\n---\n\nThe sandbox API now answers on port 8080.\n"
+    )
     seed(store.root)
     done = harvest(store, today=TODAY, env=os.environ)
     notes = {o.where: o.note for o in done.skipped}

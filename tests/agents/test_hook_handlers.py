@@ -49,24 +49,34 @@ def run(
     assert err == "", err
     if not said.strip():
         return ""
-    return str(json.loads(said)["hookSpecificOutput"]["additionalContext"])  # fmt: skip
+    return str(json.loads(said)["hookSpecificOutput"]["additionalContext"])
 
 
 def edit(root: Path, file: str, sid: str = "s1") -> dict[str, Any]:
-    return {"session_id": sid, "cwd": str(root), "hook_event_name": "PreToolUse",
-            "tool_name": "Edit", "tool_input": {"file_path": str(root / file)}}  # fmt: skip
+    return {
+        "session_id": sid,
+        "cwd": str(root),
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(root / file)},
+    }
 
 
 def start(root: Path, sid: str = "s1") -> dict[str, Any]:
-    return {"session_id": sid, "cwd": str(root), "hook_event_name": "SessionStart",
-            "source": "startup"}  # fmt: skip
+    return {
+        "session_id": sid,
+        "cwd": str(root),
+        "hook_event_name": "SessionStart",
+        "source": "startup",
+    }
 
 
 def add(store: Store, title: str, **extra: Any) -> Path:
     import datetime
 
-    mem = mm.new(title, f"{title}: body.", mid=mm.slugify(title),
-                 today=datetime.date(2026, 11, 22), **extra)  # fmt: skip
+    mem = mm.new(
+        title, f"{title}: body.", mid=mm.slugify(title), today=datetime.date(2026, 11, 22), **extra
+    )
     store.add(mem)
     return store.root / ".memory" / f"{mm.slugify(title)}.md"
 
@@ -90,8 +100,13 @@ def loaded_by(project: Path, payload: dict[str, Any], event: str = "pre-tool-use
         f"hook.main([{event!r}])\n"
         "print(json.dumps(sorted(sys.modules)), file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=project, env={**os.environ, "MEMKIT_TODAY": DAY})  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env={**os.environ, "MEMKIT_TODAY": DAY},
+    )
     assert "Invoices" in done.stdout or payload["session_id"] == "s1", done.stdout
     return set(json.loads(done.stderr.splitlines()[-1]))
 

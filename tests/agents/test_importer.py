@@ -187,10 +187,15 @@ def test_dry_run_writes_nothing(run: Invoke, store: Store) -> None:
 
 
 def test_a_secret_skips_its_section_and_the_rest_is_imported(run: Invoke, store: Store) -> None:
-    write_files(store.root, {"AGENTS.md": "## Deploy\n\nUse `AKIAABCDEFGHIJKLMNOP` to deploy.\n\n"
-                                    "## Salesforce\n\nNAMED_CREDENTIAL = 'callout:External_API'\n"
-                                    "Read `process.env.API_KEY!` in handlers.\n",
-                       "CLAUDE.md": "## Fine\n\nNothing secret.\n"})  # fmt: skip
+    write_files(
+        store.root,
+        {
+            "AGENTS.md": "## Deploy\n\nUse `AKIAABCDEFGHIJKLMNOP` to deploy.\n\n"
+            "## Salesforce\n\nNAMED_CREDENTIAL = 'callout:External_API'\n"
+            "Read `process.env.API_KEY!` in handlers.\n",
+            "CLAUDE.md": "## Fine\n\nNothing secret.\n",
+        },
+    )
     out = run("import", "CLAUDE.md", "AGENTS.md").stdout.splitlines()
     assert out[:2] == [
         "created fine  <- CLAUDE.md#fine",
@@ -253,11 +258,14 @@ def test_compile_takes_over_and_keeps_every_instruction(run: Invoke, store: Stor
 
 
 def test_claude_rules_keep_their_paths(run: Invoke, store: Store) -> None:
-    write_files(store.root, {
-        ".claude/rules/db.md": "---\npaths:\n  - \"src/db/**/*.py\"\n  - migrations/*.py\n---\n\n"
-                               "Use the session from `db.session()`, never a new engine.\n",
-        "GEMINI.md": "Prefer small pull requests.\n",
-    })  # fmt: skip
+    write_files(
+        store.root,
+        {
+            ".claude/rules/db.md": '---\npaths:\n  - "src/db/**/*.py"\n  - migrations/*.py\n---\n\n'
+            "Use the session from `db.session()`, never a new engine.\n",
+            "GEMINI.md": "Prefer small pull requests.\n",
+        },
+    )
     assert run("import", ".").stdout == (
         "created gemini  <- GEMINI.md#top\n"
         "created db  <- .claude/rules/db.md#top\n"

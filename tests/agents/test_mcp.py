@@ -96,14 +96,22 @@ def test_save_get_update_forget(store: Store) -> None:
 
     async def body(client: Client) -> None:
         out["saved"] = await call(
-            client, "save_memory", title="Retry only idempotent requests", type="gotcha",
-            body="A retried POST charged twice.", links=["src/http.py"], tags=["http"],
-        )  # fmt: skip
+            client,
+            "save_memory",
+            title="Retry only idempotent requests",
+            type="gotcha",
+            body="A retried POST charged twice.",
+            links=["src/http.py"],
+            tags=["http"],
+        )
         out["got"] = await call(client, "get_memory", id="retry-only-idempotent-requests")
         out["updated"] = await call(
-            client, "update_memory", id="retry-only-idempotent-requests", confidence="high",
+            client,
+            "update_memory",
+            id="retry-only-idempotent-requests",
+            confidence="high",
             body="A retried POST charged a customer twice.",
-        )  # fmt: skip
+        )
         out["promote"] = await call(
             client, "update_memory", id="retry-only-idempotent-requests", status="active"
         )
@@ -113,13 +121,19 @@ def test_save_get_update_forget(store: Store) -> None:
     error, saved = out["saved"]
     assert not error
     assert (saved["id"], saved["status"], saved["type"]) == (
-        "retry-only-idempotent-requests", "draft", "gotcha"
-    )  # fmt: skip
+        "retry-only-idempotent-requests",
+        "draft",
+        "gotcha",
+    )
     assert out["got"][1]["body"] == "A retried POST charged twice."
     error, updated = out["updated"]  # its own draft: changed in place, still a draft
     assert (error, updated["id"], updated["status"], updated["confidence"], updated["revises"]) == (
-        False, "retry-only-idempotent-requests", "draft", "high", None
-    )  # fmt: skip
+        False,
+        "retry-only-idempotent-requests",
+        "draft",
+        "high",
+        None,
+    )
     assert out["promote"] == (
         True,
         "an agent cannot make 'retry-only-idempotent-requests' active: a person reviews it "
@@ -201,10 +215,12 @@ def test_agents_cannot_vouch_for_a_secret(store: Store) -> None:
         kind, text = corpus[3]
         out.append(("title", await call(client, "save_memory", title=with_pragma(text), body="b")))
         await call(client, "save_memory", title="Draft", body="Fine.")
-        out.append(("draft", await call(client, "update_memory", id="draft",
-                                        body=with_pragma(text))))  # fmt: skip
-        out.append(("revision", await call(client, "update_memory", id="reviewed",
-                                           body=with_pragma(text))))  # fmt: skip
+        out.append(
+            ("draft", await call(client, "update_memory", id="draft", body=with_pragma(text)))
+        )
+        out.append(
+            ("revision", await call(client, "update_memory", id="reviewed", body=with_pragma(text)))
+        )
 
     serve(store.root, body)
     let_through = [kind for kind, (error, _) in out if not error]
@@ -269,8 +285,14 @@ def test_changing_a_reviewed_memory_proposes_a_revision(store: Store) -> None:
     out: dict[str, Any] = {}
 
     async def body(client: Client) -> None:
-        out["revise"] = await call(client, "update_memory", id="money", title="Money is cents",
-                                   body="Never floats.", tags=["billing", "money"])  # fmt: skip
+        out["revise"] = await call(
+            client,
+            "update_memory",
+            id="money",
+            title="Money is cents",
+            body="Never floats.",
+            tags=["billing", "money"],
+        )
         out["again"] = await call(client, "update_memory", id="money-revision", confidence="high")
         out["promote"] = await call(client, "update_memory", id="money", status="active")
         out["same"] = await call(client, "update_memory", id="money", type="convention")
@@ -283,8 +305,11 @@ def test_changing_a_reviewed_memory_proposes_a_revision(store: Store) -> None:
     error, rev = out["revise"]
     assert not error
     assert (rev["id"], rev["status"], rev["revises"], rev["title"]) == (
-        "money-revision", "draft", "money", "Money is cents"
-    )  # fmt: skip
+        "money-revision",
+        "draft",
+        "money",
+        "Money is cents",
+    )
     assert out["again"][1]["id"] == "money-revision"  # a draft: changed in place
     assert (store.dir / "money-revision.md").read_text() == (
         "---\n"
@@ -347,16 +372,28 @@ def test_strings_that_look_like_json_stay_strings(store: Store) -> None:
 
     async def body(client: Client) -> None:
         for n, text in enumerate(JSONISH):
-            saved = await call(client, "save_memory", title=f"{text} {n}", body=text,
-                               source=text, confidence=None)  # fmt: skip
+            saved = await call(
+                client, "save_memory", title=f"{text} {n}", body=text, source=text, confidence=None
+            )
             out.append(("save", text, saved))
             mid = saved[1]["id"] if not saved[0] else "none"
-            out.append(("update", text, await call(client, "update_memory", id=mid,
-                                                   title=text, body=f"{text}!")))  # fmt: skip
-            out.append(("search", text, await call(client, "search_memories", query=text,
-                                                   tag=text)))  # fmt: skip
-            out.append(("files", text, await call(client, "memories_for_files", files=["a.py"],
-                                                  query=text)))  # fmt: skip
+            out.append(
+                (
+                    "update",
+                    text,
+                    await call(client, "update_memory", id=mid, title=text, body=f"{text}!"),
+                )
+            )
+            out.append(
+                ("search", text, await call(client, "search_memories", query=text, tag=text))
+            )
+            out.append(
+                (
+                    "files",
+                    text,
+                    await call(client, "memories_for_files", files=["a.py"], query=text),
+                )
+            )
 
     serve(store.root, body)
     refused = [(what, text, result) for what, text, (error, result) in out if error]
@@ -380,9 +417,13 @@ def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) ->
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"}}}  # fmt: skip
     proc = subprocess.Popen(
-        [sys.executable, "-m", "memkit", "mcp"], cwd=store.root, stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
+        [sys.executable, "-m", "memkit", "mcp"],
+        cwd=store.root,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     replies: queue.Queue[str] = queue.Queue()
     threading.Thread(
         target=lambda: [replies.put(x) for x in proc.stdout or ()], daemon=True
@@ -398,9 +439,14 @@ def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) ->
     invalid = error_reply(-32600, "Invalid Request: not JSON-RPC 2.0")
     try:
         first = send(
-            "this is not json", "", "{'single': 'quotes'}", '{"jsonrpc": "2.0", "id": 7, '
-            '"method": 3}', "[1, 2]", json.dumps(init), expect=5,
-        )  # fmt: skip
+            "this is not json",
+            "",
+            "{'single': 'quotes'}",
+            '{"jsonrpc": "2.0", "id": 7, "method": 3}',
+            "[1, 2]",
+            json.dumps(init),
+            expect=5,
+        )
         # memkit answers bad lines itself, the SDK the good ones: the two may interleave
         errors, (result,) = [r for r in first if "error" in r], [r for r in first if "result" in r]
         assert errors == [parse, parse, {**invalid, "id": 7}, invalid]
@@ -416,15 +462,22 @@ def test_garbage_on_stdin_gets_parse_errors_and_serving_goes_on(store: Store) ->
         assert tools["id"] == 2
         assert "save_memory" in {t["name"] for t in tools["result"]["tools"]}
         odd = [{"a": 1}, 1.5, None, True, 2.0]  # the SDK read these as notifications: no reply
-        third = send(*(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/list"})
-                       for i in odd), expect=len(odd))  # fmt: skip
+        third = send(
+            *(json.dumps({"jsonrpc": "2.0", "id": i, "method": "tools/list"}) for i in odd),
+            expect=len(odd),
+        )
         bad_id = "Invalid Request: id must be a string or an integer, not "
         assert [r["error"]["message"].removeprefix(bad_id) for r in third] == [
-            "dict", "a fraction", "null", "bool", "a number with a fraction part"
-        ]  # fmt: skip
+            "dict",
+            "a fraction",
+            "null",
+            "bool",
+            "a number with a fraction part",
+        ]
         assert {(r["id"], r["error"]["code"]) for r in third} == {(None, -32600)}
-        arrays = send(json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/list",
-                                  "params": [1]}), expect=1)  # fmt: skip
+        arrays = send(
+            json.dumps({"jsonrpc": "2.0", "id": 5, "method": "tools/list", "params": [1]}), expect=1
+        )
         assert arrays == [
             {
                 "jsonrpc": "2.0",
@@ -472,8 +525,13 @@ def test_concurrent_updates_lose_nothing(store: Store) -> None:
     serve(store.root, body)
     mem = store.get("target")
     assert (mem.title, mem.type, mem.confidence, mem.tags, mem.paths, mem.links) == (
-        "Renamed", "gotcha", "high", ("billing",), ("src/*.py",), ("src/a.py",)
-    )  # fmt: skip
+        "Renamed",
+        "gotcha",
+        "high",
+        ("billing",),
+        ("src/*.py",),
+        ("src/a.py",),
+    )
 
 
 def test_no_project_is_an_error_naming_what_was_tried(repo: Path, tmp_path: Path) -> None:
@@ -538,8 +596,9 @@ def test_tool_metadata_follows_the_specification(store: Store) -> None:
     read_only = {n for n, t in tools.items() if t.annotations.read_only_hint}
     assert read_only == {"get_memory", "search_memories", "memories_for_files", "list_stale"}
     assert {n for n, t in tools.items() if t.annotations.destructive_hint} == {
-        "update_memory", "forget_memory"
-    }  # fmt: skip
+        "update_memory",
+        "forget_memory",
+    }
     for name, t in tools.items():
         assert t.title and t.annotations.title == t.title, name
         assert t.annotations.open_world_hint is False, name
@@ -563,9 +622,10 @@ def test_argument_errors_are_one_line(store: Store) -> None:
 
     serve(store.root, body)
     assert out["limit"] == (
-        True, "invalid arguments for search_memories: limit: Input should be a valid integer, "
+        True,
+        "invalid arguments for search_memories: limit: Input should be a valid integer, "
         "unable to parse string as an integer",
-    )  # fmt: skip
+    )
     error, text = out["files"]
     assert error and "\n" not in text
     assert text.startswith("invalid arguments for memories_for_files: files.0: Input should be")
@@ -576,8 +636,16 @@ def test_search_and_files(store: Store) -> None:
     from memkit import memory as mm
 
     day = __import__("datetime").date(2026, 11, 22)
-    store.add(mm.new("Money is integer cents", "Never floats for amounts.", mid="money",
-                     today=day, paths=["src/billing/**"], tags=["billing"]))  # fmt: skip
+    store.add(
+        mm.new(
+            "Money is integer cents",
+            "Never floats for amounts.",
+            mid="money",
+            today=day,
+            paths=["src/billing/**"],
+            tags=["billing"],
+        )
+    )
     store.add(mm.new("Use UTC everywhere", "Convert only in templates.", mid="utc", today=day))
     out: dict[str, Any] = {}
 
@@ -611,10 +679,21 @@ def test_verify_then_list_stale(store: Store) -> None:
     git(repo, "add", "billing.py")
     git(repo, "commit", "-q", "-m", "billing")
     day = __import__("datetime").date(2026, 11, 22)
-    store.add(mm.new("Totals are sums", "Plain sums.", mid="totals", today=day, status="draft",
-                     links=["billing.py::total"]))  # fmt: skip
-    store.add(mm.new("Totals are exact", "No rounding.", mid="exact", today=day,
-                     links=["billing.py::total"]))  # fmt: skip
+    store.add(
+        mm.new(
+            "Totals are sums",
+            "Plain sums.",
+            mid="totals",
+            today=day,
+            status="draft",
+            links=["billing.py::total"],
+        )
+    )
+    store.add(
+        mm.new(
+            "Totals are exact", "No rounding.", mid="exact", today=day, links=["billing.py::total"]
+        )
+    )
     before = (store.dir / "exact.md").read_bytes()
     out: dict[str, Any] = {}
 
@@ -634,13 +713,26 @@ def test_verify_then_list_stale(store: Store) -> None:
         "exact`); if it is wrong, propose a change with update_memory",
     )
     assert (store.dir / "exact.md").read_bytes() == before
-    assert out["fresh"] == (False, [{  # never fingerprinted: listed, with the reason
-        "id": "exact", "state": "unverified", "active": True,
-        "links": [{"link": "billing.py::total", "state": "unverified", "moved_to": None,
-                   "since": None}],
-        "reason": "its links were never fingerprinted, so memkit cannot tell when the code "
-                  "changes: check it, then verify it",
-    }])  # fmt: skip
+    assert out["fresh"] == (
+        False,
+        [
+            {  # never fingerprinted: listed, with the reason
+                "id": "exact",
+                "state": "unverified",
+                "active": True,
+                "links": [
+                    {
+                        "link": "billing.py::total",
+                        "state": "unverified",
+                        "moved_to": None,
+                        "since": None,
+                    }
+                ],
+                "reason": "its links were never fingerprinted, so memkit cannot tell when the code "
+                "changes: check it, then verify it",
+            }
+        ],
+    )
     (repo / "billing.py").write_text("def total(lines):\n    return round(sum(lines), 2)\n")
     git(repo, "commit", "-q", "-am", "round")
 
@@ -650,8 +742,9 @@ def test_verify_then_list_stale(store: Store) -> None:
     serve(repo, list_it)
     error, statuses = out["stale"]
     assert not error and [(x["id"], x["state"]) for x in statuses] == [
-        ("exact", "unverified"), ("totals", "stale")
-    ]  # fmt: skip
+        ("exact", "unverified"),
+        ("totals", "stale"),
+    ]
     status = statuses[1]
     assert status["reason"] == "its linked code changed since it was verified"
     assert [(x["link"], x["state"]) for x in status["links"]] == [("billing.py::total", "body")]

@@ -29,9 +29,15 @@ def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = Fal
     raw = json.dumps(payload)
     if process:
         env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-        done = subprocess.run([sys.executable, "-m", "memkit.agents.claude", event],
-                              input=raw, capture_output=True, text=True, cwd=root,
-                              env=env, timeout=120)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-m", "memkit.agents.claude", event],
+            input=raw,
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env=env,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         said, err = done.stdout, done.stderr
     else:
@@ -50,19 +56,32 @@ def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = Fal
 
 
 def payload(root: Path, event: str, **extra: Any) -> dict[str, Any]:
-    return {"session_id": SID, "transcript_path": str(root / "t.jsonl"), "cwd": str(root),
-            "permission_mode": "default", "hook_event_name": event, **extra}  # fmt: skip
+    return {
+        "session_id": SID,
+        "transcript_path": str(root / "t.jsonl"),
+        "cwd": str(root),
+        "permission_mode": "default",
+        "hook_event_name": event,
+        **extra,
+    }
 
 
 def edit(root: Path, file: str) -> dict[str, Any]:
     tool_input = {"file_path": str(root / file), "old_string": "a", "new_string": "b"}
-    return payload(root, "PreToolUse", tool_name="Edit", tool_input=tool_input,
-                   tool_use_id="toolu_01")  # fmt: skip
+    return payload(
+        root, "PreToolUse", tool_name="Edit", tool_input=tool_input, tool_use_id="toolu_01"
+    )
 
 
 def read(root: Path, file: str) -> dict[str, Any]:
-    return payload(root, "PostToolUse", tool_name="Read", tool_input={"file_path": file},
-                   tool_response={"type": "text"}, tool_use_id="toolu_02")  # fmt: skip
+    return payload(
+        root,
+        "PostToolUse",
+        tool_name="Read",
+        tool_input={"file_path": file},
+        tool_response={"type": "text"},
+        tool_use_id="toolu_02",
+    )
 
 
 def add(store: Store, title: str, **extra: Any) -> None:

@@ -44,8 +44,11 @@ def revise(store: Store, mid: str, **changes: object) -> mm.Memory:
 def test_a_change_to_a_reviewed_memory_is_a_new_draft(money: Store) -> None:
     rev = revise(money, "money", title="Money is cents", tags=("billing", "money"))
     assert (rev.id, rev.status, rev.revises, rev.path) == (
-        "money-revision", "draft", "money", ".memory/money-revision.md"
-    )  # fmt: skip
+        "money-revision",
+        "draft",
+        "money",
+        ".memory/money-revision.md",
+    )
     assert (money.dir / "money.md").read_text() == ORIGINAL
     again = revise(money, "money-revision", body=mm.format_body("Never floats."))
     assert (again.id, again.status, again.text) == ("money-revision", "draft", "Never floats.")
@@ -64,8 +67,9 @@ def test_a_draft_changes_in_place_and_stays_a_draft(store: Store) -> None:
 
 
 def test_approve_makes_a_draft_active(run: Invoke, money: Store) -> None:
-    money.add(mm.new("Use UTC", "Always.", mid="use-utc", today=dt.date(2026, 1, 1),
-                     status="draft"))  # fmt: skip
+    money.add(
+        mm.new("Use UTC", "Always.", mid="use-utc", today=dt.date(2026, 1, 1), status="draft")
+    )
     assert run("approve", "use-utc").stdout == "approved use-utc: .memory/use-utc.md is active\n"
     mem = money.get("use-utc")
     assert (mem.status, mem.created, mem.updated) == ("active", dt.date(2026, 1, 1), DAY)
@@ -73,8 +77,9 @@ def test_approve_makes_a_draft_active(run: Invoke, money: Store) -> None:
 
 def test_approve_applies_a_revision_to_the_original(run: Invoke, money: Store) -> None:
     body = mm.format_body("Never floats for amounts.\n\nNot even in tests.")
-    rev = revise(money, "money", title="Money is integer cents, always", body=body,
-                 tags=("billing", "money"))  # fmt: skip
+    rev = revise(
+        money, "money", title="Money is integer cents, always", body=body, tags=("billing", "money")
+    )
     out = run("approve", rev.id).stdout
     assert out == (
         "applied money-revision to .memory/money.md (title, body, tags)\n"

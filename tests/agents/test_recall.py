@@ -52,8 +52,7 @@ def index(store: Store) -> recall.Index:
         paths = [random_path(rng) for _ in range(rng.randint(0, 1))]
         globs = ["src/**/*.py", "**/*.py", "docs/**", "a/*/x.py", "日本/**/*.b", "*.py", "a/**"]
         paths += rng.sample(globs, rng.randint(0, 2))
-        m = mm.new(f"Memory {n}", "Body.", mid=f"m-{n}", today=DAY, links=links,
-                   paths=paths)  # fmt: skip
+        m = mm.new(f"Memory {n}", "Body.", mid=f"m-{n}", today=DAY, links=links, paths=paths)
         store.add(m)
     return recall.from_bytes(str(store.root), indexer.build(store, today=DAY))
 
@@ -64,8 +63,10 @@ def test_file_lookup_answers_as_the_plain_lookup_does(index: recall.Index) -> No
     rels += ["", "/", "src/", "/src/x.py", "a//b/x.py", "src/a/b/x.py", "a.b", "x.py/"]
     hits = 0
     for rel in rels:
-        got = [(mid, linked, literal, names) for _, mid, linked, literal, names in
-               recall._matches(index, rel)]  # fmt: skip
+        got = [
+            (mid, linked, literal, names)
+            for _, mid, linked, literal, names in recall._matches(index, rel)
+        ]
         assert got == list(reference(index, rel)), rel
         hits += bool(got)
     assert hits > 100  # the paths do hit the index's keys and globs
@@ -98,8 +99,15 @@ def test_the_lookup_grows_with_the_path_not_its_square(index: recall.Index) -> N
 
 def prompt_index(store: Store, titles: list[str]) -> recall.Index:
     for n in range(30):
-        store.add(mm.new(f"Filler memory number {n} about logging", "Body.", mid=f"f-{n}",
-                         today=DAY, tags=["logging"]))  # fmt: skip
+        store.add(
+            mm.new(
+                f"Filler memory number {n} about logging",
+                "Body.",
+                mid=f"f-{n}",
+                today=DAY,
+                tags=["logging"],
+            )
+        )
     for n, title in enumerate(titles):
         store.add(mm.new(title, "Body.", mid=f"t-{n}", today=DAY))
     return recall.from_bytes(str(store.root), indexer.build(store, today=DAY))
@@ -152,8 +160,11 @@ def test_a_rare_word_only_in_a_tag_is_not_enough(store: Store) -> None:
 
 
 def test_two_rare_words_in_tags_are_enough(store: Store) -> None:
-    store.add(mm.new("Packages are locked", "Body.", mid="tagged", today=DAY,
-                     tags=["pydantic", "starlette"]))  # fmt: skip
+    store.add(
+        mm.new(
+            "Packages are locked", "Body.", mid="tagged", today=DAY, tags=["pydantic", "starlette"]
+        )
+    )
     index = prompt_index(store, [])
     got = words.about_prompt(index, "upgrade pydantic and starlette", limit=3)
     assert [m for m, _ in got] == ["tagged"]

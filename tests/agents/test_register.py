@@ -56,16 +56,22 @@ def test_install_claude_keeps_other_settings(tmp_path: Path) -> None:
     assert data["hooks"]["PostToolUse"][0] == theirs
     assert data["hooks"]["PostToolUse"][1] == {
         "matcher": "Read|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|Bash",
-        "hooks": [{"type": "command", "command": launcher("memkit-hook", "post-tool-use"),
-                   "timeout": 10}],
-    }  # fmt: skip
+        "hooks": [
+            {"type": "command", "command": launcher("memkit-hook", "post-tool-use"), "timeout": 10}
+        ],
+    }
     assert data["hooks"]["SessionStart"] == [
         {
             "matcher": "startup|resume|clear|compact|fork",
-            "hooks": [{"type": "command", "command": launcher("memkit-hook", "session-start"),
-                       "timeout": 30}],
+            "hooks": [
+                {
+                    "type": "command",
+                    "command": launcher("memkit-hook", "session-start"),
+                    "timeout": 30,
+                }
+            ],
         }
-    ]  # fmt: skip
+    ]
     assert data["hooks"]["PreToolUse"][0]["matcher"] == "Edit|MultiEdit|Write|NotebookEdit"
     assert sorted(data["hooks"]) == EVENTS
     assert uninstall_claude(tmp_path) == ["updated .claude/settings.json"]
@@ -138,8 +144,15 @@ def _run_launcher(
     env = {"PATH": path, "HOME": os.environ["HOME"], "TMPDIR": str(project.parent / "tmp"),
            "CLAUDE_PROJECT_DIR": str(project), "MEMKIT_TODAY": "2026-11-22"}  # fmt: skip
     (project.parent / "tmp").mkdir(exist_ok=True)
-    return subprocess.run(["/bin/sh", "-c", command], input=payload, capture_output=True,
-                          text=True, cwd=project.parent, env=env, timeout=60)  # fmt: skip
+    return subprocess.run(
+        ["/bin/sh", "-c", command],
+        input=payload,
+        capture_output=True,
+        text=True,
+        cwd=project.parent,
+        env=env,
+        timeout=60,
+    )
 
 
 def test_launcher_finds_the_project_virtualenv_with_a_minimal_path(store: Store) -> None:
@@ -149,8 +162,14 @@ def test_launcher_finds_the_project_virtualenv_with_a_minimal_path(store: Store)
     venv_bin.mkdir(parents=True)
     (venv_bin / "memkit-hook").symlink_to(Path(sys.executable).parent / "memkit-hook")
     write_memory(store, "utc", "---\ntitle: Use UTC\n---\nAlways.\n")
-    payload = json.dumps({"session_id": "s1", "cwd": str(store.root), "source": "startup",
-                          "hook_event_name": "SessionStart"})  # fmt: skip
+    payload = json.dumps(
+        {
+            "session_id": "s1",
+            "cwd": str(store.root),
+            "source": "startup",
+            "hook_event_name": "SessionStart",
+        }
+    )
     done = _run_launcher(
         store.root, launcher("memkit-hook", "session-start"), payload, "/usr/bin:/bin"
     )
@@ -159,8 +178,14 @@ def test_launcher_finds_the_project_virtualenv_with_a_minimal_path(store: Store)
 
 
 def test_launcher_without_memkit_says_so_once_per_session(store: Store) -> None:
-    payload = json.dumps({"session_id": "abc-1", "cwd": str(store.root), "tool_name": "Read",
-                          "tool_input": {"file_path": "x"}})  # fmt: skip
+    payload = json.dumps(
+        {
+            "session_id": "abc-1",
+            "cwd": str(store.root),
+            "tool_name": "Read",
+            "tool_input": {"file_path": "x"},
+        }
+    )
     command = launcher("memkit-hook", "post-tool-use")
     outs = [_run_launcher(store.root, command, payload, "/usr/bin:/bin") for _ in range(3)]
     assert [o.returncode for o in outs] == [0, 0, 0]

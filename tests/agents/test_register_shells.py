@@ -114,8 +114,14 @@ def test_the_server_without_memkit_says_so_without_sh_on_path(tmp_path: Path) ->
     project = tmp_path / "project"
     project.mkdir()
     env = _env(tmp_path, _git_only(tmp_path))
-    done = subprocess.run(_argv(MCP_ENTRY), capture_output=True, text=True, cwd=project, env=env,
-                          stdin=subprocess.DEVNULL)  # fmt: skip
+    done = subprocess.run(
+        _argv(MCP_ENTRY),
+        capture_output=True,
+        text=True,
+        cwd=project,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
     assert (done.returncode, done.stdout) == (0, "")
     assert done.stderr.startswith("memkit is not installed for this project")
     assert done.stderr.count("\n") == 1

@@ -66,10 +66,13 @@ def node_match(
     got = subprocess.run(
         [shutil.which("node") or "node", str(folder / "match.js")],
         input=json.dumps({"globs": globs, "paths": paths}),
-        capture_output=True, text=True, check=True, timeout=60,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
         env={**os.environ, "NODE_PATH": str(folder / "node_modules")},
         cwd=folder,
-    )  # fmt: skip
+    )
     data: dict[str, dict[str, list[bool]]] = json.loads(got.stdout)
     return data
 
@@ -116,6 +119,9 @@ def test_paths_mean_the_same_to_agents_matchers(store: Store, node_matchers: Pat
                 "minimatch": any(node[g]["minimatch"][n] for g in gs),
                 "wcmatch": bool(wcmatch.globmatch(path, gs, flags=flags)),
             }
-            wrong += [f"{target}: {glob!r} as {gs} on {path!r}: memkit {want}, {m} {got}"
-                      for m, got in seen.items() if got != want]  # fmt: skip
+            wrong += [
+                f"{target}: {glob!r} as {gs} on {path!r}: memkit {want}, {m} {got}"
+                for m, got in seen.items()
+                if got != want
+            ]
     assert not wrong, "\n".join(wrong[:20])

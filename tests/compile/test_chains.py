@@ -93,9 +93,10 @@ def _root_and_package(store: Store) -> None:
             f"---\ntitle: Package {i}\npriority: 9\npaths:\n- services/payments/**\n---\n\n{BODY}",
         )
     configure(
-        store, '[compile]\ntargets = ["agents"]\nnested_agents = true\n'
-        'budgets = { agents = "12000 bytes" }\n'
-    )  # fmt: skip
+        store,
+        '[compile]\ntargets = ["agents"]\nnested_agents = true\n'
+        'budgets = { agents = "12000 bytes" }\n',
+    )
 
 
 def test_root_keeps_its_share_against_better_ranked_package(store: Store) -> None:

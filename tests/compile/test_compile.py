@@ -99,9 +99,9 @@ def test_golden_stale_annotation(store: Store) -> None:
 def test_golden_claude_import_and_nested_agents(store: Store) -> None:
     fill(store)
     configure(
-        store, '[compile]\ntargets = ["agents", "claude"]\nclaude_mode = "import"\n'
-        "nested_agents = true\n"
-    )  # fmt: skip
+        store,
+        '[compile]\ntargets = ["agents", "claude"]\nclaude_mode = "import"\nnested_agents = true\n',
+    )
     compile_(store)
     check_golden("import-nested", outputs(store.root))
 
@@ -118,8 +118,14 @@ def test_selection_and_order(store: Store) -> None:
     fill(store)
     text = (compile_(store, targets=["agents"]), (store.root / "AGENTS.md").read_text())[1]
     ids = [line[15:-4] for line in text.splitlines() if line.startswith("<!-- memkit:id=")]
-    assert ids == ["pinned-note", "priority-proc", "use-pygit2", "sql-lowercase", "tabs-banned",
-                   "api-gotcha"]  # fmt: skip
+    assert ids == [
+        "pinned-note",
+        "priority-proc",
+        "use-pygit2",
+        "sql-lowercase",
+        "tabs-banned",
+        "api-gotcha",
+    ]
 
 
 def test_hand_written_text_kept_through_removal(store: Store) -> None:
@@ -179,8 +185,11 @@ def test_foreign_rule_file_left_alone(store: Store) -> None:
 
 def test_budget_shortens_then_counts(store: Store) -> None:
     for i in range(12):
-        write_memory(store, f"m{i:02d}", f"---\ntitle: Memory {i}\npriority: {20 - i}\n---\n\n"
-                     + "A line of text.\n" * 3)  # fmt: skip
+        write_memory(
+            store,
+            f"m{i:02d}",
+            f"---\ntitle: Memory {i}\npriority: {20 - i}\n---\n\n" + "A line of text.\n" * 3,
+        )
     configure(store, '[compile]\ntargets = ["agents"]\nbudgets = { agents = "44 lines" }\n')
     plan = build(store, today=TODAY)
     assert plan.notes == (

@@ -139,8 +139,16 @@ def test_changed_code_is_annotated(run: Invoke, store: Store, repo: Path) -> Non
     (repo / "src" / "app.py").write_text("def total(xs):\n    return sum(xs)\n")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "app")
-    run("add", "Totals are sums", "-t", "decision", "--link", "src/app.py::total",
-        "-b", "total() adds the items up.")  # fmt: skip
+    run(
+        "add",
+        "Totals are sums",
+        "-t",
+        "decision",
+        "--link",
+        "src/app.py::total",
+        "-b",
+        "total() adds the items up.",
+    )
     run("verify", "totals-are-sums")
     git(repo, "add", "-A")
     git(repo, "commit", "-qm", "memory")

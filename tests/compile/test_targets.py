@@ -262,12 +262,17 @@ def test_budget_cut_keeps_source_order_and_names_the_rest(store: Store) -> None:
     (store.root / "CLAUDE.md").write_text(source)
     for t in titles:
         slug = t.lower().replace(" ", "-")
-        write_memory(store, slug, f"---\ntitle: {t}\nsource: CLAUDE.md#{slug}\n---\n\n"
-                     + "Line.\n" * 4)  # fmt: skip
+        write_memory(
+            store, slug, f"---\ntitle: {t}\nsource: CLAUDE.md#{slug}\n---\n\n" + "Line.\n" * 4
+        )
     targets(store, "agents", more='budgets = { agents = "26 lines" }\n')
     plan = build(store, today=TODAY)
-    assert [m.id for m in plan.selected] == ["zebra-crossing", "apple-pie", "mango-season",
-                                             "banana-split"]  # fmt: skip
+    assert [m.id for m in plan.selected] == [
+        "zebra-crossing",
+        "apple-pie",
+        "mango-season",
+        "banana-split",
+    ]
     (placed,) = plan.placed
     assert placed.full == ("zebra-crossing",)  # first in the file, though last by id
     assert placed.short + placed.cut == ("apple-pie", "mango-season", "banana-split")
@@ -302,17 +307,22 @@ ON_DEMAND = "activation" in getattr(Memory, "__dataclass_fields__", {})
 
 @pytest.mark.skipif(not ON_DEMAND, reason="needs the description and activation fields")
 def test_on_demand_memories_become_description_and_manual_rules(store: Store) -> None:
-    fill(store, {
-        "deploy": "---\ntitle: Deploying\nactivation: agent\n"
-                  "description: Use when deploying to production\n---\n\nRun make deploy.\n",
-        "release-notes": "---\ntitle: Release notes\nactivation: manual\n---\n\nWrite them.\n",
-    })  # fmt: skip
+    fill(
+        store,
+        {
+            "deploy": "---\ntitle: Deploying\nactivation: agent\n"
+            "description: Use when deploying to production\n---\n\nRun make deploy.\n",
+            "release-notes": "---\ntitle: Release notes\nactivation: manual\n---\n\nWrite them.\n",
+        },
+    )
     targets(store, "agents", "cursor", "windsurf", "kiro")
     compiled(store)
     assert "deploy" not in (store.root / "AGENTS.md").read_text("utf-8")
     read = lambda rel: front((store.root / rel).read_text("utf-8"))[0]  # noqa: E731
     assert read(".cursor/rules/memkit-deploy.mdc") == {
-        "description": "Use when deploying to production", "alwaysApply": False}  # fmt: skip
+        "description": "Use when deploying to production",
+        "alwaysApply": False,
+    }
     assert read(".cursor/rules/memkit-release-notes.mdc") == {"alwaysApply": False}
     assert read(".windsurf/rules/memkit-deploy.md")["trigger"] == "model_decision"
     assert read(".kiro/steering/memkit-release-notes.md") == {"inclusion": "manual"}

@@ -58,9 +58,11 @@ LAST = ["<div>\nopen block", '<custom-element data-x="1">', "</span>", "<table><
 
 def _memory(store: Store, mid: str, body: str, *, priority: int = 0, title: str = "") -> None:
     write_memory(
-        store, mid, f"---\ntitle: {title or 'Memory ' + mid!r}\npriority: {priority}\n---\n"
+        store,
+        mid,
+        f"---\ntitle: {title or 'Memory ' + mid!r}\npriority: {priority}\n---\n"
         f"Start of {mid}.\n\n{body}\n",
-    )  # fmt: skip
+    )
 
 
 def _blocks(tokens: list[Any]) -> list[tuple[str, str, int, str]]:
@@ -172,8 +174,11 @@ def test_globs_in_the_applies_line_are_code_spans(hand_written: Store, run: Invo
 
     text = (hand_written.root / "AGENTS.md").read_text("utf-8")
     check(text, {"g": "G"})
-    applies = next(t for t in MarkdownIt("commonmark").parse(text)
-                   if t.type == "inline" and t.content.startswith("Applies to"))  # fmt: skip
+    applies = next(
+        t
+        for t in MarkdownIt("commonmark").parse(text)
+        if t.type == "inline" and t.content.startswith("Applies to")
+    )
     spans = [c.content for c in applies.children or [] if c.type == "code_inline"]
     assert spans == GLOBS
 

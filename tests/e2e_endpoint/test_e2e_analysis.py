@@ -41,20 +41,38 @@ def test_counts_are_per_request_and_split_at_the_read(e2e: Any, tmp_path: Path) 
     analyze, _, scratch = e2e
     mem = {m.id: m for m in scratch.MEMORIES}
     always = f"{mem['always'].title_marker} {mem['always'].body_marker}"
-    first = {"messages": [{"role": "system", "content": f"{always} {always} [MKF:AGENTS.md]"
-                           f" {mem['bulky'].title_marker}"}]}  # fmt: skip
-    second = {"messages": [*first["messages"], {"role": "tool", "content":
-              f"{mem['api'].body_marker} [MKF:src/api/AGENTS.md]"}]}  # fmt: skip
-    record = _record(tmp_path / "r.jsonl", [
-        ("chat", first), ("chat", second), ("models", {}), ("chat", first)])  # fmt: skip
+    first = {
+        "messages": [
+            {
+                "role": "system",
+                "content": f"{always} {always} [MKF:AGENTS.md] {mem['bulky'].title_marker}",
+            }
+        ]
+    }
+    second = {
+        "messages": [
+            *first["messages"],
+            {"role": "tool", "content": f"{mem['api'].body_marker} [MKF:src/api/AGENTS.md]"},
+        ]
+    }
+    record = _record(
+        tmp_path / "r.jsonl", [("chat", first), ("chat", second), ("models", {}), ("chat", first)]
+    )
     files = ["AGENTS.md", "src/api/AGENTS.md", "CLAUDE.md"]
     r = analyze.analyse(analyze.RunResult("x", "read"), record, files)
     assert r.requests == 3  # the model listing is no model request
-    assert r.memories == {"always": ("full", 2), "api": ("full", 1), "docs": ("absent", 0),
-                          "bulky": ("short", 1)}  # fmt: skip
+    assert r.memories == {
+        "always": ("full", 2),
+        "api": ("full", 1),
+        "docs": ("absent", 0),
+        "bulky": ("short", 1),
+    }
     assert r.twice == ["always"]  # twice in one request, not twice over the run
     assert (r.start_files, r.after_files, r.read_done) == (
-        ["AGENTS.md"], ["src/api/AGENTS.md"], True)  # fmt: skip
+        ["AGENTS.md"],
+        ["src/api/AGENTS.md"],
+        True,
+    )
     assert "always:F2 api:F1 docs:- bulky:S1 read:yes" in analyze.cell(r)
 
 
@@ -69,17 +87,21 @@ def test_a_memory_in_two_requests_once_each_is_not_twice(e2e: Any, tmp_path: Pat
 
 def test_memkit_explain_is_read_per_scenario(e2e: Any) -> None:
     _, model, scratch = e2e
-    expected = model.Expected((
-        ("CLAUDE.md", "always"),
-        (".claude/rules/memkit-src-api.md", "when working on src/api/**"),
-        (".claude/rules/memkit-docs.md", "when working on docs/**"),
-    ))  # fmt: skip
+    expected = model.Expected(
+        (
+            ("CLAUDE.md", "always"),
+            (".claude/rules/memkit-src-api.md", "when working on src/api/**"),
+            (".claude/rules/memkit-docs.md", "when working on docs/**"),
+        )
+    )
     assert expected.files("root") == {"CLAUDE.md"}
     assert expected.files("sub") == {"CLAUDE.md"}
     assert expected.files("read") == {"CLAUDE.md", ".claude/rules/memkit-src-api.md"}
     assert scratch.READ.startswith("src/api/")
     assert model.disagreements({"CLAUDE.md", "x.md"}, {"CLAUDE.md", "AGENTS.md"}) == [
-        "+AGENTS.md", "-x.md"]  # fmt: skip
+        "+AGENTS.md",
+        "-x.md",
+    ]
 
 
 def test_files_by_the_folder_the_agent_starts_in(e2e: Any) -> None:
@@ -88,15 +110,17 @@ def test_files_by_the_folder_the_agent_starts_in(e2e: Any) -> None:
     _, model, scratch = e2e
     sub, after = scratch.SUBFOLDER, "or after reading a file under it"
     assert scratch.READ.startswith(sub + "/")
-    expected = model.Expected((
-        ("AGENTS.md", "when started in the repository root"),
-        (f"{sub}/AGENTS.md", f"when started in {sub}"),
-        ("docs/AGENTS.md", "when started in docs or below"),
-        ("src/AGENTS.md", "when started in src or below"),
-        (f"{sub}/x/AGENTS.md", f"when started in {sub}/x or below, {after}"),
-        ("src/y/AGENTS.md", f"when started in src or below, {after}"),
-        ("r.md", "when the agent judges it relevant (description)"),
-    ))  # fmt: skip
+    expected = model.Expected(
+        (
+            ("AGENTS.md", "when started in the repository root"),
+            (f"{sub}/AGENTS.md", f"when started in {sub}"),
+            ("docs/AGENTS.md", "when started in docs or below"),
+            ("src/AGENTS.md", "when started in src or below"),
+            (f"{sub}/x/AGENTS.md", f"when started in {sub}/x or below, {after}"),
+            ("src/y/AGENTS.md", f"when started in src or below, {after}"),
+            ("r.md", "when the agent judges it relevant (description)"),
+        )
+    )
     assert expected.files("root") == {"AGENTS.md"}
     assert expected.files("read") == {"AGENTS.md", "src/y/AGENTS.md"}
     assert expected.files("sub") == {f"{sub}/AGENTS.md", "src/AGENTS.md", "src/y/AGENTS.md"}
@@ -148,7 +172,9 @@ def test_compare_names_files_and_counts_memkit_did_not_expect(e2e: Any, tmp_path
         (("AGENTS.md", "imported by IMPORT.md when started in the repository root"), imported)
     )
     assert run.compare(through, "root", result, tmp_path, sorted(texts)) == [
-        "+CLAUDE.md", f"{always.id}:2x(model 1x)"]  # fmt: skip
+        "+CLAUDE.md",
+        f"{always.id}:2x(model 1x)",
+    ]
 
 
 def _edge(scratch: Any) -> dict[str, Any]:
@@ -161,21 +187,33 @@ def test_each_memorys_state_follows_explain_and_the_scenario(e2e: Any) -> None:
     _, model, scratch = e2e
     sub = scratch.SUBFOLDER
     expected = model.Expected(
-        (("AGENTS.md", "always"), (f"{sub}/AGENTS.md", f"when started in {sub} or below"),
-         ("docs/AGENTS.md", "when started in docs or below")),
-        (("stale", "in full in AGENTS.md"),
-         ("pkg", f"in full in {sub}/AGENTS.md"),
-         ("extra1", "title only in AGENTS.md (over budget)"),
-         ("extra9", "left out by the budget of AGENTS.md (1,855 bytes and 12,000 chars)"),
-         ("docs", "in full in docs/AGENTS.md; title only in AGENTS.md (over budget)"),
-         ("always", "in full in AGENTS.md, docs/AGENTS.md (twice)"),
-         ("byagent", "not loaded: activation agent, and no file x loads has that kind of rule"),
-         ("manual", "not loaded: activation manual, and no file x loads has that kind of rule")),
-    )  # fmt: skip
+        (
+            ("AGENTS.md", "always"),
+            (f"{sub}/AGENTS.md", f"when started in {sub} or below"),
+            ("docs/AGENTS.md", "when started in docs or below"),
+        ),
+        (
+            ("stale", "in full in AGENTS.md"),
+            ("pkg", f"in full in {sub}/AGENTS.md"),
+            ("extra1", "title only in AGENTS.md (over budget)"),
+            ("extra9", "left out by the budget of AGENTS.md (1,855 bytes and 12,000 chars)"),
+            ("docs", "in full in docs/AGENTS.md; title only in AGENTS.md (over budget)"),
+            ("always", "in full in AGENTS.md, docs/AGENTS.md (twice)"),
+            ("byagent", "not loaded: activation agent, and no file x loads has that kind of rule"),
+            ("manual", "not loaded: activation manual, and no file x loads has that kind of rule"),
+        ),
+    )
     got = {s: {m: expected.state(s, m) for m, _ in expected.fates} for s in ("root", "sub")}
-    assert got["root"] == {"stale": "full", "pkg": "absent", "extra1": "short",
-                           "extra9": "absent", "docs": "short", "always": "full",
-                           "byagent": "absent", "manual": "absent"}  # fmt: skip
+    assert got["root"] == {
+        "stale": "full",
+        "pkg": "absent",
+        "extra1": "short",
+        "extra9": "absent",
+        "docs": "short",
+        "always": "full",
+        "byagent": "absent",
+        "manual": "absent",
+    }
     assert got["sub"] == {**got["root"], "pkg": "full"}
     assert expected.state("root", "unknown") == "absent"
 
@@ -187,8 +225,11 @@ def test_stale_annotation_and_description_alone_are_seen(e2e: Any, tmp_path: Pat
     note = f"> **{scratch.STALE_NOTE}:** the code has changed: {scratch.STALE_LINK} (signature)"
     desc = f"- Release {m['byagent'].title_marker}: Use when {m['byagent'].description_marker}"
     with_note = {"system": f"{stale}\n{note}\n{desc}", "messages": []}
-    r = analyze.analyse(analyze.RunResult("x", "edge:root"), _record(
-        tmp_path / "a.jsonl", [("anthropic", with_note)]), [])  # fmt: skip
+    r = analyze.analyse(
+        analyze.RunResult("x", "edge:root"),
+        _record(tmp_path / "a.jsonl", [("anthropic", with_note)]),
+        [],
+    )
     assert r.stale_note is True
     assert (r.memories["byagent"], r.memories["manual"]) == (("desc", 1), ("absent", 0))
     assert set(r.memories) == {x.id for x in scratch.ALL}  # the edge store's memories
@@ -196,12 +237,18 @@ def test_stale_annotation_and_description_alone_are_seen(e2e: Any, tmp_path: Pat
     assert "stale-note:yes" in analyze.cell(r)
     # the note naming another link, or no note at all, is no annotation of this memory
     for text in (f"{stale}\n> **{scratch.STALE_NOTE}:** src/other.py::f", stale):
-        r = analyze.analyse(analyze.RunResult("x", "edge:root"), _record(
-            tmp_path / "b.jsonl", [("anthropic", {"system": text})]), [])  # fmt: skip
+        r = analyze.analyse(
+            analyze.RunResult("x", "edge:root"),
+            _record(tmp_path / "b.jsonl", [("anthropic", {"system": text})]),
+            [],
+        )
         assert r.stale_note is False and "stale-note:NO" in analyze.cell(r)
     # a store without a stale memory says nothing of annotations
-    r = analyze.analyse(analyze.RunResult("x", "root"), _record(
-        tmp_path / "c.jsonl", [("anthropic", {"system": stale})]), [])  # fmt: skip
+    r = analyze.analyse(
+        analyze.RunResult("x", "root"),
+        _record(tmp_path / "c.jsonl", [("anthropic", {"system": stale})]),
+        [],
+    )
     assert r.stale_note is None and "stale" not in r.memories
 
 
@@ -216,12 +263,21 @@ def test_compare_names_memories_in_the_wrong_state(e2e: Any, tmp_path: Path) -> 
     result = analyze.RunResult("x", "edge:root", start_files=["AGENTS.md"], stale_note=False)
     result.memories = {x.id: ("absent", 0) for x in scratch.ALL}
     result.memories.update(stale=("full", 1), extra9=("short", 1), byagent=("desc", 1))
-    want = model.Expected((("AGENTS.md", "always"),), (
-        ("stale", "in full in AGENTS.md"), ("extra1", "title only in AGENTS.md (over budget)"),
-        ("extra9", "left out by the budget of AGENTS.md (9 bytes)")))  # fmt: skip
+    want = model.Expected(
+        (("AGENTS.md", "always"),),
+        (
+            ("stale", "in full in AGENTS.md"),
+            ("extra1", "title only in AGENTS.md (over budget)"),
+            ("extra9", "left out by the budget of AGENTS.md (9 bytes)"),
+        ),
+    )
     got = run.compare(want, "root", result, tmp_path, ["AGENTS.md"])
-    assert got == ["byagent:desc(model absent)", "extra1:absent(model short)",
-                   "extra9:short(model absent)", "stale:no annotation"]  # fmt: skip
+    assert got == [
+        "byagent:desc(model absent)",
+        "extra1:absent(model short)",
+        "extra9:short(model absent)",
+        "stale:no annotation",
+    ]
 
 
 @pytest.mark.slow  # a dozen memkit processes
@@ -266,10 +322,18 @@ def test_files_added_after_each_of_several_reads_are_told_apart(e2e: Any, tmp_pa
     analyze, _, scratch = e2e
     alpha = next(m for m in scratch.NEST if m.id == "alpha")
     start = {"messages": [{"role": "user", "content": "[MKF:CLAUDE.md]"}]}
-    one = {"messages": [*start["messages"], {"role": "tool", "content": f"{alpha.body_marker}"
-                                             " [MKF:pkg/alpha/AGENTS.md]"}]}  # fmt: skip
-    two = {"messages": [*one["messages"], {"role": "tool", "content":
-           "[MKF:.claude/rules/memkit-pkg-beta.md]"}]}  # fmt: skip
+    one = {
+        "messages": [
+            *start["messages"],
+            {"role": "tool", "content": f"{alpha.body_marker} [MKF:pkg/alpha/AGENTS.md]"},
+        ]
+    }
+    two = {
+        "messages": [
+            *one["messages"],
+            {"role": "tool", "content": "[MKF:.claude/rules/memkit-pkg-beta.md]"},
+        ]
+    }
     record = _record(tmp_path / "r.jsonl", [("chat", start), ("chat", one), ("chat", two)])
     files = ["CLAUDE.md", "pkg/alpha/AGENTS.md", ".claude/rules/memkit-pkg-beta.md"]
     r = analyze.analyse(analyze.RunResult("x", "nest:read"), record, files)
@@ -289,15 +353,22 @@ def test_the_nest_stores_scenarios_open_each_package_and_start_in_one(e2e: Any) 
     assert [r.split("/")[1] for r in reads] == ["alpha", "beta"] and sub == "pkg/alpha"
     assert set(scratch.LINKS) == {f"{sub}/CLAUDE.md"}
     after = "or after reading a file under it"
-    expected = model.Expected((
-        ("CLAUDE.md", "always"),
-        ("pkg/alpha/AGENTS.md", f"when started in pkg/alpha or below, {after}"),
-        ("pkg/beta/AGENTS.md", "when started in pkg/beta or below"),
-        (".claude/rules/memkit-pkg-beta.md", "when working on pkg/beta/**"),
-    ), reads=reads, subfolder=sub)  # fmt: skip
+    expected = model.Expected(
+        (
+            ("CLAUDE.md", "always"),
+            ("pkg/alpha/AGENTS.md", f"when started in pkg/alpha or below, {after}"),
+            ("pkg/beta/AGENTS.md", "when started in pkg/beta or below"),
+            (".claude/rules/memkit-pkg-beta.md", "when working on pkg/beta/**"),
+        ),
+        reads=reads,
+        subfolder=sub,
+    )
     assert expected.files("root") == {"CLAUDE.md"}
-    assert expected.files("read") == {"CLAUDE.md", "pkg/alpha/AGENTS.md",
-                                      ".claude/rules/memkit-pkg-beta.md"}  # fmt: skip
+    assert expected.files("read") == {
+        "CLAUDE.md",
+        "pkg/alpha/AGENTS.md",
+        ".claude/rules/memkit-pkg-beta.md",
+    }
     assert expected.files("sub") == {"CLAUDE.md", "pkg/alpha/AGENTS.md"}
     assert model.Expected(expected.files_when).files("read") == {"CLAUDE.md"}  # src/api/...
 
@@ -312,8 +383,12 @@ def test_the_nest_store_links_claude_to_one_packages_agents_md(e2e: Any, tmp_pat
     repo = tmp_path / "repo"
     files = scratch.build(repo, memkit, "nest")
     assert (repo / "pkg/alpha/CLAUDE.md").is_symlink()
-    assert {"CLAUDE.md", "pkg/alpha/AGENTS.md", "pkg/beta/AGENTS.md",
-            ".claude/rules/memkit-pkg-beta.md"} <= set(files)  # fmt: skip
+    assert {
+        "CLAUDE.md",
+        "pkg/alpha/AGENTS.md",
+        "pkg/beta/AGENTS.md",
+        ".claude/rules/memkit-pkg-beta.md",
+    } <= set(files)
     assert not (repo / ".claude/rules/memkit-pkg-alpha.md").exists()
     reads, sub = scratch.reads_of("nest"), scratch.subfolder_of("nest")
     claude = model.explain(memkit, str(repo), "claude", reads, sub)
@@ -340,8 +415,10 @@ def test_reanalysis_of_the_runs_folder_takes_each_cells_latest_run(
         if rel != "T2/x/y":
             (tmp_path / rel / "logs" / "spec.json").write_text("{}")
     assert run.recorded(tmp_path) == [tmp_path / "T2/claude-root", tmp_path / "T1/codex-nest-read"]
-    assert run.recorded(tmp_path / "T1") == [tmp_path / "T1/claude-root",
-                                             tmp_path / "T1/codex-nest-read"]  # fmt: skip
+    assert run.recorded(tmp_path / "T1") == [
+        tmp_path / "T1/claude-root",
+        tmp_path / "T1/codex-nest-read",
+    ]
 
 
 def test_a_run_memkits_model_gets_wrong_fails_the_suite(

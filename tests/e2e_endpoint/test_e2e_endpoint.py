@@ -335,10 +335,12 @@ def test_tool_results_are_counted_per_flavour() -> None:
     def result(n: int) -> dict[str, Any]:
         return {"type": "tool_result", "tool_use_id": str(n)}
 
-    anthropic = {"messages": [
-        {"role": "user", "content": [result(1)]},
-        {"role": "user", "content": [result(2), {"type": "text"}]},
-    ]}  # fmt: skip
+    anthropic = {
+        "messages": [
+            {"role": "user", "content": [result(1)]},
+            {"role": "user", "content": [result(2), {"type": "text"}]},
+        ]
+    }
     chat = {"messages": [{"role": "user"}, {"role": "tool"}, {"role": "tool"}]}
     responses = {"input": [{"type": "function_call_output"}, {"type": "message"}]}
     gemini = {"contents": [{"parts": [{"functionResponse": {}}, {"text": "x"}]}]}

@@ -134,8 +134,13 @@ def test_a_foreign_or_mangled_index_is_rebuilt_whole(
     (store.cache_dir).mkdir(parents=True, exist_ok=True)
     (store.cache_dir / hook_index.INDEX_NAME).write_text(planted, encoding="utf-8")
     assert hook_index.read_index(root, stamps)[0] == [
-        "docs/d0.md", "docs/d1.md", "docs/d2.md", "src/m0.py", "src/m1.py", "src/m2.py"
-    ]  # fmt: skip
+        "docs/d0.md",
+        "docs/d1.md",
+        "docs/d2.md",
+        "src/m0.py",
+        "src/m1.py",
+        "src/m2.py",
+    ]
 
 
 def test_a_memory_too_new_to_trust_is_read_again_and_only_it(

@@ -32,10 +32,13 @@ needs_awk = pytest.mark.skipif(
     shutil.which("awk") is None or os.name == "nt", reason="the script's check needs awk"
 )
 needs_find = pytest.mark.skipif(
-    os.name == "nt" or subprocess.run(["find", ".", "-maxdepth", "0", "-cnewer", "."],
-                                      capture_output=True).returncode != 0,
+    os.name == "nt"
+    or subprocess.run(
+        ["find", ".", "-maxdepth", "0", "-cnewer", "."], capture_output=True
+    ).returncode
+    != 0,
     reason="the script's check needs a find with -cnewer (GNU, BSD, macOS)",
-)  # fmt: skip
+)
 
 LINKS = ["src/app.py", "lib/", "docs/guide.md", "ünï/cødé.py", "a b/c.py", "x/y"]
 OUTPUTS = ["AGENTS.md", ".cursor/rules/memkit*", "CLAUDE.md"]

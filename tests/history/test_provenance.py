@@ -107,14 +107,35 @@ def test_history_complete_in_order_following_renames(store: Store, history: dict
         (e.commit, e.author, e.action, e.path, e.old_path, e.fields, e.body) for e in log.entries
     ]
     assert got == [
-        (history["tag"], "Bob Kahn", "modified", ".memory/git/alpha.md", ".memory/git/alpha.md",
-         ("tags",), False),
-        (history["move"], "Cy Young", "renamed", ".memory/git/alpha.md", ".memory/alpha.md",
-         (), False),
-        (history["edit"], "Bob Kahn", "modified", ".memory/alpha.md", ".memory/alpha.md",
-         ("status",), True),
+        (
+            history["tag"],
+            "Bob Kahn",
+            "modified",
+            ".memory/git/alpha.md",
+            ".memory/git/alpha.md",
+            ("tags",),
+            False,
+        ),
+        (
+            history["move"],
+            "Cy Young",
+            "renamed",
+            ".memory/git/alpha.md",
+            ".memory/alpha.md",
+            (),
+            False,
+        ),
+        (
+            history["edit"],
+            "Bob Kahn",
+            "modified",
+            ".memory/alpha.md",
+            ".memory/alpha.md",
+            ("status",),
+            True,
+        ),
         (history["add"], "Ada Lovelace", "added", ".memory/alpha.md", None, (), False),
-    ]  # fmt: skip
+    ]
     assert log.entries[0].date == "2026-01-05T12:00:00+01:00"
     assert log.boundary is None and not log.shallow
 
@@ -129,11 +150,18 @@ def test_log_cli_text_and_json(run: Invoke, history: dict[str, str]) -> None:
     )
     first = json.loads(run("log", "alpha", "--json").stdout)[0]
     assert first == {
-        "commit": history["tag"], "author": "Bob Kahn", "email": "bob@example.com",
-        "date": "2026-01-05T12:00:00+01:00", "message": "Tag alpha\n\nWith a longer message.",
-        "id": "alpha", "action": "modified", "path": ".memory/git/alpha.md",
-        "old_path": ".memory/git/alpha.md", "fields": ["tags"], "body": False,
-    }  # fmt: skip
+        "commit": history["tag"],
+        "author": "Bob Kahn",
+        "email": "bob@example.com",
+        "date": "2026-01-05T12:00:00+01:00",
+        "message": "Tag alpha\n\nWith a longer message.",
+        "id": "alpha",
+        "action": "modified",
+        "path": ".memory/git/alpha.md",
+        "old_path": ".memory/git/alpha.md",
+        "fields": ["tags"],
+        "body": False,
+    }
 
 
 def test_log_of_the_store(run: Invoke, store: Store, history: dict[str, str]) -> None:
@@ -203,8 +231,12 @@ def test_provenance_of_a_memory_removed_meanwhile(store: Store, history: dict[st
     path = store.dir / "git" / "alpha.md"
     path.write_text(path.read_text() + "More.\n")  # uncommitted: show compares the file
     mem = store.get("alpha")
-    subprocess.run([sys.executable, "-m", "memkit", "rm", "alpha"], cwd=store.root, check=True,
-                   capture_output=True)  # fmt: skip
+    subprocess.run(
+        [sys.executable, "-m", "memkit", "rm", "alpha"],
+        cwd=store.root,
+        check=True,
+        capture_output=True,
+    )
     with pytest.raises(MemoryNotFoundError, match=r"^\.memory/git/alpha\.md no longer exists"):
         provenance(store, mem)
 

@@ -141,8 +141,14 @@ def test_json_output(run: Invoke, branch: dict[str, str]) -> None:
     assert data["stale"] == [] and data["notes"] == []
     scoped = next(c for c in data["changes"] if c["id"] == "scoped")
     assert scoped == {
-        "id": "scoped", "kind": "added", "title": "Scoped", "path": ".memory/scoped.md",
-        "old_path": None, "flags": ["agent-written"], "invalid": False, "owners": [],
+        "id": "scoped",
+        "kind": "added",
+        "title": "Scoped",
+        "path": ".memory/scoped.md",
+        "old_path": None,
+        "flags": ["agent-written"],
+        "invalid": False,
+        "owners": [],
         "fields": [
             {"name": "title", "old": None, "new": "Scoped"},
             {"name": "type", "old": None, "new": "note"},
@@ -151,7 +157,7 @@ def test_json_output(run: Invoke, branch: dict[str, str]) -> None:
             {"name": "source", "old": None, "new": "claude session 42"},
         ],
         "body_diff": "@@ -0,0 +1 @@\n+Text.",
-    }  # fmt: skip
+    }
     assert run("diff", "--json").stdout == run("diff", "--format", "json").stdout
 
 

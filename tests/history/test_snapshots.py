@@ -62,10 +62,16 @@ def test_a_second_review_of_a_range_parses_only_invalid_files(
     first = review(store, ranged, head)
     assert first is not None
     assert {c.id: c.kind for c in first.changes} == {
-        "m0": "changed", "m1": "changed", "m2": "changed", "m3": "removed",
-        "m4-renamed": "renamed", "m5": "changed", "n1": "added", "n2": "added",
+        "m0": "changed",
+        "m1": "changed",
+        "m2": "changed",
+        "m3": "removed",
+        "m4-renamed": "renamed",
+        "m5": "changed",
+        "n1": "added",
+        "n2": "added",
         **({"m6": "changed"} if head is None else {}),
-    }  # fmt: skip
+    }
     mems = store.memories()  # the store's own load is not what is counted
     parsed = counting(monkeypatch)
     again = review(store, ranged, head, mems)

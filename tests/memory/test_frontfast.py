@@ -132,13 +132,35 @@ def test_tricky_values_keys_and_layouts() -> None:
     for k in KEYS:
         texts += [f"{k}: 1\n", f"{k}:\n- a\n", f"x: 1\n{k}: 2\n"]
     texts += [
-        "", "# only a comment\n", "\n\n", "a: 1\na: 2\n", "a: 1\n b\n", "a:\n  b\n",
-        "a: x\n  # c\n", "a: x\n  # c\n  y\n", "l:\n- a\n  b\n", "l:\n- a\n -b\n",
-        " a: 1\n", "a:\n  b: 1\n c: 2\n", "a:\n-\n", "a:\n- - b\n", "a:\n- b: c\n",
-        "a: 'x\n  y'\n", 'a: "x\n  y"\n', "a: |\n  x\n", "a:\n\n- x\n\n# c\n- y\n",
-        "a:   b   \n", "a:\n  b:\n    c: 1\n", "a: 1\r\nb: 2\r\n", "- a\n", "a\n", "1: x\n",
-        "a:\n    - x\n    - y\nb: z\n", "a:\n- x\nb:\n- y\n", "a: &x 1\nb: *x\n",
-    ]  # fmt: skip
+        "",
+        "# only a comment\n",
+        "\n\n",
+        "a: 1\na: 2\n",
+        "a: 1\n b\n",
+        "a:\n  b\n",
+        "a: x\n  # c\n",
+        "a: x\n  # c\n  y\n",
+        "l:\n- a\n  b\n",
+        "l:\n- a\n -b\n",
+        " a: 1\n",
+        "a:\n  b: 1\n c: 2\n",
+        "a:\n-\n",
+        "a:\n- - b\n",
+        "a:\n- b: c\n",
+        "a: 'x\n  y'\n",
+        'a: "x\n  y"\n',
+        "a: |\n  x\n",
+        "a:\n\n- x\n\n# c\n- y\n",
+        "a:   b   \n",
+        "a:\n  b:\n    c: 1\n",
+        "a: 1\r\nb: 2\r\n",
+        "- a\n",
+        "a\n",
+        "1: x\n",
+        "a:\n    - x\n    - y\nb: z\n",
+        "a:\n- x\nb:\n- y\n",
+        "a: &x 1\nb: *x\n",
+    ]
     assert check(texts) > len(texts) // 3
 
 
@@ -162,11 +184,21 @@ def test_cached_lines_give_the_same_values_to_every_memory() -> None:
     parser = FrontParser(tag, CONSTRUCTORS)
     rng = random.Random(5)
     texts = [
-        "".join(rng.choice(["type: note\n", "created: 2026-01-02\n", "pin: yes\n",
-                            "tags:\n- a\n- 'b'\n", "priority: 0x10\n", "x: ~\n"])
-                for _ in range(3))
+        "".join(
+            rng.choice(
+                [
+                    "type: note\n",
+                    "created: 2026-01-02\n",
+                    "pin: yes\n",
+                    "tags:\n- a\n- 'b'\n",
+                    "priority: 0x10\n",
+                    "x: ~\n",
+                ]
+            )
+            for _ in range(3)
+        )
         for _ in range(300)
-    ]  # fmt: skip
+    ]
     check(texts, parser)
     check(texts, parser)
 

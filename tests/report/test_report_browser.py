@@ -48,9 +48,13 @@ def browser() -> Iterator[Any]:
 def page_file(repo: Path, run: Invoke, monkeypatch: pytest.MonkeyPatch) -> Path:
     build(repo, run, monkeypatch)
     store = Store(repo)
-    write_memory(store, "evil", "---\ntitle: '<img src=x onerror=alert(1)>'\ntags: [auth]\n---\n\n"
-                 "<script>alert(2)</script> ![t](https://tracker.example/p.png) "
-                 "[x](javascript:alert(3))\n")  # fmt: skip
+    write_memory(
+        store,
+        "evil",
+        "---\ntitle: '<img src=x onerror=alert(1)>'\ntags: [auth]\n---\n\n"
+        "<script>alert(2)</script> ![t](https://tracker.example/p.png) "
+        "[x](javascript:alert(3))\n",
+    )
     git(repo, "add", ".")
     git(repo, "commit", "-q", "-m", "evil")
     out = repo / "report.html"

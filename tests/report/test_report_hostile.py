@@ -43,13 +43,17 @@ def hostile(title: str, **fields: str) -> str:
 
 @pytest.fixture
 def page(repo: Path, store: Store) -> tuple[str, El]:
-    write_memory(store, "evil", hostile(
-        HOSTILE_TITLE,
-        tags='["x\\" onfocus=\\"alert(8)", "</option><script>alert(9)</script>"]',
-        paths='["src/&amp;lt;x/*.py", "javascript:alert(11)"]',
-        links='["src/\\"><img src=x onerror=alert(12)>.py"]',
-        source="'<iframe src=https://evil.example>'",
-    ))  # fmt: skip
+    write_memory(
+        store,
+        "evil",
+        hostile(
+            HOSTILE_TITLE,
+            tags='["x\\" onfocus=\\"alert(8)", "</option><script>alert(9)</script>"]',
+            paths='["src/&amp;lt;x/*.py", "javascript:alert(11)"]',
+            links='["src/\\"><img src=x onerror=alert(12)>.py"]',
+            source="'<iframe src=https://evil.example>'",
+        ),
+    )
     write_memory(store, "broken", hostile("Broken", paths='["src/<script>alert(10)</script>/*"]'))
     git(repo, "add", ".")
     git(
@@ -58,8 +62,8 @@ def page(repo: Path, store: Store) -> tuple[str, El]:
         "-q",
         "-m",
         '<script>alert("commit")</script>',
-        GIT_AUTHOR_NAME='"><svg onload=alert(13)>',
-    )  # fmt: skip (git drops the < and >)
+        GIT_AUTHOR_NAME='"><svg onload=alert(13)>',  # git drops the < and >
+    )
     text = build_page(store, today=DAY)
     return text, parse(text)
 

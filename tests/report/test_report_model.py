@@ -31,9 +31,13 @@ def entry(report: Report, mid: str):  # type: ignore[no-untyped-def]
 
 def test_counts_by_freshness_type_and_status(report: Report) -> None:
     assert report.counts("freshness") == [
-        ("fresh", 2), ("stale", 1), ("expired", 1), ("review-due", 1), ("unverified", 1),
+        ("fresh", 2),
+        ("stale", 1),
+        ("expired", 1),
+        ("review-due", 1),
+        ("unverified", 1),
         ("draft", 1),
-    ]  # fmt: skip
+    ]
     assert dict(report.counts("type"))["decision"] == 1
     assert report.counts("status") == [("active", 6), ("draft", 1)]
     assert report.stale_by_kind() == [("body", 1)]
@@ -43,9 +47,14 @@ def test_counts_by_freshness_type_and_status(report: Report) -> None:
 def test_queue_is_oldest_first_and_holds_all_but_fresh(report: Report) -> None:
     queue = [e.memory.id for e in report.queue()]
     assert sorted(queue) == sorted(
-        ["login-checks-the-password", "old-deploy-note", "check-the-ops-runbook",
-         "never-verified", "agent-noticed-retries"]
-    )  # fmt: skip
+        [
+            "login-checks-the-password",
+            "old-deploy-note",
+            "check-the-ops-runbook",
+            "never-verified",
+            "agent-noticed-retries",
+        ]
+    )
     ages = [e.age for e in report.queue()]
     assert ages == sorted(ages)
 
@@ -62,8 +71,7 @@ def test_stale_symbol_shows_its_own_diff(report: Report) -> None:
 
 def test_history_comes_from_git(report: Report) -> None:
     [added] = entry(report, "never-verified").history
-    assert (added.author, added.action, added.summary) == ("Grace Hopper", "added",
-                                                           "more memories")  # fmt: skip
+    assert (added.author, added.action, added.summary) == ("Grace Hopper", "added", "more memories")
     assert entry(report, "agent-noticed-retries").history == ()  # not committed yet
     assert {h.id for h in report.recent} >= {"login-checks-the-password", "never-verified"}
 

@@ -43,8 +43,14 @@ def test_sections_and_counts(page: El) -> None:
         assert page.find("section", id=section)
     fresh = page.find("table", data_attr="freshness")
     rows = {r.find("th").text: r.find("td", class_="n").text for r in fresh.find_all("tr")[1:]}
-    assert rows == {"fresh": "2", "stale": "1", "expired": "1", "review-due": "1",
-                    "unverified": "1", "draft": "1"}  # fmt: skip
+    assert rows == {
+        "fresh": "2",
+        "stale": "1",
+        "expired": "1",
+        "review-due": "1",
+        "unverified": "1",
+        "draft": "1",
+    }
     assert page.find_all("section", id="pull-request") == []  # only with --base
 
 
@@ -85,8 +91,10 @@ def test_codemap_colours_by_worst(page: El) -> None:
     auth = next(li for li in tree.find_all("li", class_="leaf") if "auth.py" in li.text)
     assert "stale" in auth.find("span", class_="dot").attrs["class"]
     chips = {a.text: a.attrs["href"] for a in auth.find_all("a", class_="chip")}
-    assert chips == {"login-checks-the-password": "#m-login-checks-the-password",
-                     "sessions-refresh-their-token": "#m-sessions-refresh-their-token"}  # fmt: skip
+    assert chips == {
+        "login-checks-the-password": "#m-login-checks-the-password",
+        "sessions-refresh-their-token": "#m-sessions-refresh-their-token",
+    }
 
 
 def test_same_store_and_date_give_the_same_bytes(built: Store) -> None:

@@ -73,8 +73,17 @@ def team(tmp: Path, config: str = "") -> tuple[Path, Path, Path]:
     (seed / "src" / "app.py").write_text(APP, encoding="utf-8")
     git(seed, "add", "-A")
     git(seed, "commit", "-q", "-m", "code")
-    memkit(seed, "add", "Totals are rounded once", "--type", "decision",
-           "--link", "src/app.py::total", "--body", "Round the sum, never each line.")  # fmt: skip
+    memkit(
+        seed,
+        "add",
+        "Totals are rounded once",
+        "--type",
+        "decision",
+        "--link",
+        "src/app.py::total",
+        "--body",
+        "Round the sum, never each line.",
+    )
     memkit(seed, "compile")
     git(seed, "add", "-A")
     git(seed, "commit", "-q", "-m", "memory: rounding")
@@ -92,8 +101,9 @@ def team(tmp: Path, config: str = "") -> tuple[Path, Path, Path]:
 def claude(clone: Path, event: str, payload: dict[str, Any]) -> str:
     """Run a Claude Code hook as Claude Code does: JSON on stdin, cwd in the project."""
     args = [sys.executable, "-m", "memkit", "claude-hook", event]
-    done = subprocess.run(args, input=json.dumps(payload), cwd=clone, capture_output=True,
-                          text=True, env=env())  # fmt: skip
+    done = subprocess.run(
+        args, input=json.dumps(payload), cwd=clone, capture_output=True, text=True, env=env()
+    )
     assert done.returncode == 0, done.stderr
     return done.stderr
 

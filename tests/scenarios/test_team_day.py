@@ -41,8 +41,15 @@ def test_code_change_stales_a_memory_hook_and_ci_agree(tmp_path: Path) -> None:
     [fail] = failures(ci(ada, code=1))
     assert fail.startswith("memkit ci: FAIL .memory/totals-are-rounded-once.md: ")
     assert "this change altered src/app.py::total" in fail and "memkit verify" in fail
-    sh(ada, sys.executable, "-m", "memkit", "edit", "totals-are-rounded-once",
-       EDITOR="sed -i s/Round.the.sum,.never.each.line./Totals.are.not.rounded./")  # fmt: skip
+    sh(
+        ada,
+        sys.executable,
+        "-m",
+        "memkit",
+        "edit",
+        "totals-are-rounded-once",
+        EDITOR="sed -i s/Round.the.sum,.never.each.line./Totals.are.not.rounded./",
+    )
     assert "Totals.are.not.rounded." in (ada / ".memory" / "totals-are-rounded-once.md").read_text()
     memkit(ada, "verify", "totals-are-rounded-once", "--commit")
     memkit(ada, "compile", "--check")
@@ -65,8 +72,18 @@ def test_agent_session_drafts_never_turn_ci_red(tmp_path: Path) -> None:
 def test_add_commit_leaves_the_outputs_current(tmp_path: Path) -> None:
     _, ada, _ = team(tmp_path)
     git(ada, "checkout", "-q", "-b", "gotcha")
-    memkit(ada, "add", "Taxes use the line's country", "--type", "gotcha",
-           "--link", "src/app.py::tax", "--body", "Not the buyer's.", "--commit")  # fmt: skip
+    memkit(
+        ada,
+        "add",
+        "Taxes use the line's country",
+        "--type",
+        "gotcha",
+        "--link",
+        "src/app.py::tax",
+        "--body",
+        "Not the buyer's.",
+        "--commit",
+    )
     assert git(ada, "status", "--porcelain").stdout == ""
     memkit(ada, "compile", "--check")
     assert ci(ada, code=0)[-1].startswith("memkit ci: ok")
@@ -79,8 +96,10 @@ def test_two_branches_merge_cleanly_and_stay_current(tmp_path: Path) -> None:
     do not land next to each other touch different lines (benchmarks/bench_merge.py).
     """
     _, ada, bob = team(tmp_path, AGENTS_ONLY)
-    for clone, branch, title in ((ada, "a", "Always log the request id"),
-                                 (bob, "b", "Zero-downtime deploys drain first")):  # fmt: skip
+    for clone, branch, title in (
+        (ada, "a", "Always log the request id"),
+        (bob, "b", "Zero-downtime deploys drain first"),
+    ):
         git(clone, "checkout", "-q", "-b", branch)
         memkit(clone, "add", title, "--type", "decision", "--body", "Why: incidents.", "--commit")
         assert ci(clone, code=0)[-1].startswith("memkit ci: ok")
@@ -123,8 +142,10 @@ def test_clean_merge_regenerates_what_the_branch_left_stale(tmp_path: Path) -> N
 def test_conflicting_merge_is_settled_by_compile(tmp_path: Path) -> None:
     _, ada, bob = team(tmp_path, AGENTS_ONLY)
     # Both titles sort just after the seed memory's: the same gap in AGENTS.md.
-    for clone, branch, title in ((ada, "a", "Totals use decimals"),
-                                 (bob, "b", "Totals use integers")):  # fmt: skip
+    for clone, branch, title in (
+        (ada, "a", "Totals use decimals"),
+        (bob, "b", "Totals use integers"),
+    ):
         git(clone, "checkout", "-q", "-b", branch)
         memkit(clone, "add", title, "--type", "decision", "--body", "Why: money.", "--commit")
         git(clone, "push", "-q", "origin", branch)
@@ -152,10 +173,19 @@ def test_conflicting_merge_is_settled_by_compile(tmp_path: Path) -> None:
 def test_rebase_onto_a_main_that_moved(tmp_path: Path) -> None:
     _, ada, bob = team(tmp_path, AGENTS_ONLY)
     git(ada, "checkout", "-q", "-b", "feature")
-    memkit(ada, "add", "Always log the request id", "--type", "decision", "--body", "x.",
-           "--commit")  # fmt: skip
-    memkit(bob, "add", "Zero-downtime deploys drain first", "--type", "decision", "--body", "y.",
-           "--commit")  # fmt: skip
+    memkit(
+        ada, "add", "Always log the request id", "--type", "decision", "--body", "x.", "--commit"
+    )
+    memkit(
+        bob,
+        "add",
+        "Zero-downtime deploys drain first",
+        "--type",
+        "decision",
+        "--body",
+        "y.",
+        "--commit",
+    )
     git(bob, "push", "-q", "origin", "main")
     git(ada, "fetch", "-q", "origin")
     git(ada, "rebase", "-q", "origin/main")
@@ -166,8 +196,18 @@ def test_rebase_onto_a_main_that_moved(tmp_path: Path) -> None:
 def test_ci_gate_scopes_failures_to_the_change(tmp_path: Path) -> None:
     _, ada, bob = team(tmp_path)
     # On main: a memory that expires tomorrow (main's own business, not a pull request's).
-    memkit(bob, "add", "Freeze deploys this week", "--type", "procedure", "--body", "x.",
-           "--expires", "2026-11-23", "--commit")  # fmt: skip
+    memkit(
+        bob,
+        "add",
+        "Freeze deploys this week",
+        "--type",
+        "procedure",
+        "--body",
+        "x.",
+        "--expires",
+        "2026-11-23",
+        "--commit",
+    )
     git(bob, "push", "-q", "origin", "main")
     git(ada, "pull", "-q", "--ff-only")
     git(ada, "checkout", "-q", "-b", "unrelated")
@@ -177,8 +217,16 @@ def test_ci_gate_scopes_failures_to_the_change(tmp_path: Path) -> None:
     git(ada, "fetch", "-q")
     later = memkit(ada, "ci", "--base", "origin/main", code=None)
     assert later.returncode == 0, later.stdout
-    expired = sh(ada, sys.executable, "-m", "memkit", "ci", "--base", "origin/main",
-                 MEMKIT_TODAY="2026-12-01")  # fmt: skip
+    expired = sh(
+        ada,
+        sys.executable,
+        "-m",
+        "memkit",
+        "ci",
+        "--base",
+        "origin/main",
+        MEMKIT_TODAY="2026-12-01",
+    )
     assert "memkit ci: note: compiled files already out of date on the base branch" in (
         expired.stdout
     )

@@ -36,18 +36,37 @@ def ids(store: Store, query: str, **options: object) -> list[str]:
 def seed_retries(store: Store) -> None:
     """Two memories about retries and a draft: what the command-line tests search."""
     body = "The gateway double-charges when we retry more often."
-    mem(store, "retry-limit", "Retry failed charges three times", body, type="decision",
-        tags="[billing]", updated="2026-02-01")  # fmt: skip
+    mem(
+        store,
+        "retry-limit",
+        "Retry failed charges three times",
+        body,
+        type="decision",
+        tags="[billing]",
+        updated="2026-02-01",
+    )
     mem(store, "backoff", "Back off between retries", "Wait 1, 10, 60 minutes.", type="convention")
     mem(store, "draft-retry", "Retry draft", "retry", status="draft")
 
 
 def seed_context(store: Store) -> None:
     """Memories about src/auth (by glob and by link) and src/billing, one always-on, one draft."""
-    mem(store, "argon", "Passwords use argon2", "Hash with argon2id.", paths="['src/auth/**']",
-        updated="2026-05-01")  # fmt: skip
-    mem(store, "limits", "Login is throttled", "Five failures per account.",
-        links="[src/auth/login.py::AuthService.login]", updated="2026-06-01")  # fmt: skip
+    mem(
+        store,
+        "argon",
+        "Passwords use argon2",
+        "Hash with argon2id.",
+        paths="['src/auth/**']",
+        updated="2026-05-01",
+    )
+    mem(
+        store,
+        "limits",
+        "Login is throttled",
+        "Five failures per account.",
+        links="[src/auth/login.py::AuthService.login]",
+        updated="2026-06-01",
+    )
     mem(store, "cents", "Money is integer cents", "Never floats.", paths="['src/billing/**']")
     mem(store, "utc", "Use UTC everywhere", "Convert only for display; login times too.")
     mem(store, "draft", "A draft about login", "login", paths="['src/auth/**']", status="draft")

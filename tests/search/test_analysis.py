@@ -5,8 +5,16 @@ from memkit.search import analyze
 
 def test_analyzer_splits_identifiers_and_stems() -> None:
     assert analyze("AuthService.login authenticate_user max_retry HTTPServer") == [
-        "auth", "servic", "login", "authent", "user", "max", "retri", "http", "server",
-    ]  # fmt: skip
+        "auth",
+        "servic",
+        "login",
+        "authent",
+        "user",
+        "max",
+        "retri",
+        "http",
+        "server",
+    ]
     assert analyze("How do we run the retries?") == ["run", "retri"]
 
 

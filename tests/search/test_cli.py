@@ -32,12 +32,18 @@ def test_search_text_and_json(run: Invoke, store: Store) -> None:
         ("retry-limit", "fresh"),
     ]
     assert hits[1] == {
-        "id": "retry-limit", "title": "Retry failed charges three times", "score": hits[1]["score"],
-        "state": "fresh", "path": ".memory/retry-limit.md", "type": "decision",
-        "snippet": "The gateway double-charges when we **retry** more often.", "stale": None,
-    }  # fmt: skip
-    assert [h["id"] for h in json.loads(run("search", "retry", "--type", "convention",
-                                            "--json").stdout)] == ["backoff"]  # fmt: skip
+        "id": "retry-limit",
+        "title": "Retry failed charges three times",
+        "score": hits[1]["score"],
+        "state": "fresh",
+        "path": ".memory/retry-limit.md",
+        "type": "decision",
+        "snippet": "The gateway double-charges when we **retry** more often.",
+        "stale": None,
+    }
+    assert [
+        h["id"] for h in json.loads(run("search", "retry", "--type", "convention", "--json").stdout)
+    ] == ["backoff"]
     assert json.loads(run("search", "retry", "--tag", "billing", "--json").stdout)[0]["id"] == (
         "retry-limit"
     )
@@ -60,8 +66,18 @@ def test_cli_context(run: Invoke, store: Store) -> None:
     seed_context(store)
     out = run("context", "--file", str(store.root / "src/billing/pay.py")).stdout
     assert out.startswith("# Project memories for `src/billing/pay.py`\n")
-    rec = json.loads(run("context", "-f", "src/auth/login.py", "-q", "utc", "--format", "json",
-                         "--exclude-always-on").stdout)  # fmt: skip
+    rec = json.loads(
+        run(
+            "context",
+            "-f",
+            "src/auth/login.py",
+            "-q",
+            "utc",
+            "--format",
+            "json",
+            "--exclude-always-on",
+        ).stdout
+    )
     assert [i["id"] for i in rec["items"]] == ["argon"]
     assert run("context", code=2).stderr == "memkit: give at least one --file or a --query\n"
     assert build_context(store, files=["src/billing/x.py"], today=TODAY).items[0].id == "cents"
@@ -93,9 +109,11 @@ def test_search_and_context_print_control_characters_escaped(run: Invoke, store:
     body = "Retry \x1b[2Jthe charge\x07 with \x9b31m colour and \u202eevil\rover"
     mem(store, "evil", "Retry charges", body, paths="['src/**']")
     # search prints to a terminal (\x1b); context is text for an agent (\u001b)
-    for result, esc in ((run("search", "retry"), "\\x1b"),
-                        (run("context", "--query", "retry"), "\\u001b"),
-                        (run("context", "--file", "src/pay.py"), "\\u001b")):  # fmt: skip
+    for result, esc in (
+        (run("search", "retry"), "\\x1b"),
+        (run("context", "--query", "retry"), "\\u001b"),
+        (run("context", "--file", "src/pay.py"), "\\u001b"),
+    ):
         out = result.stdout
         assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", out), out
         assert f"{esc}[2J" in out and "\\u202eevil" in out, out

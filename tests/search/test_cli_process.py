@@ -30,8 +30,13 @@ def memkit(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) 
         """memkit.cli.main at `root`: exit code, output, errors."""
         if process:
             code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
-            done = subprocess.run([sys.executable, "-c", code, *args], cwd=root,
-                                  capture_output=True, text=True, env=ENV)  # fmt: skip
+            done = subprocess.run(
+                [sys.executable, "-c", code, *args],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                env=ENV,
+            )
             return done.returncode, done.stdout, done.stderr
         from memkit.cli import main
 

@@ -35,16 +35,16 @@ def test_exact_matches_then_search_hits(store: Store) -> None:
         ("utc", "query", ()),
     ]
     assert ctx.omitted == ()
-    ctx = build_context(store, files=["src/auth/login.py"], query="login times",
-                        exclude_always_on=True, today=TODAY)  # fmt: skip
+    ctx = build_context(
+        store, files=["src/auth/login.py"], query="login times", exclude_always_on=True, today=TODAY
+    )
     assert [i.id for i in ctx.items] == ["argon"]  # limits and utc have no paths
 
 
 def test_budget_and_stale_marks(store: Store) -> None:
     seed_context(store)
     stale = MemoryStatus("argon", "stale", (LinkStatus("src/auth/hash.py::hash", "removed"),))
-    full = build_context(store, files=["src/auth/login.py"], today=TODAY,
-                         statuses={"argon": stale})  # fmt: skip
+    full = build_context(store, files=["src/auth/login.py"], today=TODAY, statuses={"argon": stale})
     assert [i.id for i in full.items] == ["limits", "argon"]
     assert full.items[1].stale == "src/auth/hash.py::hash (removed)"
     assert "> **Stale**: the code it describes changed: src/auth/hash.py::hash (removed)" in (
@@ -57,8 +57,9 @@ def test_budget_and_stale_marks(store: Store) -> None:
         asked.extend(ids)
         return {"argon": stale}
 
-    small = build_context(store, files=["src/auth/login.py"], budget_tokens=first, today=TODAY,
-                          statuses=provider)  # fmt: skip
+    small = build_context(
+        store, files=["src/auth/login.py"], budget_tokens=first, today=TODAY, statuses=provider
+    )
     assert asked == ["limits"]  # only what fits is checked
     assert [i.id for i in small.items] == ["limits"]
     assert small.omitted == ("argon",)
@@ -77,21 +78,41 @@ def test_markdown_and_record(store: Store) -> None:
     )
     rec = ctx.to_record()
     assert rec == {
-        "files": ["src/billing/pay.py"], "query": None, "budget_tokens": 2000,
-        "tokens": rec["items"][0]["tokens"], "omitted": [],
-        "items": [{"id": "cents", "title": "Money is integer cents", "type": "note",
-                   "path": ".memory/cents.md", "reason": "file", "matched": ["src/billing/pay.py"],
-                   "state": "active", "stale": None, "tokens": rec["items"][0]["tokens"],
-                   "text": "Never floats."}],
-    }  # fmt: skip
+        "files": ["src/billing/pay.py"],
+        "query": None,
+        "budget_tokens": 2000,
+        "tokens": rec["items"][0]["tokens"],
+        "omitted": [],
+        "items": [
+            {
+                "id": "cents",
+                "title": "Money is integer cents",
+                "type": "note",
+                "path": ".memory/cents.md",
+                "reason": "file",
+                "matched": ["src/billing/pay.py"],
+                "state": "active",
+                "stale": None,
+                "tokens": rec["items"][0]["tokens"],
+                "text": "Never floats.",
+            }
+        ],
+    }
     assert build_context(store, files=["README"], today=TODAY).to_markdown() == ""
 
 
 def test_specific_matches_first(store: Store) -> None:
     mem(store, "broad", "All Python", "x", paths="['**/*.py']", updated="2026-09-01")
     mem(store, "narrow", "Task modules", "x", paths="['shop/**/tasks.py']", updated="2026-01-01")
-    mem(store, "linked", "Retry task", "x", paths="['docs/**']",
-        links="[shop/pay/tasks.py::retry]", updated="2025-01-01")  # fmt: skip
+    mem(
+        store,
+        "linked",
+        "Retry task",
+        "x",
+        paths="['docs/**']",
+        links="[shop/pay/tasks.py::retry]",
+        updated="2025-01-01",
+    )
     mem(store, "pinned", "Pinned", "x", paths="['**']", pin="true")
     ctx = build_context(store, files=["shop/pay/tasks.py"], today=TODAY)
     assert [i.id for i in ctx.items] == ["pinned", "linked", "narrow", "broad"]

@@ -41,9 +41,13 @@ def test_the_shipped_model_embeds_offline_and_close_meanings_score_higher(
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     model = embed.WordLlamaEmbedder()
     vecs = model.embed(
-        ["why can't I use SQLAlchemy here", "the data layer uses raw SQL with asyncpg",
-         "the cat sat on the mat", ""]
-    )  # fmt: skip
+        [
+            "why can't I use SQLAlchemy here",
+            "the data layer uses raw SQL with asyncpg",
+            "the cat sat on the mat",
+            "",
+        ]
+    )
     assert vecs.shape == (4, model.dim) == (4, 256)
     sims = vecs @ vecs[0]
     assert sims[1] > sims[2] + 0.1

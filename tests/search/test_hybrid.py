@@ -82,8 +82,9 @@ def test_fuse_keeps_out_what_the_filters_drop_and_breaks_ties_by_path(
 def seed(store: Store) -> None:
     mem(store, "raw-sql", "Data layer uses raw SQL with asyncpg", "No ORM: queries are plain.")
     mem(store, "cache", "Cache keys carry the tenant", "Tenant first.", type="convention")
-    mem(store, "throttle", "Sign-in is throttled", "Five failed credentials lock it.",
-        type="gotcha")  # fmt: skip
+    mem(
+        store, "throttle", "Sign-in is throttled", "Five failed credentials lock it.", type="gotcha"
+    )
 
 
 def hybrid(store: Store, text: str, stub: Stub, **options: Any) -> list[str]:

@@ -25,10 +25,22 @@ def test_parse_query_words_optional_fields_required() -> None:
 def test_identifiers_paths_and_phrases(store: Store) -> None:
     login = "[src/auth/service.py::AuthService.login]"
     mem(store, "hash", "Passwords are hashed with argon2", "Upgraded at login.", links=login)
-    mem(store, "rate", "Throttle sign-in attempts", "Counted in Redis per user.",
-        links="[src/auth/limits.py::authenticate_user]")  # fmt: skip
-    mem(store, "cents", "Money is integer cents", "Never floats for a user's balance.",
-        paths="['src/billing/**']", tags="[billing]", type="convention")  # fmt: skip
+    mem(
+        store,
+        "rate",
+        "Throttle sign-in attempts",
+        "Counted in Redis per user.",
+        links="[src/auth/limits.py::authenticate_user]",
+    )
+    mem(
+        store,
+        "cents",
+        "Money is integer cents",
+        "Never floats for a user's balance.",
+        paths="['src/billing/**']",
+        tags="[billing]",
+        type="convention",
+    )
     assert ids(store, "auth service")[0] == "hash"
     assert ids(store, "authenticate user")[0] == "rate"
     assert ids(store, "billing") == ["cents"]

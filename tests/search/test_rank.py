@@ -10,8 +10,9 @@ def test_stale_demoted_and_marked_ties_by_recency_then_id(store: Store) -> None:
     for mid, day in (("b", "2026-03-01"), ("a", "2026-03-01"), ("c", "2026-05-01")):
         mem(store, mid, "Retry the webhook", "retry", updated=day)
     assert ids(store, "retry") == ["c", "a", "b"]
-    stale = MemoryStatus("c", "stale", (LinkStatus("src/hook.py::send", "signature", None,
-                                                   "0123456789abcdef"),))  # fmt: skip
+    stale = MemoryStatus(
+        "c", "stale", (LinkStatus("src/hook.py::send", "signature", None, "0123456789abcdef"),)
+    )
     hits = search(
         store, "retry", today=TODAY, statuses={"c": stale, "a": MemoryStatus("a", "fresh")}
     )
@@ -36,4 +37,8 @@ def test_hit_record(store: Store) -> None:
     rec = hit.to_record()
     assert set(rec) == {"id", "title", "score", "state", "path", "type", "snippet", "stale"}
     assert (rec["id"], rec["path"], rec["type"], rec["state"]) == (
-        "gw", ".memory/gw.md", "gotcha", "active")  # fmt: skip
+        "gw",
+        ".memory/gw.md",
+        "gotcha",
+        "active",
+    )

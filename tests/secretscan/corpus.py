@@ -39,8 +39,17 @@ def p(*parts: str) -> str:
 def _pem(kind: str) -> str:
     label = f"{kind} " if kind else ""
     body = "\n".join(r(B64, 64) for _ in range(4))
-    return p("-----BEGIN ", label, "PRIV", "ATE KEY-----\n", body, "\n-----END ", label,
-             "PRIV", "ATE KEY-----")  # fmt: skip
+    return p(
+        "-----BEGIN ",
+        label,
+        "PRIV",
+        "ATE KEY-----\n",
+        body,
+        "\n-----END ",
+        label,
+        "PRIV",
+        "ATE KEY-----",
+    )
 
 
 def secrets(seed: int = 2026) -> list[tuple[str, str]]:
@@ -145,12 +154,30 @@ def _cloud_and_developer_tools() -> list[tuple[str, str]]:
         ("Google OAuth client secret", p("client_secret: ", "GOC", "SPX-", r(URLSAFE, 28))),
         ("Google OAuth token", p("gcloud token ", "ya", "29.", r(URLSAFE, 120))),
         ("Google OAuth refresh token", p("refresh with ", "1//", "0", r(URLSAFE, 60))),
-        ("Azure shared access key", p("Endpoint=sb://bus.servicebus.windows.net/;",
-                                      "SharedAccess", "Key=", r(B64, 43), "=")),
-        ("Azure AD client secret", p("AZURE_CLIENT_SECRET=", r(ALNUM, 3), r(DIG, 1), "Q", "~",
-                                     r(ALNUM + "_~.-", 34))),
-        ("signed URL signature", p("https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&",
-                                   "si", "g=", r(ALNUM, 43), "%3D")),
+        (
+            "Azure shared access key",
+            p(
+                "Endpoint=sb://bus.servicebus.windows.net/;",
+                "SharedAccess",
+                "Key=",
+                r(B64, 43),
+                "=",
+            ),
+        ),
+        (
+            "Azure AD client secret",
+            p("AZURE_CLIENT_SECRET=", r(ALNUM, 3), r(DIG, 1), "Q", "~", r(ALNUM + "_~.-", 34)),
+        ),
+        (
+            "signed URL signature",
+            p(
+                "https://acct.blob.core.windows.net/c/f?sv=2022-11-02&sp=r&",
+                "si",
+                "g=",
+                r(ALNUM, 43),
+                "%3D",
+            ),
+        ),
         ("Alibaba access key id", p("LT", "AI", r(ALNUM, 20))),
         ("Heroku API key v2", p("HR", "KU-AA", r(URLSAFE, 58))),
         ("Cloudflare origin CA key", p("v1", ".0-", r(HEX, 24), "-", r(HEX, 146))),
@@ -181,9 +208,24 @@ def _cloud_and_developer_tools() -> list[tuple[str, str]]:
         ("Notion token", p("nt", "n_", r(DIG, 11), r(ALNUM, 35))),
         ("Postman API key", p("PM", "AK-", r(HEX, 24), "-", r(HEX, 34))),
         ("ReadMe API key", p("rd", "me_", r(LOW + DIG, 70))),
-        ("1Password secret key", p("A", "3-", r(UP + DIG, 6), "-", r(UP + DIG, 6), "-",
-                                   r(UP + DIG, 5), "-", r(UP + DIG, 5), "-", r(UP + DIG, 5), "-",
-                                   r(UP + DIG, 5))),
+        (
+            "1Password secret key",
+            p(
+                "A",
+                "3-",
+                r(UP + DIG, 6),
+                "-",
+                r(UP + DIG, 6),
+                "-",
+                r(UP + DIG, 5),
+                "-",
+                r(UP + DIG, 5),
+                "-",
+                r(UP + DIG, 5),
+                "-",
+                r(UP + DIG, 5),
+            ),
+        ),
         ("1Password service account token", p("ops", "_eyJ", r(ALNUM + "+/", 300))),
         ("age secret key", p("AGE-SECRET", "-KEY-1", r(BECH32, 58))),
         ("PlanetScale token", p("pscale", "_tkn_", r(URLSAFE, 43))),
@@ -192,40 +234,68 @@ def _cloud_and_developer_tools() -> list[tuple[str, str]]:
         ("ClickHouse Cloud key", p("4b", "1d", r(ALNUM, 38))),
         ("Mapbox secret token", p("sk.", "eyJ", r(URLSAFE, 80), ".", r(URLSAFE, 22))),
         # a short user name and id: `{"u":"abcde","a":"..."}` in base64, 45 after eyJ
-        ("Mapbox secret token", p("sk.", "eyJ1Ijoi", r(LOW, 8), "IiwiYSI6I", r(URLSAFE, 20),
-                                  "In0.", r(URLSAFE, 22))),
+        (
+            "Mapbox secret token",
+            p("sk.", "eyJ1Ijoi", r(LOW, 8), "IiwiYSI6I", r(URLSAFE, 20), "In0.", r(URLSAFE, 22)),
+        ),
         ("Typeform token", p("tf", "p_", r(ALNUM, 59))),
         ("RubyGems key", p("ruby", "gems_", r(HEX, 48))),
         ("NuGet API key", p("oy", "2", r(LOW + DIG, 43))),
         ("crates.io token", p("ci", "o", r(ALNUM, 32))),
         ("Docker Hub token", p("dck", "r_pat_", r(URLSAFE, 27))),
         ("Clojars token", p("CLOJ", "ARS_", r(LOW + DIG, 60))),
-    ]  # fmt: skip
+    ]
 
 
 def _chat_payment_and_ai() -> list[tuple[str, str]]:
     return [
-        ("Slack app-level token", p("SLACK_APP_TOKEN=", "xa", "pp-1-A", r(UP + DIG, 10), "-",
-                                    r(DIG, 13), "-", r(HEX, 64))),
+        (
+            "Slack app-level token",
+            p(
+                "SLACK_APP_TOKEN=",
+                "xa",
+                "pp-1-A",
+                r(UP + DIG, 10),
+                "-",
+                r(DIG, 13),
+                "-",
+                r(HEX, 64),
+            ),
+        ),
         ("Discord bot token", p("M", r(ALNUM, 25), ".", r(URLSAFE, 6), ".", r(URLSAFE, 38))),
-        ("Microsoft Teams webhook", p("https://acme.webhook.office.com/web", "hookb2/", _uuid(),
-                                      "@", _uuid(), "/IncomingWebhook/", r(HEX, 32), "/",
-                                      _uuid())),
+        (
+            "Microsoft Teams webhook",
+            p(
+                "https://acme.webhook.office.com/web",
+                "hookb2/",
+                _uuid(),
+                "@",
+                _uuid(),
+                "/IncomingWebhook/",
+                r(HEX, 32),
+                "/",
+                _uuid(),
+            ),
+        ),
         ("Brevo API key", p("xkey", "sib-", r(HEX, 64), "-", r(ALNUM, 16))),
         ("Mailchimp API key", p(r(HEX, 32), "-u", "s21")),
         ("Stripe test key", p("sk", "_test_", r(ALNUM, 24))),
         ("Stripe webhook secret", p("wh", "sec_", r(ALNUM, 32))),
         ("Square access token", p("EA", "AA", r(URLSAFE, 60))),
-        ("Braintree access token", p("access_token$produc", "tion$", r(LOW + DIG, 16), "$",
-                                     r(HEX, 32))),
+        (
+            "Braintree access token",
+            p("access_token$produc", "tion$", r(LOW + DIG, 16), "$", r(HEX, 32)),
+        ),
         ("Plaid access token", p("access-sand", "box-", _uuid())),
         ("Flutterwave key", p("FLWSECK", "_TEST-", r(HEX, 32), "-X")),
         ("Duffel token", p("duffel", "_live_", r(URLSAFE, 43))),
         ("EasyPost key", p("EZ", "AK", r(ALNUM, 54))),
         ("Shippo token", p("shippo", "_live_", r(HEX, 40))),
         ("Facebook access token", p("EA", "AC", r(ALNUM, 120))),
-        ("OpenAI project key without marker", p("OPENAI_API_KEY=", "sk", "-proj-",
-                                                r(URLSAFE, 156))),
+        (
+            "OpenAI project key without marker",
+            p("OPENAI_API_KEY=", "sk", "-proj-", r(URLSAFE, 156)),
+        ),
         ("OpenAI legacy key", p("sk", "-", r(ALNUM, 48))),
         ("DeepSeek API key", p("sk", "-", r(HEX, 32))),
         ("Groq API key", p("gs", "k_", r(ALNUM, 52))),
@@ -235,26 +305,45 @@ def _chat_payment_and_ai() -> list[tuple[str, str]]:
         ("LangSmith key", p("lsv", "2_pt_", r(HEX, 32), "_", r(HEX, 10))),
         ("Pinecone key", p("pc", "sk_", r(ALNUM, 60))),
         ("Hugging Face org token", p("api", "_org_", r(UP + LOW, 34))),
-    ]  # fmt: skip
+    ]
 
 
 def _pgp() -> str:
     body = "\n".join(r(B64, 64) for _ in range(5))
-    return p("-----BEGIN PGP PRIV", "ATE KEY BLOCK-----\nComment: release key\n\n", body,
-             "\n=", r(B64, 4), "\n-----END PGP PRIV", "ATE KEY BLOCK-----")  # fmt: skip
+    return p(
+        "-----BEGIN PGP PRIV",
+        "ATE KEY BLOCK-----\nComment: release key\n\n",
+        body,
+        "\n=",
+        r(B64, 4),
+        "\n-----END PGP PRIV",
+        "ATE KEY BLOCK-----",
+    )
 
 
 def _putty() -> str:
     private = "\n".join(r(B64, 64) for _ in range(4))
-    return p("PuTTY-User-Key-", "File-3: ssh-ed25519\nEncryption: none\nComment: deploy\n",
-             "Public-Lines: 1\n", r(B64, 60), "\nPrivate-Lines: 4\n", private,
-             "\nPrivate-MAC: ", r(HEX, 64))  # fmt: skip
+    return p(
+        "PuTTY-User-Key-",
+        "File-3: ssh-ed25519\nEncryption: none\nComment: deploy\n",
+        "Public-Lines: 1\n",
+        r(B64, 60),
+        "\nPrivate-Lines: 4\n",
+        private,
+        "\nPrivate-MAC: ",
+        r(HEX, 64),
+    )
 
 
 def _ssh2() -> str:
     body = "\n".join(r(B64, 64) for _ in range(4))
-    return p("---- BEGIN SSH2 ENCRYPTED PRIV", "ATE KEY ----\nComment: \"deploy\"\n", body,
-             "\n---- END SSH2 ENCRYPTED PRIV", "ATE KEY ----")  # fmt: skip
+    return p(
+        "---- BEGIN SSH2 ENCRYPTED PRIV",
+        'ATE KEY ----\nComment: "deploy"\n',
+        body,
+        "\n---- END SSH2 ENCRYPTED PRIV",
+        "ATE KEY ----",
+    )
 
 
 def _json_key() -> str:
@@ -289,7 +378,7 @@ def _keys_urls_and_commands() -> list[tuple[str, str]]:
         ("NuGet ClearTextPassword", p('<add key="ClearTextPass', 'word" value="', pw, '" />')),
         ("npmrc _auth", p("_au", "th=", _b64("deploy:" + pw))),
         ("Kubernetes secret data", p("kind: Secret\ndata:\n  pass", "word: ", _b64(pw))),
-    ]  # fmt: skip
+    ]
 
 
 # Ordinary technical prose and code, the kind memories are made of: none is a secret.

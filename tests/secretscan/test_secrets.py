@@ -359,10 +359,13 @@ def test_session_drafts_are_redacted(store: Store, kind: str, text: str) -> None
     from memkit.agents.claude.drafts import Summary, episode
 
     summary = Summary(
-        read=(), edited=(), commands=(f"deploy --token {text}", "make test", "make lint"),
-        searches=(), symbols=(), asked=f"please use {text}",
-    )  # fmt: skip
-    mem = episode(summary, "sess-1234", root=store.root, status="draft",
-                  today=dt.date(2026, 3, 1))  # fmt: skip
+        read=(),
+        edited=(),
+        commands=(f"deploy --token {text}", "make test", "make lint"),
+        searches=(),
+        symbols=(),
+        asked=f"please use {text}",
+    )
+    mem = episode(summary, "sess-1234", root=store.root, status="draft", today=dt.date(2026, 3, 1))
     assert scan(mem.title) == [] and scan(mem.body) == []
     store.add(mem)  # the redacted draft is accepted as it is

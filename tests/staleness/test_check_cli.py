@@ -23,8 +23,13 @@ def checked(repo: Path, store: Store) -> Path:
     remember(repo, store, ["a.py::good"], mid="fresh-one")
     remember(repo, store, ["a.py::other"], mid="stale-one")
     write(repo, ".memory/never.md", "---\ntitle: Never\nlinks: [a.py::good]\n---\n\nText.\n")
-    write(repo, ".memory/draft.md", (repo / ".memory/stale-one.md").read_text()
-          .replace("title: About the code", "title: Draft\nstatus: draft"))  # fmt: skip
+    write(
+        repo,
+        ".memory/draft.md",
+        (repo / ".memory/stale-one.md")
+        .read_text()
+        .replace("title: About the code", "title: Draft\nstatus: draft"),
+    )
     write(repo, ".memory/old.md", "---\ntitle: Old\nexpires: 2020-01-01\n---\n\nText.\n")
     write(repo, ".memory/broken.md", "---\ntitle: [\n---\n")
     write(repo, "a.py", CODE.replace("y * 2", "y * 3"))
@@ -36,8 +41,9 @@ def main_in_a_process(root: Path, *args: str) -> tuple[int, str, str]:
     """Exit code, output and errors of memkit.cli.main for `args` in a new process at `root`."""
     code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
     env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22", "HOME": str(root)}
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=root, capture_output=True,
-                          text=True, env=env)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=root, capture_output=True, text=True, env=env
+    )
     return done.returncode, done.stdout, done.stderr
 
 

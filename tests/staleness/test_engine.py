@@ -35,8 +35,11 @@ def test_search_paths_list_changed_code_once_each(tmp_path: Path) -> None:
     paths = engine._search_paths("src/old.py", "src/first.py")
     assert paths == ["src/first.py", "src/old.py", "src/now.py", "src/x.py", "src/y.go"]
     assert engine._search_paths("src/x.py", None) == [
-        "src/x.py", "src/now.py", "src/old.py", "src/y.go"
-    ]  # fmt: skip
+        "src/x.py",
+        "src/now.py",
+        "src/old.py",
+        "src/y.go",
+    ]
     engine.changes = TreeChanges(added=frozenset({"lib/z.rs", "notes.txt"}))  # as check_range
     assert engine._search_paths("src/x.py", None) == ["src/x.py", "lib/z.rs"]
 

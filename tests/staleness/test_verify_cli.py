@@ -40,8 +40,9 @@ def _memkit(root: Path, *args: str) -> tuple[int, str, str, str]:
     shutil.copytree(root, copy, symlinks=True)
     code = "import sys\nfrom memkit.cli import main\nmain(sys.argv[1:])"
     env = {"PATH": "/usr/bin:/bin", "MEMKIT_TODAY": "2026-11-22", "HOME": str(root)}
-    done = subprocess.run([sys.executable, "-c", code, *args], cwd=copy, capture_output=True,
-                          text=True, env=env)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], cwd=copy, capture_output=True, text=True, env=env
+    )
     status = git(copy, "status", "--porcelain") + git(copy, "diff")
     return done.returncode, done.stdout, done.stderr, status
 
@@ -65,9 +66,11 @@ def test_verify_writes_what_it_says(
 ) -> None:
     got, out, _, status = _memkit(verifiable, "verify", *args)
     head = git(verifiable, "rev-parse", "HEAD")[:12]
-    assert (got, out.splitlines()) == (code, [f"verified {m} at {head}" for m in written]
-                                       + [f"{m}: fingerprints unchanged, file left as it is"
-                                          for m in unchanged])  # fmt: skip
+    assert (got, out.splitlines()) == (
+        code,
+        [f"verified {m} at {head}" for m in written]
+        + [f"{m}: fingerprints unchanged, file left as it is" for m in unchanged],
+    )
     modified = [line[3:] for line in status.splitlines() if line.startswith(" M ")]
     assert modified == [f".memory/{m}.md" for m in written]
 
@@ -75,12 +78,16 @@ def test_verify_writes_what_it_says(
 def test_verify_reports_and_writes(verifiable: Path) -> None:
     code, out, err, status = _memkit(verifiable, "verify", "--all")
     assert code == 1
-    assert out.splitlines() == [f"verified {m} at {git(verifiable, 'rev-parse', 'HEAD')[:12]}"
-                                for m in ("changed-one", "never")]  # fmt: skip
+    assert out.splitlines() == [
+        f"verified {m} at {git(verifiable, 'rev-parse', 'HEAD')[:12]}"
+        for m in ("changed-one", "never")
+    ]
     assert ".memory/bad.md:4: link 'a.py::nothing': a.py defines no symbol" in err
     assert "its code moved to b.py::mover: pass --follow" in err and "broken" in err
-    assert err.endswith("memkit: 2 link(s) could not be verified; 1 invalid memory file(s) "
-                        "(see `memkit validate`)\n")  # fmt: skip
+    assert err.endswith(
+        "memkit: 2 link(s) could not be verified; 1 invalid memory file(s) "
+        "(see `memkit validate`)\n"
+    )
     assert " M .memory/never.md" in status and ".memory/fresh-one.md" not in status
 
 

@@ -40,8 +40,16 @@ def test_a_description_is_scanned(store: Store, run: Invoke) -> None:
 
 
 def test_words_and_paths_are_not_bare_tokens(store: Store, run: Invoke) -> None:
-    run("add", "Use useCallbackWithDependencies in DashboardWidgetContainer", "-b", "x",
-        "--tag", "internationalization", "--path", "src/components/DashboardWidget/**")  # fmt: skip
+    run(
+        "add",
+        "Use useCallbackWithDependencies in DashboardWidgetContainer",
+        "-b",
+        "x",
+        "--tag",
+        "internationalization",
+        "--path",
+        "src/components/DashboardWidget/**",
+    )
 
 
 def test_documented_examples_are_not_secrets(store: Store, run: Invoke) -> None:

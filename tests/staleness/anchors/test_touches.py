@@ -15,8 +15,15 @@ def test_env_links_are_touched_by_any_code_file_and_only_by_code(tmp_path: Path)
     code = TreeChanges(added=frozenset({"README.md", "src/app/settings.py"}))
     gone = TreeChanges(deleted=frozenset({"cmd/main.go"}))
     moved = TreeChanges(renamed={"a.txt": "lib/util.rs"})
-    for changes, touched in ((notes, False), (code, True), (notes, False), (gone, True),
-                             (moved, True), (TreeChanges(), False), (notes, False)):  # fmt: skip
+    for changes, touched in (
+        (notes, False),
+        (code, True),
+        (notes, False),
+        (gone, True),
+        (moved, True),
+        (TreeChanges(), False),
+        (notes, False),
+    ):
         for i in range(3):  # asked again and again for the same changes: the same answer
             assert anchors.touches(changes, snap, f"env:VAR_{i}") is touched, changes
     assert anchors.touches(notes, snap, "dep:requests") is False  # not any source file
