@@ -20,6 +20,7 @@ from memkit.compile.readers import AGENTS
 from memkit.compile.targets import TARGETS
 
 if TYPE_CHECKING:
+    from memkit.compile.current import Outcome
     from memkit.compile.plan import Plan
     from memkit.store import Store
 
@@ -68,6 +69,11 @@ def compile_(
     with store.lock():
         # a compile that writes records what it left, for the pre-commit hook
         record = not (check or dry_run or explain)
+        if record and not targets and (said := _recorded(store)) is not None:
+            for note in said.notes:  # what the recorded compile said, said again
+                warn(note)
+            click.echo(f"up to date ({said.files} file(s))")
+            return
         plan = make_plan(store, today=today(), targets=targets or None, record=record)
         for note in plan.notes:
             warn(note)
@@ -94,6 +100,18 @@ def compile_(
         commit_written(store, done, "memkit: compile", compiled=False)
     if plan.refused:
         ctx.exit(EXIT_FOUND)
+
+
+def _recorded(store: Store) -> Outcome | None:
+    """What the last compile said, when a compile now would change nothing and say the
+    same (memkit.compile.current): then nothing needs planning."""
+    from memkit.compile.current import is_current
+    from memkit.compile.plan import statuses_now
+
+    day = today()
+    return is_current(
+        str(store.root), str(store.cache_dir), day, lambda: statuses_now(store, today=day)
+    )
 
 
 def _start_hook(store: Store, agent: str) -> tuple[list[str], list[str]] | None:

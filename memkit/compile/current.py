@@ -18,7 +18,13 @@ and the files it left, and `is_current` compares today's inputs with it:
   folder, nested AGENTS.md files, the files memories' `source` names, and whether
   each is a link or lies under one;
 - the staleness warnings the compile used (when a memory was verified against its
-  links, `statuses` gives them again; they are compared, not trusted).
+  links, `statuses` gives them again; they are compared, not trusted);
+- the files the readers of memkit.compile.readers look at besides the outputs (their
+  notes tell of memories an agent reads twice).
+
+The record also keeps what that compile said (`Outcome`: its notes and how many files
+it considered), so that `memkit compile` with nothing to do says it again without
+planning.
 
 The inputs are taken before the compile reads them (`Before`) and recorded once it
 has written its files (`memkit compile` and the hook both record): the outputs'
@@ -53,6 +59,23 @@ NAME = "compile-current"
 RACY_NS = 2_000_000_000  # a file changed this recently may change again with the same stamp
 MAX_RECORD_BYTES = 16 * 1024 * 1024
 Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
+
+
+class Outcome:
+    """What a recorded compile said: its notes (warnings) and how many files it considered.
+    (Not a dataclass: the hook's lean route imports this module, and dataclasses costs it.)"""
+
+    __slots__ = ("files", "notes")
+
+    def __init__(self, notes: Iterable[str], files: int) -> None:
+        self.notes = tuple(notes)
+        self.files = files
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Outcome) and (self.notes, self.files) == (other.notes, other.files)
+
+    def __repr__(self) -> str:
+        return f"Outcome(notes={self.notes!r}, files={self.files})"
 
 
 def static_key(root: str, today: dt.date | str) -> str:
@@ -136,14 +159,15 @@ def watched(
     root: str, memories: Iterable[Any], shared: Iterable[str], folders: Iterable[str]
 ) -> dict[str, Any]:
     """The state of every file and rule folder compile reads or writes (module docstring)."""
+    from memkit.compile.readers import CONSULTED, NESTED_CONSULTED
     from memkit.compile.targets import NEVER_NESTED, literal_dir
 
-    paths = set(shared)
+    paths = set(shared) | set(CONSULTED)
     scopes = {m.paths for m in memories if m.paths}  # memories share a few scopes
     for scope in scopes:
         d = literal_dir(scope)
         if d and d.split("/")[0] not in NEVER_NESTED:
-            paths.add(f"{d}/AGENTS.md")
+            paths.update(f"{d}/{name}" for name in NESTED_CONSULTED)
     for m in memories:
         if not m.source:
             continue
@@ -224,11 +248,15 @@ class Before:
         self.seen = watched(self.root, loaded.memories, shared, folders)
 
     def record(
-        self, path: str, stale: Stale | None, written: Mapping[str, bytes | None] | None = None
+        self,
+        path: str,
+        stale: Stale | None,
+        said: Outcome,
+        written: Mapping[str, bytes | None] | None = None,
     ) -> None:
         """Write the record when every file compile reads or writes is as it left them:
         those in `written` (path -> the bytes compile wrote, None: deleted) holding those
-        bytes, the others as `watch` found them."""
+        bytes, the others as `watch` found them. `said`: what the compile told its user."""
         if not self.known or self.seen is None:
             return
         after = _again(self.root, self.seen)
@@ -238,6 +266,7 @@ class Before:
             return
         data = {"version": VERSION, "key": self.key, "tree": self.tree, "fresh": self.fresh,
                 "seen": after, "stale": stale}  # fmt: skip
+        data.update(files=said.files, notes=said.notes)
         from memkit.atomicwrite import atomic_write
 
         text = encode(data)
@@ -310,37 +339,39 @@ def is_current(
     *,
     key: str | None = None,
     tree: list[Entry] | None = None,
-) -> bool:
-    """Whether a compile now would write the files the recorded one left (module docstring).
+) -> Outcome | None:
+    """What the recorded compile said, when a compile now would write the files it left
+    (module docstring); None when that is not known.
 
     `stale` gives today's staleness warnings; it is called only when the record has
     some to compare (a memory verified against its links), and may raise (then the
-    answer is False). `key`: static_key(root, today), and `tree`: .memory/ as
+    answer is None). `key`: static_key(root, today), and `tree`: .memory/ as
     memkit.walk.tree_entries(root, defer=False) just listed it, when the caller has them.
     """
     try:
         with open(os.path.join(cache, NAME), "rb") as f:
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError:
-        return False
+        return None
     data = decode(raw) if len(raw) <= MAX_RECORD_BYTES else None
     if data is None or data.get("version") != VERSION:
-        return False
+        return None
     seen = data.get("seen")
     if not isinstance(seen, dict) or set(seen) != {"files", "folders"}:
-        return False
+        return None
     if not all(isinstance(v, dict) for v in seen.values()):
-        return False
+        return None
     if not same_tree(root, data.get("tree"), data.get("fresh"), tree):
-        return False
+        return None
     if data.get("key") != (key or static_key(root, today)):
-        return False
+        return None
     if _again(root, seen) != seen:
-        return False
+        return None
+    said = Outcome(data["notes"], data["files"])
     recorded = data.get("stale")
     if recorded is None:
-        return True
+        return said
     try:
-        return bool(stale() == recorded)
+        return said if stale() == recorded else None
     except Exception:  # a staleness check that fails: compile tells why
-        return False
+        return None

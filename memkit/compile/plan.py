@@ -118,7 +118,7 @@ def plan(
     """
     from dataclasses import replace
 
-    from memkit.compile.current import NAME, Before
+    from memkit.compile.current import NAME, Before, Outcome
     from memkit.sharing import load_all
 
     before = Before(str(store.root), today) if targets is None and record else None
@@ -133,9 +133,11 @@ def plan(
         remember_fresh(store, loaded, before.key)  # the commit that follows needs no validation
     pending = None
     if before is not None and not note and not built.refused and "stores" not in store.config.data:
-        pending = Pending(before, str(store.private_dir() / NAME), stale_warnings(statuses))
+        said = Outcome(built.notes, len(built.files))
+        path = str(store.private_dir() / NAME)
+        pending = Pending(before, path, stale_warnings(statuses), said)
         if not built.changes:
-            before.record(pending.path, pending.stale)
+            before.record(pending.path, pending.stale, said)
             pending = None
     return replace(built, notes=note + built.notes, pending=pending)
 

@@ -22,6 +22,11 @@ ZED_ORDER = (".rules", ".cursorrules", ".windsurfrules", ".clinerules",
              "GEMINI.md")  # fmt: skip
 CONTINUE_ORDER = ("AGENTS.md", "AGENT.md", "CLAUDE.md", "CODEX.md")  # the first one found
 ROOT = "when started in the repository root"
+# Files `report` looks at besides the planned ones: whether each exists, is a link to
+# the AGENTS.md beside it, or (.aider.conf.yml) names an output. memkit.compile.current
+# watches them, for its record keeps the notes they lead to.
+CONSULTED = (".aider.conf.yml", "CODEX.md", *ZED_ORDER)
+NESTED_CONSULTED = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")  # in each folder of a nested AGENTS.md
 
 # How an agent reads nested AGENTS.md files (DIR/AGENTS.md):
 NESTED_ALWAYS = "always"  # all of them, whatever it works on (its docs; not run)

@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
     from typing import Any
 
-VERSION = 3
+VERSION = 4  # 4: what the compile said (`said`, `note` lines)
 HEADER = f"memkit compile-current {VERSION}\n"
 
 
@@ -20,7 +20,8 @@ def encode(data: Mapping[str, Any]) -> str | None:
 
     `key`, `tree`, then `fresh PATH DIGEST`, `file PATH STATE`, for each folder its
     listing in order (`fs DIR STATE` for a plain state, `fe DIR NAME STATE` for an
-    entry), and `stale -` (none recorded) or `stale +` and `s ID WARNING` lines.
+    entry), `stale -` (none recorded) or `stale +` and `s ID WARNING` lines, then
+    `said FILES` (how many files the compile considered) and its `note TEXT` lines.
     """
     seen, stale = data["seen"], data["stale"]
     rows: list[tuple[str, ...]] = [("key", data["key"]), ("tree", data["tree"])]
@@ -32,6 +33,8 @@ def encode(data: Mapping[str, Any]) -> str | None:
             rows.append(("fs", d, item) if isinstance(item, str) else ("fe", d, *item))
     rows.append(("stale", "-" if stale is None else "+"))
     rows += [("s", mid, warning) for mid, warning in (stale or {}).items()]
+    rows.append(("said", str(data["files"])))
+    rows += [("note", note) for note in data["notes"]]
     body = "".join("\t".join(row) + "\n" for row in rows)
     # A cell holding a tab or a line break adds one to the count the rows alone make.
     if "\r" in body or body.count("\n") != len(rows):
@@ -46,7 +49,7 @@ def decode(raw: bytes) -> dict[str, Any] | None:
     text = raw.decode("utf-8", "surrogateescape")
     if not text.startswith(HEADER) or not text.endswith("\n"):
         return None
-    out: dict[str, Any] = {"version": VERSION, "fresh": {}}
+    out: dict[str, Any] = {"version": VERSION, "fresh": {}, "notes": []}
     files: dict[str, str] = {}
     folders: dict[str, list[Any]] = {}
     for line in text[len(HEADER) : -1].split("\n"):
@@ -68,9 +71,17 @@ def decode(raw: bytes) -> dict[str, Any] | None:
             out["stale"] = None if cells[0] == "-" else {}
         elif kind == "s" and n == 2 and out.get("stale") is not None:
             out["stale"][cells[0]] = cells[1]
+        elif kind == "said" and n == 1 and _count(cells[0]) and "files" not in out:
+            out["files"] = int(cells[0])
+        elif kind == "note" and n == 1 and "files" in out:
+            out["notes"].append(cells[0])
         else:
             return None
-    if not {"key", "tree", "stale"} <= set(out):
+    if not {"key", "tree", "stale", "files"} <= set(out):
         return None
     out["seen"] = {"files": files, "folders": folders}
     return out
+
+
+def _count(cell: str) -> bool:
+    return cell.isascii() and cell.isdigit()

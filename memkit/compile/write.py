@@ -21,7 +21,7 @@ from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
 
 if TYPE_CHECKING:
-    from memkit.compile.current import Before
+    from memkit.compile.current import Before, Outcome
     from memkit.memory import Memory
 
 
@@ -32,6 +32,7 @@ class Pending:
     before: Before  # the inputs as they were before the compile
     path: str  # the record's file
     stale: dict[str, str] | None  # the staleness warnings the compile used
+    said: Outcome  # what the compile tells its user: its notes, how many files it considered
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) ->
     changes = [f for f in files if f.action != "unchanged"]
     if not changes:  # nothing to write: no output's real path is needed
         if pending is not None:
-            pending.before.record(pending.path, pending.stale, {})
+            pending.before.record(pending.path, pending.stale, pending.said, {})
         return []
     outputs = _link_targets(root, [f.path for f in files], _reals(root, files)[1])
     real = {
@@ -153,7 +154,7 @@ def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) ->
         done.append(f.path)
     written = {f.path: f.new for f in changes}
     if pending is not None and set(done) == set(written):  # else a link was left alone
-        pending.before.record(pending.path, pending.stale, written)
+        pending.before.record(pending.path, pending.stale, pending.said, written)
     return done
 
 

@@ -239,7 +239,8 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
         return statuses_now(store, today=today)
 
     known = key() if key is not None else None
-    if is_current(str(store.root), str(store.cache_dir), today, stale, key=known or None):
+    root, cache = str(store.root), str(store.cache_dir)
+    if is_current(root, cache, today, stale, key=known or None) is not None:
         return []
     from memkit.compile.plan import apply, plan
 

@@ -232,7 +232,8 @@ def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -
 
     real = os.path.realpath(root)
     # today is in the key already: is_current needs no date of its own
-    return is_current(real, cache_dir(real), "", _no_warnings, key=key, tree=opener.tree)
+    said = is_current(real, cache_dir(real), "", _no_warnings, key=key, tree=opener.tree)
+    return said is not None
 
 
 def _check(

@@ -59,7 +59,7 @@ def compiled(built: Path, repo: Path, store: Store) -> Store:
 
 
 def known(store: Store, today: dt.date = TODAY) -> bool:
-    return current.is_current(str(store.root), str(store.cache_dir), today, lambda: None)
+    return bool(current.is_current(str(store.root), str(store.cache_dir), today, lambda: None))
 
 
 def write(path: Path, text: str) -> None:
@@ -83,6 +83,15 @@ def claude_linked(s: Store) -> None:
     (s.root / "CLAUDE.md").symlink_to("AGENTS.md")
 
 
+def nested_linked(s: Store) -> None:
+    """Claude Code reads src/m0/AGENTS.md through the link: its rule file changes."""
+    write(s.dir / "config.toml", CONFIG + "nested_agents = true\n")
+    apply(plan(Store(s.root), today=TODAY))
+    plan(Store(s.root), today=TODAY)
+    assert (s.root / "src/m0/AGENTS.md").is_file() and known(s)
+    (s.root / "src/m0/CLAUDE.md").symlink_to("AGENTS.md")
+
+
 def touched(s: Store) -> None:
     path = s.dir / "rule-03.md"
     os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 1000))
@@ -103,6 +112,10 @@ CHANGES: dict[str, Callable[[Store], object]] = {
     "link to AGENTS.md": claude_linked,
     "nested AGENTS.md": lambda s: write(s.root / "src" / "m0" / "AGENTS.md", "# Mine\n"),
     "source file edited": lambda s: write(s.root / "NOTES.md", "## Setup\n\n# Notes\n"),
+    "aider's config": lambda s: write(s.root / ".aider.conf.yml", "read: [AGENTS.md]\n"),
+    "zed's own rules": lambda s: write(s.root / ".rules", "Mine.\n"),
+    "nested CLAUDE.md": lambda s: write(s.root / "src" / "m0" / "CLAUDE.md", "# Mine\n"),
+    "nested CLAUDE.md linked": nested_linked,
 }
 
 
@@ -224,9 +237,10 @@ def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
     before = current.Before(str(compiled.root), TODAY)
     before.watch(Store(compiled.root).load())
     record = str(compiled.cache_dir / current.NAME)
-    before.record(record, {"rule-01": "src/a.py (body changed)"})
+    before.record(record, {"rule-01": "src/a.py (body changed)"}, current.Outcome(["a note"], 3))
     root, cache = str(compiled.root), str(compiled.cache_dir)
-    assert current.is_current(root, cache, TODAY, lambda: {"rule-01": "src/a.py (body changed)"})
+    said = current.is_current(root, cache, TODAY, lambda: {"rule-01": "src/a.py (body changed)"})
+    assert said == current.Outcome(["a note"], 3)
     assert not current.is_current(root, cache, TODAY, lambda: {})
     assert not current.is_current(root, cache, TODAY, lambda: None)
 
@@ -240,13 +254,17 @@ def test_staleness_warnings_are_compared_not_trusted(compiled: Store) -> None:
     "planted",
     [b"", b"{", b"[]", b'{"version": 2}', b'{"version": 1, "seen": {"files": []}}',
      b'{"version": 1, "key": "x", "seen": {"files": {}, "folders": {}}}',
-     b"memkit compile-current 3\n", b"memkit compile-current 3\nkey\tx\ntree\tx\n",
-     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\nfs\tdir\tabsent\n",
-     b"memkit compile-current 3\nkey\tx\nkey\tx\ntree\tx\nstale\t-\n",
-     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t\n",
-     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\ns\tid\twarning\n",
-     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\nfile\ta\n",
-     b"memkit compile-current 2\nkey\tx\ntree\tx\nstale\t-\n"],
+     b"memkit compile-current 4\n", b"memkit compile-current 4\nkey\tx\ntree\tx\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\nsaid\t1\nfs\tdir\tabsent\n",
+     b"memkit compile-current 4\nkey\tx\nkey\tx\ntree\tx\nstale\t-\nsaid\t1\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t\nsaid\t1\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\ns\tid\twarning\nsaid\t1\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\nfile\ta\nsaid\t1\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\nsaid\t\xc2\xb2\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\nsaid\t1\nsaid\t1\n",
+     b"memkit compile-current 4\nkey\tx\ntree\tx\nstale\t-\nnote\tx\nsaid\t1\n",
+     b"memkit compile-current 3\nkey\tx\ntree\tx\nstale\t-\n"],
 )  # fmt: skip
 def test_a_mangled_record_is_not_current(compiled: Store, planted: bytes) -> None:
     (compiled.cache_dir / current.NAME).write_bytes(planted)
@@ -301,6 +319,7 @@ def test_the_record_reads_back_as_it_was_written(compiled: Store) -> None:
                  "folders": {".cursor/rules": ["absent", "absent"],
                              ".claude/rules": ["dir", ["memkit-a.md", "file 1"], ["mine.md", ""]]}},
         "stale": {"rule-01": "src/a.py::f (body changed)"},
+        "files": 12, "notes": ["AGENTS.md: over its budget", "x/\u00e9\udcff"],
     }  # fmt: skip
     for stale in (shapes["stale"], None, {}):
         assert round_trip({**shapes, "stale": stale}) == {**shapes, "stale": stale}
@@ -384,7 +403,7 @@ def test_a_cell_with_a_tab_or_line_break_is_not_recorded(bad: str) -> None:
         "seen": {"files": {"AGENTS.md": "file 00"},
                  "folders": {".claude/rules": ["dir", ["memkit-a.md", "file 1"], ["mine.md", ""]],
                              ".cursor/rules": ["absent", "absent"]}},
-        "stale": {"rule-01": "src/a.py::f (body changed)"},
+        "stale": {"rule-01": "src/a.py::f (body changed)"}, "files": 1, "notes": ["a note"],
     }  # fmt: skip
     assert current.encode(base) is not None
     cases = [
@@ -397,6 +416,32 @@ def test_a_cell_with_a_tab_or_line_break_is_not_recorded(bad: str) -> None:
         {**base, "seen": {**base["seen"], "folders": {"d": [f"error{bad}", "x"]}}},
         {**base, "stale": {f"id{bad}": "w"}},
         {**base, "stale": {"id": f"w{bad}"}},
+        {**base, "notes": [f"a note{bad}"]},
     ]
     for data in cases:
         assert current.encode(data) is None, data
+
+
+def test_memkit_compile_with_nothing_to_do_says_what_the_recorded_compile_said(
+    compiled: Store, run: Invoke, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The record keeps the compile's notes and file count: `memkit compile` says them
+    again without planning, and plans again once an input changes."""
+    import memkit.compile.plan as planning
+
+    write(compiled.dir / "broken.md", "---\ntitle: [\n---\n")  # a note: left out, invalid
+    run("compile")
+    (compiled.cache_dir / current.NAME).unlink()
+    planned = run("compile")  # plans, changes nothing, records
+    assert "invalid memory file(s)" in planned.stderr and "up to date (" in planned.stdout
+
+    def never(*args: object, **kwargs: object) -> None:
+        raise AssertionError("planned although the record says nothing changed")
+
+    with monkeypatch.context() as m:
+        m.setattr(planning, "build", never)
+        said = run("compile")
+    assert (said.stdout, said.stderr) == (planned.stdout, planned.stderr)
+    (compiled.dir / "broken.md").unlink()
+    again = run("compile")  # an input changed: planned again
+    assert again.stderr == "" and again.stdout == said.stdout
