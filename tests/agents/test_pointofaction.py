@@ -16,6 +16,7 @@ import pytest
 from conftest import Invoke, git, in_project
 
 from memkit import memory as mm
+from memkit.agents.claude import ledger
 from memkit.store import Store
 
 SID = "7a1c9e2b-0000-4000-8000-000000000001"
@@ -145,6 +146,35 @@ def test_after_compact_memories_can_be_given_again(project: Path) -> None:
         project, "pre-tool-use", edit(project, "src/billing.py")
     )
     hook(project, "session-start", payload(project, "SessionStart", source="resume"))
+    assert hook(project, "pre-tool-use", edit(project, "src/billing.py")) == ""
+
+
+@pytest.mark.parametrize("block", [7, 65536])
+def test_a_long_session_is_given_again_only_what_its_context_lacks(
+    project: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    monkeypatch.setattr(ledger, "BLOCK", block)  # 7: every line across a block boundary
+    hook(project, "session-start", payload(project, "SessionStart", source="startup"))
+    for _ in range(3):
+        assert "Invoices are immutable" in hook(
+            project, "pre-tool-use", edit(project, "src/billing.py")
+        )
+        assert hook(project, "pre-tool-use", edit(project, "src/billing.py")) == ""
+        hook(project, "session-start", payload(project, "SessionStart", source="compact"))
+
+
+def test_a_ledger_longer_than_is_read_keeps_its_latest_context(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = Path(ledger.receipts_file(str(project), SID))
+    old = {"at": "2026-11-21T10:00:00Z", "event": "file", "why": "src/billing.py", "chars": 9}
+    ledger.append(str(path), [{**old, "id": f"old-{n}"} for n in range(200)])
+    before = path.stat().st_size
+    hook(project, "session-start", payload(project, "SessionStart", source="compact"))
+    assert "Invoices are immutable" in hook(
+        project, "pre-tool-use", edit(project, "src/billing.py")
+    )
+    monkeypatch.setattr(ledger, "MAX_LEDGER", path.stat().st_size - before + 100)
     assert hook(project, "pre-tool-use", edit(project, "src/billing.py")) == ""
 
 

@@ -1,8 +1,9 @@
 """A session's ledger: its receipts file read and appended with the standard library only.
 
 The point-of-action hooks read it on every file touch (`state`: the ids given and the
-characters spent since the context last started afresh) and append what they give;
-memkit.agents.claude.receipts describes the fields.
+characters spent since the context last started afresh) and append what they give. They
+read it from its end back to the last `start` line only: a long session's earlier
+contexts cost them nothing. memkit.agents.claude.receipts describes the fields.
 """
 
 from __future__ import annotations
@@ -10,8 +11,13 @@ from __future__ import annotations
 import json
 import os
 
+TYPE_CHECKING = False  # on every tool call: not even `typing`
+if TYPE_CHECKING:
+    from typing import BinaryIO
+
 RECEIPTS_DIR = "receipts"
-MAX_LEDGER = 16 * 1024 * 1024  # bytes of a session's receipts read back
+MAX_LEDGER = 16 * 1024 * 1024  # bytes of a session's receipts read back, its last
+BLOCK = 64 * 1024  # bytes read at a time, from the end
 
 
 def receipts_file(root: str, sid: str) -> str:
@@ -21,22 +27,50 @@ def receipts_file(root: str, sid: str) -> str:
     return os.path.join(cache_dir(str(root)), RECEIPTS_DIR, f"{safe_name(sid)}.jsonl")
 
 
-def records(path: str) -> list[dict[str, object]]:
-    """The receipts at `path` as dicts with `at` and `event`; unreadable lines skipped."""
+def records(path: str, *, since_start: bool = False) -> list[dict[str, object]]:
+    """The receipts at `path` as dicts with `at` and `event`, in file order; unreadable
+    lines skipped. With `since_start`, only those from the last `start` line on (what a
+    hook needs: the context's since it last started afresh). The file is read from its
+    end backwards in blocks, at most its last MAX_LEDGER bytes, and each line is parsed
+    only when it is needed, so a long session's earlier contexts cost nothing."""
     try:
         with open(path, "rb") as f:
-            text = f.read(MAX_LEDGER).decode("utf-8", "replace")
+            return _backwards(f, since_start)
     except OSError:
         return []
-    out = []
-    for line in text.splitlines():
-        try:
-            rec = json.loads(line)
-        except (ValueError, RecursionError):
+
+
+def _backwards(f: BinaryIO, since_start: bool) -> list[dict[str, object]]:
+    """records: the blocks of `f` from its end. `rest` holds the end of a line that began
+    in a block not read yet (several blocks of a line longer than one, newest first).
+    What is parsed runs from just after a b"\n" to just before one (or the file's end),
+    never inside a UTF-8 character, so it decodes and splits (at \r, \r\n, \u2028 ...)
+    as the whole text would."""
+    pos = f.seek(0, os.SEEK_END)
+    low = max(0, pos - MAX_LEDGER)
+    newest_first: list[dict[str, object]] = []
+    rest: list[bytes] = []
+    while pos > low:
+        size = min(BLOCK, pos - low)
+        pos -= size
+        f.seek(pos)
+        block = f.read(size)
+        cut = block.find(b"\n") + 1 if pos > low else 0
+        if not cut and pos > low:  # no line ends in it: all of it is the end of one line
+            rest.append(block)
             continue
-        if isinstance(rec, dict) and "at" in rec and "event" in rec:
-            out.append(rec)
-    return out
+        data = block[cut:] + b"".join(reversed(rest))
+        rest = [block[: cut - 1]] if cut else []
+        for text in reversed(data.decode("utf-8", "replace").splitlines()):
+            try:
+                rec = json.loads(text)
+            except (ValueError, RecursionError):
+                continue
+            if isinstance(rec, dict) and "at" in rec and "event" in rec:
+                newest_first.append(rec)
+                if since_start and rec["event"] == "start":
+                    return newest_first[::-1]
+    return newest_first[::-1]
 
 
 def state(recs: list[dict[str, object]]) -> tuple[set[str], int]:

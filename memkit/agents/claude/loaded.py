@@ -243,7 +243,7 @@ def on_read(root: str, sid: str, rel: str, at: str) -> None:
     if not found:
         return
     path = ledger.receipts_file(root, sid)
-    had = ledger.via_given(ledger.records(path))
+    had = ledger.via_given(ledger.records(path, since_start=True))
     recs = []
     for r, data in found:
         got = _receipts(r, data, at, "file", rel, "")

@@ -171,7 +171,7 @@ def give(
     `had`: the session's (ids given, characters spent), when already read."""
     root = index.root
     path = ledger.receipts_file(root, sid)
-    seen, spent = ledger.state(ledger.records(path)) if had is None else had
+    seen, spent = ledger.state(ledger.records(path, since_start=True)) if had is None else had
     room = min(cap, index.budget("session_budget") - spent)
     wanted = [(mid, e, why) for mid, e, why in picks if mid not in seen and not e[COMPILED]]
     if not wanted or room < 200:
@@ -219,7 +219,7 @@ def on_file(index: recall.Index, sid: str, rel: str, *, today: str) -> str | Non
     A path longer than MAX_PATH names no file the system can open: it gets nothing."""
     if len(rel) > MAX_PATH:
         return ""
-    had = ledger.state(ledger.records(ledger.receipts_file(index.root, sid)))
+    had = ledger.state(ledger.records(ledger.receipts_file(index.root, sid), since_start=True))
     if index.budget("session_budget") - had[1] < 200:
         return ""  # the session's budget is spent: no lookup
     found = recall.about_file(index, rel)
