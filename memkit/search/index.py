@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -189,6 +188,8 @@ class Index:
 
     def _drop_legacy(self) -> None:
         """Remove another engine's index files (derived data: the new index replaces them)."""
+        import shutil  # not loaded by a search of a current index
+
         for name in _LEGACY:
             shutil.rmtree(self.dir / name, ignore_errors=True)
             with contextlib.suppress(FileNotFoundError, IsADirectoryError):

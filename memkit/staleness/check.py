@@ -56,10 +56,13 @@ def check_store(
         links = []
         for text in mem.links:
             was = None if recorded is None else recorded.get(text)
-            status = known.get(text, was, commit) if known and was is not None else None
+            if was is None:  # no fingerprint to compare: the engine is not needed
+                links.append(LinkStatus(text, "unverified", None, commit))
+                continue
+            status = known.get(text, was, commit) if known else None
             if status is None:
                 status = states(commit).state(text, was, commit)
-                if known is not None and was is not None:
+                if known is not None:
                     known.put(status, was, commit)
             links.append(status)
         active = mem.status == "active" and mem.revises is None

@@ -161,3 +161,31 @@ def test_context_usage_errors(memkit: Memkit, store: Store, args: tuple[str, ...
     code, out, err = memkit(store.root, "context", *args)
     assert (code, out) == (2, "")
     assert err.splitlines()[-1].startswith("Error: ") and "Traceback" not in err
+
+
+def test_a_search_of_a_current_index_loads_only_what_it_uses(store: Store) -> None:
+    """A hit whose links were never fingerprinted is `unverified` without the staleness
+    engine; a current index is read without the tools that rebuild one."""
+    seed_context(store)
+    code = (
+        "import sys\nfrom memkit.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "unused = {'memkit.staleness.engine', 'shutil'}\n"
+        "print(sorted(unused & set(sys.modules)), file=sys.stderr)"
+    )
+
+    def search() -> tuple[str, str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "search", "--json", "login"],
+            cwd=store.root,
+            capture_output=True,
+            text=True,
+            env=ENV,
+            check=True,
+        )
+        return done.stdout, done.stderr
+
+    search()  # builds the index
+    out, err = search()
+    assert {hit["id"]: hit["state"] for hit in json.loads(out)}["limits"] == "unverified"
+    assert err == "[]\n"
