@@ -57,31 +57,24 @@ _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+
 # _PART_RE for folded text that is not ASCII; unspaced runs are then cut out of its parts.
 # An upper run ends before a capitalised word, never before an unspaced run ("UTC时间"):
 # the letter after the capital is below U+0E00 (all unspaced scripts are above).
-# The patterns for text that is not ASCII are compiled on first use (_compiled): text in
-# ASCII, most queries and memories, never needs them.
 _LETTER = r"[^\W\d_A-Z]"
 _UPPER_RUN = r"[A-Z]+(?=[A-Z](?![^\x00-\u0dff])[^\W\d_A-Z])"
-_UNICODE = rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+"
+_UNICODE_RE = re.compile(rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
 # The same where Thai, Lao, Myanmar or Khmer appear: their vowel signs and tone marks are
 # not word characters, but belong in the run (a slower pattern, so only there).
 _MARKED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
-_MARKED_CHAR = f"[{_MARKED}]"
-_MARKED_LETTER = rf"(?:{_LETTER}|{_MARKED_CHAR})"
-_MARKED_PART = rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+"
+_MARKED_RE = re.compile(f"[{_MARKED}]")
+_MARKED_LETTER = rf"(?:{_LETTER}|[{_MARKED}])"
+_MARKED_PART_RE = re.compile(rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+")
 _KINDS: dict[str, bool] = {}  # character -> whether it is of an unspaced script
 # The generic combining accents (Latin, Greek, Cyrillic); a script's own marks (kana
 # voicing, Thai tones and vowels, Devanagari) change the letter and are kept.
 _ACCENTS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_ACCENT = f"[{_ACCENTS}]"
+_ACCENTS_RE = re.compile(f"[{_ACCENTS}]")
 # A character with the marks that fold into it (accents, kana voicing, half-width too).
-_CLUSTER = f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*"
+_CLUSTER_RE = re.compile(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
 _STEMMER = Stemmer.Stemmer("english")
 _STEMS: dict[str, str] = {}  # word -> stem, filled on first sight
-
-
-@functools.cache
-def _compiled(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
 
 
 def _stems(words: list[str]) -> dict[str, str]:
@@ -100,7 +93,7 @@ def fold(text: str) -> str:
     """`text` without accents and compatibility forms (NFKD, accents dropped, NFC again)."""
     if text.isascii():
         return text
-    bare = _compiled(_ACCENT).sub("", unicodedata.normalize("NFKD", text))
+    bare = _ACCENTS_RE.sub("", unicodedata.normalize("NFKD", text))
     return unicodedata.normalize("NFC", bare)
 
 
@@ -180,8 +173,7 @@ def _parts(folded: str) -> Iterator[tuple[bool, str, int]]:
 
 
 def _part_re(folded: str) -> re.Pattern[str]:
-    marked = _compiled(_MARKED_CHAR).search(folded)
-    return _compiled(_MARKED_PART if marked else _UNICODE)
+    return _MARKED_PART_RE if _MARKED_RE.search(folded) else _UNICODE_RE
 
 
 def _segments(part: str) -> Iterator[tuple[bool, str]]:
@@ -222,7 +214,7 @@ def _unicode_spans(text: str, stop_after: int | None) -> Iterator[tuple[str, int
     the offsets mapped back."""
     chars: list[str] = []
     at: list[int] = []  # folded offset -> offset in `text`
-    for m in _compiled(_CLUSTER).finditer(text):
+    for m in _CLUSTER_RE.finditer(text):
         c = m.group()
         f = c if c.isascii() else _fold_cluster(c)
         chars.append(f)
@@ -245,7 +237,7 @@ def _unicode_spans(text: str, stop_after: int | None) -> Iterator[tuple[str, int
 def _end(text: str, at: list[int], end: int) -> int:
     """The offset in `text` of the folded offset `end`: past the marks of its last character."""
     stop = at[end - 1] + 1
-    mark = _compiled(_CLUSTER).match(text, at[end - 1])
+    mark = _CLUSTER_RE.match(text, at[end - 1])
     return max(stop, mark.end()) if mark and at[end] >= mark.end() else stop
 
 
