@@ -19,8 +19,9 @@ the median wall and CPU time (user + system) and the goal's figure, all from the
   (goal +30 ms, at both sizes);
 - a commit touching one memory: ms added (goal +80 ms at --small);
 - `memkit search` warm at --n: times `python -c pass` (goal 5x);
-- each Claude Code hook process (`memkit-hook session-start`, `user-prompt-submit`,
-  `pre-tool-use`, fed the JSON Claude Code sends) at --n: times `python -c pass` (3x);
+- each Claude Code hook process (`memkit-hook session-start`, `user-prompt-submit` with a
+  prompt that finds nothing and one that finds memories, `pre-tool-use`, fed the JSON
+  Claude Code sends) at --n: times `python -c pass` (3x);
 - a no-op `memkit compile` at --n: times a `cat` of every memory file (goal 2x), and
   times reading every memory file in one Python process (benchmarks/bench_floor.py's).
 """
@@ -157,6 +158,15 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
             "tool_input": {"file_path": str(quiet / src), "old_string": "a", "new_string": "b"},
         },
     }
+    # A prompt that finds memories: the hook ranks, reads its session's receipts and gives
+    # them (a session of its own, afresh each run, or the second run would give nothing).
+    finds = f"bench-{name}-finds"
+    found = {
+        **base,
+        "session_id": finds,
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "fix the shell completion for zsh",
+    }
     out += [
         Case(f"{name} n python -c pass", [py, "-c", "pass"], quiet),
         Case(f"{name} n cat every memory", ["sh", "-c", CAT], quiet),
@@ -164,7 +174,8 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
         Case(f"{name} n read every memory in Python", [py, "-c", READ_ALL], quiet),
         Case(f"{name} n compile (no-op)", [py, "-m", "memkit", "compile"], quiet),
     ]
-    receipts = quiet / ".git" / "memkit" / "receipts" / f"{start}.jsonl"
+    kept = quiet / ".git" / "memkit" / "receipts"
+    receipts = kept / f"{start}.jsonl"
     out += [
         Case(
             f"{name} n hook {e}",
@@ -175,6 +186,15 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
         )
         for e, p in events.items()
     ]
+    out.append(
+        Case(
+            f"{name} n hook user-prompt-submit, finding memories",
+            [hook, "user-prompt-submit"],
+            quiet,
+            json.dumps(found),
+            setup=lambda: (kept / f"{finds}.jsonl").unlink(missing_ok=True),
+        )
+    )
     return out
 
 
@@ -186,6 +206,7 @@ GOALS = [  # (case, floor, goal, unit): "+" is ms added, "x" a ratio
     ("n search (warm)", "n python -c pass", 5, "x"),
     ("n hook session-start", "n python -c pass", 3, "x"),
     ("n hook user-prompt-submit", "n python -c pass", 3, "x"),
+    ("n hook user-prompt-submit, finding memories", "n python -c pass", 3, "x"),
     ("n hook pre-tool-use", "n python -c pass", 3, "x"),
     ("n compile (no-op)", "n cat every memory", 2, "x"),
     ("n compile (no-op)", "n read every memory in Python", 2, "x"),
