@@ -111,16 +111,21 @@ def _stat(path: str) -> str:
     return f"{path} {st.st_mode} {st.st_size} {st.st_mtime_ns} {st.st_ino}"
 
 
-def file_state(root: str, rel: str, top: str | None = None) -> str:
+def file_state(root: str, rel: str, top: str | None = None, within: str | None = None) -> str:
     """A file compile reads or writes: absent, a folder, other, or its bytes' SHA-256;
     with where it really is when a link (itself or a folder above it) leads elsewhere.
 
     A link out of the repository or into .git/ is "outside", never read (compile reads
     and writes only inside: the safe-path layer refuses it); a file too big for compile
-    to read is known by its size and time. `top`: the root's real path, when known."""
+    to read is known by its size and time. `top`: the root's real path, when known;
+    `within`: the real path of the file's folder, when known (a rule folder's entries)."""
     full = os.path.join(root, rel)
     top = top or os.path.realpath(root)
-    real = os.path.realpath(full)
+    link = os.path.islink(full)
+    if within is not None and not link:
+        real = os.path.join(within, rel.rpartition("/")[2])
+    else:
+        real = os.path.realpath(full)
     git = os.path.join(top, ".git")
     if not real.startswith(top + os.sep) or real == git or real.startswith(git + os.sep):
         state = "outside"
@@ -128,7 +133,7 @@ def file_state(root: str, rel: str, top: str | None = None) -> str:
         state = content_state(real)
     if real != os.path.join(top, rel):
         state += f" via {real}"
-    if os.path.islink(full):
+    if link:
         state += " link"
     return state
 
@@ -149,9 +154,10 @@ def folder_state(root: str, rel: str, top: str | None = None) -> list[Any]:
     except OSError as e:
         return [f"error {e.errno}", state]
     out: list[Any] = [state]
+    real = os.path.realpath(full)  # once for the folder, not for each of its files
     for name in names:
-        state = file_state(root, f"{rel}/{name}", top) if name.startswith("memkit") else ""
-        out.append([name, state])
+        mine = name.startswith("memkit")
+        out.append([name, file_state(root, f"{rel}/{name}", top, real) if mine else ""])
     return out
 
 

@@ -445,3 +445,34 @@ def test_memkit_compile_with_nothing_to_do_says_what_the_recorded_compile_said(
     (compiled.dir / "broken.md").unlink()
     again = run("compile")  # an input changed: planned again
     assert again.stderr == "" and again.stdout == said.stdout
+
+
+def test_a_rule_folder_s_files_are_known_as_each_alone_would_be(tmp_path: Path) -> None:
+    """folder_state takes the folder's real path once; each entry's state is still the one
+    file_state gives it alone (through a linked folder, a linked file, a way out)."""
+    repo, outside = tmp_path / "repo", tmp_path / "outside"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "shared" / "rules").mkdir(parents=True)
+    outside.mkdir()
+    (outside / "x.md").write_text("secret\n", "utf-8")
+    (repo / ".cursor").mkdir()
+    (repo / ".cursor" / "rules").symlink_to(repo / "shared" / "rules")
+    kept = repo / "shared" / "rules"
+    (kept / "memkit-a.mdc").write_text("a\n", "utf-8")
+    (kept / "memkit-b.mdc").symlink_to(outside / "x.md")
+    (kept / "memkit-c.mdc").symlink_to("memkit-a.mdc")
+    (kept / "memkit-d").mkdir()
+    (kept / "mine.mdc").write_text("mine\n", "utf-8")
+    root = str(repo)
+    listing = current.folder_state(root, ".cursor/rules")
+    assert listing[0] == current.file_state(root, ".cursor/rules")
+    alone = [
+        [
+            name,
+            current.file_state(root, f".cursor/rules/{name}") if name.startswith("memkit") else "",
+        ]
+        for name in ("memkit-a.mdc", "memkit-b.mdc", "memkit-c.mdc", "memkit-d", "mine.mdc")
+    ]
+    assert listing[1:] == alone
+    assert alone[0][1].endswith(f" via {os.path.realpath(kept / 'memkit-a.mdc')}")
+    assert alone[1][1].startswith("outside") and alone[2][1].endswith(" link")
