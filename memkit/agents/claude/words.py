@@ -142,9 +142,16 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
                 if w not in everyday:
                     rare.setdefault(mid, {})[w] = weight
     floor = math.log(1 + total / max(1, total // 1000))
-    for mid, found in rare.items():
-        if sum(found.values()) < floor:
-            continue  # left out whatever its title holds: no need to read it
+    # Reading a title costs a bucket of the index, and it only lowers a score (a word in
+    # tags or links alone counts half): titles are read best first, and once `limit`
+    # memories that reach the floor score more than the next can before its title is
+    # read, the rest are left out unread (they could not be among the `limit` given).
+    given: list[float] = []  # the scores of the `limit` best read so far, lowest first
+    for mid in sorted(rare, key=lambda m: (-scores[m], m)):
+        found = rare[mid]
+        if sum(found.values()) < floor or (0 < limit <= len(given) and scores[mid] < given[0]):
+            del rare[mid]  # left out whatever its title holds: no need to read it
+            continue
         e = index.entry(mid)
         titled = set(words(e[TITLE])) if e is not None else set()
         for w in found:
@@ -152,6 +159,8 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
                 cut = found[w] * (1 - UNTITLED_WEIGHT)
                 found[w] -= cut
                 scores[mid] -= cut
+        if sum(found.values()) >= floor:
+            given = sorted([*given, scores[mid]])[-limit:] if limit > 0 else given
     best = sorted(scores, key=lambda m: (-scores[m], m))
     top = scores[best[0]] if best else 0.0
     kept = [
