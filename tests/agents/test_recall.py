@@ -175,3 +175,20 @@ def test_the_reasons_score_is_the_one_held_against_the_floor(store: Store) -> No
     ((_, why),) = words.about_prompt(index, "run pyright on the client", limit=3)
     score, floor = re.fullmatch(r"pyright client \(score (\S+), floor (\S+)\)", why).groups()
     assert score == floor  # one word in 1 memory: the everyday `client` adds nothing
+
+
+def test_titles_are_read_only_while_an_unread_memory_could_still_be_given(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A title only lowers a score: once `limit` memories reach the floor, one that scores
+    less before its title is read is left out unread (each read decodes an index bucket)."""
+    titles = ["Pyright checks anyio streams", "Pyright checks anyio", "Pyright checks anyio too"]
+    index = prompt_index(store, titles)
+    read: list[str] = []
+    entry = index.entry
+    monkeypatch.setattr(index, "entry", lambda mid: read.append(mid) or entry(mid))
+    got = words.about_prompt(index, "pyright on anyio streams", limit=1)
+    assert [m for m, _ in got] == ["t-0"] and read == ["t-0"]
+    read.clear()
+    got = words.about_prompt(index, "pyright on anyio streams", limit=3)
+    assert [m for m, _ in got] == ["t-0", "t-1", "t-2"] and sorted(read) == ["t-0", "t-1", "t-2"]
