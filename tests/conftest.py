@@ -239,6 +239,48 @@ def in_project(repo: Path, today: str = "2026-11-22", **env: str) -> Iterator[No
                 os.environ[name] = value
 
 
+def claude_hook(
+    root: Path,
+    event: str,
+    payload: dict[str, Any],
+    *,
+    process: bool = False,
+    module: str = "memkit.agents.claude",
+    **env: str,
+) -> str:
+    """A Claude Code hook's context text for `payload`: its handler
+    (memkit.agents.claude.hook.handle) in this process, in `root` with the date pinned
+    (and `env` set), as the command calls it; `process=True` runs `python -m MODULE EVENT`
+    itself (memkit.agents.hook is what the memkit-hook script runs). Nothing on stderr."""
+    import json
+
+    raw = json.dumps(payload)
+    if process:
+        done = subprocess.run(
+            [sys.executable, "-m", module, event],
+            input=raw,
+            capture_output=True,
+            text=True,
+            cwd=root,
+            env={**os.environ, "MEMKIT_TODAY": "2026-11-22", **env},
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        said, err = done.stdout, done.stderr
+    else:
+        from memkit.agents.claude.hook import handle
+
+        with in_project(root, **env):
+            said, err = handle(event, raw.encode("utf-8"))
+    assert err == "", err
+    if not said.strip():
+        return ""
+    out = json.loads(said)["hookSpecificOutput"]
+    assert out["hookEventName"] == payload.get("hook_event_name", out["hookEventName"])
+    assert len(out["additionalContext"]) <= 10_000
+    return str(out["additionalContext"])
+
+
 def invoke(*args: str, code: int = 0, input: str | None = None) -> Result:
     """Invoke the CLI in this process's folder; assert the exit code (default 0), show
     output on failure (`run`, and a module-scoped fixture's own runner)."""

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Invoke, commit_files, git, in_project
+from conftest import Invoke, commit_files, git
+from conftest import claude_hook as hook
 
 from memkit import memory as mm
 from memkit.agents.claude import ledger, loaded
@@ -21,30 +22,6 @@ from memkit.store import Store
 
 SID = "0d6c1f2a-5b7e-4c3d-9a8b-1e2f3a4b5c6d"
 DAY = "2026-11-22"
-
-
-def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = False) -> str:
-    """The hook's handler on `payload` (in this process, or as the command): its context."""
-    raw = json.dumps(payload)
-    if process:
-        done = subprocess.run(
-            [sys.executable, "-m", "memkit.agents.claude", event],
-            input=raw,
-            capture_output=True,
-            text=True,
-            cwd=root,
-            env={**os.environ, "MEMKIT_TODAY": DAY},
-            timeout=120,
-        )
-        assert done.returncode == 0 and done.stderr == "", done.stderr
-        said = done.stdout
-    else:
-        from memkit.agents.claude.hook import handle
-
-        with in_project(root, DAY):
-            said, err = handle(event, raw.encode("utf-8"))
-        assert err == "", err
-    return str(json.loads(said)["hookSpecificOutput"]["additionalContext"]) if said else ""
 
 
 def start(root: Path, source: str = "startup", cwd: Path | None = None) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, in_project
+from conftest import claude_hook, git
 
 from memkit import memory as mm
 from memkit.store import Store
@@ -25,31 +25,8 @@ HEAVY = ("click", "yaml", "jinja2", "whoosh", "pygit2", "frontmatter", "markdown
 def run(
     root: Path, event: str, payload: dict[str, Any], *, process: bool = False, **env: str
 ) -> str:
-    """`python -m memkit.agents.hook EVENT` (what the memkit-hook script runs): its context.
-    Its function (memkit.agents.claude.hook.handle) in this process, in `root` with the date pinned,
-    as the command calls it; `process=True` runs the command itself."""
-    raw = json.dumps(payload)
-    if process:
-        done = subprocess.run(
-            [sys.executable, "-m", "memkit.agents.hook", event],
-            input=raw,
-            capture_output=True,
-            text=True,
-            cwd=root,
-            env={**os.environ, "MEMKIT_TODAY": DAY, **env},
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        said, err = done.stdout, done.stderr
-    else:
-        from memkit.agents.claude import hook
-
-        with in_project(root, DAY, **env):
-            said, err = hook.handle(event, raw.encode("utf-8"))
-    assert err == "", err
-    if not said.strip():
-        return ""
-    return str(json.loads(said)["hookSpecificOutput"]["additionalContext"])
+    """`python -m memkit.agents.hook EVENT` (what the memkit-hook script runs): its context."""
+    return claude_hook(root, event, payload, process=process, module="memkit.agents.hook", **env)
 
 
 def edit(root: Path, file: str, sid: str = "s1") -> dict[str, Any]:

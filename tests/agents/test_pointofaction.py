@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import datetime
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Invoke, git, in_project
+from conftest import Invoke, git
+from conftest import claude_hook as hook
 
 from memkit import memory as mm
 from memkit.agents.claude import ledger
@@ -21,39 +19,6 @@ from memkit.store import Store
 
 SID = "7a1c9e2b-0000-4000-8000-000000000001"
 DAY = datetime.date(2026, 11, 22)
-
-
-def hook(root: Path, event: str, payload: dict[str, Any], *, process: bool = False) -> str:
-    """The installed handler (`python -m memkit.agents.claude EVENT`) on `payload`: its
-    context text. Called in this process, in `root` with the date pinned, as that command
-    calls it; `process=True` runs the command itself."""
-    raw = json.dumps(payload)
-    if process:
-        env = {**os.environ, "MEMKIT_TODAY": "2026-11-22"}
-        done = subprocess.run(
-            [sys.executable, "-m", "memkit.agents.claude", event],
-            input=raw,
-            capture_output=True,
-            text=True,
-            cwd=root,
-            env=env,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
-        said, err = done.stdout, done.stderr
-    else:
-        from memkit.agents.claude.hook import handle
-        from memkit.clock import today
-
-        with in_project(root):
-            said, err = handle(event, raw.encode("utf-8"), today)
-    assert err == "", err
-    if not said.strip():
-        return ""
-    out = json.loads(said)["hookSpecificOutput"]
-    assert out["hookEventName"] == payload["hook_event_name"]
-    assert len(out["additionalContext"]) <= 10_000
-    return str(out["additionalContext"])
 
 
 def payload(root: Path, event: str, **extra: Any) -> dict[str, Any]:
