@@ -25,7 +25,7 @@ ROOT = "when started in the repository root"
 # Files `report` looks at besides the planned ones: whether each exists, is a link to
 # the AGENTS.md beside it, or (.aider.conf.yml) names an output. memkit.compile.current
 # watches them, for its record keeps the notes they lead to.
-CONSULTED = (".aider.conf.yml", "CODEX.md", *ZED_ORDER)
+CONSULTED = (".aider.conf.yml", *ZED_ORDER, *CONTINUE_ORDER)
 NESTED_CONSULTED = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")  # in each folder of a nested AGENTS.md
 
 # How an agent reads nested AGENTS.md files (DIR/AGENTS.md):
