@@ -13,7 +13,7 @@ import pytest
 from conftest import Invoke, copy_into, isolated, new_repo, write_memory
 
 from memkit.clock import today
-from memkit.compile import current
+from memkit.compile import current, watched
 from memkit.compile.plan import apply, plan
 from memkit.store import Store, init, loading
 
@@ -212,13 +212,13 @@ def test_output_changed_after_compile_wrote_it_is_not_recorded(
     record.unlink()
     write_memory(compiled, "rule-01", memory(1, "More.\n"))
     p = plan(Store(compiled.root), today=TODAY)
-    real = current._again
+    real = current.again
 
     def meddled(root: str, seen: object) -> object:
         agents_edited(compiled)  # another process, between the write and the record
         return real(root, seen)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(current, "_again", meddled)
+    monkeypatch.setattr(current, "again", meddled)
     apply(p)
     assert not record.exists()
 
@@ -368,19 +368,19 @@ def test_files_linked_out_of_the_repository_or_into_git_are_never_read(
     monkeypatch.setattr(current, "open", lambda path, *a, **k: guarded(path), raising=False)
     root = str(repo)
     real = os.path.realpath
-    assert current.file_state(root, "CLAUDE.md") == (
+    assert watched.file_state(root, "CLAUDE.md") == (
         f"outside via {real(outside / 'CLAUDE.md')} link"
     )
-    assert current.file_state(root, "rules/CLAUDE.md") == (
+    assert watched.file_state(root, "rules/CLAUDE.md") == (
         f"outside via {real(outside / 'CLAUDE.md')}"
     )
-    assert current.file_state(root, "GEMINI.md") == f"outside via {real(repo / '.git/config')} link"
+    assert watched.file_state(root, "GEMINI.md") == f"outside via {real(repo / '.git/config')} link"
     listed = []
     monkeypatch.setattr(current.os, "listdir", lambda path: listed.append(path) or [])
-    assert current.folder_state(root, "rules") == ["outside", f"outside via {real(outside)} link"]
+    assert watched.folder_state(root, "rules") == ["outside", f"outside via {real(outside)} link"]
     assert listed == []
     digest = current.sha256(b"inside\n").hexdigest()
-    assert current.file_state(root, "AGENTS.md") == f"file {digest}"
+    assert watched.file_state(root, "AGENTS.md") == f"file {digest}"
 
 
 def test_a_file_too_big_for_compile_is_known_by_size_and_time(
@@ -390,9 +390,9 @@ def test_a_file_too_big_for_compile_is_known_by_size_and_time(
     path = compiled.root / "BIG.md"
     path.write_bytes(b"x" * 11)
     st = path.stat()
-    assert current.file_state(str(compiled.root), "BIG.md") == f"big 11 {st.st_mtime_ns}"
+    assert watched.file_state(str(compiled.root), "BIG.md") == f"big 11 {st.st_mtime_ns}"
     path.write_bytes(b"x" * 10)
-    assert current.file_state(str(compiled.root), "BIG.md").startswith("file ")
+    assert watched.file_state(str(compiled.root), "BIG.md").startswith("file ")
 
 
 @pytest.mark.parametrize("bad", ["\t", "\n", "\r", "a\tb", "a\r\nb", "end\n"])
@@ -464,12 +464,12 @@ def test_a_rule_folder_s_files_are_known_as_each_alone_would_be(tmp_path: Path) 
     (kept / "memkit-d").mkdir()
     (kept / "mine.mdc").write_text("mine\n", "utf-8")
     root = str(repo)
-    listing = current.folder_state(root, ".cursor/rules")
-    assert listing[0] == current.file_state(root, ".cursor/rules")
+    listing = watched.folder_state(root, ".cursor/rules")
+    assert listing[0] == watched.file_state(root, ".cursor/rules")
     alone = [
         [
             name,
-            current.file_state(root, f".cursor/rules/{name}") if name.startswith("memkit") else "",
+            watched.file_state(root, f".cursor/rules/{name}") if name.startswith("memkit") else "",
         ]
         for name in ("memkit-a.mdc", "memkit-b.mdc", "memkit-c.mdc", "memkit-d", "mine.mdc")
     ]
