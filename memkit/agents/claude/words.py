@@ -123,24 +123,7 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
     from memkit.agents.claude.recall import TITLE
 
     total = max(1, index.count)
-    everyday = common()
-    scores: dict[str, float] = {}
-    matched: dict[str, list[str]] = {}
-    rare: dict[str, dict[str, float]] = {}  # id -> {word not everyday: its IDF}
-    for w in dict.fromkeys(words(prompt[:4000])):
-        ids = index.bucket("w", w).get(w, ())
-        if not isinstance(ids, list) or not ids:
-            continue
-        idf = math.log(1 + total / len(ids))
-        if len(ids) > total // 10 + 3:  # in many memories: an everyday word of this store
-            everyday = everyday | {w}
-        weight = idf * COMMON_WEIGHT if w in everyday else idf
-        for mid in ids:
-            if isinstance(mid, str):
-                scores[mid] = scores.get(mid, 0.0) + weight
-                matched.setdefault(mid, []).append(w)
-                if w not in everyday:
-                    rare.setdefault(mid, {})[w] = weight
+    scores, matched, rare = _shared_words(index, prompt, total)
     floor = math.log(1 + total / max(1, total // 1000))
     # Reading a title costs a bucket of the index, and it only lowers a score (a word in
     # tags or links alone counts half): titles are read best first, and once `limit`
@@ -172,3 +155,31 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
         (m, f"{' '.join(matched[m])} (score {sum(rare[m].values()):.2f}, floor {floor:.2f})")
         for m in kept[:limit]
     ]
+
+
+def _shared_words(
+    index: recall.Index, prompt: str, total: int
+) -> tuple[dict[str, float], dict[str, list[str]], dict[str, dict[str, float]]]:
+    """Each memory's score for the prompt's words (about_prompt), the words it shares,
+    and those of them that are not everyday words with their weights."""
+    import math
+
+    everyday = common()
+    scores: dict[str, float] = {}
+    matched: dict[str, list[str]] = {}
+    rare: dict[str, dict[str, float]] = {}  # id -> {word not everyday: its IDF}
+    for w in dict.fromkeys(words(prompt[:4000])):
+        ids = index.bucket("w", w).get(w, ())
+        if not isinstance(ids, list) or not ids:
+            continue
+        idf = math.log(1 + total / len(ids))
+        if len(ids) > total // 10 + 3:  # in many memories: an everyday word of this store
+            everyday = everyday | {w}
+        weight = idf * COMMON_WEIGHT if w in everyday else idf
+        for mid in ids:
+            if isinstance(mid, str):
+                scores[mid] = scores.get(mid, 0.0) + weight
+                matched.setdefault(mid, []).append(w)
+                if w not in everyday:
+                    rare.setdefault(mid, {})[w] = weight
+    return scores, matched, rare
