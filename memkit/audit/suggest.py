@@ -106,8 +106,25 @@ def add_links(store: Store, mid: str, links: Iterable[str], *, today: dt.date) -
         try:
             verified = fingerprint(store.root, merged, today=today)
         except LinkError as e:
-            raise MemkitError(f"{mem.path}: {e}; nothing was linked") from None
+            raise MemkitError(f"{mem.path}: {e}; {_gone(store, mid, mem.links, today)}") from None
         return store.put(dataclasses.replace(mem, links=merged, verified=verified))
+
+
+def _gone(store: Store, mid: str, links: Iterable[str], today: dt.date) -> str:
+    """How to go on when fingerprinting a memory's links failed: which of the links it
+    already has is gone, if one is (add_links fingerprints them all again)."""
+    from memkit.staleness import fingerprint
+    from memkit.staleness.parsed import LinkError
+
+    for link in links:
+        try:
+            fingerprint(store.root, (link,), today=today)
+        except LinkError:
+            return (
+                f"the memory already links to it: remove it first (`memkit link --remove "
+                f"{mid} '{link}'`) or fix what it names, then link again; nothing was linked"
+            )
+    return "nothing was linked"
 
 
 def remove_links(store: Store, mid: str, links: Iterable[str]) -> Memory:

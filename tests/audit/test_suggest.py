@@ -62,3 +62,14 @@ def test_link_refuses_what_does_not_resolve(project: Path, run: Invoke) -> None:
     assert "no dependency 'celery'" in result.stderr
     assert "nothing was linked" in result.stderr
     assert "dep:celery" not in (project / ".memory" / "jobs.md").read_text("utf-8")
+
+
+def test_link_names_a_gone_link_the_memory_already_has(project: Path, run: Invoke) -> None:
+    run("add", "Jobs", "-b", "text", "--link", "src/jobs/worker.py")
+    (project / "src/jobs/worker.py").unlink()
+    result = run("link", "jobs", "dep:arq", code=2)
+    assert "src/jobs/worker.py" in result.stderr
+    assert "already links to it: remove it first (`memkit link --remove jobs " in result.stderr
+    assert "nothing was linked" in result.stderr
+    run("link", "--remove", "jobs", "src/jobs/worker.py")
+    assert "linked jobs: dep:arq" in run("link", "jobs", "dep:arq").stdout
