@@ -17,7 +17,8 @@ the median wall and CPU time (user + system) and the goal's figure, all from the
 
 - a commit touching nothing memkit cares about: ms added over `git commit --no-verify`
   (goal +30 ms, at both sizes);
-- a commit touching one memory: ms added (goal +80 ms at --small);
+- a commit changing one memory's text (a word at the end of its body, added or taken
+  away in turn): ms added (goal +80 ms at --small);
 - `memkit search` warm at --n: times `python -c pass` (goal 5x);
 - each Claude Code hook process (`memkit-hook session-start`, `user-prompt-submit` with a
   prompt that finds nothing and one that finds memories, `pre-tool-use`, fed the JSON
@@ -110,9 +111,10 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
     mems = sorted((root / ".memory").rglob("*.md"))
     one = mems[len(mems) // 2]
 
-    def touch() -> None:
+    def touch() -> None:  # a word of its body in, then out: text compile gives agents
         text = one.read_text("utf-8")
-        one.write_text(text[:-1] if text.endswith("\n\n") else text + "\n", "utf-8")
+        edited = text.removesuffix(" (edited)\n")
+        one.write_text(edited if edited != text else text[:-1] + " (edited)\n", "utf-8")
         subprocess.run(["git", "add", str(one)], cwd=root, env=ENV, check=True)
 
     def code() -> None:
