@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from memkit.errors import MemkitError
-from memkit.memory import STATUSES
+from memkit.fields import STATUSES
 from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:
