@@ -21,8 +21,8 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from memkit.choices import STATUSES
 from memkit.errors import MemkitError
-from memkit.fields import STATUSES
 from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:
