@@ -1,4 +1,4 @@
-"""The one registry of memory fields, and the vocabularies of `type`, `status`, `confidence`.
+"""The one registry of memory fields.
 
 REGISTRY lists each front-matter key memkit manages, in the order new files are
 written: its kind of value, default, whether it is required or written by memkit,
@@ -8,8 +8,8 @@ methods, parsing and writing, `memkit show`, the `--json` record and the JSON Sc
 docs/format.md in step with it. Adding a field means a line here, an attribute on
 `Memory` and a row in that table.
 
-This module imports nothing heavy, so the command line reads option choices from it
-without loading the parser.
+The choice fields' vocabularies live in memkit/choices.py (re-exported here), which the
+command line and search read without creating this registry.
 """
 
 from __future__ import annotations
@@ -17,15 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
-STATUSES = ("active", "draft", "archived", "superseded")
-CONFIDENCES = ("high", "medium", "low")
-# When a memory reaches an agent. Absent or `always`: every session (or, with `paths`,
-# whenever the agent works on matching files). `agent`: the agent decides from the
-# memory's `description` whether it is relevant (Cursor "Apply Intelligently", Windsurf
-# `model_decision`, Kiro `auto`). `manual`: only when a person asks for it by name
-# (a Cursor rule mentioned with @, Windsurf/Kiro `manual`, a Cline workflow).
-ACTIVATIONS = ("always", "agent", "manual")
+from memkit.choices import ACTIVATIONS as ACTIVATIONS
+from memkit.choices import CONFIDENCES as CONFIDENCES
+from memkit.choices import STATUSES as STATUSES
+from memkit.choices import TYPES as TYPES
 
 # text: a one-line string; list: strings, each an `item`; date: YYYY-MM-DD; int: a whole
 # number; bool: true or false; choice: one of `choices`; ref: another memory's id;

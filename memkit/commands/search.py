@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING
 
 import click
 
+from memkit.choices import STATUSES as MEMORY_STATUSES
+from memkit.choices import TYPES
 from memkit.commands._common import echo_json, get_store, printable, today
-from memkit.fields import STATUSES as MEMORY_STATUSES
-from memkit.fields import TYPES
 
 if TYPE_CHECKING:
     from memkit.search.rank import Hit

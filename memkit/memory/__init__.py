@@ -4,7 +4,6 @@
 back, keeping every byte of what did not change. The modules, one concept each:
 
     model.py   the frozen Memory and Verification dataclasses, their dict forms
-    file.py    a file's layout: size, encoding, `---` delimiters, the body
     values.py  each front-matter value checked and converted by its field's kind
     parse.py   parse() and parse_all(): text in, a Memory or every problem out
     write.py   dumps() and new(): the surgical front-matter writer
@@ -14,7 +13,8 @@ back, keeping every byte of what did not change. The modules, one concept each:
     schema.py  JSON Schemas of the front matter and of the `--json` record
     yaml.py    the only importer of PyYAML and python-frontmatter
 
-The fields themselves are declared once, in memkit/fields.py. This package
+The fields themselves are declared once, in memkit/fields.py, and a file's layout
+(size, encoding, `---` delimiters, the body) in memkit/memfile.py. This package
 re-exports the public API: `from memkit import memory as mm; mm.parse(...)`.
 """
 
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from memkit.fields import CONFIDENCES, STATUSES, TYPES
 from memkit.fields import NAMES as FIELDS
-from memkit.memory.file import MAX_BYTES, check_size, decode, field_line, format_body, split
+from memkit.memfile import MAX_BYTES, check_size, decode, field_line, format_body, split
 from memkit.memory.ids import ID_RE, MAX_ID, id_problem, is_valid_id, slugify, windows_refuses
 from memkit.memory.links import SYMBOL_RE
 from memkit.memory.model import Memory, Verification

@@ -13,7 +13,7 @@ from typing import Any
 
 from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
-from memkit.memory.file import MAX_BYTES, decode, field_line, split
+from memkit.memfile import MAX_BYTES, decode, field_line, split
 from memkit.memory.ids import id_problem
 from memkit.memory.model import Memory, checked
 from memkit.memory.values import coerce

@@ -17,7 +17,7 @@ from typing import Any
 
 from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
-from memkit.memory.file import format_body, split
+from memkit.memfile import format_body, split
 from memkit.memory.model import Memory
 from memkit.memory.parse import load_yaml, parse
 from memkit.memory.values import coerce_all, written_links

@@ -1,6 +1,7 @@
 """Full-text search over memories: search() and where each part of it lives.
 
 - analysis.py: text to index terms (identifiers split, stop words, stems, synonyms).
+- folding.py: text that is not ASCII for analysis (accents, unspaced runs).
 - schema.py: what the index holds for each memory.
 - query.py: the query syntax, parsed into FTS5 expressions (Query); type/tag/status filters.
 - fts.py: the keyword engine, an SQLite FTS5 table (standard library).
@@ -20,8 +21,8 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from memkit.choices import STATUSES
 from memkit.errors import MemkitError
-from memkit.memory import STATUSES
 from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:

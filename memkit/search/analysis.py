@@ -10,17 +10,15 @@ find its words by, so it is indexed as its overlapping pairs of characters and i
 last character alone ("日本語" -> 日本 本語 語): a query's run is the phrase of its
 pairs, found inside any longer run; one character alone is a prefix (it starts a
 pair or ends a run). Text in ASCII takes the path it always took: English terms,
-and so English ranking, do not change. SYNONYMS lists words developers use for the
-same thing.
+and so English ranking, do not change (other text goes through memkit.search.folding).
+SYNONYMS lists words developers use for the same thing.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-import unicodedata
 from collections.abc import Iterator
-from itertools import groupby
 
 import Stemmer
 
@@ -54,25 +52,6 @@ SYNONYMS = (
 )
 # ASCII upper runs before a capitalised word, capitalised words, upper runs, digit runs.
 _PART_RE = re.compile(r"[A-Z]+(?=[A-Z][^\W\d_A-Z])|[A-Z]?[^\W\d_A-Z]+|[A-Z]+|\d+")
-# _PART_RE for folded text that is not ASCII; unspaced runs are then cut out of its parts.
-# An upper run ends before a capitalised word, never before an unspaced run ("UTC时间"):
-# the letter after the capital is below U+0E00 (all unspaced scripts are above).
-_LETTER = r"[^\W\d_A-Z]"
-_UPPER_RUN = r"[A-Z]+(?=[A-Z](?![^\x00-\u0dff])[^\W\d_A-Z])"
-_UNICODE_RE = re.compile(rf"{_UPPER_RUN}|[A-Z]?{_LETTER}+|[A-Z]+|\d+")
-# The same where Thai, Lao, Myanmar or Khmer appear: their vowel signs and tone marks are
-# not word characters, but belong in the run (a slower pattern, so only there).
-_MARKED = "\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff"
-_MARKED_RE = re.compile(f"[{_MARKED}]")
-_MARKED_LETTER = rf"(?:{_LETTER}|[{_MARKED}])"
-_MARKED_PART_RE = re.compile(rf"{_UPPER_RUN}|[A-Z]?{_MARKED_LETTER}+|[A-Z]+|\d+")
-_KINDS: dict[str, bool] = {}  # character -> whether it is of an unspaced script
-# The generic combining accents (Latin, Greek, Cyrillic); a script's own marks (kana
-# voicing, Thai tones and vowels, Devanagari) change the letter and are kept.
-_ACCENTS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
-_ACCENTS_RE = re.compile(f"[{_ACCENTS}]")
-# A character with the marks that fold into it (accents, kana voicing, half-width too).
-_CLUSTER_RE = re.compile(f"(?s).[{_ACCENTS}\u3099\u309a\uff9e\uff9f]*")
 _STEMMER = Stemmer.Stemmer("english")
 _STEMS: dict[str, str] = {}  # word -> stem, filled on first sight
 
@@ -87,14 +66,6 @@ def _stems(words: list[str]) -> dict[str, str]:
             new = list(set(words))
         stems.update(zip(new, _STEMMER.stemWords(new), strict=True))
     return stems
-
-
-def fold(text: str) -> str:
-    """`text` without accents and compatibility forms (NFKD, accents dropped, NFC again)."""
-    if text.isascii():
-        return text
-    bare = _ACCENTS_RE.sub("", unicodedata.normalize("NFKD", text))
-    return unicodedata.normalize("NFC", bare)
 
 
 def _run_terms(run: str, *, tail: bool = True) -> list[str]:
@@ -119,14 +90,16 @@ def _groups(text: str, *, tail: bool) -> list[tuple[str, ...]]:
     """The terms of `text`, one group per word (its stem) or per unspaced run."""
     parts: list[tuple[bool, str]] = []  # (is a run, the run or the word)
     stop = STOP_WORDS
+    from memkit.search.folding import fold, part_re, segments
+
     folded = fold(text)
-    for part in _part_re(folded).findall(folded):
+    for part in part_re(folded).findall(folded):
         if part.isascii():
             word = part.lower()
             if word not in stop:
                 parts.append((False, word))
             continue
-        for run, seg in _segments(part):
+        for run, seg in segments(part):
             word = seg if run else seg.casefold()
             if run or word not in stop:
                 parts.append((run, word))
@@ -159,32 +132,6 @@ def unspaced_char(term: str) -> bool:
     return len(term) == 1 and _unspaced(term)
 
 
-def _parts(folded: str) -> Iterator[tuple[bool, str, int]]:
-    """(is an unspaced run, its text, its start) of each part of `folded` text."""
-    for m in _part_re(folded).finditer(folded):
-        part = m.group()
-        if part.isascii():
-            yield False, part, m.start()
-        else:
-            at = m.start()
-            for run, seg in _segments(part):
-                yield run, seg, at
-                at += len(seg)
-
-
-def _part_re(folded: str) -> re.Pattern[str]:
-    return _MARKED_PART_RE if _MARKED_RE.search(folded) else _UNICODE_RE
-
-
-def _segments(part: str) -> Iterator[tuple[bool, str]]:
-    """(is an unspaced run, its text) of each piece of a part that is not ASCII."""
-    kinds = _KINDS
-    for c in set(part).difference(kinds):
-        kinds[c] = _unspaced(c)
-    for run, chars in groupby(part, kinds.__getitem__):
-        yield run, "".join(chars)
-
-
 def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, int]]:
     """(term, start, end) of each term of `text`, in order (the snippets mark them).
 
@@ -204,41 +151,23 @@ def spans(text: str, stop_after: int | None = None) -> Iterator[tuple[str, int, 
         yield stem, m.start(), m.end()
 
 
-@functools.lru_cache(maxsize=4096)
-def _fold_cluster(c: str) -> str:
-    return fold(c)
-
-
 def _unicode_spans(text: str, stop_after: int | None) -> Iterator[tuple[str, int, int]]:
     """spans() of text that is not ASCII: folded a character (and its marks) at a time,
     the offsets mapped back."""
-    chars: list[str] = []
-    at: list[int] = []  # folded offset -> offset in `text`
-    for m in _CLUSTER_RE.finditer(text):
-        c = m.group()
-        f = c if c.isascii() else _fold_cluster(c)
-        chars.append(f)
-        at.extend([m.start()] * len(f))
-    at.append(len(text))
-    folded = "".join(chars)
-    for run, part, p in _parts(folded):
+    from memkit.search.folding import end_in, folded_offsets, parts
+
+    folded, at = folded_offsets(text)
+    for run, part, p in parts(folded):
         if stop_after is not None and at[p] > stop_after:
             return
         if run:
             for k, term in enumerate(_run_terms(part)):
                 s = p + (len(part) - 1 if k == len(part) - 1 and k else k)
-                yield term, at[s], _end(text, at, s + len(term))
+                yield term, at[s], end_in(text, at, s + len(term))
             continue
         word = part.casefold()
         if word not in STOP_WORDS:
-            yield _stems([word])[word], at[p], _end(text, at, p + len(part))
-
-
-def _end(text: str, at: list[int], end: int) -> int:
-    """The offset in `text` of the folded offset `end`: past the marks of its last character."""
-    stop = at[end - 1] + 1
-    mark = _CLUSTER_RE.match(text, at[end - 1])
-    return max(stop, mark.end()) if mark and at[end] >= mark.end() else stop
+            yield _stems([word])[word], at[p], end_in(text, at, p + len(part))
 
 
 @functools.cache

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memkit.memory import STATUSES
+from memkit.choices import STATUSES
 from memkit.search.analysis import analyze, phrase_terms, query_groups, synonyms, unspaced_char
 
 FIELD_NAMES = {

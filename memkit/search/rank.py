@@ -4,7 +4,9 @@ A memory whose linked code changed stays in the results, its score multiplied by
 STALE_FACTOR. Equal scores go to the more recent memory, then to the
 smaller id, so the same store and query always give the same list. The verdict
 comes as a StatusSource: a mapping, or a function such as staleness_checker's that
-asks the staleness engine about just the ids that can make the cut.
+asks the staleness engine about just the ids that can make the cut. staleness_checker's
+is asked only about memories with a recorded fingerprint: the index tells the state of
+the others (index_state), so a search reads and parses no memory for them.
 """
 
 from __future__ import annotations
@@ -12,16 +14,17 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-from memkit.staleness.verdict import MemoryStatus
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
     from memkit.search.query import Query
+    from memkit.staleness.verdict import MemoryStatus
     from memkit.store import Store
 
 # The staleness verdict by id, or a function computing it for the ids it is given.
-StatusSource = Mapping[str, MemoryStatus] | Callable[[list[str]], Mapping[str, MemoryStatus]]
+StatusSource: TypeAlias = (
+    "Mapping[str, MemoryStatus] | Callable[[list[str]], Mapping[str, MemoryStatus]]"
+)
 STALE_FACTOR = 0.5  # a stale memory's score is multiplied by this
 
 
@@ -54,20 +57,45 @@ class Hit:
 
 def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:
     """check_store's verdict for just the ids asked about (Store.get_many reads only those)."""
+    return Checker(store, today)
 
-    def of(ids: list[str]) -> Mapping[str, MemoryStatus]:
+
+class Checker:
+    """staleness_checker's function: rank asks it only about what index_state cannot tell."""
+
+    def __init__(self, store: Store, today: dt.date) -> None:
+        self.store = store
+        self.today = today
+
+    def __call__(self, ids: list[str]) -> Mapping[str, MemoryStatus]:
+        if not ids:
+            return {}
         from memkit.errors import MemoryNotFoundError
         from memkit.staleness import check_store
 
-        if not ids:
-            return {}
+        store, today = self.store, self.today
         try:
             return {s.id: s for s in check_store(store, today=today, ids=ids)}
         except MemoryNotFoundError:  # a shared store's memory: it has no verdict here
             own = [i for i in ids if store.exists(i)]
             return {s.id: s for s in check_store(store, today=today, ids=own)} if own else {}
 
-    return of
+
+def index_state(d: Mapping[str, Any], today: dt.date) -> str | None:
+    """A document's staleness state (memkit.staleness.check.memory_state) from the index
+    alone, or None when a recorded fingerprint needs the engine, or when the document
+    may not be the file check_store would read (a shared store's, an unusual path)."""
+    path, mid = d["path"], d["id"]
+    if d["linkstate"] == "recorded" or not path.startswith(".memory/"):
+        return None
+    if not path.endswith(f"/{mid}.md") or ".." in path or ":" in path:
+        return None
+    iso = today.isoformat()
+    if d["expires"] and d["expires"] < iso:
+        return "expired"
+    if d["linkstate"] == "unverified":
+        return "unverified"
+    return "review-due" if d["review"] and d["review"] < iso else "fresh"
 
 
 def rank(
@@ -83,12 +111,18 @@ def rank(
     from memkit.search.snippets import snippet
 
     store.hint_paths({d["id"]: d["path"] for d in docs})  # no walk to find them again
-    if callable(statuses):  # ask only about what can make the cut (a stale hit only drops)
-        statuses = statuses([d["id"] for d in docs[: limit * 2]])
+    asked = [d["id"] for d in docs[: limit * 2]]  # what can make the cut (stale only drops)
+    known: dict[str, str] = {}  # id -> state, told by the index
+    if isinstance(statuses, Checker):
+        last = {d["id"]: d for d in docs}  # the document whose file get_many reads (hints)
+        known = {i: s for i in asked if (s := index_state(last[i], today)) is not None}
+        asked = [i for i in asked if i not in known]
+    if callable(statuses):
+        statuses = statuses(asked)
     statuses = statuses or {}
     scored = []
     for d in docs:
-        ms = statuses.get(d["id"])
+        ms = None if d["id"] in known else statuses.get(d["id"])
         score = d["score"] * (STALE_FACTOR if ms is not None and ms.stale else 1.0)
         scored.append((score, d, ms))
     scored.sort(key=lambda x: (-round(x[0], 6), _neg_date(x[1]["recency"]), x[1]["id"]))
@@ -100,9 +134,7 @@ def rank(
             if d["status"] != "active"
             else "expired"
             if expired
-            else ms.state
-            if ms
-            else "active"
+            else known.get(d["id"]) or (ms.state if ms else "active")
         )
         hits.append(
             Hit(

@@ -16,10 +16,13 @@ from memkit.search.analysis import analyze
 if TYPE_CHECKING:
     from memkit.memory import Memory
 
-SCHEMA_VERSION = 8
-# The stored fields of each memory, with their SQL types (the `docs` table).
+SCHEMA_VERSION = 9
+# The stored fields of each memory, with their SQL types (the `docs` table). `review` and
+# `linkstate` let search tell a memory's staleness state without reading it
+# (memkit.search.rank.index_state).
 STORED_TYPES = {"path": "TEXT", "id": "TEXT", "title": "TEXT", "type": "TEXT",
-                "status": "TEXT", "expires": "TEXT", "recency": "TEXT"}  # fmt: skip
+                "status": "TEXT", "expires": "TEXT", "recency": "TEXT", "review": "TEXT",
+                "linkstate": "TEXT"}  # fmt: skip
 STORED = tuple(STORED_TYPES)
 # The analyzed columns of the full-text table, with their BM25 weights.
 COLUMN_WEIGHTS = {"title": 3.0, "tags": 2.0, "paths": 2.0, "links": 2.0, "body": 1.0}
@@ -30,6 +33,16 @@ WEIGHTS = tuple(COLUMN_WEIGHTS.values())
 def terms(text: str) -> str:
     """`text` as the index stores it: its analyzed terms, separated by spaces."""
     return " ".join(analyze(text))
+
+
+def linkstate(mem: Memory) -> str:
+    """What the staleness engine needs to judge `mem`'s links: "" (it has none),
+    "unverified" (none has a recorded fingerprint, so each is unverified) or "recorded"
+    (at least one has: only the engine can tell whether its code changed)."""
+    if not mem.links:
+        return ""
+    recorded = mem.verified.fingerprints if mem.verified is not None else {}
+    return "recorded" if any(recorded.get(link) is not None for link in mem.links) else "unverified"
 
 
 def row(mem: Memory) -> tuple[Any, ...]:
@@ -44,6 +57,8 @@ def row(mem: Memory) -> tuple[Any, ...]:
         mem.status,
         mem.expires.isoformat() if mem.expires else "",
         recency.isoformat() if recency else "",
+        mem.review_after.isoformat() if mem.review_after else "",
+        linkstate(mem),
         f" {tags} ",
         terms(mem.title),
         tags,

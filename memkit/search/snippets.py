@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from memkit.errors import MemkitError
-from memkit.memory import split
+from memkit.memfile import split
 from memkit.search.analysis import spans as term_spans
 
 

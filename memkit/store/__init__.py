@@ -4,15 +4,19 @@ store (Store: find, list, load, get, add, put, update, delete, lock; find_root),
 loading (Store.load: the whole store, parse cache, reuse), parse_cache (parsed
 memories kept between runs), sqlite (derived SQLite files checked on open),
 secrets_guard (refusing to write a likely secret), init (creating `.memory/`).
-Importing this package imports those modules, none of the heavy libraries.
+Importing this package imports store and init; the others load on first use.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from memkit.store.init import GITIGNORE, default_root, init
-from memkit.store.loading import Loaded
-from memkit.store.secrets_guard import check_secrets, secret_findings
 from memkit.store.store import Store, find_root
+
+if TYPE_CHECKING:
+    from memkit.store.loading import Loaded
+    from memkit.store.secrets_guard import check_secrets, secret_findings
 
 __all__ = [
     "GITIGNORE",
@@ -24,3 +28,18 @@ __all__ = [
     "init",
     "secret_findings",
 ]
+
+# Imported on first use: a search parses no memory and writes none.
+_LAZY = {
+    "Loaded": "memkit.store.loading",
+    "check_secrets": "memkit.store.secrets_guard",
+    "secret_findings": "memkit.store.secrets_guard",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

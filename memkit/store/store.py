@@ -18,19 +18,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from memkit import cachedir
-from memkit import memory as mm
-from memkit.config import Config
 from memkit.errors import MemkitError, MemoryNotFoundError, StoreNotFoundError
 from memkit.fsutil import atomic_write, create_new, file_lock, read_regular
-from memkit.memory import Memory
-from memkit.store import loading
-from memkit.store.loading import Loaded
-from memkit.store.parse_cache import CACHE_NAME, ParseCache
-from memkit.store.secrets_guard import check_secrets, record_allowance
 from memkit.walk import MEMORY_DIR, find_up, memory_entries
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # memories are parsed, loaded and checked on first use: not by a search
+    from memkit.config import Config
+    from memkit.memory import Memory
     from memkit.store.batch import Refused
+    from memkit.store.loading import Loaded
+    from memkit.store.parse_cache import ParseCache
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -133,6 +130,8 @@ class Store:
         See memkit.store.loading (a second load of an unchanged store is reused); a
         store made with `once=True` answers every load() with its first.
         """
+        from memkit.store import loading
+
         return loading.load(self)
 
     def memories(self) -> list[Memory]:
@@ -141,6 +140,8 @@ class Store:
 
     def path_of(self, mid: str) -> Path:
         """The file of memory `mid`; MemoryNotFoundError if there is none."""
+        from memkit import memory as mm
+
         self.require()
         direct = self.dir / f"{mid}.md"
         if mm.is_valid_id(mid) and direct.is_symlink():
@@ -162,6 +163,9 @@ class Store:
         MemoryNotFoundError names the first unknown id. Many ids go through the parse
         cache (a full load); a few (or many whose paths were hinted) are read directly.
         """
+        from memkit import memory as mm
+        from memkit.store.parse_cache import CACHE_NAME, ParseCache
+
         wanted = sorted(set(ids))
         if self.held is not None:
             by_id = {m.id: m for m in self.held.memories}
@@ -235,6 +239,8 @@ class Store:
 
     def read(self, path: Path) -> bytes:
         """The bytes of a memory file (a regular file of at most 1 MB, never a link)."""
+        from memkit import memory as mm
+
         rel = self.rel(path)
         try:
             mm.check_size(os.stat(path, follow_symlinks=False).st_size, rel)
@@ -243,6 +249,8 @@ class Store:
             raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
 
     def _parse(self, path: Path, mid: str) -> Memory:
+        from memkit import memory as mm
+
         return mm.parse(self.read(path), mid=mid, path=self.rel(path))
 
     def exists(self, mid: str) -> bool:
@@ -267,6 +275,9 @@ class Store:
         `taken`: the case-folded ids already in the store, kept up to date by a caller
         adding many memories (saves listing the store for each one); the new id is added.
         """
+        from memkit import memory as mm
+        from memkit.store.secrets_guard import check_secrets, record_allowance
+
         self.require()
         if allow_secret:  # the file records it, so later checks do not flag it again
             mem = record_allowance(mem, f"{MEMORY_DIR}/{mem.id}.md")
@@ -291,6 +302,9 @@ class Store:
 
     def put(self, mem: Memory, *, allow_secret: bool = False) -> Memory:
         """Validate and write an existing memory back in place (atomically)."""
+        from memkit import memory as mm
+        from memkit.store.secrets_guard import check_secrets, record_allowance
+
         path = self.root / mem.path if mem.path else self.path_of(mem.id)
         rel = self.rel(path)
         if allow_secret:

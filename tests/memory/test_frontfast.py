@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memkit.memory.file import split
+from memkit.memfile import split
 from memkit.memory.frontfast import UNSURE, FrontParser
 from memkit.memory.yaml import YAMLLoadError, _fast, load, load_full
 from memkit.memory.yamlscalars import CONSTRUCTORS, tag

@@ -189,3 +189,33 @@ def test_a_search_of_a_current_index_loads_only_what_it_uses(store: Store) -> No
     out, err = search()
     assert {hit["id"]: hit["state"] for hit in json.loads(out)}["limits"] == "unverified"
     assert err == "[]\n"
+
+
+def test_a_warm_search_reads_no_memory_it_can_answer_from_the_index(store: Store) -> None:
+    """Hits without a recorded fingerprint get their state from the index, and ASCII text
+    needs no folding: a warm search imports neither the memory parser, the staleness
+    checks, the parse cache, the field registry nor memkit.search.folding."""
+    seed_context(store)
+    code = (
+        "import sys\nfrom memkit.cli import main\n"
+        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+        "unused = {'memkit.memory', 'memkit.staleness', 'memkit.store.parse_cache',\n"
+        "          'memkit.store.loading', 'memkit.fields', 'memkit.search.folding'}\n"
+        "print(sorted(unused & set(sys.modules)), file=sys.stderr)"
+    )
+
+    def search() -> tuple[str, str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code, "search", "--json", "login"],
+            cwd=store.root,
+            capture_output=True,
+            text=True,
+            env=ENV,
+            check=True,
+        )
+        return done.stdout, done.stderr
+
+    search()  # builds the index
+    out, err = search()
+    assert {hit["id"]: hit["state"] for hit in json.loads(out)}["limits"] == "unverified"
+    assert err == "[]\n"

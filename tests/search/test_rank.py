@@ -42,3 +42,60 @@ def test_hit_record(store: Store) -> None:
         "gotcha",
         "active",
     )
+
+
+def test_staleness_checker_is_asked_only_what_the_index_cannot_tell(store: Store) -> None:
+    """Without a recorded fingerprint a memory's state comes from the index (no memory is
+    read); a memory whose links were fingerprinted still goes to the staleness engine."""
+    from memkit.search.rank import Checker
+
+    verified = "{commit: 0a1b2c3d4e5f, date: 2026-01-01, links: {a.py::f: 'sig:b1628d3f'}}"
+    mem(store, "plain", "Retry plain", "retry")
+    mem(store, "due", "Retry due", "retry", review_after="2026-01-01")
+    mem(store, "later", "Retry later", "retry", review_after="2026-12-01")
+    mem(store, "linked", "Retry linked", "retry", links="[a.py::f]")
+    mem(store, "gone", "Retry gone", "retry", expires="2026-01-01")
+    mem(store, "checked", "Retry checked", "retry", links="[a.py::f]", verified=verified)
+    stale = MemoryStatus("checked", "stale", (LinkStatus("a.py::f", "body", None, "0a1b2c3d4e5f"),))
+    asked: list[list[str]] = []
+
+    class Asked(Checker):
+        def __call__(self, ids: list[str]) -> dict[str, MemoryStatus]:
+            asked.append(sorted(ids))
+            return {"checked": stale} if "checked" in ids else {}
+
+    hits = search(store, "retry", today=TODAY, include_all=True, statuses=Asked(store, TODAY))
+    assert asked == [["checked"]]
+    assert {h.id: (h.state, h.stale) for h in hits} == {
+        "plain": ("fresh", None),
+        "due": ("review-due", None),
+        "later": ("fresh", None),
+        "linked": ("unverified", None),
+        "gone": ("expired", None),
+        "checked": ("stale", "a.py::f (body since 0a1b2c3d4e5f)"),
+    }
+    assert hits[-1].id == "checked"  # demoted
+
+
+def test_index_states_agree_with_the_staleness_engine(store: Store) -> None:
+    """The states the index tells are the ones check_store gives for the same memories."""
+    from memkit.search.rank import staleness_checker
+
+    mem(store, "plain", "Retry plain", "retry")
+    mem(store, "due", "Retry due", "retry", review_after="2026-01-01")
+    mem(store, "linked", "Retry linked", "retry", links="[a.py::f]", review_after="2026-01-01")
+    mem(store, "gone", "Retry gone", "retry", expires="2026-01-01", links="[a.py::f]")
+    checker = staleness_checker(store, today=TODAY)
+    assert callable(checker)
+    engine = {mid: s.state for mid, s in checker(["plain", "due", "linked", "gone"]).items()}
+    hits = search(store, "retry", today=TODAY, include_all=True, statuses=checker)
+    assert (
+        {h.id: h.state for h in hits}
+        == engine
+        == {
+            "plain": "fresh",
+            "due": "review-due",
+            "linked": "unverified",
+            "gone": "expired",
+        }
+    )

@@ -2,7 +2,8 @@
 
 `split()` cuts a file into its head (the front matter with its delimiters), the
 YAML between them and the body; `field_line()` finds the line of a front-matter
-key for error messages.
+key for error messages. It sits below memkit.memory, whose package imports the model
+and the parser: `memkit search` cuts each hit's body for its snippet and parses nothing.
 """
 
 from __future__ import annotations
