@@ -91,6 +91,7 @@ class Report:
 
 def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     """Everything the report shows, for the store as it is on disk."""
+    from memkit import git
     from memkit.report.codediff import code_changes
     from memkit.report.codemap import build_map
     from memkit.staleness import check_store
@@ -100,7 +101,7 @@ def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     statuses = {s.id: s for s in check_store(store, today=today)}
     memories = sorted(loaded.memories, key=lambda m: m.id)
     repo, head = _repo(store)
-    prefix = _prefix(store, repo)
+    prefix = git.prefix(repo, store.root) if repo is not None else ""
     history, recent = _history(store) if head else ({}, ())
     reach = _reach(store, today, statuses, loaded)
     entries = tuple(
@@ -140,16 +141,6 @@ def _repo(store: Store) -> tuple[object | None, str | None]:
 
     repo = git.find_repo(store.root)
     return (repo, git.head_commit(repo)) if repo is not None else (None, None)
-
-
-def _prefix(store: Store, repo: object | None) -> str:
-    """The store's root as a path inside the repository ("" at its top)."""
-    from memkit import git
-
-    if repo is None:
-        return ""
-    rel = store.root.resolve().relative_to(git.workdir(repo).resolve()).as_posix()
-    return "" if rel == "." else rel
 
 
 def _history(store: Store) -> tuple[dict[str, tuple[LogEntry, ...]], tuple[LogEntry, ...]]:
