@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from memkit import git
 from memkit.errors import MemkitError
 from memkit.history.diff import Review
 from memkit.history.provenance import LogEntry
@@ -91,7 +92,6 @@ class Report:
 
 def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     """Everything the report shows, for the store as it is on disk."""
-    from memkit import git
     from memkit.report.codediff import code_changes
     from memkit.report.codemap import build_map
     from memkit.staleness import check_store
@@ -100,7 +100,8 @@ def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     loaded = store.load()
     statuses = {s.id: s for s in check_store(store, today=today)}
     memories = sorted(loaded.memories, key=lambda m: m.id)
-    repo, head = _repo(store)
+    repo = git.find_repo(store.root)
+    head = git.head_commit(repo) if repo is not None else None
     prefix = git.prefix(repo, store.root) if repo is not None else ""
     history, recent = _history(store) if head else ({}, ())
     reach = _reach(store, today, statuses, loaded)
@@ -134,13 +135,6 @@ def entries_by_path(entries: Sequence[Entry]) -> dict[str, list[tuple[str, str]]
         for path in sorted(where):
             out.setdefault(path, []).append((e.memory.id, e.freshness))
     return out
-
-
-def _repo(store: Store) -> tuple[object | None, str | None]:
-    from memkit import git
-
-    repo = git.find_repo(store.root)
-    return (repo, git.head_commit(repo)) if repo is not None else (None, None)
 
 
 def _history(store: Store) -> tuple[dict[str, tuple[LogEntry, ...]], tuple[LogEntry, ...]]:

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from memkit import git
 from memkit.staleness.linkcache import LinkCache
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
@@ -92,7 +93,7 @@ class _States:
         if self.snap is None:
             # Only links with a recorded fingerprint are compared with the code: without
             # one there is nothing for git to tell, and opening a repository costs ~100 ms.
-            repo = _repo(self.store) if self.verified else None
+            repo = git.find_repo(self.store.root) if self.verified else None
             self.snap = Snapshot(self.store.root, repo, WORKTREE)
         if commit not in self.evaluators:
             changes = _changes_since(self.snap.repo, commit, self.local)
@@ -110,7 +111,7 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     from memkit.git import staged_changes
     from memkit.staleness.snapshot import INDEX
 
-    repo = _repo(store)
+    repo = git.find_repo(store.root)
     if repo is None or repo.head_is_unborn:
         return []
     compare = Comparison(store, repo, staged_changes(repo), "HEAD", INDEX)
@@ -136,7 +137,7 @@ def check_range(
     from memkit.staleness.engine import current_print
 
     mems = [m for m in (store.memories() if memories is None else memories) if m.links]
-    repo = _repo(store) if mems else None  # no links: nothing to diff
+    repo = git.find_repo(store.root) if mems else None  # no links: nothing to diff
     if repo is None:
         return []
     from memkit.staleness.printcache import PrintCache
@@ -220,12 +221,6 @@ class Comparison:
                 how = f"memkit cannot tell how {text} changed since {str(self.old.rev)[:12]}: {why}"
                 out.append(LinkStatus(text, "unverified", None, since, reason=how))
         return out
-
-
-def _repo(store: Store) -> Any | None:
-    from memkit.git import find_repo
-
-    return find_repo(store.root)
 
 
 def _changes_since(
