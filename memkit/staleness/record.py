@@ -13,8 +13,9 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from memkit import git
 from memkit.memory import Verification
 from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
@@ -29,13 +30,6 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 
-def _repo(root: Path) -> Any:
-    """The repository at `root` (memkit.git, imported only when a link needs it)."""
-    from memkit.git import find_repo
-
-    return find_repo(root)
-
-
 class Fingerprinter:
     """Fingerprints of links in the work tree at `root`, recorded at HEAD."""
 
@@ -46,13 +40,11 @@ class Fingerprinter:
         known = head(root)  # the git command answers in a few ms; loading pygit2 takes ~50
         if known is not None:
             self.commit: str | None = known[0]
-            self.snap = Snapshot.of_worktree(root, known[1], lambda: _repo(root), prints)
+            self.snap = Snapshot.of_worktree(root, known[1], lambda: git.find_repo(root), prints)
             return
-        from memkit.git import head_commit
-
-        repo = _repo(root)  # no commits yet, no repository or no git: pygit2 says which
+        repo = git.find_repo(root)  # no commits yet, no repository or no git: pygit2 says which
         self.snap = Snapshot(root, repo, WORKTREE, prints)
-        self.commit = head_commit(repo) if repo is not None else None
+        self.commit = git.head_commit(repo) if repo is not None else None
 
     def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
         """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
