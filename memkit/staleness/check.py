@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memkit import git
+from memkit.gcpause import paused
 from memkit.staleness.linkcache import LinkCache
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
@@ -38,6 +39,7 @@ def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> 
     return "fresh"
 
 
+@paused()
 def check_store(
     store: Store,
     *,
@@ -45,6 +47,10 @@ def check_store(
     ids: Iterable[str] | None = None,
     memories: Sequence[Memory] | None = None,
 ) -> list[MemoryStatus]:
+    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id.
+
+    `memories`: the memories to check, already loaded (sorted by id), instead of `ids`.
+    """
     mems = list(memories) if memories is not None else select(store, ids)
     verified = any(m.links and m.verified for m in mems)
     known = LinkCache.open(store) if verified else None
@@ -106,6 +112,7 @@ class _States:
         return self.evaluators[commit]
 
 
+@paused()
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """How the staged changes (HEAD -> index) change each linked file or symbol they touch."""
     from memkit.git import staged_changes
@@ -122,10 +129,12 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     return out
 
 
+@paused()
 def check_range(
-    store: Store, base: str, head: str | None, memories: Sequence[Memory] | None = None
+    store: Store, base: str, head: str | None, *, memories: Sequence[Memory] | None = None
 ) -> list[MemoryStatus]:
     """Memories made stale by code changed from `base` to `head` (None: the work tree).
+    `memories`: the store's memories, already loaded (else they are loaded here).
 
     A link counts when its code differs between the two revisions, unless the
     memory was re-verified against the newer code (its recorded fingerprint matches).

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from memkit import git
+from memkit.errors import MemkitError
+from memkit.gcpause import paused
 from memkit.memory import Verification
 from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
@@ -174,10 +176,28 @@ class _Bad(NamedTuple):
     message: str
 
 
+@paused()
+def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
+    """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
+    return Fingerprinter(root).verification(links, today)
+
+
+def verify(
+    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
+) -> list[Memory]:
+    """Like verify_store, then MemkitError naming every problem (the good ones are saved)."""
+    done = verify_store(store, ids, today=today, follow=follow)
+    if done.problems:
+        raise MemkitError("\n".join(str(p) for p in done.problems))
+    return list(done.saved)
+
+
+@paused()
 def verify_store(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> Verified:
-    """Re-fingerprint every memory it can (all with links when `ids` is None).
+    """Re-fingerprint every memory it can (all with links when `ids` is None), under
+    the store lock.
 
     With `follow`, links to moved code are first rewritten to where it went. A memory
     with a bad link is left as it was and reported; the others are written.
