@@ -44,6 +44,7 @@ if TYPE_CHECKING:
         is_shallow,
         merge_base_with_default,
         open_repo,
+        prefix,
         require_commits,
         resolve,
         shallow_commits,
@@ -60,7 +61,7 @@ _HOME = {
         "history": "FileChange FileHistory file_history find_deletion folder_changes",
         "objects": "MissingObjectError missing_commit prefetch",
         "repo": "DEEPEN default_branch find_repo head_commit is_shallow merge_base_with_default "
-        "open_repo require_commits resolve shallow_commits workdir",
+        "open_repo prefix require_commits resolve shallow_commits workdir",
     }.items()
     for name in names.split()
 }
@@ -88,6 +89,7 @@ __all__ = [
     "missing_commit",
     "open_repo",
     "prefetch",
+    "prefix",
     "range_changes",
     "read_at",
     "read_blob",

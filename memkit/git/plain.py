@@ -70,18 +70,13 @@ def branches(root: Path) -> frozenset[str]:
     return frozenset(names)
 
 
-def renames(git_dir: Path, command: str, *sides: str) -> dict[str, str] | None:
+def scored_renames(git_dir: Path, command: str, *sides: str) -> dict[str, tuple[str, int]] | None:
     """git's own rename detection (`git diff -M`, the one `git log --follow`, `git
     status` and `git diff` show) in the repository at `git_dir`: `command` diff-tree
     with two trees, or diff-index with --cached and a tree (the index against it).
-    {old path: new path}, or None if git cannot say (no git, an object it cannot read).
-    Nothing is fetched: the caller has fetched the files a partial clone lacks."""
-    found = scored_renames(git_dir, command, *sides)
-    return None if found is None else {old: new for old, (new, _) in found.items()}
-
-
-def scored_renames(git_dir: Path, command: str, *sides: str) -> dict[str, tuple[str, int]] | None:
-    """renames() with git's similarity of each pair (0-100): {old path: (new path, score)}."""
+    {old path: (new path, git's similarity 0-100)}, or None if git cannot say (no git,
+    an object it cannot read). Nothing is fetched: the caller has fetched the files a
+    partial clone lacks."""
     asked = ["--git-dir", str(git_dir), command, "-r", "-z", "-M", "--name-status",
              "--diff-filter=R", "--no-ext-diff", "--no-textconv", *sides]  # fmt: skip
     # the index libgit2 reads, not a git hook's temporary one (GIT_INDEX_FILE)

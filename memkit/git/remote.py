@@ -89,12 +89,8 @@ def fetch(mirror: Path, url: str, ref: str) -> str:
         _git(["init", "--quiet", "--bare", str(mirror)], f"cannot create {mirror}")
     if len(ref) == 40 and has_commit(mirror, ref):
         return ref
+    fetch_history(mirror, url, ref)
     what = f"cannot fetch {ref!r} from {url}"
-    _git(
-        ["fetch", "--quiet", "--no-tags", "--force", url, f"{ref}:refs/memkit/fetched"],
-        what,
-        cwd=mirror,
-    )
     return _git(["rev-parse", "refs/memkit/fetched^{commit}"], what, cwd=mirror).strip()
 
 

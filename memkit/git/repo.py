@@ -149,6 +149,12 @@ def workdir(repo: Any) -> Path:
     return Path(repo.workdir).resolve()
 
 
+def prefix(repo: Any, root: Path) -> str:
+    """`root`'s path from the top of the work tree, ending in `/` ("" at the top)."""
+    rel = root.resolve().relative_to(workdir(repo)).as_posix()
+    return "" if rel == "." else rel + "/"
+
+
 def head_commit(repo: Any) -> str | None:
     """The commit id HEAD points at, or None in a repository without commits."""
     if repo.head_is_unborn:

@@ -108,14 +108,13 @@ def default_base(store: Store) -> str:
 
 
 @paused()
-def diff_range(store: Store, base: str | None = None, head: str | None = None) -> Review:
-    """The memory-level changes from `base` (default: merge base) to `head` (None: work tree)."""
-    return _review(store, base, head)
-
-
-def _review(
-    store: Store, base: str | None, head: str | None, mems: list[Memory] | None = None
+def diff_range(
+    store: Store, base: str | None = None, head: str | None = None, mems: list[Memory] | None = None
 ) -> Review:
+    """The memory-level changes from `base` (default: merge base) to `head` (None: work tree).
+
+    `mems`: the store's memories, already loaded (else check_range loads them).
+    """
     from memkit import git
     from memkit.history.provenance import repo_and_folder
 

@@ -30,7 +30,7 @@ class CodeChange:
 
 
 def code_changes(repo: Any, prefix: str, status: MemoryStatus) -> tuple[CodeChange, ...]:
-    """One CodeChange per stale link of `status`; `prefix`: the store's root in the repo."""
+    """One CodeChange per stale link of `status`; `prefix`: git.prefix of the store's root."""
     out = []
     for ls in status.stale_links():
         link = Link.parse(ls.link)
@@ -38,16 +38,12 @@ def code_changes(repo: Any, prefix: str, status: MemoryStatus) -> tuple[CodeChan
         if ls.since is None:  # fingerprinted outside any commit: nothing to compare with
             out.append(CodeChange(ls.link, ls.state, None, ""))
             continue
-        old = _read(repo, ls.since, _git_path(prefix, link.path))
-        new = _read(repo, None, _git_path(prefix, now.path))
+        old = _read(repo, ls.since, prefix + link.path)
+        new = _read(repo, None, prefix + now.path)
         lines = _diff(old, new, link.symbol, now.symbol)
         cut = len(lines) > MAX_LINES
         out.append(CodeChange(ls.link, ls.state, ls.since, "".join(lines[:MAX_LINES]), cut))
     return tuple(out)
-
-
-def _git_path(prefix: str, path: str) -> str:
-    return f"{prefix}/{path}" if prefix else path
 
 
 def _read(repo: Any, rev: str | None, path: str) -> str | None:

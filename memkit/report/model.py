@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from memkit import git
 from memkit.errors import MemkitError
 from memkit.history.diff import Review
 from memkit.history.provenance import LogEntry
@@ -99,8 +100,9 @@ def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     loaded = store.load()
     statuses = {s.id: s for s in check_store(store, today=today)}
     memories = sorted(loaded.memories, key=lambda m: m.id)
-    repo, head = _repo(store)
-    prefix = _prefix(store, repo)
+    repo = git.find_repo(store.root)
+    head = git.head_commit(repo) if repo is not None else None
+    prefix = git.prefix(repo, store.root) if repo is not None else ""
     history, recent = _history(store) if head else ({}, ())
     reach = _reach(store, today, statuses, loaded)
     entries = tuple(
@@ -133,23 +135,6 @@ def entries_by_path(entries: Sequence[Entry]) -> dict[str, list[tuple[str, str]]
         for path in sorted(where):
             out.setdefault(path, []).append((e.memory.id, e.freshness))
     return out
-
-
-def _repo(store: Store) -> tuple[object | None, str | None]:
-    from memkit import git
-
-    repo = git.find_repo(store.root)
-    return (repo, git.head_commit(repo)) if repo is not None else (None, None)
-
-
-def _prefix(store: Store, repo: object | None) -> str:
-    """The store's root as a path inside the repository ("" at its top)."""
-    from memkit import git
-
-    if repo is None:
-        return ""
-    rel = store.root.resolve().relative_to(git.workdir(repo).resolve()).as_posix()
-    return "" if rel == "." else rel
 
 
 def _history(store: Store) -> tuple[dict[str, tuple[LogEntry, ...]], tuple[LogEntry, ...]]:

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memkit.errors import MemkitError, MemoryNotFoundError
+from memkit.errors import InvalidMemoryError, MemkitError, MemoryNotFoundError
 
 if TYPE_CHECKING:
     from memkit.memory import Memory
@@ -42,7 +42,8 @@ def shared_memory(store: Store, mid: str) -> Memory | None:
         return None
     from memkit.sharing import team
 
-    return team.find(team.load(store.root, store.config, store.private_dir()), mid)
+    shared = team.load(store.root, store.config, store.private_dir())
+    return next((m for m in shared.memories if m.id == mid), None)
 
 
 def own(store: Store, mid: str) -> Path:
@@ -54,10 +55,13 @@ def own(store: Store, mid: str) -> Path:
         mem = shared_memory(store, mid)
         if mem is None:
             raise
-        from memkit.sharing import pins, team
+        from memkit.sharing import pins
 
         url = next((s.url for s in pins.sources(store.config) if s.name == mem.origin), "?")
-        raise team.not_here(mem, url) from None
+        how = (
+            f"comes from the shared store {mem.origin} ({url}); change it there, in a pull request"
+        )
+        raise InvalidMemoryError(mem.path, 1, "file", how) from None
 
 
 def scope_path(root: Path, scope: str) -> str:

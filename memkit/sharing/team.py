@@ -19,7 +19,7 @@ from pathlib import Path
 
 from memkit import memory as mm
 from memkit.config import Config
-from memkit.errors import ConfigError, InvalidMemoryError, MemkitError
+from memkit.errors import ConfigError, MemkitError
 from memkit.fsutil import atomic_write
 from memkit.memory import Memory
 from memkit.sharing.pins import LOCK, Pin, Source, read_lock, sources, write_lock
@@ -240,17 +240,3 @@ def merge(own: Iterable[Memory], shared: Shared) -> tuple[list[Memory], list[str
 
 def _where(m: Memory) -> str:
     return m.path or m.id
-
-
-def find(shared: Shared, mid: str) -> Memory | None:
-    return next((m for m in shared.memories if m.id == mid), None)
-
-
-def not_here(mem: Memory, url: str) -> InvalidMemoryError:
-    """The error for changing a shared memory from this project."""
-    return InvalidMemoryError(
-        mem.path,
-        1,
-        "file",
-        f"comes from the shared store {mem.origin} ({url}); change it there, in a pull request",
-    )

@@ -6,6 +6,8 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from memkit import git
+from memkit.gcpause import paused
 from memkit.staleness.linkcache import LinkCache
 from memkit.staleness.verdict import LinkStatus, MemoryStatus
 
@@ -37,6 +39,7 @@ def memory_state(mem: Memory, links: tuple[LinkStatus, ...], today: dt.date) -> 
     return "fresh"
 
 
+@paused()
 def check_store(
     store: Store,
     *,
@@ -44,6 +47,10 @@ def check_store(
     ids: Iterable[str] | None = None,
     memories: Sequence[Memory] | None = None,
 ) -> list[MemoryStatus]:
+    """One MemoryStatus per memory (fresh, stale, expired, review-due, unverified), by id.
+
+    `memories`: the memories to check, already loaded (sorted by id), instead of `ids`.
+    """
     mems = list(memories) if memories is not None else select(store, ids)
     verified = any(m.links and m.verified for m in mems)
     known = LinkCache.open(store) if verified else None
@@ -92,7 +99,7 @@ class _States:
         if self.snap is None:
             # Only links with a recorded fingerprint are compared with the code: without
             # one there is nothing for git to tell, and opening a repository costs ~100 ms.
-            repo = _repo(self.store) if self.verified else None
+            repo = git.find_repo(self.store.root) if self.verified else None
             self.snap = Snapshot(self.store.root, repo, WORKTREE)
         if commit not in self.evaluators:
             changes = _changes_since(self.snap.repo, commit, self.local)
@@ -105,12 +112,13 @@ class _States:
         return self.evaluators[commit]
 
 
+@paused()
 def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     """How the staged changes (HEAD -> index) change each linked file or symbol they touch."""
     from memkit.git import staged_changes
     from memkit.staleness.snapshot import INDEX
 
-    repo = _repo(store)
+    repo = git.find_repo(store.root)
     if repo is None or repo.head_is_unborn:
         return []
     compare = Comparison(store, repo, staged_changes(repo), "HEAD", INDEX)
@@ -121,10 +129,12 @@ def check_staged(store: Store) -> list[tuple[str, LinkStatus]]:
     return out
 
 
+@paused()
 def check_range(
-    store: Store, base: str, head: str | None, memories: Sequence[Memory] | None = None
+    store: Store, base: str, head: str | None, *, memories: Sequence[Memory] | None = None
 ) -> list[MemoryStatus]:
     """Memories made stale by code changed from `base` to `head` (None: the work tree).
+    `memories`: the store's memories, already loaded (else they are loaded here).
 
     A link counts when its code differs between the two revisions, unless the
     memory was re-verified against the newer code (its recorded fingerprint matches).
@@ -136,7 +146,7 @@ def check_range(
     from memkit.staleness.engine import current_print
 
     mems = [m for m in (store.memories() if memories is None else memories) if m.links]
-    repo = _repo(store) if mems else None  # no links: nothing to diff
+    repo = git.find_repo(store.root) if mems else None  # no links: nothing to diff
     if repo is None:
         return []
     from memkit.staleness.printcache import PrintCache
@@ -220,12 +230,6 @@ class Comparison:
                 how = f"memkit cannot tell how {text} changed since {str(self.old.rev)[:12]}: {why}"
                 out.append(LinkStatus(text, "unverified", None, since, reason=how))
         return out
-
-
-def _repo(store: Store) -> Any | None:
-    from memkit.git import find_repo
-
-    return find_repo(store.root)
 
 
 def _changes_since(

@@ -13,8 +13,11 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
+from memkit import git
+from memkit.errors import MemkitError
+from memkit.gcpause import paused
 from memkit.memory import Verification
 from memkit.staleness import anchors
 from memkit.staleness.links import SUPPORTED, Link, language_of
@@ -29,13 +32,6 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 
-def _repo(root: Path) -> Any:
-    """The repository at `root` (memkit.git, imported only when a link needs it)."""
-    from memkit.git import find_repo
-
-    return find_repo(root)
-
-
 class Fingerprinter:
     """Fingerprints of links in the work tree at `root`, recorded at HEAD."""
 
@@ -46,13 +42,11 @@ class Fingerprinter:
         known = head(root)  # the git command answers in a few ms; loading pygit2 takes ~50
         if known is not None:
             self.commit: str | None = known[0]
-            self.snap = Snapshot.of_worktree(root, known[1], lambda: _repo(root), prints)
+            self.snap = Snapshot.of_worktree(root, known[1], lambda: git.find_repo(root), prints)
             return
-        from memkit.git import head_commit
-
-        repo = _repo(root)  # no commits yet, no repository or no git: pygit2 says which
+        repo = git.find_repo(root)  # no commits yet, no repository or no git: pygit2 says which
         self.snap = Snapshot(root, repo, WORKTREE, prints)
-        self.commit = head_commit(repo) if repo is not None else None
+        self.commit = git.head_commit(repo) if repo is not None else None
 
     def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
         """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
@@ -182,10 +176,28 @@ class _Bad(NamedTuple):
     message: str
 
 
+@paused()
+def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
+    """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
+    return Fingerprinter(root).verification(links, today)
+
+
+def verify(
+    store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
+) -> list[Memory]:
+    """Like verify_store, then MemkitError naming every problem (the good ones are saved)."""
+    done = verify_store(store, ids, today=today, follow=follow)
+    if done.problems:
+        raise MemkitError("\n".join(str(p) for p in done.problems))
+    return list(done.saved)
+
+
+@paused()
 def verify_store(
     store: Store, ids: Iterable[str] | None, *, today: dt.date, follow: bool = False
 ) -> Verified:
-    """Re-fingerprint every memory it can (all with links when `ids` is None).
+    """Re-fingerprint every memory it can (all with links when `ids` is None), under
+    the store lock.
 
     With `follow`, links to moved code are first rewritten to where it went. A memory
     with a bad link is left as it was and reported; the others are written.

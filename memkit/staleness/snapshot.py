@@ -60,10 +60,9 @@ class Snapshot:
         self.prints = prints  # Python prints kept by content between runs
         self.prefix = ""
         if repo is not None and repo.workdir is not None:
-            from memkit.git import workdir
+            from memkit.git import prefix
 
-            rel = root.relative_to(workdir(repo)).as_posix()
-            self.prefix = "" if rel == "." else rel + "/"
+            self.prefix = prefix(repo, root)
         self._parsed: dict[str, Parsed | None] = {}
         # path -> why a limit kept memkit from reading it (the file is there: never
         # report it as missing)

@@ -58,7 +58,7 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def test_a_second_review_of_a_range_parses_only_invalid_files(
     store: Store, ranged: str, monkeypatch: pytest.MonkeyPatch, head: str | None
 ) -> None:
-    review = d._review
+    review = d.diff_range
     first = review(store, ranged, head)
     assert first is not None
     assert {c.id: c.kind for c in first.changes} == {
@@ -82,14 +82,14 @@ def test_a_second_review_of_a_range_parses_only_invalid_files(
 def test_a_cached_parse_is_of_the_bytes_and_the_path(
     store: Store, ranged: str, repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    d._review(store, ranged, None)
+    d.diff_range(store, ranged, None)
     # the same bytes at a new path: parsed again, under the new id
     git(repo, "mv", ".memory/m0.md", ".memory/m0-moved.md")
     git(repo, "commit", "-q", "-m", "move")
     write_memory(store, "copy", (store.dir / "m8.md").read_text())  # m8's bytes, another name
     mems = store.memories()
     parsed = counting(monkeypatch)
-    review = d._review(store, ranged, None, mems)
+    review = d.diff_range(store, ranged, None, mems)
     assert sorted(parsed) == [".memory/copy.md", ".memory/m0-moved.md", ".memory/m5.md"]
     kinds = {c.id: (c.kind, c.title, c.path) for c in review.changes}
     assert kinds["m0-moved"] == ("added", "M0 edited", ".memory/m0-moved.md")  # not m0's bytes
@@ -99,7 +99,7 @@ def test_a_cached_parse_is_of_the_bytes_and_the_path(
 
 
 def test_a_cached_row_of_another_memory_is_not_used(store: Store, ranged: str) -> None:
-    first = d._review(store, ranged, "HEAD")
+    first = d.diff_range(store, ranged, "HEAD")
     cache = pc.ParseCache(store.private_dir() / pc.CACHE_NAME, bulk=False)
     oid = git_blob(store, "HEAD", ".memory/n1.md")
     cache.prefetch_blobs([(oid, ".memory/n1.md")])
@@ -107,7 +107,7 @@ def test_a_cached_row_of_another_memory_is_not_used(store: Store, ranged: str) -
     cache.put_blob(oid, ".memory/n1.md", 1, other)
     cache.save()
     cache.close()
-    assert d._review(store, ranged, "HEAD") == first
+    assert d.diff_range(store, ranged, "HEAD") == first
 
 
 def git_blob(store: Store, rev: str, path: str) -> str:
@@ -166,7 +166,7 @@ def test_blob_rows_past_the_limit_keep_only_one_runs(
 
 
 def test_the_store_load_keeps_blob_rows(store: Store, ranged: str) -> None:
-    d._review(store, ranged, "HEAD")
+    d.diff_range(store, ranged, "HEAD")
     store.load()
     cache = pc.ParseCache(store.private_dir() / pc.CACHE_NAME, bulk=False)
     assert cache.con is not None

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from memkit.staleness import check, check_store, linkcache
+from memkit import git as memkit_git
+from memkit.staleness import check_store, linkcache
 from memkit.store import Store
 from tests.conftest import git
 from tests.staleness.test_staleness_languages import TODAY, commit_all, remember, write
@@ -31,13 +32,13 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Files count as settled at once; counts the repositories check_store opens."""
     monkeypatch.setattr(linkcache, "RACY_NS", 0)
     count: list[int] = []
-    real = check._repo
+    real = memkit_git.find_repo
 
-    def counting(store: Store) -> object:
+    def counting(path: Path) -> object:
         count.append(1)
-        return real(store)
+        return real(path)
 
-    monkeypatch.setattr(check, "_repo", counting)
+    monkeypatch.setattr(memkit_git, "find_repo", counting)
     return count
 
 

@@ -29,8 +29,8 @@ def project_files(root: Path, repo: Any | None) -> list[str]:
     """Paths relative to `root`: the index's entries under it when in git, else a walk."""
     if repo is None or repo.workdir is None:
         return walk_files(root)
-    from memkit.git import tracked_paths, workdir
+    from memkit.git import prefix as prefix_of
+    from memkit.git import tracked_paths
 
-    rel = root.resolve().relative_to(workdir(repo).resolve()).as_posix()
-    prefix = "" if rel == "." else rel + "/"
+    prefix = prefix_of(repo, root)
     return [p[len(prefix) :] for p in tracked_paths(repo) if p.startswith(prefix)]
