@@ -7,6 +7,8 @@ even `typing` is imported here (the git hook's fast path imports this package).
 
 from __future__ import annotations
 
+from memkit.lazy import attach
+
 TYPE_CHECKING = False
 
 __version__ = "0.2.0"
@@ -19,10 +21,6 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 
-_LAZY = {"Store": "memkit.store", "Memory": "memkit.memory", "MemkitError": "memkit.errors"}
-
-
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        return getattr(__import__(_LAZY[name], fromlist=[name]), name)
-    raise AttributeError(f"module 'memkit' has no attribute {name!r}")
+__getattr__ = attach(
+    __name__, {"Store": "memkit.store", "Memory": "memkit.memory", "MemkitError": "memkit.errors"}
+)

@@ -21,7 +21,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
               "memkit.resources", "memkit.controls", "memkit.globs", "memkit.secrets",
               "memkit.clock",
               "memkit.install", "memkit.capped", "memkit.unspaced", "memkit.gcpause",
-              "memkit.memfile", "memkit.choices")),
+              "memkit.memfile", "memkit.choices", "memkit.lazy")),
     ("memory", ("memkit.memory",)),
     ("storage", ("memkit.store", "memkit.git")),
     ("features", ("memkit.staleness", "memkit.validation", "memkit.compile", "memkit.sharing",

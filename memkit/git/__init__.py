@@ -15,7 +15,7 @@ module when first asked for.
 
 from __future__ import annotations
 
-import importlib
+from memkit.lazy import attach
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -103,10 +103,4 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> object:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memkit.git' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = attach(__name__, _HOME)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from memkit.choices import STATUSES
 from memkit.errors import MemkitError
+from memkit.lazy import attach
 from memkit.search.rank import Hit, StatusSource, staleness_checker
 
 if TYPE_CHECKING:
@@ -53,12 +54,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = attach(__name__, _LAZY)
 
 
 MEMORY_STATUSES = (*STATUSES, "expired")  # search also filters on expiry

@@ -14,7 +14,7 @@ Links are `path` (a file) or `path::Qualified.name` (a symbol). See docs/stalene
 
 from __future__ import annotations
 
-import importlib
+from memkit.lazy import attach
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,10 +26,4 @@ _HOME = {name: "memkit.staleness.check" for name in ("check_range", "check_stage
 _HOME |= {name: "memkit.staleness.record" for name in ("fingerprint", "verify", "verify_store")}
 
 
-def __getattr__(name: str) -> object:
-    module = _HOME.get(name)
-    if module is None:
-        raise AttributeError(f"module 'memkit.staleness' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = attach(__name__, _HOME)

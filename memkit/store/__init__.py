@@ -9,8 +9,9 @@ Importing this package imports store and init; the others load on first use.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from memkit.lazy import attach
 from memkit.store.init import GITIGNORE, default_root, init
 from memkit.store.store import Store, find_root
 
@@ -37,9 +38,4 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        import importlib
-
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = attach(__name__, _LAZY)
