@@ -122,9 +122,12 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
     from memkit.compile import markers as sections
 
     texts = [_read(p) for p in (ours, base, theirs)]
-    section = _section(texts[0], path) or _section(texts[2], path)
-    if section is not None:
-        texts = [_replace_section(t, section, path) for t in texts]
+    spans = [_span(t, path) for t in texts]
+    section = next((t[s[0] : s[1]] for t, s in zip(texts[::2], spans[::2], strict=True) if s), None)
+    if section is not None:  # ours, else theirs, stands in on all three sides
+        texts = [
+            t[: s[0]] + section + t[s[1] :] if s else t for t, s in zip(texts, spans, strict=True)
+        ]
     merged, conflicts = _merge_texts(*texts)
     redo = f"run `memkit compile` to regenerate memkit's part of {path}"
     if conflicts and sections.owns(texts[0]):
@@ -146,24 +149,15 @@ def _read(path: Path) -> str:
         ) from None
 
 
-def _section(text: str, path: str) -> str | None:
+def _span(text: str, path: str) -> tuple[int, int] | None:
+    """The offsets of memkit's marked section in `text`; None when none or its markers
+    are broken."""
     from memkit.compile import markers as sections
 
     try:
-        span = sections.locate(text, path)
+        return sections.locate(text, path)
     except MemkitError:
         return None
-    return text[span[0] : span[1]] if span else None
-
-
-def _replace_section(text: str, section: str, path: str) -> str:
-    from memkit.compile import markers as sections
-
-    try:
-        span = sections.locate(text, path)
-    except MemkitError:
-        return text
-    return text[: span[0]] + section + text[span[1] :] if span else text
 
 
 def _merge_texts(ours: str, base: str, theirs: str) -> tuple[str, int]:
