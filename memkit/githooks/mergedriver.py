@@ -162,16 +162,21 @@ def _span(text: str, path: str) -> tuple[int, int] | None:
 
 def _merge_texts(ours: str, base: str, theirs: str) -> tuple[str, int]:
     """`git merge-file` on three texts: (result with conflict markers, number of conflicts)."""
+    done = merge3(*(t.encode("utf-8", "surrogateescape") for t in (ours, base, theirs)))
+    if done.returncode < 0 or done.returncode > 127:
+        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
+    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
+
+
+def merge3(ours: bytes, base: bytes, theirs: bytes) -> subprocess.CompletedProcess[bytes]:
+    """`git merge-file -p` on three versions: stdout the result (with conflict markers),
+    the exit code the number of conflicts (negative or over 127: git failed)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="memkit-merge-") as tmp:
         files = []
-        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            f = Path(tmp, name)
-            f.write_bytes(text.encode("utf-8", "surrogateescape"))
-            files.append(str(f))
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            Path(tmp, name).write_bytes(data)
+            files.append(str(Path(tmp, name)))
         labels = ["-L", "ours", "-L", "base", "-L", "theirs"]
-        done = subprocess.run(["git", "merge-file", "-p", *labels, *files], capture_output=True)
-    if done.returncode < 0 or done.returncode > 127:
-        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
-    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
+        return subprocess.run(["git", "merge-file", "-p", *labels, *files], capture_output=True)
