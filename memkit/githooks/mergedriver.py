@@ -128,11 +128,14 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
         texts = [
             t[: s[0]] + section + t[s[1] :] if s else t for t, s in zip(texts, spans, strict=True)
         ]
-    merged, conflicts = _merge_texts(*texts)
+    done = merge3(*(t.encode("utf-8", "surrogateescape") for t in texts))
+    conflicts = done.returncode
+    if conflicts < 0 or conflicts > 127:
+        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
     redo = f"run `memkit compile` to regenerate memkit's part of {path}"
     if conflicts and sections.owns(texts[0]):
         return True, f"memkit: {path} is compiled: kept our side of it; {redo}"
-    atomic_write(ours, merged.encode("utf-8", "surrogateescape"))
+    atomic_write(ours, done.stdout)
     if conflicts:
         return False, f"memkit: {path}: {conflicts} conflict(s) in text outside memkit's markers"
     return True, f"memkit: merged {path}; {redo}" if section is not None else ""
@@ -158,14 +161,6 @@ def _span(text: str, path: str) -> tuple[int, int] | None:
         return sections.locate(text, path)
     except MemkitError:
         return None
-
-
-def _merge_texts(ours: str, base: str, theirs: str) -> tuple[str, int]:
-    """`git merge-file` on three texts: (result with conflict markers, number of conflicts)."""
-    done = merge3(*(t.encode("utf-8", "surrogateescape") for t in (ours, base, theirs)))
-    if done.returncode < 0 or done.returncode > 127:
-        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
-    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
 
 
 def merge3(ours: bytes, base: bytes, theirs: bytes) -> subprocess.CompletedProcess[bytes]:
