@@ -42,12 +42,6 @@ def journal_file(root: str, sid: str) -> str:
     return os.path.join(_sessions_folder(str(root)), f"{safe_name(sid)}.jsonl")
 
 
-def journal_path(root: Path, sid: str) -> Path:
-    from pathlib import Path
-
-    return Path(journal_file(str(root), sid))
-
-
 def redacted_first_line(value: Any) -> tuple[str, bool]:
     """(the first line of `value` with likely secrets redacted, whether text was left out).
     Only the first SCAN_CHARS characters of the line are looked at; from a longer
