@@ -36,10 +36,10 @@ from typing import TYPE_CHECKING
 from memkit.capped import capped
 from memkit.errors import MemkitError
 from memkit.githooks.install import run_git, toplevel
+from memkit.githooks.mergedriver import merge3
 from memkit.walk import MEMORY_DIR
 
 if TYPE_CHECKING:
-    from memkit.staleness.verdict import MemoryStatus
     from memkit.store import Store
 
 
@@ -136,7 +136,7 @@ def _invalid(store: Store, changed: frozenset[str], failures: list[str], notes: 
     if others:
         notes.append(
             f"{len(others)} invalid memory file(s) this change did not touch: "
-            f"{_few(others)} (`memkit validate` shows why)"
+            f"{capped(others)} (`memkit validate` shows why)"
         )
 
 
@@ -159,9 +159,10 @@ def _staleness(
     for mid in sorted(caused):
         status = statuses[mid]
         if status.active and status.state == "stale":
+            links = status.describe() or "its linked code"
             failures.append(
                 f"{paths[mid]}: {mid} is stale: this change altered "
-                f"{_links(status)}; check the memory, then `{advice(mid, status.links)}` "
+                f"{links}; check the memory, then `{advice(mid, status.links)}` "
                 f"(or `memkit edit {mid}`) and commit"
             )
     rest: dict[str, list[str]] = {}
@@ -179,7 +180,7 @@ def _staleness(
             key = status.state if status.active else f"{status.state} (draft)"
             rest.setdefault(key, []).append(mid)
     for key, ids in sorted(rest.items()):
-        notes.append(f"{len(ids)} {key}: {_few(ids)} (not caused by this change)")
+        notes.append(f"{len(ids)} {key}: {capped(ids)} (not caused by this change)")
     blind = sorted(
         {
             (f"{s.id} {x.link}", x.reason)
@@ -191,12 +192,8 @@ def _staleness(
     if blind:
         notes.append(
             f"{len(blind)} link(s) this clone lacks the history to judge: "
-            f"{_few([b[0] for b in blind])} (the first: {blind[0][1]})"
+            f"{capped([b[0] for b in blind])} (the first: {blind[0][1]})"
         )
-
-
-def _links(status: MemoryStatus) -> str:
-    return status.describe() or "its linked code"
 
 
 def _compiled(
@@ -218,13 +215,13 @@ def _compiled(
             mine.append(c.path)
     if mine:
         failures.append(
-            f"compiled files out of date for this change: {_few(mine)}; run `memkit compile` "
+            f"compiled files out of date for this change: {capped(mine)}; run `memkit compile` "
             "and commit the result (after merging the base branch too: it settles conflicts "
             "in compiled files); `memkit hooks install` does it at every commit"
         )
     if drifted:
         notes.append(
-            f"compiled files already out of date on the base branch: {_few(drifted)}; "
+            f"compiled files already out of date on the base branch: {capped(drifted)}; "
             "run `memkit compile` on the default branch and commit"
         )
 
@@ -263,17 +260,8 @@ def _replay(base: bytes | None, ours: bytes | None, theirs: bytes | None) -> byt
     """`ours` with the change base -> theirs applied (git merge-file); None on a conflict."""
     if base is None or ours is None or theirs is None:
         return None
-    with tempfile.TemporaryDirectory(prefix="memkit-ci-") as tmp:
-        names = []
-        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
-            (Path(tmp) / name).write_bytes(data)
-            names.append(str(Path(tmp) / name))
-        done = subprocess.run(["git", "merge-file", "-p", *names], capture_output=True)
+    done = merge3(ours, base, theirs)
     return done.stdout if done.returncode == 0 else None
-
-
-def _few(items: list[str]) -> str:
-    return capped(items)
 
 
 def format_verdict(v: Verdict, base: str) -> list[str]:

@@ -170,17 +170,13 @@ def approve(store: Store, mid: str, *, today: dt.date) -> Approved:
                 f"{mem.path} is {mem.status}, not a draft or a proposed revision: there "
                 "is nothing to approve (`memkit approve` lists what is pending)"
             )
-        _require_valid(store, mem)
+        if problems := validate(store, only=[mem.path]):
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise MemkitError(f"cannot approve {mem.id}: {problems[0]}{more}; fix it first")
         if mem.revises is None:
             saved = store.put(dataclasses.replace(mem, status="active", updated=today))
             return Approved(saved, changed=("status",))
         return _apply(store, mem, today=today)
-
-
-def _require_valid(store: Store, mem: Memory) -> None:
-    if problems := validate(store, only=[mem.path]):
-        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-        raise MemkitError(f"cannot approve {mem.id}: {problems[0]}{more}; fix it first")
 
 
 def _apply(store: Store, rev: Memory, *, today: dt.date) -> Approved:

@@ -59,14 +59,22 @@ class HookError(Exception):
     """git could not answer; the message says what failed."""
 
 
-def staged_names(root: str) -> list[str]:
+def staged_names(root: str, wait: Callable[[], tuple[int, bytes]] | None = None) -> list[str]:
     """Paths (relative to `root`) that the commit being made changes: HEAD -> index.
 
     Renames are listed as their two sides; paths outside `root` are left out. Runs in
     the environment git gave the hook, so `git commit -a` and `git commit FILE` (which
-    use a temporary index) are seen as git sees them.
+    use a temporary index) are seen as git sees them. `wait`: the `git diff` already
+    started (_start_diff), else it is started here.
     """
-    return _staged_names(root, _start_diff(root))
+    code, out = (wait or _start_diff(root))()
+    if code != 0:  # run it again, for git's message
+        import subprocess
+
+        done = subprocess.run(["git", *_DIFF], cwd=root, capture_output=True)
+        err = done.stderr.decode("utf-8", "replace").strip() or f"exit code {code}"
+        raise HookError(f"`git diff --cached` failed in {root}: {err}")
+    return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
 
 def _start_diff(root: str) -> Callable[[], tuple[int, bytes]]:
@@ -83,18 +91,6 @@ def _start_diff(root: str) -> Callable[[], tuple[int, bytes]]:
         return proc.returncode, out
 
     return wait
-
-
-def _staged_names(root: str, wait: Callable[[], tuple[int, bytes]]) -> list[str]:
-    """staged_names, from the `git diff` that `wait` (_start_diff) waits for."""
-    code, out = wait()
-    if code != 0:  # run it again, for git's message
-        import subprocess
-
-        done = subprocess.run(["git", *_DIFF], cwd=root, capture_output=True)
-        err = done.stderr.decode("utf-8", "replace").strip() or f"exit code {code}"
-        raise HookError(f"`git diff --cached` failed in {root}: {err}")
-    return sorted(n for n in out.decode("utf-8", "surrogateescape").split("\0") if n)
 
 
 def staged_work(
@@ -115,7 +111,7 @@ def staged_work(
     try:  # .memory/ is listed while git works out the staged names
         stamps, tree = memory_walk(root)
     finally:
-        names = _staged_names(root, wait)
+        names = staged_names(root, wait)
     if not names and started is None:
         return None
     if opener is not None:
@@ -169,20 +165,15 @@ def main(argv: list[str]) -> int:
         return report(e, hook=hook, started=False)
     if work is None:
         return EXIT_OK
-    if hook == "pre-commit" and _lean(root, *work, opener):
-        return EXIT_OK
+    try:
+        if hook == "pre-commit" and nothing_to_do(root, *work, opener):
+            return EXIT_OK
+    except Exception:  # the full checks run, and say what is wrong
+        pass
     try:
         return _check(opener, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
         return report(e, hook=hook)
-
-
-def _lean(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
-    """nothing_to_do; False on any error, which the checks then meet and report."""
-    try:
-        return nothing_to_do(root, names, stamps, opener)
-    except Exception:  # the full checks run, and say what is wrong
-        return False
 
 
 class _NeedsStaleness(Exception):

@@ -122,14 +122,20 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
     from memkit.compile import markers as sections
 
     texts = [_read(p) for p in (ours, base, theirs)]
-    section = _section(texts[0], path) or _section(texts[2], path)
-    if section is not None:
-        texts = [_replace_section(t, section, path) for t in texts]
-    merged, conflicts = _merge_texts(*texts)
+    spans = [_span(t, path) for t in texts]
+    section = next((t[s[0] : s[1]] for t, s in zip(texts[::2], spans[::2], strict=True) if s), None)
+    if section is not None:  # ours, else theirs, stands in on all three sides
+        texts = [
+            t[: s[0]] + section + t[s[1] :] if s else t for t, s in zip(texts, spans, strict=True)
+        ]
+    done = merge3(*(t.encode("utf-8", "surrogateescape") for t in texts))
+    conflicts = done.returncode
+    if conflicts < 0 or conflicts > 127:
+        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
     redo = f"run `memkit compile` to regenerate memkit's part of {path}"
     if conflicts and sections.owns(texts[0]):
         return True, f"memkit: {path} is compiled: kept our side of it; {redo}"
-    atomic_write(ours, merged.encode("utf-8", "surrogateescape"))
+    atomic_write(ours, done.stdout)
     if conflicts:
         return False, f"memkit: {path}: {conflicts} conflict(s) in text outside memkit's markers"
     return True, f"memkit: merged {path}; {redo}" if section is not None else ""
@@ -146,38 +152,26 @@ def _read(path: Path) -> str:
         ) from None
 
 
-def _section(text: str, path: str) -> str | None:
+def _span(text: str, path: str) -> tuple[int, int] | None:
+    """The offsets of memkit's marked section in `text`; None when none or its markers
+    are broken."""
     from memkit.compile import markers as sections
 
     try:
-        span = sections.locate(text, path)
+        return sections.locate(text, path)
     except MemkitError:
         return None
-    return text[span[0] : span[1]] if span else None
 
 
-def _replace_section(text: str, section: str, path: str) -> str:
-    from memkit.compile import markers as sections
-
-    try:
-        span = sections.locate(text, path)
-    except MemkitError:
-        return text
-    return text[: span[0]] + section + text[span[1] :] if span else text
-
-
-def _merge_texts(ours: str, base: str, theirs: str) -> tuple[str, int]:
-    """`git merge-file` on three texts: (result with conflict markers, number of conflicts)."""
+def merge3(ours: bytes, base: bytes, theirs: bytes) -> subprocess.CompletedProcess[bytes]:
+    """`git merge-file -p` on three versions: stdout the result (with conflict markers),
+    the exit code the number of conflicts (negative or over 127: git failed)."""
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="memkit-merge-") as tmp:
         files = []
-        for name, text in (("ours", ours), ("base", base), ("theirs", theirs)):
-            f = Path(tmp, name)
-            f.write_bytes(text.encode("utf-8", "surrogateescape"))
-            files.append(str(f))
+        for name, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            Path(tmp, name).write_bytes(data)
+            files.append(str(Path(tmp, name)))
         labels = ["-L", "ours", "-L", "base", "-L", "theirs"]
-        done = subprocess.run(["git", "merge-file", "-p", *labels, *files], capture_output=True)
-    if done.returncode < 0 or done.returncode > 127:
-        raise MemkitError(f"`git merge-file` failed: {done.stderr.decode('utf-8', 'replace')}")
-    return done.stdout.decode("utf-8", "surrogateescape"), done.returncode
+        return subprocess.run(["git", "merge-file", "-p", *labels, *files], capture_output=True)

@@ -187,7 +187,8 @@ def pgp_block() -> str:
 
 
 def test_private_key_blocks_are_redacted_whole(project: Path) -> None:
-    from memkit.agents.claude.journal import redact, redact_then_cut
+    from memkit.agents.claude.journal import redact_then_cut
+    from memkit.secrets import redact
 
     block = pgp_block()
     assert redact(f"before\n{block}\nafter") == "before\n[REDACTED]\nafter"

@@ -77,7 +77,7 @@ def test_session_start_after_a_compact(project: Path) -> None:
     from memkit.agents.claude import handlers, journal
 
     for file in (LINK, "src/billing.py"):
-        journal.append(journal.journal_path(project, "s1"), {"kind": "read", "file": file})
+        journal.append(journal.journal_file(str(project), "s1"), {"kind": "read", "file": file})
     out = handlers.session_start({"session_id": "s1", "cwd": str(project)}, DAY.isoformat())
     text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
     clean(text)

@@ -27,7 +27,9 @@ def test_session_start_reads_the_store_once(store: Store, monkeypatch: pytest.Mo
     day = datetime.date(2026, 11, 22)
     for title, paths in (("Use UTC everywhere", None), ("Invoices are immutable", ["src/a.py"])):
         store.add(mm.new(title, f"{title}: body.", mid=mm.slugify(title), today=day, paths=paths))
-    journal.append(journal.journal_path(store.root, "s1"), {"kind": "read", "file": "src/a.py"})
+    journal.append(
+        journal.journal_file(str(store.root), "s1"), {"kind": "read", "file": "src/a.py"}
+    )
     from memkit.store import loading
 
     loads: list[Store] = []
@@ -50,7 +52,9 @@ def test_a_resumed_session_answers_from_the_index(
     for title, paths in (("Use UTC everywhere", None), ("Invoices are immutable", ["src/a.py"])):
         store.add(mm.new(title, f"{title}: body.", mid=mm.slugify(title), today=day, paths=paths))
     first = handlers.session_start({"session_id": "s0", "cwd": str(store.root)}, day.isoformat())
-    journal.append(journal.journal_path(store.root, "s1"), {"kind": "read", "file": "src/a.py"})
+    journal.append(
+        journal.journal_file(str(store.root), "s1"), {"kind": "read", "file": "src/a.py"}
+    )
     loads: list[Store] = []
     load = Store.load
     monkeypatch.setattr(Store, "load", lambda self: loads.append(self) or load(self))

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from memkit import memory as mm
-from memkit.agents.claude.journal import journal_path, read_journal, redacted_first_line
+from memkit.agents.claude.journal import journal_file, read_journal, redacted_first_line
 from memkit.agents.claude.payload import find_root, session_id
 from memkit.secrets import bare_values, redact
 from memkit.store import Store
@@ -315,7 +315,7 @@ def stop(payload: Mapping[str, Any], *, today: dt.date, end: bool = False) -> st
     if found is None:
         return "no .memory/ directory here or above; no episode saved (run `memkit init`)"
     root, sid = Path(found), session_id(payload)
-    journal = journal_path(root, sid)
+    journal = Path(journal_file(found, sid))
     if not journal.exists():
         return f"no journal for session {sid}: nothing to save"
     transcript = payload.get("transcript_path")

@@ -12,7 +12,8 @@ import os
 import re
 
 from memkit.agents.claude import recall
-from memkit.agents.claude.preloaded import COMPILED, FALLBACK, RULES_DIR, compiled
+from memkit.agents.claude.loaded import CLAUDE_FILES, FALLBACK, RULES_DIR
+from memkit.agents.claude.preloaded import compiled
 from memkit.agents.claude.words import words
 from memkit.errors import MemkitError
 
@@ -60,7 +61,7 @@ def _dirs(root: str) -> list[str]:
 
 def sources(root: str, loaded: list[str]) -> dict[str, Any]:
     """The stamps the index depends on: folders of .memory/, config, what Claude loads."""
-    rels = [*_dirs(root), ".memory/config.toml", *COMPILED, FALLBACK, ".claude", RULES_DIR,
+    rels = [*_dirs(root), ".memory/config.toml", *CLAUDE_FILES, FALLBACK, ".claude", RULES_DIR,
             *loaded]  # fmt: skip
     return {rel: recall.stamp(os.path.join(root, rel)) for rel in dict.fromkeys(rels)}
 

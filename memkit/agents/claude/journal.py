@@ -24,15 +24,8 @@ SCAN_CHARS = 8192  # of a value's first line, redacted before it is cut (bounds 
 SCAN_MARGIN = 512  # dropped from a longer line's window: it may end inside a secret
 
 
-def sessions_dir(root: Path) -> Path:
-    """Where session journals live: memkit's private folder (memkit.cachedir)."""
-    from pathlib import Path
-
-    return Path(_sessions_folder(str(root)))
-
-
 def _sessions_folder(root: str) -> str:
-    """sessions_dir as a string (the hooks' fast path has no pathlib)."""
+    """Where session journals live: memkit's private folder (memkit.cachedir)."""
     from memkit.cachedir import cache_dir
 
     return os.path.join(cache_dir(root), SESSIONS_DIR)
@@ -49,24 +42,13 @@ def journal_file(root: str, sid: str) -> str:
     return os.path.join(_sessions_folder(str(root)), f"{safe_name(sid)}.jsonl")
 
 
-def journal_path(root: Path, sid: str) -> Path:
-    from pathlib import Path
-
-    return Path(journal_file(str(root), sid))
-
-
-def redact(text: str) -> str:
-    """`text` with every likely secret replaced by `[REDACTED]`, private key blocks whole."""
-    from memkit.secrets import redact as redact_secrets
-
-    return redact_secrets(text)
-
-
 def redacted_first_line(value: Any) -> tuple[str, bool]:
     """(the first line of `value` with likely secrets redacted, whether text was left out).
     Only the first SCAN_CHARS characters of the line are looked at; from a longer
     line the last SCAN_MARGIN characters of that window are dropped too, since a
     secret cut there might no longer be recognised."""
+    from memkit.secrets import redact
+
     text = str(value).strip()
     lines = text[: SCAN_CHARS + 1].splitlines()
     first = lines[0] if lines else ""
@@ -107,6 +89,8 @@ def append_bytes(path: str | Path, data: bytes) -> None:
 def read_journal(path: Path) -> list[dict[str, str]]:
     """The journal's records; unreadable lines (a crash mid-write) are skipped.
     Text is redacted again: journals written by earlier versions were not."""
+    from memkit.secrets import redact
+
     out = []
     for line in path.read_text("utf-8", errors="replace").splitlines():
         try:

@@ -100,11 +100,11 @@ def record(payload: Mapping[str, Any], root: str) -> dict[str, str] | None:
     value = tool_input.get(key)
     if not isinstance(value, str):
         raise HookInputError(f"the {tool} payload's tool_input has no {key} string")
+    from memkit.agents.claude.journal import redact_then_cut
+
     if kind in ("command", "search"):
         if not value:
             return None
-        from memkit.agents.claude.journal import redact_then_cut
-
         rec = {"kind": kind, "text": redact_then_cut(value)}
         where = relative(root, tool_input.get("path"))
         if where:
@@ -123,8 +123,6 @@ def record(payload: Mapping[str, Any], root: str) -> dict[str, str] | None:
         or first.get("new_string")
     )
     if kind != "read" and isinstance(snippet, str) and snippet.strip():
-        from memkit.agents.claude.journal import redact_then_cut
-
         rec["snippet"] = redact_then_cut(snippet)
     return rec
 

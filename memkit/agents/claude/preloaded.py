@@ -6,15 +6,13 @@ line. SessionStart and the point-of-action hooks leave these out.
 from __future__ import annotations
 
 import os
-import re
+
+from memkit.agents.claude.loaded import FALLBACK, FULL, IMPORT, MAX_DEPTH, RULES_DIR
 
 TYPE_CHECKING = False  # SessionStart imports this: pathlib only where a path is made
 if TYPE_CHECKING:
     from pathlib import Path
 
-COMPILED = ("CLAUDE.md", ".claude/CLAUDE.md")
-FALLBACK = "AGENTS.md"
-RULES_DIR = ".claude/rules"
 MAX_RULE = 1024 * 1024
 MAX_IMPORTED = 4 * 1024 * 1024  # a file CLAUDE.md imports, read for memkit's own ids
 
@@ -37,7 +35,7 @@ def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
     seen: set[Path] = set()
     while todo:
         path, depth = todo.pop()
-        if path in seen or depth > 5 or not path.is_relative_to(root):
+        if path in seen or depth > MAX_DEPTH or not path.is_relative_to(root):
             continue  # memkit compiles only inside the project; `@~/x` is not its file
         seen.add(path)
         try:
@@ -46,8 +44,8 @@ def compiled_ids(root: Path, read: list[str] | None = None) -> set[str]:
             continue  # missing, a link out, a FIFO or device, too big: not memkit's file
         if read is not None:
             read.append(path.relative_to(root).as_posix())
-        ids.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
-        for target in re.findall(r"^@([^\s]+)[ \t]*$", text, re.MULTILINE):
+        ids.update(FULL.findall(text))
+        for target in IMPORT.findall(text):
             todo.append((Path(os.path.normpath(path.parent / target)), depth + 1))
     return ids
 
@@ -73,5 +71,5 @@ def compiled(root: str) -> tuple[set[str], set[str], list[str]]:
                 text = read_inside(Path(root), rel, limit=MAX_RULE).decode("utf-8", "replace")
             except Exception:
                 continue
-            rules.update(re.findall(r"<!-- memkit:id=([a-z0-9-]+) -->", text))
+            rules.update(FULL.findall(text))
     return claude, rules, files

@@ -42,20 +42,17 @@ class Receipt:
         return {k: v for k, v in self.__dict__.items() if v != ""}
 
 
-def receipts_dir(root: Path) -> Path:
-    from memkit.cachedir import cache_dir
-
-    return Path(cache_dir(str(root))) / RECEIPTS_DIR
-
-
 def receipts_path(root: Path, sid: str) -> Path:
     return Path(ledger.receipts_file(str(root), sid))
 
 
 def _files(root: Path) -> list[os.DirEntry[str]]:
     """Every session's receipts file."""
+    from memkit.cachedir import cache_dir
+
     try:
-        return [e for e in os.scandir(receipts_dir(root)) if e.name.endswith(".jsonl")]
+        folder = os.path.join(cache_dir(str(root)), RECEIPTS_DIR)
+        return [e for e in os.scandir(folder) if e.name.endswith(".jsonl")]
     except OSError:
         return []
 

@@ -63,32 +63,14 @@ def start_text(
     if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
         recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
     recs += at_start(index.root, cwd or index.root, at, f"loaded at {source or 'startup'}", commit)
-    given = [(m, "always on", chars, ledger.blob_id(got.texts[m][1])) for m, chars in got.chosen]
-    for mid, why, chars, blob in [*given, *got.files]:
-        recs.append(
-            {
-                "at": at,
-                "event": "session-start",
-                "why": why,
-                "id": mid,
-                "chars": chars,
-                "blob": blob,
-                "commit": commit,
-            }
-        )
+    given = [(m, "always on", n, ledger.blob_id(got.texts[m][1]), "") for m, n in got.chosen]
+    given += [(*f, "") for f in got.files]
     why = "described (activation: agent)"
-    for mid, chars, path in got.described:
+    given += [(m, why, n, _blob(index.root, p), "description") for m, n, p in got.described]
+    for mid, why, chars, blob, form in given:  # ledger.line leaves out an empty form
         recs.append(
-            {
-                "at": at,
-                "event": "session-start",
-                "why": why,
-                "id": mid,
-                "chars": chars,
-                "blob": _blob(index.root, path),
-                "commit": commit,
-                "form": "description",
-            }
+            {"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars}
+            | {"blob": blob, "commit": commit, "form": form}
         )
     if sid:
         ledger.append(ledger.receipts_file(index.root, sid), recs)

@@ -8,6 +8,8 @@ change: the index keys on them.
 
 from __future__ import annotations
 
+import functools  # loaded with re on the hook's route already
+
 TYPE_CHECKING = False  # on the hook's fast path: not even `typing`
 if TYPE_CHECKING:
     from memkit.agents.claude import recall
@@ -57,15 +59,10 @@ _COMMON_WORDS = (
 _ACCENTS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
 
 
+@functools.cache
 def common() -> frozenset[str]:
     """The everyday words (see _COMMON_WORDS), stemmed as words() stems."""
-    global _common
-    if _common is None:
-        _common = frozenset(_stem(w) for w in _COMMON_WORDS.split())
-    return _common
-
-
-_common: frozenset[str] | None = None
+    return frozenset(_stem(w) for w in _COMMON_WORDS.split())
 
 
 def words(text: str) -> list[str]:
