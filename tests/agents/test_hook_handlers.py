@@ -275,3 +275,20 @@ def test_a_session_start_prunes_the_journals_of_sessions_long_gone(project: Path
         os.utime(folder / name, (then, then))
     run(project, "session-start", start(project, "s9"))
     assert sorted(p.name for p in folder.iterdir() if p.name != "s9.jsonl") == ["recent.jsonl"]
+
+
+def test_what_a_session_start_would_give_closes_the_index(project: Path) -> None:
+    """`compile --explain claude` asks start_picks in process: the index it opens is
+    closed, not left to the garbage collector."""
+    import gc
+    import warnings
+
+    from memkit.agents.claude.startup import start_picks
+
+    run(project, "session-start", start(project, "warm"))  # the index built, on disk
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        full, _ = start_picks(str(project), DAY)
+        gc.collect()
+    assert "use-utc-everywhere" in full
+    assert [str(w.message) for w in caught if w.category is ResourceWarning] == []

@@ -16,12 +16,15 @@ from memkit.agents.claude import recall
 TYPE_CHECKING = False  # the hooks import this module: typing is not loaded for it
 if TYPE_CHECKING:
     import datetime as dt
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+    from typing import TypeVar
 
     from memkit.memory import Memory
     from memkit.search.context import Context
     from memkit.search.rank import StatusSource
     from memkit.store import Store
+
+    T = TypeVar("T")
 
 
 def rebuild(root: str, today: str) -> recall.Index:
@@ -45,6 +48,25 @@ def index(root: str, today: str, *, thorough: bool = False) -> recall.Index:
     if idx is not None:
         idx.close()
     return rebuild(root, today)
+
+
+def asked(
+    root: str, today: str, ask: Callable[[recall.Index], T | None], *, thorough: bool = False
+) -> T | None:
+    """`ask` the index (see `index`); when a memory changed under it (`ask` gives None),
+    rebuild it and ask once more. Each index is closed once asked."""
+    idx = index(root, today, thorough=thorough)
+    try:
+        got = ask(idx)
+    finally:
+        idx.close()
+    if got is None:
+        idx = rebuild(root, today)
+        try:
+            got = ask(idx)
+        finally:
+            idx.close()
+    return got
 
 
 def relative(root: str, file: str) -> str | None:

@@ -14,7 +14,7 @@ import os
 
 from memkit.agents.claude import pointofaction as poa
 from memkit.agents.claude import recall
-from memkit.agents.claude.filecontext import index, rebuild
+from memkit.agents.claude.filecontext import asked
 from memkit.agents.claude.payload import (
     additional_context,
     edited_file,
@@ -27,24 +27,6 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
-
-
-def _answer(
-    root: str, today: str, ask: Callable[[recall.Index], str | None], *, thorough: bool = False
-) -> str:
-    """`ask` the index; when a memory changed under it, rebuild it and ask once more."""
-    idx = index(root, today, thorough=thorough)
-    try:
-        got = ask(idx)
-    finally:
-        idx.close()
-    if got is None:
-        idx = rebuild(root, today)
-        try:
-            got = ask(idx)
-        finally:
-            idx.close()
-    return got or ""
 
 
 def post_tool_use(payload: dict[str, Any]) -> tuple[str, str]:
@@ -66,7 +48,7 @@ def post_tool_use(payload: dict[str, Any]) -> tuple[str, str]:
     from memkit.agents.claude.loaded import on_read
 
     on_read(root, sid, rel, poa.now())  # the rule files Claude Code loads for it
-    text = _answer(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today))
+    text = asked(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today)) or ""
     return additional_context("PostToolUse", text), ""
 
 
@@ -79,7 +61,7 @@ def pre_tool_use(payload: dict[str, Any]) -> str:
     if rel is None:
         return ""
     sid, today = session_id(payload), recall.today_iso()
-    text = _answer(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today))
+    text = asked(root, today, lambda idx: poa.on_file(idx, sid, rel, today=today)) or ""
     return additional_context("PreToolUse", text)
 
 
@@ -90,7 +72,7 @@ def user_prompt_submit(payload: dict[str, Any]) -> str:
     if root is None or not isinstance(prompt, str) or not prompt.strip():
         return ""
     sid, today = session_id(payload), recall.today_iso()
-    text = _answer(root, today, lambda idx: poa.on_prompt(idx, sid, prompt, today=today))
+    text = asked(root, today, lambda idx: poa.on_prompt(idx, sid, prompt, today=today)) or ""
     return additional_context("UserPromptSubmit", text)
 
 
@@ -113,7 +95,7 @@ def session_start(payload: dict[str, Any], today: str | None = None) -> str:
     def ask(idx: recall.Index) -> str | None:
         return start_text(idx, sid, source, today=day, files=files, cwd=cwd)
 
-    return additional_context("SessionStart", _answer(root, day, ask, thorough=True))
+    return additional_context("SessionStart", asked(root, day, ask, thorough=True) or "")
 
 
 def _touched(root: str, sid: str) -> list[str]:

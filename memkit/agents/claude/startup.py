@@ -10,7 +10,7 @@ import os
 
 from memkit.agents.claude import pointofaction as poa
 from memkit.agents.claude import recall
-from memkit.agents.claude.filecontext import index, rebuild
+from memkit.agents.claude.filecontext import asked
 from memkit.agents.claude.session_text import CONTEXT_CHARS, HEAD, assemble, block, left_out_note
 
 TYPE_CHECKING = False  # imported at session start: no typing, dataclasses nor pathlib (~25 ms)
@@ -108,9 +108,7 @@ def _compose(index: recall.Index, today: str, files: list[str]) -> Composed | No
 def start_picks(root: str, today: str) -> tuple[list[str], list[str]]:
     """What the SessionStart hook gives a new session started at `root`: the ids given in
     full, then those given by their description (`activation: agent`). Nothing is recorded."""
-    got = _compose(index(root, today, thorough=True), today, [])
-    if got is None:  # a memory changed since the index was built
-        got = _compose(rebuild(root, today), today, [])
+    got = asked(root, today, lambda idx: _compose(idx, today, []), thorough=True)
     if got is None:
         return [], []
     return [m for m, _ in got.chosen], [m for m, _, _ in got.described]
