@@ -37,7 +37,6 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
     it stricter). For a pull request, `memkit ci --base REF` fails only for
     what the change caused.
     """
-    from memkit import __version__
     from memkit.memory import unknown_fields
     from memkit.staleness import check_store
     from memkit.staleness.verdict import fail_on, fails
@@ -51,7 +50,7 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
         mems = sorted(loaded.memories, key=lambda m: m.id)
         problems = list(loaded.problems)
     statuses = check_store(store, today=today(), memories=mems)
-    problems += [p for m in mems for p in unknown_fields(m, __version__)]  # a misspelt `tpye`
+    problems += [p for m in mems for p in unknown_fields(m)]  # a misspelt `tpye`
     failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
     if as_json:
         echo_json([s.to_record() for s in statuses])
