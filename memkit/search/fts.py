@@ -102,9 +102,12 @@ def set_files(con: sqlite3.Connection, files: dict[str, list[int]], gone: Sequen
     )
 
 
-def files(con: sqlite3.Connection) -> dict[str, list[int]]:
-    """path -> [size, mtime_ns] of every memory file as last indexed."""
-    return {p: [s, m] for p, s, m in con.execute("SELECT path, size, mtime FROM files")}
+def files(con: sqlite3.Connection, paths: list[str] | None = None) -> dict[str, list[int]]:
+    """path -> [size, mtime_ns] as last indexed, of every memory file or of `paths`."""
+    sql = "SELECT path, size, mtime FROM files"
+    if paths is not None:  # SQLite takes an empty list: nothing matches
+        sql += f" WHERE path IN ({', '.join('?' * len(paths))})"
+    return {p: [s, m] for p, s, m in con.execute(sql, paths or ())}
 
 
 def finish_build(con: sqlite3.Connection) -> None:
