@@ -39,7 +39,8 @@ def dumps(mem: Memory) -> str:
     nl = "\r\n" if mem.head.endswith("\r\n") else "\n"
     start = mem.head.index("\n") + 1
     new_fields = mem.fields()
-    was = None if old is None else _normalised(old)
+    # the old fields, defaults normalised as Memory.fields() gives them
+    was = None if old is None else Memory(id="x", **{"title": "", **old}).fields()
     if was is not None:
         patched = _patch(front.replace("\r\n", "\n"), was, new_fields)
         text = mem.head[:start] + patched.replace("\n", nl) + mem.head[start + len(front) :]
@@ -130,11 +131,6 @@ def _patch(front: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
         else:
             lines[block[0] : block[1]] = [text] if text else []
     return "".join(lines)
-
-
-def _normalised(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields `values` give a memory, defaults normalised as Memory.fields() does."""
-    return Memory(id="x", **{"title": "", **values}).fields()
 
 
 def _block(lines: list[str], name: str) -> tuple[int, int] | None:
