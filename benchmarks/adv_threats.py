@@ -85,12 +85,12 @@ def planted_bytecode(c: Ctx) -> None:
     """Jinja bytecode whose checksum matches the templates, where an old version cached it."""
     from jinja2.bccache import bc_magic
 
-    from memkit.resources import templates_dir
+    from memkit.resources import templates_folder
 
     override = "{{ memory.title }}\n\n{{ memory.body }}\n"
     write(c.repo / ".memory" / "templates" / "memory.md.j2", override)
     code = compile(f"open({str(c.marker)!r}, 'w').close()\n", "<planted>", "exec")
-    builtin = Path(templates_dir())
+    builtin = Path(templates_folder())
     sources = [("memory.md.j2", ".memory/templates/memory.md.j2", override)]
     sources.append(("memory.md.j2", str(c.repo / ".memory/templates/memory.md.j2"), override))
     for t in builtin.glob("*.j2"):

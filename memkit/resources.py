@@ -10,10 +10,6 @@ from __future__ import annotations
 import os
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from pathlib import Path
-
 _HERE = os.path.dirname(os.path.realpath(__file__))
 
 
@@ -31,15 +27,9 @@ def templates_folder() -> str:
     )
 
 
-def templates_dir() -> Path:
-    """templates_folder() as a Path."""
-    from pathlib import Path
-
-    return Path(templates_folder())
-
-
 def read_template(name: str) -> str:
-    return (templates_dir() / name).read_text("utf-8")
+    with open(os.path.join(templates_folder(), name), encoding="utf-8") as f:
+        return f.read()
 
 
 def library_init(name: str) -> str | None:

@@ -43,7 +43,7 @@ def validate(store: Store, only: Collection[str] | None = None) -> list[InvalidM
     ]
     for mem in loaded.memories:
         if only is None or mem.path in only:
-            problems += fields(mem)
+            problems += mm.unknown_fields(mem)
             problems += _secrets(store, mem)
             problems += _dangling(mem, ids)
     problems.sort(key=lambda p: (p.path, p.line, p.field))
@@ -83,7 +83,7 @@ def validate_files(
         if _refers(mem):
             return None
         read: list[bytes] = []
-        found = fields(mem) + _secrets(store, mem, read)
+        found = mm.unknown_fields(mem) + _secrets(store, mem, read)
         problems += found
         if clean is not None and not found and read and read[0] == _text_of(mem):
             clean[rel] = (read[0], mem)
@@ -115,14 +115,6 @@ def path_problems(paths: Collection[str]) -> list[InvalidMemoryError]:
             )
             problems.append(InvalidMemoryError(rel, 1, "file", why))
     return problems
-
-
-def fields(mem: Memory) -> list[InvalidMemoryError]:
-    """A problem for each front-matter key of `mem` that is no field (memory.unknown_fields):
-    loading keeps the memory, validating reports the key."""
-    from memkit import __version__
-
-    return mm.unknown_fields(mem, __version__)
 
 
 def _refers(mem: Memory) -> bool:
@@ -177,7 +169,7 @@ def remember_fresh(store: Store, loaded: Loaded, key: str) -> None:
     clean = {}
     for rel, raw in loaded.fresh.items():
         mem = by_path.get(rel)
-        if mem is None or _refers(mem) or raw != _text_of(mem) or fields(mem):
+        if mem is None or _refers(mem) or raw != _text_of(mem) or mm.unknown_fields(mem):
             continue
         if not secret_findings(raw.decode("utf-8"), mem):
             clean[rel] = (raw, mem)

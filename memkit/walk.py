@@ -94,10 +94,6 @@ def memory_entries(
                 yield f"{rel_dir}/{name}", e
 
 
-def _name(entry: os.DirEntry[str]) -> str:
-    return entry.name
-
-
 # One entry of .memory/: (path under .memory/, its lstat or None while a memory file's
 # stamp is to come from the store's load).
 Entry = tuple[str, "os.stat_result | None"]
@@ -137,7 +133,7 @@ def _entries_at(
     where memory files live (no hidden folder on the way, not .memory/templates)."""
     try:
         with os.scandir(folder) as it:
-            entries = sorted(it, key=_name)
+            entries = sorted(it, key=lambda e: e.name)
     except FileNotFoundError:
         return True
     except OSError:  # unreadable: nothing can be known about it

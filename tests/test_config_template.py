@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from memkit.agents.claude.pointofaction import DEFAULTS as AGENT_BUDGETS
-from memkit.compile.targets import DEFAULT_TARGETS, settings
+from memkit.compile.config import DEFAULT_TARGETS, settings
 from memkit.staleness.verdict import FAILING_STATES, fail_on
 
 ROOT = Path(__file__).resolve().parents[1]

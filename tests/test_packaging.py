@@ -27,10 +27,10 @@ def test_wheel_ships_templates(wheel: Path) -> None:
 
 
 def test_templates_found_from_installed_layout(wheel: Path, tmp_path: Path) -> None:
-    """resources.templates_dir() finds memkit/templates inside an unpacked wheel."""
+    """resources.templates_folder() finds memkit/templates inside an unpacked wheel."""
     site = tmp_path / "site"
     zipfile.ZipFile(wheel).extractall(site)
-    code = "from memkit.resources import templates_dir; print(templates_dir())"
+    code = "from memkit.resources import templates_folder; print(templates_folder())"
     out = subprocess.run(
         [sys.executable, "-c", code],
         cwd=tmp_path,

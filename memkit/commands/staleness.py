@@ -37,6 +37,7 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
     it stricter). For a pull request, `memkit ci --base REF` fails only for
     what the change caused.
     """
+    from memkit.memory import unknown_fields
     from memkit.staleness import check_store
     from memkit.staleness.verdict import fail_on, fails
 
@@ -49,7 +50,7 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
         mems = sorted(loaded.memories, key=lambda m: m.id)
         problems = list(loaded.problems)
     statuses = check_store(store, today=today(), memories=mems)
-    problems += invalid_fields(mems)
+    problems += [p for m in mems for p in unknown_fields(m)]  # a misspelt `tpye`
     failing = fail_on(store.config.section("check"), str(store.config.path or "config.toml"))
     if as_json:
         echo_json([s.to_record() for s in statuses])
@@ -137,14 +138,6 @@ def report_unverified(problems: tuple[Problem, ...]) -> bool:
     if counts:
         click.echo(f"memkit: {'; '.join(counts)}", err=True)
     return bool(counts)
-
-
-def invalid_fields(mems: list[Memory]) -> list[Any]:
-    """A problem for each front-matter key of `mems` that is no field (a misspelt `tpye`)."""
-    from memkit import __version__
-    from memkit.memory import unknown_fields
-
-    return [p for m in mems for p in unknown_fields(m, __version__)]
 
 
 def report_invalid(problems: list[Any]) -> None:

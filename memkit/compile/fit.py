@@ -52,15 +52,7 @@ def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
 def probed(text: Callable[[int, int], str]) -> Callable[[int, int], str]:
     """`text` (see `texts`) rendering each (k, j) once in one fit: the file's text is
     that of a probe that decided it (all of them while the file fits whole)."""
-    seen: dict[tuple[int, int], str] = {}
-
-    def again(k: int, j: int) -> str:
-        got = seen.get((k, j))
-        if got is None:
-            got = seen[k, j] = text(k, j)
-        return got
-
-    return again
+    return functools.cache(text)
 
 
 def texts(out: Output, existing: str | None, renderer: Renderer) -> Callable[[int, int], str]:

@@ -67,9 +67,9 @@ def build(
             raise MemkitError(f"unknown target {name!r}; use one of: {', '.join(NAMES)}")
     loaded = loaded or store.load()
     notes: list[str] = []
-    if loaded.problems:
-        bad = len({p.path for p in loaded.problems})
-        notes.append(f"left out {bad} invalid memory file(s); run `memkit validate`")
+    invalid = tuple(sorted({p.path for p in loaded.problems}))
+    if invalid:
+        notes.append(f"left out {len(invalid)} invalid memory file(s); run `memkit validate`")
     memories = select(loaded.memories, today, store.root)
     renderer = Renderer(store.root, statuses or {}, store.private_dir() / "templates")
     with renderer.bounds():
@@ -83,7 +83,6 @@ def build(
 
     on = tuple(sorted(placement.active | set(conf.targets)))
     avoidable, facts = report(placement.placed, on, store.root)
-    invalid = tuple(sorted({p.path for p in loaded.problems}))
     notes.extend(avoidable)
     return Plan(
         store.root,

@@ -196,7 +196,7 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
     import jinja2.sandbox
 
     from memkit.compile.yamltext import yaml_plain, yaml_str
-    from memkit.resources import templates_dir
+    from memkit.resources import templates_folder
 
     class Overrides(jinja2.BaseLoader):
         def get_source(self, env: Any, name: str) -> tuple[str, str, Callable[[], bool]]:
@@ -214,7 +214,7 @@ def _environment(root: Path, cache: Path | None, *, overrides: bool = True) -> A
                 raise MemkitError(f"{rel} is not UTF-8; re-save it as UTF-8") from None
             return text, rel, lambda: False
 
-    own = jinja2.FileSystemLoader(templates_dir())
+    own = jinja2.FileSystemLoader(templates_folder())
     loader = jinja2.ChoiceLoader([Overrides(), own]) if overrides else own
     env = jinja2.sandbox.SandboxedEnvironment(
         loader=loader,

@@ -67,9 +67,6 @@ def plain_globs(globs: Sequence[str], own: str) -> str:
     )
 
 
-cursor_globs = plain_globs
-
-
 def literal_dir(globs: Sequence[str]) -> str:
     """The deepest directory every glob lies under ("" when they share none)."""
     common: list[str] | None = None

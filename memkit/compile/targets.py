@@ -12,23 +12,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from memkit.compile.budgets import Budget, Limits, limits, parse_budget
-from memkit.compile.config import (
-    CLAUDE_MODES,
-    DEFAULT_BUDGETS,
-    DEFAULT_TARGETS,
-    NAMES,
-    NEVER_NESTED,
-    Settings,
-    settings,
-)
+from memkit.compile.budgets import Limits, limits
+from memkit.compile.config import NAMES, NEVER_NESTED, Settings, settings
 from memkit.compile.scopes import (
     RULE_PREFIX,
     activation,
     agent_paths,
     always,
     by_scope,
-    cursor_globs,
     description,
     expanded,
     literal_dir,
@@ -36,14 +27,10 @@ from memkit.compile.scopes import (
     plain_globs,
     scope_names,
 )
-from memkit.globs import expand_braces
 from memkit.memory import Memory
 
-__all__ = [
-    "CLAUDE_MODES", "DEFAULT_BUDGETS", "DEFAULT_TARGETS", "NAMES", "NEVER_NESTED", "RULE_PREFIX",
-    "Budget", "Settings", "cursor_globs", "expand_braces", "expanded", "literal_dir",
-    "parse_budget", "scope_names", "settings",
-]  # fmt: skip
+# Re-exported for the modules that take them from here with the targets.
+__all__ = ["NAMES", "NEVER_NESTED", "RULE_PREFIX", "Settings", "literal_dir", "settings"]
 
 
 @dataclass(frozen=True)

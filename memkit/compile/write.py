@@ -75,22 +75,15 @@ def read(root: Path, rel: str) -> bytes | None:
         and lexical.split(os.sep, 1)[0] not in (*FORBIDDEN, os.curdir, os.pardir)
     )
     try:
-        return read_regular(
-            real if plain else _checked(root, rel), limit=MAX_OUTPUT_BYTES, what=rel
-        )
+        if not plain:  # the real path a link leads to, when it stays inside
+            real = str(write_target(root, rel, forbidden=FORBIDDEN, links_to=None))
+        return read_regular(real, limit=MAX_OUTPUT_BYTES, what=rel)
     except FileNotFoundError:
         return None
     except UnsafePathError:
         if plain:  # not a regular file: refused as a write of it would be
             write_target(root, rel, forbidden=FORBIDDEN, links_to=None)
         raise
-
-
-def _checked(root: Path, rel: str) -> str:
-    """The real path of output `rel` that a link leads to, when it stays inside."""
-    from memkit.fsutil import write_target
-
-    return str(write_target(root, rel, forbidden=FORBIDDEN, links_to=None))
 
 
 def _leftovers(

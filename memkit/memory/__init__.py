@@ -23,27 +23,22 @@ from __future__ import annotations
 from memkit.fields import CONFIDENCES, STATUSES, TYPES
 from memkit.fields import NAMES as FIELDS
 from memkit.memfile import MAX_BYTES, check_size, decode, field_line, format_body, split
-from memkit.memory.ids import ID_RE, MAX_ID, id_problem, is_valid_id, slugify, windows_refuses
-from memkit.memory.links import SYMBOL_RE
+from memkit.memory.ids import MAX_ID, id_problem, is_valid_id, slugify, windows_refuses
 from memkit.memory.model import Memory, Verification
 from memkit.memory.parse import load_yaml, parse, parse_all, unknown_fields
-from memkit.memory.values import check_glob, check_link, check_relpath, written_links
+from memkit.memory.values import check_link, written_links
 from memkit.memory.write import dumps, new
 
 __all__ = [
     "CONFIDENCES",
     "FIELDS",
-    "ID_RE",
     "MAX_BYTES",
     "MAX_ID",
     "STATUSES",
-    "SYMBOL_RE",
     "TYPES",
     "Memory",
     "Verification",
-    "check_glob",
     "check_link",
-    "check_relpath",
     "check_size",
     "decode",
     "dumps",

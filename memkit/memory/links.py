@@ -39,11 +39,6 @@ def normalise(link: str) -> str:
     return "/".join(parts) + sep + rest
 
 
-def is_config(path: str) -> bool:
-    """Whether `path::key` names a key of a TOML, JSON or YAML file."""
-    return path.lower().endswith(CONFIG_SUFFIXES)
-
-
 def split_key(key: str) -> tuple[str, ...]:
     """`a."b.c".0` -> ("a", "b.c", "0"); ValueError naming the fix for a malformed key.
 
@@ -87,7 +82,7 @@ def check(link: str) -> None:
     _check_path(link, path)
     if not sep:
         return
-    if is_config(path):
+    if path.lower().endswith(CONFIG_SUFFIXES):  # a key of a TOML, JSON or YAML file
         try:
             split_key(symbol)
         except ValueError as e:

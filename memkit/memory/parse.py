@@ -11,6 +11,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from memkit import __version__
 from memkit.errors import InvalidMemoryError
 from memkit.fields import NAMES, REGISTRY
 from memkit.memfile import MAX_BYTES, decode, field_line, split
@@ -135,13 +136,13 @@ WRITTEN_BY = "memkit"
 EXTENSION = "x-"
 
 
-def unknown_fields(mem: Memory, version: str) -> list[InvalidMemoryError]:
+def unknown_fields(mem: Memory) -> list[InvalidMemoryError]:
     """A problem for each front-matter key that is no field (a misspelt `tpye:`), with
     the field it most likely means; what `validate`, `check` and the hooks report.
 
     Reading a memory keeps such keys and the memory; these are not parse errors. Keys
     starting with `x-` are always accepted (people's and tools' own), and so is every
-    key of a memory whose `memkit: VERSION` is newer than `version` (this memkit):
+    key of a memory whose `memkit: VERSION` is newer than this memkit:
     that version may define fields this one does not know.
     """
     if not mem.head:
@@ -151,7 +152,7 @@ def unknown_fields(mem: Memory, version: str) -> list[InvalidMemoryError]:
         return []  # every top-level key is a field: no need to read the YAML again
     data = load_yaml(front, mem.path)
     written_by = data.get(WRITTEN_BY)
-    if isinstance(written_by, str | int | float) and _newer(str(written_by), version):
+    if isinstance(written_by, str | int | float) and _newer(str(written_by), __version__):
         return []
     import difflib
 

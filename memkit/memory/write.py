@@ -39,15 +39,16 @@ def dumps(mem: Memory) -> str:
     nl = "\r\n" if mem.head.endswith("\r\n") else "\n"
     start = mem.head.index("\n") + 1
     new_fields = mem.fields()
-    if old is not None:
-        patched = _patch(front.replace("\r\n", "\n"), old, new_fields)
-        if patched is not None:
-            text = mem.head[:start] + patched.replace("\n", nl) + mem.head[start + len(front) :]
-            if _says(text, mem):
-                return text + mem.body
+    # the old fields, defaults normalised as Memory.fields() gives them
+    was = None if old is None else Memory(id="x", **{"title": "", **old}).fields()
+    if was is not None:
+        patched = _patch(front.replace("\r\n", "\n"), was, new_fields)
+        text = mem.head[:start] + patched.replace("\n", nl) + mem.head[start + len(front) :]
+        if _says(text, mem):
+            return text + mem.body
     # Not patchable line by line (a flow-style `{title: x}` front matter, say): the
     # whole front matter written again, its keys in their order, unknown keys kept.
-    data = _merge(original, new_fields, None if old is None else _normalised(old))
+    data = _merge(original, new_fields, was)
     return f"{mem.head[:start]}{_dump_yaml(data, nl)}---{nl}{mem.body}"
 
 
@@ -112,14 +113,13 @@ def _as_memory(values: Mapping[str, Any], mem: Memory) -> Memory:
     return dataclasses.replace(base, body=mem.body, path=mem.path, head=mem.head)
 
 
-def _patch(front: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
-    """Rewrite only the top-level blocks of fields whose values changed."""
+def _patch(front: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """Rewrite only the top-level blocks of fields whose values (Memory.fields()) changed."""
     lines = front.splitlines(keepends=True)
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
-    old_fields = _normalised(old)
     for name in NAMES:
-        before, after = old_fields.get(name), new.get(name)
+        before, after = old.get(name), new.get(name)
         if before == after:
             continue
         block = _block(lines, name)
@@ -131,11 +131,6 @@ def _patch(front: str, old: Mapping[str, Any], new: Mapping[str, Any]) -> str | 
         else:
             lines[block[0] : block[1]] = [text] if text else []
     return "".join(lines)
-
-
-def _normalised(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The fields `values` give a memory, defaults normalised as Memory.fields() does."""
-    return Memory(id="x", **{"title": "", **values}).fields()
 
 
 def _block(lines: list[str], name: str) -> tuple[int, int] | None:

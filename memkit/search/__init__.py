@@ -30,15 +30,12 @@ if TYPE_CHECKING:
     from memkit.search.analysis import analyze
     from memkit.search.embed import Embedder
     from memkit.search.index import Index
-    from memkit.search.query import Query, parse_query
+    from memkit.search.query import parse_query
     from memkit.store import Store
 
 __all__ = [
     "MEMORY_STATUSES",
-    "Hit",
     "Index",
-    "Query",
-    "StatusSource",
     "analyze",
     "parse_query",
     "search",
@@ -49,7 +46,6 @@ __all__ = [
 _LAZY = {
     "analyze": "memkit.search.analysis",
     "Index": "memkit.search.index",
-    "Query": "memkit.search.query",
     "parse_query": "memkit.search.query",
 }
 

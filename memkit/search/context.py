@@ -141,7 +141,7 @@ def build_context(
         from memkit.sharing import load_all
 
         memories = load_all(store).memories
-    live = {m.id: m for m in memories if _visible(m, today)}
+    live = {m.id: m for m in memories if m.in_force(today)}
     if exclude_always_on:
         live = {k: m for k, m in live.items() if m.paths}
     exact = {mid: fs for mid, m in live.items() if (fs := _matches(m, rels))}
@@ -192,10 +192,6 @@ def _cached(source: StatusSource | None) -> Callable[[list[str]], dict[str, Memo
         return {i: s for i in ids if (s := seen.get(i)) is not None}
 
     return status_of
-
-
-def _visible(mem: Memory, today: dt.date) -> bool:
-    return mem.in_force(today)
 
 
 def _order(live: Mapping[str, Memory], item: ContextItem) -> tuple[Any, ...]:

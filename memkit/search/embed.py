@@ -126,18 +126,11 @@ def top_similar(matrix: Any, query: Any, k: int) -> list[tuple[int, float]]:
 
     if len(matrix) == 0 or k <= 0:
         return []
-    sims = as_float32(matrix) @ query.astype(np.float32)
+    sims = matrix.astype(np.float32, copy=False) @ query.astype(np.float32)
     k = min(k, len(sims))
     best = np.argpartition(-sims, k - 1)[:k]
     order = best[np.lexsort((best, -sims[best]))]
     return [(int(i), float(sims[i])) for i in order]
-
-
-def as_float32(matrix: Any) -> Any:
-    """`matrix` as float32 (itself when it already is)."""
-    import numpy as np
-
-    return matrix.astype(np.float32, copy=False)
 
 
 def empty(dim: int) -> Any:

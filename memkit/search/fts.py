@@ -13,7 +13,6 @@ the one made here (a planted trigger, view or other tokenizer is refused), with
 
 from __future__ import annotations
 
-import functools
 import math
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -41,17 +40,10 @@ class Damaged(Exception):
     """The index file is missing, of another version, not ours, or unreadable."""
 
 
-@functools.cache
-def _expected_schema() -> frozenset[tuple[str, str, str]]:
-    con = sqlite3.connect(":memory:")
-    con.executescript(SCHEMA)
-    rows = con.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
-    con.close()
-    return frozenset(rows)
-
-
 def open_db(path: Path, *, write: bool = False) -> sqlite3.Connection:
     """The index at `path`, checked (Damaged when it is not exactly ours)."""
+    from memkit.store.sqlite import expected
+
     if not path.is_file():
         raise Damaged(f"{path} is missing")
     try:
@@ -63,7 +55,7 @@ def open_db(path: Path, *, write: bool = False) -> sqlite3.Connection:
         con.execute("PRAGMA trusted_schema = OFF")
         version = con.execute("PRAGMA user_version").fetchone()[0]
         rows = frozenset(con.execute("SELECT type, name, sql FROM sqlite_master").fetchall())
-        if version != SCHEMA_VERSION or rows != _expected_schema():
+        if version != SCHEMA_VERSION or rows != expected(SCHEMA):
             raise Damaged(f"{path} is not a memkit index of version {SCHEMA_VERSION}")
     except (sqlite3.Error, Damaged) as e:
         con.close()
@@ -110,9 +102,12 @@ def set_files(con: sqlite3.Connection, files: dict[str, list[int]], gone: Sequen
     )
 
 
-def files(con: sqlite3.Connection) -> dict[str, list[int]]:
-    """path -> [size, mtime_ns] of every memory file as last indexed."""
-    return {p: [s, m] for p, s, m in con.execute("SELECT path, size, mtime FROM files")}
+def files(con: sqlite3.Connection, paths: list[str] | None = None) -> dict[str, list[int]]:
+    """path -> [size, mtime_ns] as last indexed, of every memory file or of `paths`."""
+    sql = "SELECT path, size, mtime FROM files"
+    if paths is not None:  # SQLite takes an empty list: nothing matches
+        sql += f" WHERE path IN ({', '.join('?' * len(paths))})"
+    return {p: [s, m] for p, s, m in con.execute(sql, paths or ())}
 
 
 def finish_build(con: sqlite3.Connection) -> None:

@@ -30,8 +30,6 @@ def fuse(
     keyword: Sequence[dict[str, Any]],
     semantic: Sequence[tuple[str, float]],
     fields: dict[str, dict[str, Any]],
-    *,
-    min_similarity: float | None = None,
 ) -> list[dict[str, Any]]:
     """Documents ranked by fused score (`score`), best first; ties by path.
 
@@ -39,7 +37,6 @@ def fuse(
     similarity order; `fields` the stored fields of semantic paths that pass the
     search's filters (a path missing from it is left out).
     """
-    floor = MIN_SIMILARITY if min_similarity is None else min_similarity
     scores: dict[str, float] = {}
     docs: dict[str, dict[str, Any]] = {}
     for rank, d in enumerate(keyword):
@@ -47,7 +44,7 @@ def fuse(
         scores[d["path"]] = KEYWORD_WEIGHT * (RRF_K + 1) / (RRF_K + 1 + rank)
     rank = 0
     for path, sim in semantic:
-        if sim < floor or (path not in fields and path not in docs):
+        if sim < MIN_SIMILARITY or (path not in fields and path not in docs):
             continue
         docs.setdefault(path, fields.get(path, {}))
         scores[path] = scores.get(path, 0.0) + SEMANTIC_WEIGHT * (RRF_K + 1) / (RRF_K + 1 + rank)

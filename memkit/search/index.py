@@ -235,7 +235,7 @@ class Index:
 
         def read(con: sqlite3.Connection) -> tuple[list[dict[str, Any]], dict[str, list[int]]]:
             docs = fts.top(con, query, limit, (filter, mask))
-            return docs, _stamps(con, [d["path"] for d in docs])
+            return docs, fts.files(con, [d["path"] for d in docs])
 
         docs: list[dict[str, Any]] = []
         for _ in range(3):
@@ -284,14 +284,6 @@ class Index:
             if stamp != [st.st_size, st.st_mtime_ns]:
                 return True
         return False
-
-
-def _stamps(con: sqlite3.Connection, paths: list[str]) -> dict[str, list[int]]:
-    if not paths:
-        return {}
-    marks = ", ".join("?" * len(paths))
-    sql = f"SELECT path, size, mtime FROM files WHERE path IN ({marks})"
-    return {p: [s, m] for p, s, m in con.execute(sql, paths)}
 
 
 NOTES: list[str] = []  # what the commands tell on stderr (core modules never print)

@@ -43,16 +43,9 @@ class Hit:
     recency: str = ""
 
     def to_record(self) -> dict[str, Any]:
-        return {
-            "id": self.id,
-            "title": self.title,
-            "score": round(self.score, 3),
-            "state": self.state,
-            "path": self.path,
-            "type": self.type,
-            "snippet": self.snippet,
-            "stale": self.stale,
-        }
+        """The fields in their order, but `recency` (a sort key); the score rounded."""
+        rec = {k: v for k, v in vars(self).items() if k != "recency"}
+        return {**rec, "score": round(self.score, 3)}
 
 
 def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:

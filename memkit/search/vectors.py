@@ -59,7 +59,7 @@ def current(index: Index, embedder: Embedder) -> Vectors:
         return vectors
     now = index.files
     vectors.refresh(now)
-    vectors.matrix = embed.as_float32(vectors.matrix)
+    vectors.matrix = vectors.matrix.astype("float32", copy=False)  # float16 on disk
     sig = _signature(index)
     if sig is not None and all(st[1] >= 0 for st in now.values()):  # racy: look again
         _KEPT[key] = (sig, vectors.paths, vectors.matrix)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memkit.lazy import attach
-from memkit.store.init import GITIGNORE, default_root, init
+from memkit.store.init import default_root, init
 from memkit.store.store import Store, find_root
 
 if TYPE_CHECKING:
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from memkit.store.secrets_guard import check_secrets, secret_findings
 
 __all__ = [
-    "GITIGNORE",
     "Loaded",
     "Store",
     "check_secrets",

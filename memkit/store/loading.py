@@ -79,12 +79,8 @@ _LAST: list[_Last] = []  # at most one
 
 
 def load(store: Any) -> Loaded:
-    """Parse every memory (through the cache); invalid files become problems.
-
-    A store made with `once=True` answers with its first load for good; otherwise a
-    second load in the same process, with every file's size and mtime unchanged (none
-    modified too recently to trust) and the parse cache file untouched since, returns
-    the first one's result.
+    """Parse every memory (through the cache); invalid files become problems, and a
+    second load may be the first's (module docstring).
 
     The cyclic garbage collector is paused meanwhile: a load makes hundreds of
     thousands of objects and no cycles, and the collections those allocations set off
@@ -143,7 +139,8 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     recent = time.time_ns() - 2 * RACY_NS
     for start in range(0, len(files), BATCH):
         batch = files[start : start + BATCH]
-        found = [_cached_or_read(cache, rel, full, st) for rel, full, st in batch]
+        # the cached memory, else the file's bytes; a problem, or None if it is gone
+        found = [cache.get(rel, st) or _read(rel, full, st.st_size) for rel, full, st in batch]
         for (rel, _, st), raw in zip(batch, found, strict=True):
             if isinstance(raw, bytes) and max(st.st_mtime_ns, st.st_ctime_ns) > recent:
                 import hashlib
@@ -182,16 +179,6 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     problems.extend(_duplicates(memories))
     stats = {rel: st for rel, _, st in files}
     return Loaded(tuple(memories), tuple(problems), stats, digests, fresh or {})
-
-
-def _cached_or_read(
-    cache: ParseCache, rel: str, full: str, st: os.stat_result
-) -> Memory | bytes | InvalidMemoryError | None:
-    """The cached memory, else the file's bytes; a problem, or None if it is gone."""
-    mem = cache.get(rel, st)
-    if mem is not None:
-        return mem
-    return _read(rel, full, st.st_size)
 
 
 def _read(rel: str, full: str, size: int) -> bytes | InvalidMemoryError | None:

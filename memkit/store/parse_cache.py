@@ -121,13 +121,17 @@ def _decoder() -> Any:
     return scope["decode"]
 
 
-_DECODE = _decoder()
+decode: Callable[[list[Any]], Memory] = _decoder()  # an entry (trusted: written by encode)
 
 
-def decode(entry: list[Any]) -> Memory:
-    """The memory of a cache entry (trusted: written by encode)."""
-    mem: Memory = _DECODE(entry)
-    return mem
+def _decoded(entry: list[Any] | None) -> Memory | None:
+    """The memory of a cached entry; None for no entry, or one that does not decode."""
+    if not entry:
+        return None
+    try:
+        return decode(entry)
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+        return None
 
 
 class ParseCache:
@@ -179,10 +183,7 @@ class ParseCache:
         if not entry or entry[0] != st.st_size or entry[1] != st.st_mtime_ns:
             return None
         self.used.add(rel)
-        try:
-            return decode(entry)
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
-            return None
+        return _decoded(entry)
 
     def _lookup(self, rel: str) -> list[Any] | None:
         if self.con is None:
@@ -224,13 +225,7 @@ class ParseCache:
 
     def get_blob(self, oid: str, path: str) -> Memory | None:
         """The memory cached for the blob `oid` at `path`, else None (prefetch first)."""
-        entry = self.blobs.get((oid, path))
-        if not entry:
-            return None
-        try:
-            return decode(entry)
-        except (KeyError, ValueError, TypeError, IndexError, AttributeError):
-            return None
+        return _decoded(self.blobs.get((oid, path)))
 
     def put_blob(self, oid: str, path: str, size: int, mem: Memory) -> None:
         """Remember `mem` as the parse of the blob `oid` (`size` bytes) at `path`."""

@@ -29,14 +29,12 @@ def expected(schema: str) -> frozenset[tuple[str, str, str]]:
     return frozenset(rows)
 
 
-def open_checked(
-    path: Path, schema: str, version: int, *, readonly: bool = False
-) -> sqlite3.Connection | None:
+def open_checked(path: Path, schema: str, version: int) -> sqlite3.Connection | None:
     """The database at `path` in autocommit mode, or None when it is missing or not ours."""
     if not path.is_file():
         return None
     try:
-        uri = f"{path.as_uri()}?mode={'ro' if readonly else 'rw'}"
+        uri = f"{path.as_uri()}?mode=rw"
         con = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_MS / 1000)
     except sqlite3.Error:
         return None

@@ -305,7 +305,7 @@ def test_config_template_documents_every_key() -> None:
     import re
     import tomllib
 
-    from memkit.compile.targets import DEFAULT_BUDGETS, NAMES, Settings, settings
+    from memkit.compile.config import DEFAULT_BUDGETS, NAMES, Settings, settings
     from memkit.resources import read_template
 
     text = read_template("config.toml").split("[compile]", 1)[1]

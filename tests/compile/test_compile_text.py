@@ -8,9 +8,11 @@ from hypothesis import strategies as st
 
 from memkit.compile import markers as sections
 from memkit.compile import mdtext
-from memkit.compile.targets import Budget, expand_braces, literal_dir, parse_budget, scope_names
+from memkit.compile.budgets import Budget, parse_budget
+from memkit.compile.scopes import literal_dir, scope_names
 from memkit.compile.yamltext import _CORE, plain_ok, yaml_plain
 from memkit.errors import ConfigError
+from memkit.globs import expand_braces
 from tests.conftest import examples
 
 

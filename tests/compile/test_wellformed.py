@@ -249,8 +249,7 @@ RULE_TARGETS = ["claude", "cursor", "copilot", "windsurf", "cline", "kiro", "con
 
 def test_rule_front_matter_round_trips_every_glob_shape(store: Store, run: Invoke) -> None:
     """Every scoped rule file of every target parses with a YAML parser into exactly its globs."""
-    from memkit.compile.scopes import agent_paths
-    from memkit.compile.targets import expanded
+    from memkit.compile.scopes import agent_paths, expanded
 
     assert len(SHAPES) >= 24
     (store.dir / "config.toml").write_text(
@@ -322,9 +321,9 @@ def test_yaml_scalars_read_back_exactly(glob: str, expected: str) -> None:
      (["**/*.py", "*.md"], "R,**/*.py,*.md"), (["true"], "R,true"), (["{x}"], "R,{x}")],
 )  # fmt: skip
 def test_cursor_globs(globs: list[str], expected: str) -> None:
-    from memkit.compile.targets import cursor_globs
+    from memkit.compile.scopes import plain_globs
 
-    assert cursor_globs(globs, "R") == expected
+    assert plain_globs(globs, "R") == expected
 
 
 def test_a_stale_link_cannot_open_a_comment(hand_written: Store) -> None:
