@@ -30,12 +30,15 @@ if TYPE_CHECKING:
     from memkit.search.analysis import analyze
     from memkit.search.embed import Embedder
     from memkit.search.index import Index
-    from memkit.search.query import parse_query
+    from memkit.search.query import Query, parse_query
     from memkit.store import Store
 
 __all__ = [
     "MEMORY_STATUSES",
+    "Hit",
     "Index",
+    "Query",
+    "StatusSource",
     "analyze",
     "parse_query",
     "search",
@@ -46,6 +49,7 @@ __all__ = [
 _LAZY = {
     "analyze": "memkit.search.analysis",
     "Index": "memkit.search.index",
+    "Query": "memkit.search.query",
     "parse_query": "memkit.search.query",
 }
 

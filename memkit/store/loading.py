@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memkit import memory as mm
-from memkit.errors import InvalidMemoryError, MemkitError
+from memkit.errors import InvalidMemoryError, MemkitError, MemoryNotFoundError
 from memkit.fsutil import read_regular
 from memkit.gcpause import paused
 from memkit.memory import Memory
@@ -204,6 +204,30 @@ def load_one(root: str, rel: str, size: int) -> tuple[Memory | None, list[Invali
         return None, [got]
     mem, problems = mm.parse_all(got, mid=rel.rsplit("/", 1)[-1][:-3], path=rel)
     return (None, problems) if problems else (mem, [])
+
+
+def read_few(store: Any, found: Mapping[str, str]) -> list[Memory]:
+    """The memories `found` names (id -> path relative to the root; files checked to be
+    regular), in its order: each from the parse cache when its size and mtime match,
+    else read and parsed, and cached (Store.get_many, for a few memories)."""
+    cache = ParseCache(store.private_dir() / CACHE_NAME, bulk=False)
+    try:
+        cache.prefetch(list(found.values()))
+        got = []
+        for mid, rel in found.items():
+            try:
+                st = os.stat(f"{store.root}/{rel}", follow_symlinks=False)
+            except FileNotFoundError:
+                raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
+            mem = cache.get(rel, st)
+            if mem is None or mem.id != mid:
+                mem = store._parse(store.root / rel, mid)
+                cache.put(rel, st, mem)
+            got.append(mem)
+        cache.save()
+    finally:
+        cache.close()
+    return got
 
 
 def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:

@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # memories are parsed, loaded and checked on first use: not b
     from memkit.memory import Memory
     from memkit.store.batch import Refused
     from memkit.store.loading import Loaded
-    from memkit.store.parse_cache import ParseCache
 
 
 def find_root(start: Path | None = None) -> Path:
@@ -164,7 +163,6 @@ class Store:
         cache (a full load); a few (or many whose paths were hinted) are read directly.
         """
         from memkit import memory as mm
-        from memkit.store.parse_cache import CACHE_NAME, ParseCache
 
         wanted = sorted(set(ids))
         if self.held is not None:
@@ -203,26 +201,9 @@ class Store:
                 if mid not in stems:
                     self.path_of(mid)  # raises, naming the id
                 found[mid] = stems[mid]
-        cache = ParseCache(self.private_dir() / CACHE_NAME, bulk=False)
-        try:
-            cache.prefetch([found[mid] for mid in wanted])
-            got = [self._cached(cache, found[mid], mid) for mid in wanted]
-            cache.save()
-        finally:
-            cache.close()
-        return got
+        from memkit.store.loading import read_few
 
-    def _cached(self, cache: ParseCache, rel: str, mid: str) -> Memory:
-        """The memory at `rel`, from the parse cache when its size and mtime match."""
-        try:
-            st = os.stat(f"{self.root}/{rel}", follow_symlinks=False)
-        except FileNotFoundError:
-            raise MemoryNotFoundError(f"{rel} no longer exists (see `memkit list`)") from None
-        mem = cache.get(rel, st)
-        if mem is None or mem.id != mid:
-            mem = self._parse(self.root / rel, mid)
-            cache.put(rel, st, mem)
-        return mem
+        return read_few(self, {mid: found[mid] for mid in wanted})
 
     def hint_paths(self, paths: Mapping[str, str]) -> None:
         """Where some memories are likely to be (id -> path relative to the root).
