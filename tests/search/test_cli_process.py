@@ -163,18 +163,16 @@ def test_context_usage_errors(memkit: Memkit, store: Store, args: tuple[str, ...
     assert err.splitlines()[-1].startswith("Error: ") and "Traceback" not in err
 
 
-def test_a_search_of_a_current_index_loads_only_what_it_uses(store: Store) -> None:
-    """A hit whose links were never fingerprinted is `unverified` without the staleness
-    engine; a current index is read without the tools that rebuild one."""
+def warm_search(store: Store, unused: set[str]) -> tuple[dict[str, str], list[str]]:
+    """`memkit search --json login` once the index is built: each hit's state, and which
+    of the `unused` modules it imported."""
     seed_context(store)
     code = (
         "import sys\nfrom memkit.cli import main\n"
         "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "unused = {'memkit.staleness.engine', 'shutil'}\n"
-        "print(sorted(unused & set(sys.modules)), file=sys.stderr)"
+        f"print(sorted({sorted(unused)!r} & sys.modules.keys()), file=sys.stderr)"
     )
-
-    def search() -> tuple[str, str]:
+    for _ in range(2):  # the first builds the index
         done = subprocess.run(
             [sys.executable, "-c", code, "search", "--json", "login"],
             cwd=store.root,
@@ -183,39 +181,24 @@ def test_a_search_of_a_current_index_loads_only_what_it_uses(store: Store) -> No
             env=ENV,
             check=True,
         )
-        return done.stdout, done.stderr
+    hits = {hit["id"]: hit["state"] for hit in json.loads(done.stdout)}
+    return hits, json.loads(done.stderr.replace("'", '"'))
 
-    search()  # builds the index
-    out, err = search()
-    assert {hit["id"]: hit["state"] for hit in json.loads(out)}["limits"] == "unverified"
-    assert err == "[]\n"
+
+def test_a_search_of_a_current_index_loads_only_what_it_uses(store: Store) -> None:
+    """A hit whose links were never fingerprinted is `unverified` without the staleness
+    engine; a current index is read without the tools that rebuild one."""
+    hits, loaded = warm_search(store, {"memkit.staleness.engine", "shutil"})
+    assert hits["limits"] == "unverified"
+    assert loaded == []
 
 
 def test_a_warm_search_reads_no_memory_it_can_answer_from_the_index(store: Store) -> None:
     """Hits without a recorded fingerprint get their state from the index, and ASCII text
     needs no folding: a warm search imports neither the memory parser, the staleness
     checks, the parse cache, the field registry nor memkit.search.folding."""
-    seed_context(store)
-    code = (
-        "import sys\nfrom memkit.cli import main\n"
-        "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
-        "unused = {'memkit.memory', 'memkit.staleness', 'memkit.store.parse_cache',\n"
-        "          'memkit.store.loading', 'memkit.fields', 'memkit.search.folding'}\n"
-        "print(sorted(unused & set(sys.modules)), file=sys.stderr)"
-    )
-
-    def search() -> tuple[str, str]:
-        done = subprocess.run(
-            [sys.executable, "-c", code, "search", "--json", "login"],
-            cwd=store.root,
-            capture_output=True,
-            text=True,
-            env=ENV,
-            check=True,
-        )
-        return done.stdout, done.stderr
-
-    search()  # builds the index
-    out, err = search()
-    assert {hit["id"]: hit["state"] for hit in json.loads(out)}["limits"] == "unverified"
-    assert err == "[]\n"
+    unused = {"memkit.memory", "memkit.staleness", "memkit.store.parse_cache"}
+    unused |= {"memkit.store.loading", "memkit.fields", "memkit.search.folding"}
+    hits, loaded = warm_search(store, unused)
+    assert hits["limits"] == "unverified"
+    assert loaded == []
