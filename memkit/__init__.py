@@ -1,6 +1,6 @@
 """memkit: markdown-in-git memory for coding agents.
 
-Importing this package is cheap: the heavy libraries (pygit2, whoosh, jinja2,
+Importing this package is cheap: the heavy libraries (pygit2, jinja2,
 markdown-it, frontmatter) load only inside the functions that need them, and not
 even `typing` is imported here (the git hook's fast path imports this package).
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 TYPES = ("decision", "convention", "gotcha", "procedure", "episode", "preference", "note")
 STATUSES = ("active", "draft", "archived", "superseded")
+SEARCH_STATUSES = (*STATUSES, "expired")  # `search --status` also filters on expiry
 CONFIDENCES = ("high", "medium", "low")
 # When a memory reaches an agent. Absent or `always`: every session (or, with `paths`,
 # whenever the agent works on matching files). `agent`: the agent decides from the

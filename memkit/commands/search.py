@@ -7,15 +7,12 @@ from typing import TYPE_CHECKING
 
 import click
 
-from memkit.choices import STATUSES as MEMORY_STATUSES
+from memkit.choices import SEARCH_STATUSES as STATUSES
 from memkit.choices import TYPES
 from memkit.commands._common import echo_json, get_store, printable, today
 
 if TYPE_CHECKING:
     from memkit.search.rank import Hit
-
-# memkit.search.MEMORY_STATUSES, which the CLI cannot import without loading whoosh
-STATUSES = (*MEMORY_STATUSES, "expired")  # search also filters on expiry
 
 
 @click.command("search")

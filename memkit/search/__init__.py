@@ -21,7 +21,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from memkit.choices import STATUSES
+from memkit.choices import SEARCH_STATUSES
 from memkit.errors import MemkitError
 from memkit.lazy import attach
 from memkit.search.rank import Hit, StatusSource, staleness_checker
@@ -57,7 +57,7 @@ _LAZY = {
 __getattr__ = attach(__name__, _LAZY)
 
 
-MEMORY_STATUSES = (*STATUSES, "expired")  # search also filters on expiry
+MEMORY_STATUSES = SEARCH_STATUSES
 
 
 def search(
