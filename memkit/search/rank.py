@@ -43,9 +43,18 @@ class Hit:
     recency: str = ""
 
     def to_record(self) -> dict[str, Any]:
-        """The fields in their order, but `recency` (a sort key); the score rounded."""
-        rec = {k: v for k, v in vars(self).items() if k != "recency"}
-        return {**rec, "score": round(self.score, 3)}
+        """The hit as `search --json` gives it: a public format, so each key is named here
+        (a field added to Hit stays out of it until it is added here)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": round(self.score, 3),
+            "state": self.state,
+            "path": self.path,
+            "type": self.type,
+            "snippet": self.snippet,
+            "stale": self.stale,
+        }
 
 
 def staleness_checker(store: Store, *, today: dt.date) -> StatusSource:
