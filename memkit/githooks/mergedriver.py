@@ -123,7 +123,8 @@ def merge_file(base: Path, ours: Path, theirs: Path, path: str) -> tuple[bool, s
 
     texts = [_read(p) for p in (ours, base, theirs)]
     spans = [_span(t, path) for t in texts]
-    section = next((t[s[0] : s[1]] for t, s in zip(texts[::2], spans[::2], strict=True) if s), None)
+    sides = [(t, s) for t, s in ((texts[0], spans[0]), (texts[2], spans[2])) if s is not None]
+    section = next((t[s[0] : s[1]] for t, s in sides), None)
     if section is not None:  # ours, else theirs, stands in on all three sides
         texts = [
             t[: s[0]] + section + t[s[1] :] if s else t for t, s in zip(texts, spans, strict=True)

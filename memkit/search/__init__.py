@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from memkit.store import Store
 
 __all__ = [
-    "MEMORY_STATUSES",
     "Hit",
     "Index",
     "Query",
@@ -55,9 +54,6 @@ _LAZY = {
 
 
 __getattr__ = attach(__name__, _LAZY)
-
-
-MEMORY_STATUSES = SEARCH_STATUSES
 
 
 def search(
@@ -85,9 +81,9 @@ def search(
     from memkit.search.query import filters, parse_query
     from memkit.search.rank import rank
 
-    bad = sorted(set(status) - set(MEMORY_STATUSES))
+    bad = sorted(set(status) - set(SEARCH_STATUSES))
     if bad:
-        raise MemkitError(f"unknown status {bad[0]!r}; use one of: {', '.join(MEMORY_STATUSES)}")
+        raise MemkitError(f"unknown status {bad[0]!r}; use one of: {', '.join(SEARCH_STATUSES)}")
     query = parse_query(text)
     if query is None or limit <= 0:
         return []
@@ -95,7 +91,7 @@ def search(
     index.refresh()
     wanted = set(status) or {"active"}
     if "status" in query.fields and not status:  # `status:draft` asks for drafts
-        wanted = set(MEMORY_STATUSES) - {"expired"}
+        wanted = set(SEARCH_STATUSES) - {"expired"}
     filt, mask = filters(types, tags, wanted, include_all)
     docs = index.top_documents(query, limit=limit * 2 + 20, filter=filt, mask=mask)
     if semantic is not None:

@@ -88,10 +88,10 @@ def analyze(text: str) -> list[str]:
 
 def _groups(text: str, *, tail: bool) -> list[tuple[str, ...]]:
     """The terms of `text`, one group per word (its stem) or per unspaced run."""
-    parts: list[tuple[bool, str]] = []  # (is a run, the run or the word)
-    stop = STOP_WORDS
     from memkit.search.folding import fold, part_re, segments
 
+    parts: list[tuple[bool, str]] = []  # (is a run, the run or the word)
+    stop = STOP_WORDS
     folded = fold(text)
     for part in part_re(folded).findall(folded):
         if part.isascii():

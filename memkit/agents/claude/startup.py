@@ -68,10 +68,8 @@ def start_text(
     why = "described (activation: agent)"
     given += [(m, why, n, _blob(index.root, p), "description") for m, n, p in got.described]
     for mid, why, chars, blob, form in given:  # ledger.line leaves out an empty form
-        recs.append(
-            {"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars}
-            | {"blob": blob, "commit": commit, "form": form}
-        )
+        rec = {"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars}
+        recs.append({**rec, "blob": blob, "commit": commit, "form": form})
     if sid:
         ledger.append(ledger.receipts_file(index.root, sid), recs)
     return got.text
