@@ -20,6 +20,7 @@ from memkit.errors import MemkitError
 from memkit.gcpause import paused
 from memkit.memory import Verification
 from memkit.staleness import anchors
+from memkit.staleness.anchors.hints import near
 from memkit.staleness.links import SUPPORTED, Link, language_of
 from memkit.staleness.parsed import LinkError, Parsed, Unparsable
 from memkit.staleness.restamp import restamped
@@ -75,8 +76,7 @@ class Fingerprinter:
             return parsed.file
         found = parsed.symbols.get(link.symbol)
         if found is None:
-            near = _near(link.symbol, parsed.symbols)
-            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            hint = near(link.symbol, parsed.symbols, cutoff=0.6)
             raise LinkError(
                 f"link {text!r}: {link.path} defines no symbol {link.symbol!r}{hint}; "
                 "name a function or class as `path::name`, a method as `path::Class.method`"
@@ -129,12 +129,6 @@ class Fingerprinter:
                 "write the path relative to the repository root"
             )
         return link, parsed
-
-
-def _near(symbol: str, names: Iterable[str]) -> list[str]:
-    import difflib
-
-    return difflib.get_close_matches(symbol, sorted(names), n=3)
 
 
 @dataclass(frozen=True)
