@@ -49,13 +49,6 @@ class Fingerprinter:
         self.snap = Snapshot(root, repo, WORKTREE, prints)
         self.commit = git.head_commit(repo) if repo is not None else None
 
-    def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
-        """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
-        prints, bad = self.prints(links)
-        if bad:
-            raise LinkError("\n".join(message for _, message in bad))
-        return Verification(self.commit, today, prints)
-
     def prints(self, links: Sequence[str]) -> tuple[dict[str, str], list[tuple[str, str]]]:
         """The fingerprints of the good links, and (link, message) for each bad one."""
         prints: dict[str, str] = {}
@@ -154,14 +147,6 @@ class Verified:
     unchanged: tuple[Memory, ...] = ()
 
 
-class _Todo(NamedTuple):
-    """A memory to verify, with its links and paths once moved code is followed."""
-
-    mem: Memory
-    links: tuple[str, ...]
-    paths: tuple[str, ...]
-
-
 class _Bad(NamedTuple):
     """A link that could not be fingerprinted, and why."""
 
@@ -172,8 +157,13 @@ class _Bad(NamedTuple):
 
 @paused()
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
-    """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
-    return Fingerprinter(root).verification(links, today)
+    """Fingerprints of `links` in the work tree, at HEAD; one LinkError naming every bad
+    link (one a line)."""
+    printer = Fingerprinter(root)
+    prints, bad = printer.prints(links)
+    if bad:
+        raise LinkError("\n".join(message for _, message in bad))
+    return Verification(printer.commit, today, prints)
 
 
 def verify(
@@ -206,8 +196,8 @@ def verify_store(
         changed: list[Memory] = []
         unchanged: list[Memory] = []
         bad: list[_Bad] = []
-        todo = [_todo(mem, moved.get(mem.id, {})) for mem in mems]
-        for mem, links, paths in todo:
+        for mem in mems:
+            links, paths = _followed(mem, moved.get(mem.id, {}))
             prints, wrong = printer.prints(links)
             if wrong:
                 bad += [_Bad(mem, link, message) for link, message in wrong]
@@ -254,11 +244,17 @@ def _chosen(store: Store, ids: Iterable[str] | None) -> tuple[list[Memory], tupl
     return mems, unreadable
 
 
-def _todo(mem: Memory, moved: dict[str, LinkStatus]) -> _Todo:
-    """`mem` with its links and paths rewritten to where moved code went."""
+def _followed(mem: Memory, moved: dict[str, LinkStatus]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`mem`'s links rewritten to where moved code went, and its paths: each entry that
+    named a moved link's file renamed to where it went."""
     targets = {k: v.moved_to for k, v in moved.items() if v.moved_to}
+    renamed: dict[str, str] = {}
+    for before, after in sorted(targets.items()):
+        a, b = Link.parse(before).path, Link.parse(after).path
+        if a != b:
+            renamed.setdefault(a, b)
     links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
-    return _Todo(mem, links, _moved_paths(mem.paths, targets))
+    return links, tuple(dict.fromkeys(renamed.get(p, p) for p in mem.paths))
 
 
 def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:
@@ -270,16 +266,6 @@ def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Veri
         and paths == mem.paths
         and dict(v.fingerprints) == dict(now.fingerprints)
     )
-
-
-def _moved_paths(paths: tuple[str, ...], moved: dict[str, str]) -> tuple[str, ...]:
-    """`paths` with each entry that named a moved link's file renamed to where it went."""
-    renamed: dict[str, str] = {}
-    for before, after in sorted(moved.items()):
-        a, b = Link.parse(before).path, Link.parse(after).path
-        if a != b:
-            renamed.setdefault(a, b)
-    return tuple(dict.fromkeys(renamed.get(p, p) for p in paths))
 
 
 def _moves(store: Store, mems: list[Memory], today: dt.date) -> dict[str, dict[str, LinkStatus]]:
