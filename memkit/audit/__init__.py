@@ -165,6 +165,7 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
     """For each reference in one file: (line, kind, text), and a Flag, None (resolved) or
     why it was not checked."""
     from memkit.audit.checks import classify
+    from memkit.audit.context import foreign_lines, home_paths, unclaimed
     from memkit.audit.resolvers import resolve
     from memkit.audit.sources import references
 
@@ -183,15 +184,22 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
         if found == "generated"
     }
     seen: set[tuple[str, str]] = set()
-    claims = _Claims(project, refs)
+    home, foreign = home_paths(refs), foreign_lines(refs, project.dirs)
     for ref, where, found in outcomes:
         if found is None or isinstance(found, str):
             yield where, found
             continue
         _, kind, target = where
-        why = claims.why_not(ref, kind, target)  # only what would be flagged is read closer
-        if why is None and kind == "path" and "/" not in target and target in outputs:
-            why = "generated"
+        why = unclaimed(ref, kind, target)  # only what would be flagged is read closer
+        if why is None and kind == "path":
+            if ref.line in foreign:
+                why = "other repository"
+            elif target.strip("/") in home:
+                why = "tool"
+            elif "." not in target.rsplit("/", 1)[-1] and project.is_branch(target):
+                why = "branch"
+            elif "/" not in target and target in outputs:
+                why = "generated"
         if why is not None:
             yield where, why
         elif (kind, target) in seen:
@@ -199,28 +207,3 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
         else:
             seen.add((kind, target))
             yield where, Flag(name, ref.line, kind, target, *found)
-
-
-class _Claims:
-    """Whether the text around a reference makes a claim about the project."""
-
-    def __init__(self, project: Any, refs: list[Any]) -> None:
-        from memkit.audit.context import foreign_lines, home_paths
-
-        self.project = project
-        self.home = home_paths(refs)
-        self.foreign = foreign_lines(refs, project.dirs)
-
-    def why_not(self, ref: Any, kind: str, target: str) -> str | None:
-        from memkit.audit.context import unclaimed
-
-        why = unclaimed(ref, kind, target)
-        if why is not None or kind != "path":
-            return why
-        if ref.line in self.foreign:
-            return "other repository"
-        if target.strip("/") in self.home:
-            return "tool"
-        if "." not in target.rsplit("/", 1)[-1] and self.project.is_branch(target):
-            return "branch"
-        return None
