@@ -132,14 +132,12 @@ class PrintCache:
 
 def _valid(files: Any) -> bool:
     """Every entry a dict of str -> str (anything else: a new, empty cache)."""
-    if not isinstance(files, dict):
-        return False
-    for key, entry in files.items():
-        if not isinstance(key, str) or not isinstance(entry, dict):
-            return False
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in entry.items()):
-            return False
-    return True
+    return isinstance(files, dict) and all(
+        isinstance(key, str)
+        and isinstance(entry, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in entry.items())
+        for key, entry in files.items()
+    )
 
 
 class _Symbols(Mapping[str, SymbolPrint]):

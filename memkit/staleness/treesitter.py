@@ -18,6 +18,7 @@ from typing import Any
 from memkit.memory.links import SYMBOL_RE
 from memkit.staleness import exports, repair
 from memkit.staleness import parens as rules
+from memkit.staleness.exports import text as _text
 from memkit.staleness.fingerprints import SymbolPrint, file_print
 from memkit.staleness.grammars import GRAMMARS, NUMBERS, Grammar
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
@@ -172,10 +173,6 @@ def _type_name(node: Any) -> str:
         if found := _type_name(child):
             return found
     return ""
-
-
-def _text(node: Any) -> str:
-    return bytes(node.text).decode("utf-8", "replace")
 
 
 # declarations whose value, when a function, has its parameters as the signature
