@@ -68,23 +68,13 @@ def _suggest(found: list[str]) -> str | None:
 
 # Where agents and editors keep their own files: a missing one describes a convention, or
 # a user's machine, not this project (memkit's sources.PATTERNS are the instruction folders).
+_TOOL_FILE_WORDS = (
+    ".claude/settings.json .claude/settings.local.json .claude/commands .mcp.json .claude/agents "
+    ".claude/skills .cursor/mcp.json .vscode/settings.json .vscode/mcp.json .github/prompts "
+    ".github/chatmodes .gemini/settings.json"
+)
 TOOL_LOCATIONS = frozenset(
-    {p.rpartition("/")[0] for p in PATTERNS}
-    | set(SINGLE)
-    | {
-        ".claude/settings.json",
-        ".claude/settings.local.json",
-        ".claude/commands",
-        ".mcp.json",
-        ".claude/agents",
-        ".claude/skills",
-        ".cursor/mcp.json",
-        ".vscode/settings.json",
-        ".vscode/mcp.json",
-        ".github/prompts",
-        ".github/chatmodes",
-        ".gemini/settings.json",
-    }
+    {p.rpartition("/")[0] for p in PATTERNS} | set(SINGLE) | set(_TOOL_FILE_WORDS.split())
 )
 # File names that say nothing about which file they mean (`index.d.ts`, `main.py`).
 GENERIC_STEMS = frozenset({"index", "main", "mod", "lib", "__init__", "__main__", "app", "types"})
