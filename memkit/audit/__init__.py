@@ -13,6 +13,7 @@ reference is, resolvers.py answers it against project.py's view of the project.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,24 +139,21 @@ def audit(root: Path, files: Sequence[str] | None = None) -> Report:
         paths = project_files(root, find_repo(root))
     chosen = list(files) if files else instruction_files(paths)
     project = Project(root, paths, skip=frozenset(chosen), branches=lambda: plain.branches(root))
-    checked = 0
     flags: list[Flag] = []
-    skipped: dict[str, int] = {}
-    kinds: dict[str, int] = {}
+    kinds: Counter[str] = Counter()  # references checked, by kind
     unchecked: list[Unchecked] = []
     for name in chosen:
         for (line, kind, target), found in _audit_file(project, name, _read(root, name)):
             if isinstance(found, str):
-                skipped[found] = skipped.get(found, 0) + 1
                 unchecked.append(Unchecked(name, line, kind, target, found))
                 continue
-            checked += 1
-            kinds[kind] = kinds.get(kind, 0) + 1
+            kinds[kind] += 1
             if found is not None:
                 flags.append(found)
+    skipped = Counter(u.reason for u in unchecked)
     reasons = tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
     by_kind = tuple(sorted(kinds.items()))
-    return Report(tuple(chosen), checked, tuple(flags), reasons, by_kind, tuple(unchecked))
+    return Report(tuple(chosen), kinds.total(), tuple(flags), reasons, by_kind, tuple(unchecked))
 
 
 Outcome = tuple[tuple[int, str, str], Flag | str | None]
