@@ -283,18 +283,17 @@ class Adoption:
 
 def adopt_files(store: Store, p: Plan, *, dry_run: bool = False) -> Adoption:
     """Take the imported text out of the files it came from (see rewrite.py)."""
-    from memkit.agents.adopt import layout
     from memkit.compile.targets import settings
 
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     used = [(f.source, f.doc, f.covered) for f in p.files]
     unset = store.config.section("compile").get("nested_agents") is None
-    folders = unset and layout.nested(f.source for f in p.files if f.covered)
+    folders = unset and rewrite.nested(f.source for f in p.files if f.covered)
     changes, kept = rewrite.plan(used, conf.targets, p.linked, nested=conf.nested_agents or folders)
     if dry_run or not changes:
         return Adoption(tuple(changes), tuple(kept), None, (), folders and bool(changes))
     if folders:  # before the files change: compile then finds its config as adoption meant
-        folders = layout.keep_nested(store.dir / "config.toml")
+        folders = rewrite.keep_nested(store.dir / "config.toml")
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     backup_dir = store.private_dir() / "import-backups" / stamp
     backups = rewrite.apply(store.root, changes, backup_dir, _at_head(store.root, changes))
