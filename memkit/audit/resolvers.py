@@ -93,7 +93,8 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
         if project.exists(candidate):
             return None
     name = rel.rsplit("/", 1)[-1]
-    if "/" not in rel and (name in project.by_name or not _code_file(name)):
+    code = name.rsplit(".", 1)[-1].lower() in CODE_EXTENSIONS
+    if "/" not in rel and (name in project.by_name or not code):
         return None  # a bare config or data file name is often a user's or a runtime file
     if project.ends_with(rel) or ("." not in name and _module_file(project, folder, rel)):
         return None
@@ -137,10 +138,6 @@ def _module_file(project: Project, folder: str, rel: str) -> bool:
 
 
 MODULE_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".py", ".go", ".rs", ".vue", ".svelte")
-
-
-def _code_file(name: str) -> bool:
-    return name.rsplit(".", 1)[-1].lower() in CODE_EXTENSIONS
 
 
 def _glob(project: Project, folder: str, pattern: str) -> Finding | str | None:

@@ -129,13 +129,12 @@ _HEADER = re.compile(r"^\s*\[\s*mcp_servers\s*\.\s*(?:memkit|\"memkit\"|'memkit'
 _ANY_HEADER = re.compile(r"^\s*\[")
 
 
-def _toml_string(s: str) -> str:
-    return "'" + s + "'" if "'" not in s and "\n" not in s else json.dumps(s)
-
-
 def _toml_block(agent: Agent) -> str:
     entry = agent.entry()
-    args = ", ".join(_toml_string(a) for a in entry["args"])
+    # a literal string ('...') where it can be one, else a basic string (JSON's escapes)
+    args = ", ".join(
+        f"'{a}'" if "'" not in a and "\n" not in a else json.dumps(a) for a in entry["args"]
+    )
     return f'[mcp_servers.{MCP_NAME}]\ncommand = "{entry["command"]}"\nargs = [{args}]\n'
 
 
