@@ -322,18 +322,11 @@ def _doc(anchor: Any, g: Grammar, bodies: list[Any]) -> str:
 
 
 def _comments(anchor: Any, g: Grammar) -> str:
-    lines = []
-    for node in _leading(anchor, g):
-        if node.type in COMMENTS:
-            lines.append(" ".join(_text(node).split()))
+    lines = [" ".join(_text(n).split()) for n in _leading(anchor, g) if n.type in COMMENTS]
     return "\n".join(reversed(lines))
 
 
 def _attributes(anchor: Any, g: Grammar) -> list[str]:
     """Attributes above an item (Rust `#[...]`, TypeScript member decorators) belong to
     its signature, like decorators."""
-    out: list[str] = []
-    for node in _leading(anchor, g):
-        if node.type in g.attributes:
-            out.extend(_tokens(node, g, ()))
-    return out
+    return [t for n in _leading(anchor, g) if n.type in g.attributes for t in _tokens(n, g, ())]
