@@ -13,7 +13,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from memkit import git
 from memkit.errors import MemkitError
@@ -147,14 +147,6 @@ class Verified:
     unchanged: tuple[Memory, ...] = ()
 
 
-class _Bad(NamedTuple):
-    """A link that could not be fingerprinted, and why."""
-
-    mem: Memory
-    link: str
-    message: str
-
-
 @paused()
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
     """Fingerprints of `links` in the work tree, at HEAD; one LinkError naming every bad
@@ -195,34 +187,32 @@ def verify_store(
         printer = Fingerprinter(store.root, kept)
         changed: list[Memory] = []
         unchanged: list[Memory] = []
-        bad: list[_Bad] = []
+        bad: list[tuple[Memory, str, str]] = []  # a link not fingerprinted, and why
         for mem in mems:
             links, paths = _followed(mem, moved.get(mem.id, {}))
             prints, wrong = printer.prints(links)
+            bad += [(mem, link, message) for link, message in wrong]
             if wrong:
-                bad += [_Bad(mem, link, message) for link, message in wrong]
                 continue
             verified = Verification(printer.commit, today, prints)
-            if _same(mem, links, paths, verified):
-                unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
-            elif links == mem.links and paths == mem.paths:
-                changed.append(restamped(mem, verified))  # the usual case, no YAML work
-            else:
+            if links != mem.links or paths != mem.paths:
                 changed.append(
                     dataclasses.replace(mem, links=links, paths=paths, verified=verified)
                 )
+            elif mem.verified is None or dict(mem.verified.fingerprints) != prints:
+                changed.append(restamped(mem, verified))  # the usual case, no YAML work
+            else:  # as recorded: re-stamping would change only the date
+                unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
         written, refused = store.put_many(changed)
         kept.save()
         order = {m.id: i for i, m in enumerate(mems)}
         if bad and not follow:
-            moved = _moves(store, list({b.mem.id: b.mem for b in bad}.values()), today)
+            moved = _moves(store, list({mem.id: mem for mem, _, _ in bad}.values()), today)
         problems = tuple(
             Problem(
-                b.mem.id,
-                _where(b.mem, b.link),
-                _fix(b.mem, b.link, b.message, moved.get(b.mem.id, {}).get(b.link)),
+                mem.id, _where(mem, link), _fix(mem, link, why, moved.get(mem.id, {}).get(link))
             )
-            for b in bad
+            for mem, link, why in bad
         ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
         saved = tuple(sorted(written, key=lambda m: order[m.id]))
         return Verified(saved, problems + unreadable, tuple(unchanged))
@@ -255,17 +245,6 @@ def _followed(mem: Memory, moved: dict[str, LinkStatus]) -> tuple[tuple[str, ...
             renamed.setdefault(a, b)
     links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
     return links, tuple(dict.fromkeys(renamed.get(p, p) for p in mem.paths))
-
-
-def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:
-    """Links, paths and fingerprints as recorded: re-stamping would change only the date."""
-    v = mem.verified
-    return (
-        v is not None
-        and links == mem.links
-        and paths == mem.paths
-        and dict(v.fingerprints) == dict(now.fingerprints)
-    )
 
 
 def _moves(store: Store, mems: list[Memory], today: dt.date) -> dict[str, dict[str, LinkStatus]]:
