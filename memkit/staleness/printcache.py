@@ -74,15 +74,6 @@ class PrintCache:
             data = json.loads(path.read_bytes())
         return cls(path, data)
 
-    @staticmethod
-    def key(data: bytes) -> str:
-        """The cache's key for a file of bytes `data`."""
-        return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-    def known(self, key: str) -> bool:
-        self.used.add(key)
-        return key in self.files
-
     def get(self, key: str, name: str) -> str | None:
         return self.files.get(key, {}).get(name)
 
@@ -96,7 +87,7 @@ class PrintCache:
         """`parse()`'s Parsed for a Python file of bytes `data`, prints taken from the
         cache where known; `parse` runs only when a print is not (and at once when the
         content is new: it raises Unparsable as before)."""
-        key = self.key(data)
+        key = hashlib.blake2b(data, digest_size=16).hexdigest()
         real: list[Parsed] = []
 
         def load() -> Parsed:
@@ -104,7 +95,8 @@ class PrintCache:
                 real.append(parse())
             return real[0]
 
-        if not self.known(key):
+        self.used.add(key)
+        if key not in self.files:
             load()
             self.files.setdefault(key, {})
             self.dirty = True
