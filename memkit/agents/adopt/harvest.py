@@ -128,7 +128,7 @@ def _sections(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate
         title = _first_line(s.body) or s.title if generic else s.title
         where, source = place.label + anchor, place.source + anchor
         kind, name = guess_type(title), "" if generic else s.name
-        out.append(Candidate(where, source, place.agent, title, s.body, kind, s.paths, name))
+        out.append(Candidate(where, source, place.agent, title, s.body, kind, s.scope.paths, name))
     return out
 
 

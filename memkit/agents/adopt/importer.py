@@ -44,10 +44,6 @@ class Section:
     name: str = ""  # the section's own heading: the memory id comes from it
     order: int = 0  # its place among its file's sections (1: the first)
 
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return self.scope.paths
-
 
 @dataclass(frozen=True)
 class Item:
@@ -231,9 +227,9 @@ def plan(store: Store, given: list[Path], *, today: dt.date, allow_secret: bool 
 
 def _merged(group: list[Section]) -> tuple[str, ...]:
     """The scope of text found in several files: everywhere if one applies everywhere."""
-    if any(not s.paths for s in group):
+    if any(not s.scope.paths for s in group):
         return ()
-    return tuple(dict.fromkeys(p for s in group for p in s.paths))
+    return tuple(dict.fromkeys(p for s in group for p in s.scope.paths))
 
 
 def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bool) -> mm.Memory:
