@@ -210,7 +210,9 @@ def verify_store(
             moved = _moves(store, list({mem.id: mem for mem, _, _ in bad}.values()), today)
         problems = tuple(
             Problem(
-                mem.id, _where(mem, link), _fix(mem, link, why, moved.get(mem.id, {}).get(link))
+                mem.id,
+                f"{mem.path or mem.id}:{_line_of(mem, link)}",
+                _fix(mem, link, why, moved.get(mem.id, {}).get(link)),
             )
             for mem, link, why in bad
         ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
@@ -275,10 +277,6 @@ def _fix(mem: Memory, link: str, message: str, moved: LinkStatus | None) -> str:
         f"{message} (if it is gone, remove the link with "
         f"`memkit link {mem.id} --remove {shlex.quote(link)}`; or {edit})"
     )
-
-
-def _where(mem: Memory, link: str) -> str:
-    return f"{mem.path or mem.id}:{_line_of(mem, link)}"
 
 
 def _line_of(mem: Memory, link: str) -> int:
