@@ -13,6 +13,7 @@ reference is, resolvers.py answers it against project.py's view of the project.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -138,24 +139,21 @@ def audit(root: Path, files: Sequence[str] | None = None) -> Report:
         paths = project_files(root, find_repo(root))
     chosen = list(files) if files else instruction_files(paths)
     project = Project(root, paths, skip=frozenset(chosen), branches=lambda: plain.branches(root))
-    checked = 0
     flags: list[Flag] = []
-    skipped: dict[str, int] = {}
-    kinds: dict[str, int] = {}
+    kinds: Counter[str] = Counter()  # references checked, by kind
     unchecked: list[Unchecked] = []
     for name in chosen:
         for (line, kind, target), found in _audit_file(project, name, _read(root, name)):
             if isinstance(found, str):
-                skipped[found] = skipped.get(found, 0) + 1
                 unchecked.append(Unchecked(name, line, kind, target, found))
                 continue
-            checked += 1
-            kinds[kind] = kinds.get(kind, 0) + 1
+            kinds[kind] += 1
             if found is not None:
                 flags.append(found)
+    skipped = Counter(u.reason for u in unchecked)
     reasons = tuple(sorted(skipped.items(), key=lambda kv: (-kv[1], kv[0])))
     by_kind = tuple(sorted(kinds.items()))
-    return Report(tuple(chosen), checked, tuple(flags), reasons, by_kind, tuple(unchecked))
+    return Report(tuple(chosen), kinds.total(), tuple(flags), reasons, by_kind, tuple(unchecked))
 
 
 Outcome = tuple[tuple[int, str, str], Flag | str | None]
@@ -165,6 +163,7 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
     """For each reference in one file: (line, kind, text), and a Flag, None (resolved) or
     why it was not checked."""
     from memkit.audit.checks import classify
+    from memkit.audit.context import foreign_lines, home_paths, unclaimed
     from memkit.audit.resolvers import resolve
     from memkit.audit.sources import references
 
@@ -183,15 +182,22 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
         if found == "generated"
     }
     seen: set[tuple[str, str]] = set()
-    claims = _Claims(project, refs)
+    home, foreign = home_paths(refs), foreign_lines(refs, project.dirs)
     for ref, where, found in outcomes:
         if found is None or isinstance(found, str):
             yield where, found
             continue
         _, kind, target = where
-        why = claims.why_not(ref, kind, target)  # only what would be flagged is read closer
-        if why is None and kind == "path" and "/" not in target and target in outputs:
-            why = "generated"
+        why = unclaimed(ref, kind, target)  # only what would be flagged is read closer
+        if why is None and kind == "path":
+            if ref.line in foreign:
+                why = "other repository"
+            elif target.strip("/") in home:
+                why = "tool"
+            elif "." not in target.rsplit("/", 1)[-1] and project.is_branch(target):
+                why = "branch"
+            elif "/" not in target and target in outputs:
+                why = "generated"
         if why is not None:
             yield where, why
         elif (kind, target) in seen:
@@ -199,28 +205,3 @@ def _audit_file(project: Any, name: str, text: str) -> Iterator[Outcome]:
         else:
             seen.add((kind, target))
             yield where, Flag(name, ref.line, kind, target, *found)
-
-
-class _Claims:
-    """Whether the text around a reference makes a claim about the project."""
-
-    def __init__(self, project: Any, refs: list[Any]) -> None:
-        from memkit.audit.context import foreign_lines, home_paths
-
-        self.project = project
-        self.home = home_paths(refs)
-        self.foreign = foreign_lines(refs, project.dirs)
-
-    def why_not(self, ref: Any, kind: str, target: str) -> str | None:
-        from memkit.audit.context import unclaimed
-
-        why = unclaimed(ref, kind, target)
-        if why is not None or kind != "path":
-            return why
-        if ref.line in self.foreign:
-            return "other repository"
-        if target.strip("/") in self.home:
-            return "tool"
-        if "." not in target.rsplit("/", 1)[-1] and self.project.is_branch(target):
-            return "branch"
-        return None

@@ -289,8 +289,7 @@ class Project:
     @functools.cache  # noqa: B019 - one Project per audit
     def commands(self, runner: str) -> tuple[list[str], dict[str, str]]:
         """(files defining `runner`'s commands, {name: definition} over all of them)."""
-        names = {"make": cmds.MAKEFILES, "just": cmds.JUSTFILES, "task": cmds.TASKFILES}
-        files = names.get(runner, ("package.json",) if runner in cmds.NPM else ("pyproject.toml",))
+        files = cmds.Command(f"cmd:{runner}", runner, "").files(None)  # as a cmd: link reads
         found: list[str] = []
         defined: dict[str, str] = {}
         for path in self.named(files):

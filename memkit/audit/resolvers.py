@@ -68,23 +68,13 @@ def _suggest(found: list[str]) -> str | None:
 
 # Where agents and editors keep their own files: a missing one describes a convention, or
 # a user's machine, not this project (memkit's sources.PATTERNS are the instruction folders).
+_TOOL_FILE_WORDS = (
+    ".claude/settings.json .claude/settings.local.json .claude/commands .mcp.json .claude/agents "
+    ".claude/skills .cursor/mcp.json .vscode/settings.json .vscode/mcp.json .github/prompts "
+    ".github/chatmodes .gemini/settings.json"
+)
 TOOL_LOCATIONS = frozenset(
-    {p.rpartition("/")[0] for p in PATTERNS}
-    | set(SINGLE)
-    | {
-        ".claude/settings.json",
-        ".claude/settings.local.json",
-        ".claude/commands",
-        ".mcp.json",
-        ".claude/agents",
-        ".claude/skills",
-        ".cursor/mcp.json",
-        ".vscode/settings.json",
-        ".vscode/mcp.json",
-        ".github/prompts",
-        ".github/chatmodes",
-        ".gemini/settings.json",
-    }
+    {p.rpartition("/")[0] for p in PATTERNS} | set(SINGLE) | set(_TOOL_FILE_WORDS.split())
 )
 # File names that say nothing about which file they mean (`index.d.ts`, `main.py`).
 GENERIC_STEMS = frozenset({"index", "main", "mod", "lib", "__init__", "__main__", "app", "types"})
@@ -103,7 +93,8 @@ def check_path(project: Project, folder: str, text: str) -> Finding | str | None
         if project.exists(candidate):
             return None
     name = rel.rsplit("/", 1)[-1]
-    if "/" not in rel and (name in project.by_name or not _code_file(name)):
+    code = name.rsplit(".", 1)[-1].lower() in CODE_EXTENSIONS
+    if "/" not in rel and (name in project.by_name or not code):
         return None  # a bare config or data file name is often a user's or a runtime file
     if project.ends_with(rel) or ("." not in name and _module_file(project, folder, rel)):
         return None
@@ -147,10 +138,6 @@ def _module_file(project: Project, folder: str, rel: str) -> bool:
 
 
 MODULE_SUFFIXES = (".ts", ".tsx", ".js", ".jsx", ".mjs", ".py", ".go", ".rs", ".vue", ".svelte")
-
-
-def _code_file(name: str) -> bool:
-    return name.rsplit(".", 1)[-1].lower() in CODE_EXTENSIONS
 
 
 def _glob(project: Project, folder: str, pattern: str) -> Finding | str | None:

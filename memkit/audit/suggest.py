@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -106,25 +106,22 @@ def add_links(store: Store, mid: str, links: Iterable[str], *, today: dt.date) -
         try:
             verified = fingerprint(store.root, merged, today=today)
         except LinkError as e:
-            raise MemkitError(f"{mem.path}: {e}; {_gone(store, mid, mem.links, today)}") from None
+            raise MemkitError(f"{mem.path}: {e}; {_gone(store, mid, mem.links)}") from None
         return store.put(dataclasses.replace(mem, links=merged, verified=verified))
 
 
-def _gone(store: Store, mid: str, links: Iterable[str], today: dt.date) -> str:
+def _gone(store: Store, mid: str, links: Sequence[str]) -> str:
     """How to go on when fingerprinting a memory's links failed: which of the links it
     already has is gone, if one is (add_links fingerprints them all again)."""
-    from memkit.staleness import fingerprint
-    from memkit.staleness.parsed import LinkError
+    from memkit.staleness.record import Fingerprinter
 
-    for link in links:
-        try:
-            fingerprint(store.root, (link,), today=today)
-        except LinkError:
-            return (
-                f"the memory already links to it: remove it first (`memkit link --remove "
-                f"{mid} '{link}'`) or fix what it names, then link again; nothing was linked"
-            )
-    return "nothing was linked"
+    bad = Fingerprinter(store.root).prints(links)[1]
+    if not bad:
+        return "nothing was linked"
+    return (
+        f"the memory already links to it: remove it first (`memkit link --remove "
+        f"{mid} '{bad[0][0]}'`) or fix what it names, then link again; nothing was linked"
+    )
 
 
 def remove_links(store: Store, mid: str, links: Iterable[str]) -> Memory:

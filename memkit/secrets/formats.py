@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memkit.secrets.hit import FORMAT, Hit
+from memkit.secrets.values import mixed
 
 _ALNUM = "A-Za-z0-9"
 _URLSAFE = "A-Za-z0-9_-"
@@ -243,10 +244,6 @@ def find(text: str) -> Iterator[Hit]:
         rule = RULES[i]
         for m in _compiled(rule.pattern).finditer(text):
             start, end = m.span("s") if "s" in m.re.groupindex else m.span()
-            if rule.mixed and not _mixed(text[start:end]):
+            if rule.mixed and not mixed(text[start:end]):
                 continue
             yield Hit(rule.kind, start, end, FORMAT)
-
-
-def _mixed(value: str) -> bool:
-    return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)

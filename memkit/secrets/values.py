@@ -24,6 +24,7 @@ import functools
 import itertools
 import math
 import re
+from collections import Counter
 
 _REFERENCE_START = ("$", "%(", "%s", "%{", "{", "<", "[", "#{", "@", "*", "\\", "./", "~/")
 _REFERENCE_PREFIX = (
@@ -70,11 +71,8 @@ _METAVAR = re.compile(r"[A-Z][A-Z_]*|[0-9.:/-]+|[a-z]+=.*")
 
 def entropy(value: str) -> float:
     """Shannon entropy in bits per character."""
-    counts: dict[str, int] = {}
-    for ch in value:
-        counts[ch] = counts.get(ch, 0) + 1
     n = len(value)
-    return -sum(c / n * math.log2(c / n) for c in counts.values()) if n else 0.0
+    return -sum(c / n * math.log2(c / n) for c in Counter(value).values()) if n else 0.0
 
 
 def is_reference(value: str) -> bool:
@@ -100,7 +98,7 @@ def is_code(value: str) -> bool:
     return all(_IDENT.fullmatch(n) and _wordlike(re.sub(r"[^A-Za-z]", "", n)) for n in names)
 
 
-def _mixed(value: str) -> bool:
+def mixed(value: str) -> bool:
     return any(c.isdigit() for c in value) and any(c.isalpha() for c in value)
 
 
@@ -175,12 +173,12 @@ def _random(value: str) -> bool:
     if _UUID.fullmatch(value):
         return True
     if _HEX.fullmatch(value):
-        return len(value) >= 20 and _mixed(value)
+        return len(value) >= 20 and mixed(value)
     if _identifier(value, _SEGMENT_DIGITS):
         return False
     if len(value) >= 20 and value.isalpha():  # letters only: random case, like hf_ tokens
         return not _wordlike(value) and entropy(value) >= 3.5
-    return len(value) >= 16 and _mixed(value) and entropy(value) >= 3.3
+    return len(value) >= 16 and mixed(value) and entropy(value) >= 3.3
 
 
 def is_random(value: str, *, code: bool = True) -> bool:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from memkit import git
@@ -54,7 +55,7 @@ def check_store(
     mems = list(memories) if memories is not None else select(store, ids)
     verified = any(m.links and m.verified for m in mems)
     known = LinkCache.open(store) if verified else None
-    states = _States(store, verified)
+    states = _evaluators(store)
     out = []
     for mem in mems:
         v = mem.verified
@@ -81,35 +82,38 @@ def check_store(
     return out
 
 
-class _States:
+def _evaluators(store: Store) -> Callable[[str | None], Evaluator]:
     """One Evaluator per recorded commit, made when first needed: a check answered from
-    the link cache opens no repository."""
+    the link cache opens no repository (only links with a recorded fingerprint are
+    compared with the code, and opening a repository costs ~100 ms)."""
 
-    def __init__(self, store: Store, verified: bool) -> None:
-        self.store = store
-        self.verified = verified
-        self.snap: Snapshot | None = None
-        self.evaluators: dict[str | None, Evaluator] = {}
-        self.local: list[TreeChanges] = []  # HEAD -> work tree, computed once when needed
-
-    def __call__(self, commit: str | None) -> Evaluator:
-        from memkit.staleness.engine import Evaluator
+    @functools.cache
+    def snapshot() -> Snapshot:
         from memkit.staleness.snapshot import WORKTREE, Snapshot
 
-        if self.snap is None:
-            # Only links with a recorded fingerprint are compared with the code: without
-            # one there is nothing for git to tell, and opening a repository costs ~100 ms.
-            repo = git.find_repo(self.store.root) if self.verified else None
-            self.snap = Snapshot(self.store.root, repo, WORKTREE)
-        if commit not in self.evaluators:
-            changes = _changes_since(self.snap.repo, commit, self.local)
-            gap = None
-            if changes is None and commit is not None and self.snap.repo is not None:
-                from memkit.git import missing_commit
+        return Snapshot(store.root, git.find_repo(store.root), WORKTREE)
 
-                gap = missing_commit(self.snap.repo, commit)
-            self.evaluators[commit] = Evaluator(self.snap, changes, gap)
-        return self.evaluators[commit]
+    @functools.cache
+    def local() -> TreeChanges:  # HEAD -> work tree, computed once, composed per commit
+        from memkit.git import local_changes
+
+        return local_changes(snapshot().repo)
+
+    @functools.cache
+    def evaluator(commit: str | None) -> Evaluator:
+        from memkit.git import changes_since, missing_commit
+        from memkit.staleness.engine import Evaluator
+
+        repo = snapshot().repo
+        changes = gap = None
+        if repo is not None and commit is not None:
+            if not repo.head_is_unborn:
+                changes = changes_since(repo, commit, local())
+            if changes is None:
+                gap = missing_commit(repo, commit)
+        return Evaluator(snapshot(), changes, gap)
+
+    return evaluator
 
 
 @paused()
@@ -230,15 +234,3 @@ class Comparison:
                 how = f"memkit cannot tell how {text} changed since {str(self.old.rev)[:12]}: {why}"
                 out.append(LinkStatus(text, "unverified", None, since, reason=how))
         return out
-
-
-def _changes_since(
-    repo: Any | None, commit: str | None, local: list[TreeChanges]
-) -> TreeChanges | None:
-    if repo is None or commit is None or repo.head_is_unborn:
-        return None
-    from memkit.git import changes_since, local_changes
-
-    if not local:
-        local.append(local_changes(repo))
-    return changes_since(repo, commit, local[0])

@@ -58,11 +58,8 @@ def git_stamp(root: Path) -> list[Any] | None:
 
     if any(os.environ.get(name) for name in _GIT_ENV):
         return None
-    gitdir = None
-    for folder in (root, *root.parents):
-        if os.path.lexists(folder / ".git"):
-            gitdir = git_dir(str(folder))
-            break
+    top = next((f for f in (root, *root.parents) if os.path.lexists(f / ".git")), None)
+    gitdir = git_dir(str(top)) if top is not None else None
     if gitdir is None:
         return None
     common = gitdir

@@ -74,15 +74,6 @@ class PrintCache:
             data = json.loads(path.read_bytes())
         return cls(path, data)
 
-    @staticmethod
-    def key(data: bytes) -> str:
-        """The cache's key for a file of bytes `data`."""
-        return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-    def known(self, key: str) -> bool:
-        self.used.add(key)
-        return key in self.files
-
     def get(self, key: str, name: str) -> str | None:
         return self.files.get(key, {}).get(name)
 
@@ -96,7 +87,7 @@ class PrintCache:
         """`parse()`'s Parsed for a Python file of bytes `data`, prints taken from the
         cache where known; `parse` runs only when a print is not (and at once when the
         content is new: it raises Unparsable as before)."""
-        key = self.key(data)
+        key = hashlib.blake2b(data, digest_size=16).hexdigest()
         real: list[Parsed] = []
 
         def load() -> Parsed:
@@ -104,7 +95,8 @@ class PrintCache:
                 real.append(parse())
             return real[0]
 
-        if not self.known(key):
+        self.used.add(key)
+        if key not in self.files:
             load()
             self.files.setdefault(key, {})
             self.dirty = True
@@ -132,14 +124,12 @@ class PrintCache:
 
 def _valid(files: Any) -> bool:
     """Every entry a dict of str -> str (anything else: a new, empty cache)."""
-    if not isinstance(files, dict):
-        return False
-    for key, entry in files.items():
-        if not isinstance(key, str) or not isinstance(entry, dict):
-            return False
-        if not all(isinstance(k, str) and isinstance(v, str) for k, v in entry.items()):
-            return False
-    return True
+    return isinstance(files, dict) and all(
+        isinstance(key, str)
+        and isinstance(entry, dict)
+        and all(isinstance(k, str) and isinstance(v, str) for k, v in entry.items())
+        for key, entry in files.items()
+    )
 
 
 class _Symbols(Mapping[str, SymbolPrint]):

@@ -13,13 +13,14 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from memkit import git
 from memkit.errors import MemkitError
 from memkit.gcpause import paused
 from memkit.memory import Verification
 from memkit.staleness import anchors
+from memkit.staleness.anchors.hints import near
 from memkit.staleness.links import SUPPORTED, Link, language_of
 from memkit.staleness.parsed import LinkError, Parsed, Unparsable
 from memkit.staleness.restamp import restamped
@@ -48,13 +49,6 @@ class Fingerprinter:
         self.snap = Snapshot(root, repo, WORKTREE, prints)
         self.commit = git.head_commit(repo) if repo is not None else None
 
-    def verification(self, links: Sequence[str], today: dt.date | None) -> Verification:
-        """The fingerprints of `links`; one LinkError naming every bad link (one a line)."""
-        prints, bad = self.prints(links)
-        if bad:
-            raise LinkError("\n".join(message for _, message in bad))
-        return Verification(self.commit, today, prints)
-
     def prints(self, links: Sequence[str]) -> tuple[dict[str, str], list[tuple[str, str]]]:
         """The fingerprints of the good links, and (link, message) for each bad one."""
         prints: dict[str, str] = {}
@@ -75,8 +69,7 @@ class Fingerprinter:
             return parsed.file
         found = parsed.symbols.get(link.symbol)
         if found is None:
-            near = _near(link.symbol, parsed.symbols)
-            hint = f" (did you mean {', '.join(near)}?)" if near else ""
+            hint = near(link.symbol, parsed.symbols, cutoff=0.6)
             raise LinkError(
                 f"link {text!r}: {link.path} defines no symbol {link.symbol!r}{hint}; "
                 "name a function or class as `path::name`, a method as `path::Class.method`"
@@ -131,12 +124,6 @@ class Fingerprinter:
         return link, parsed
 
 
-def _near(symbol: str, names: Iterable[str]) -> list[str]:
-    import difflib
-
-    return difflib.get_close_matches(symbol, sorted(names), n=3)
-
-
 @dataclass(frozen=True)
 class Problem:
     """A memory `verify` could not record: where (file:line), which link, how to fix it."""
@@ -160,26 +147,15 @@ class Verified:
     unchanged: tuple[Memory, ...] = ()
 
 
-class _Todo(NamedTuple):
-    """A memory to verify, with its links and paths once moved code is followed."""
-
-    mem: Memory
-    links: tuple[str, ...]
-    paths: tuple[str, ...]
-
-
-class _Bad(NamedTuple):
-    """A link that could not be fingerprinted, and why."""
-
-    mem: Memory
-    link: str
-    message: str
-
-
 @paused()
 def fingerprint(root: Path, links: Sequence[str], *, today: dt.date | None = None) -> Verification:
-    """Fingerprints of `links` in the work tree, at HEAD; LinkError for a missing target."""
-    return Fingerprinter(root).verification(links, today)
+    """Fingerprints of `links` in the work tree, at HEAD; one LinkError naming every bad
+    link (one a line)."""
+    printer = Fingerprinter(root)
+    prints, bad = printer.prints(links)
+    if bad:
+        raise LinkError("\n".join(message for _, message in bad))
+    return Verification(printer.commit, today, prints)
 
 
 def verify(
@@ -211,34 +187,34 @@ def verify_store(
         printer = Fingerprinter(store.root, kept)
         changed: list[Memory] = []
         unchanged: list[Memory] = []
-        bad: list[_Bad] = []
-        todo = [_todo(mem, moved.get(mem.id, {})) for mem in mems]
-        for mem, links, paths in todo:
+        bad: list[tuple[Memory, str, str]] = []  # a link not fingerprinted, and why
+        for mem in mems:
+            links, paths = _followed(mem, moved.get(mem.id, {}))
             prints, wrong = printer.prints(links)
+            bad += [(mem, link, message) for link, message in wrong]
             if wrong:
-                bad += [_Bad(mem, link, message) for link, message in wrong]
                 continue
             verified = Verification(printer.commit, today, prints)
-            if _same(mem, links, paths, verified):
-                unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
-            elif links == mem.links and paths == mem.paths:
-                changed.append(restamped(mem, verified))  # the usual case, no YAML work
-            else:
+            if links != mem.links or paths != mem.paths:
                 changed.append(
                     dataclasses.replace(mem, links=links, paths=paths, verified=verified)
                 )
+            elif mem.verified is None or dict(mem.verified.fingerprints) != prints:
+                changed.append(restamped(mem, verified))  # the usual case, no YAML work
+            else:  # as recorded: re-stamping would change only the date
+                unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
         written, refused = store.put_many(changed)
         kept.save()
         order = {m.id: i for i, m in enumerate(mems)}
         if bad and not follow:
-            moved = _moves(store, list({b.mem.id: b.mem for b in bad}.values()), today)
+            moved = _moves(store, list({mem.id: mem for mem, _, _ in bad}.values()), today)
         problems = tuple(
             Problem(
-                b.mem.id,
-                _where(b.mem, b.link),
-                _fix(b.mem, b.link, b.message, moved.get(b.mem.id, {}).get(b.link)),
+                mem.id,
+                f"{mem.path or mem.id}:{_line_of(mem, link)}",
+                _fix(mem, link, why, moved.get(mem.id, {}).get(link)),
             )
-            for b in bad
+            for mem, link, why in bad
         ) + tuple(Problem(mid, "", str(e)) for mid, e in refused)
         saved = tuple(sorted(written, key=lambda m: order[m.id]))
         return Verified(saved, problems + unreadable, tuple(unchanged))
@@ -260,32 +236,17 @@ def _chosen(store: Store, ids: Iterable[str] | None) -> tuple[list[Memory], tupl
     return mems, unreadable
 
 
-def _todo(mem: Memory, moved: dict[str, LinkStatus]) -> _Todo:
-    """`mem` with its links and paths rewritten to where moved code went."""
+def _followed(mem: Memory, moved: dict[str, LinkStatus]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`mem`'s links rewritten to where moved code went, and its paths: each entry that
+    named a moved link's file renamed to where it went."""
     targets = {k: v.moved_to for k, v in moved.items() if v.moved_to}
-    links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
-    return _Todo(mem, links, _moved_paths(mem.paths, targets))
-
-
-def _same(mem: Memory, links: tuple[str, ...], paths: tuple[str, ...], now: Verification) -> bool:
-    """Links, paths and fingerprints as recorded: re-stamping would change only the date."""
-    v = mem.verified
-    return (
-        v is not None
-        and links == mem.links
-        and paths == mem.paths
-        and dict(v.fingerprints) == dict(now.fingerprints)
-    )
-
-
-def _moved_paths(paths: tuple[str, ...], moved: dict[str, str]) -> tuple[str, ...]:
-    """`paths` with each entry that named a moved link's file renamed to where it went."""
     renamed: dict[str, str] = {}
-    for before, after in sorted(moved.items()):
+    for before, after in sorted(targets.items()):
         a, b = Link.parse(before).path, Link.parse(after).path
         if a != b:
             renamed.setdefault(a, b)
-    return tuple(dict.fromkeys(renamed.get(p, p) for p in paths))
+    links = tuple(dict.fromkeys(targets.get(x, x) for x in mem.links))
+    return links, tuple(dict.fromkeys(renamed.get(p, p) for p in mem.paths))
 
 
 def _moves(store: Store, mems: list[Memory], today: dt.date) -> dict[str, dict[str, LinkStatus]]:
@@ -316,10 +277,6 @@ def _fix(mem: Memory, link: str, message: str, moved: LinkStatus | None) -> str:
         f"{message} (if it is gone, remove the link with "
         f"`memkit link {mem.id} --remove {shlex.quote(link)}`; or {edit})"
     )
-
-
-def _where(mem: Memory, link: str) -> str:
-    return f"{mem.path or mem.id}:{_line_of(mem, link)}"
 
 
 def _line_of(mem: Memory, link: str) -> int:

@@ -35,14 +35,6 @@ def parse_source(path: str, data: bytes) -> Parsed:
 MAX_SOURCE_BYTES = 32 * 1024 * 1024  # a linked source file, in the work tree or at a commit
 
 
-def too_large(path: str, size: int, limit: int) -> str:
-    """The one message for a linked (or linked-through) file over MAX_SOURCE_BYTES."""
-    return (
-        f"{path} is {size:,} bytes, over memkit's limit of {limit:,} bytes for a file "
-        "a link reads, so memkit did not read it; link a smaller file, or remove the link"
-    )
-
-
 class Snapshot:
     """Files relative to the store root at revision `rev` (None: the work tree, "": index)."""
 
@@ -124,7 +116,12 @@ class Snapshot:
 
             return read_at(self.repo, self.rev, self.git_path(path), limit=MAX_SOURCE_BYTES)
         except TooLargeError as e:
-            self.refuse(path, too_large(path, e.size, e.limit))
+            self.refuse(
+                path,
+                f"{path} is {e.size:,} bytes, over memkit's limit of {e.limit:,} bytes for a "
+                "file a link reads, so memkit did not read it; link a smaller file, or remove "
+                "the link",
+            )
             return None
         except MissingObjectError as e:
             self.missing.setdefault(path, str(e))

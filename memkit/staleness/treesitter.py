@@ -16,8 +16,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from memkit.memory.links import SYMBOL_RE
-from memkit.staleness import exports, repair
 from memkit.staleness import parens as rules
+from memkit.staleness import repair
 from memkit.staleness.fingerprints import SymbolPrint, file_print
 from memkit.staleness.grammars import GRAMMARS, NUMBERS, Grammar
 from memkit.staleness.parsed import LazyPrints, Parsed, Unparsable
@@ -77,7 +77,7 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
                 nodes[name] = (node, anchor, ((known[0], known[1]), *known[2]))
     listed = {  # `export { f }` elsewhere: f is exported all the same
         id(nodes[name][0]): how
-        for name, how in exports.listed(root, grammar.modifiers).items()
+        for name, how in _listed(root, grammar.modifiers).items()
         if name in nodes
     }
     return Parsed(
@@ -178,6 +178,28 @@ def _text(node: Any) -> str:
     return bytes(node.text).decode("utf-8", "replace")
 
 
+def _listed(root: Any, modifiers: frozenset[str]) -> dict[str, tuple[str, ...]]:
+    """How statements elsewhere in a JavaScript or TypeScript file export its module-level
+    declarations (`export { f }`, `export { f as g }`, `export default f`): part of
+    their signatures, as the `export` keyword on the declaration is."""
+    out: dict[str, tuple[str, ...]] = {}
+    if not modifiers:  # not JavaScript or TypeScript
+        return out
+    for st in root.named_children:
+        if st.type != "export_statement" or st.child_by_field_name("source") is not None:
+            continue  # `export { x } from "./x"` re-exports another module's x
+        value = st.child_by_field_name("value")
+        if value is not None and value.type == "identifier":
+            out[_text(value)] = (*out.get(_text(value), ()), "export", "default")
+        for clause in st.named_children:
+            for spec in clause.named_children if clause.type == "export_clause" else ():
+                name, alias = spec.child_by_field_name("name"), spec.child_by_field_name("alias")
+                if spec.type == "export_specifier" and name is not None:
+                    how = ("export",) if alias is None else ("export", "as", _text(alias))
+                    out[_text(name)] = (*out.get(_text(name), ()), *how)
+    return out
+
+
 # declarations whose value, when a function, has its parameters as the signature
 _VALUED = frozenset({"variable_declarator", "public_field_definition", "field_definition"})
 
@@ -246,9 +268,7 @@ def _modifiers(node: Any, anchor: Any, g: Grammar) -> list[str]:
         return out
     around = node.parent
     while around is not None:
-        for child in around.children:
-            if child.type in g.modifiers:
-                out.extend(_tokens(child, g, ()))
+        out += [t for c in around.children if c.type in g.modifiers for t in _tokens(c, g, ())]
         if around == anchor:
             break
         around = around.parent
@@ -314,29 +334,17 @@ def _leading(anchor: Any, g: Grammar) -> Iterator[Any]:
 def _doc(anchor: Any, g: Grammar, bodies: list[Any]) -> str:
     """The doc comments above the declaration, then those above each of its members
     (none: the declaration's alone, as recorded before members' docs counted)."""
-    doc = _comments(anchor, g)
-    for body in bodies:
-        for member in body.named_children:
-            if member.type not in COMMENTS and member.type not in g.attributes:
-                found = _comments(member, g)
-                if found:
-                    doc += "\x1e" + found
-    return doc
+    skip = COMMENTS | g.attributes
+    found = [_comments(m, g) for b in bodies for m in b.named_children if m.type not in skip]
+    return _comments(anchor, g) + "".join("\x1e" + doc for doc in found if doc)
 
 
 def _comments(anchor: Any, g: Grammar) -> str:
-    lines = []
-    for node in _leading(anchor, g):
-        if node.type in COMMENTS:
-            lines.append(" ".join(_text(node).split()))
+    lines = [" ".join(_text(n).split()) for n in _leading(anchor, g) if n.type in COMMENTS]
     return "\n".join(reversed(lines))
 
 
 def _attributes(anchor: Any, g: Grammar) -> list[str]:
     """Attributes above an item (Rust `#[...]`, TypeScript member decorators) belong to
     its signature, like decorators."""
-    out: list[str] = []
-    for node in _leading(anchor, g):
-        if node.type in g.attributes:
-            out.extend(_tokens(node, g, ()))
-    return out
+    return [t for n in _leading(anchor, g) if n.type in g.attributes for t in _tokens(n, g, ())]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -127,7 +128,7 @@ def _sections(place: Place, text: str, skipped: list[Outcome]) -> list[Candidate
         title = _first_line(s.body) or s.title if generic else s.title
         where, source = place.label + anchor, place.source + anchor
         kind, name = guess_type(title), "" if generic else s.name
-        out.append(Candidate(where, source, place.agent, title, s.body, kind, s.paths, name))
+        out.append(Candidate(where, source, place.agent, title, s.body, kind, s.scope.paths, name))
     return out
 
 
@@ -231,11 +232,8 @@ class _Known:
             self._joined = (f"{hay}\n {text} ", starts)
 
     def _haystack(self) -> tuple[str, list[int]]:
-        if self._joined is None:
-            starts, at = [], 0
-            for t in self.texts:
-                starts.append(at)
-                at += len(t) + 1
+        if self._joined is None:  # each text starts after the ones before and their "\n"
+            starts = [0, *itertools.accumulate(len(t) + 1 for t in self.texts)][:-1]
             self._joined = ("\n".join(self.texts), starts)
         return self._joined
 

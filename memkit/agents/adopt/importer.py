@@ -44,10 +44,6 @@ class Section:
     name: str = ""  # the section's own heading: the memory id comes from it
     order: int = 0  # its place among its file's sections (1: the first)
 
-    @property
-    def paths(self) -> tuple[str, ...]:
-        return self.scope.paths
-
 
 @dataclass(frozen=True)
 class Item:
@@ -231,9 +227,9 @@ def plan(store: Store, given: list[Path], *, today: dt.date, allow_secret: bool 
 
 def _merged(group: list[Section]) -> tuple[str, ...]:
     """The scope of text found in several files: everywhere if one applies everywhere."""
-    if any(not s.paths for s in group):
+    if any(not s.scope.paths for s in group):
         return ()
-    return tuple(dict.fromkeys(p for s in group for p in s.paths))
+    return tuple(dict.fromkeys(p for s in group for p in s.scope.paths))
 
 
 def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bool) -> mm.Memory:
@@ -283,18 +279,17 @@ class Adoption:
 
 def adopt_files(store: Store, p: Plan, *, dry_run: bool = False) -> Adoption:
     """Take the imported text out of the files it came from (see rewrite.py)."""
-    from memkit.agents.adopt import layout
     from memkit.compile.targets import settings
 
     conf = settings(store.config.section("compile"), store.config.path or "config.toml")
     used = [(f.source, f.doc, f.covered) for f in p.files]
     unset = store.config.section("compile").get("nested_agents") is None
-    folders = unset and layout.nested(f.source for f in p.files if f.covered)
+    folders = unset and rewrite.nested(f.source for f in p.files if f.covered)
     changes, kept = rewrite.plan(used, conf.targets, p.linked, nested=conf.nested_agents or folders)
     if dry_run or not changes:
         return Adoption(tuple(changes), tuple(kept), None, (), folders and bool(changes))
     if folders:  # before the files change: compile then finds its config as adoption meant
-        folders = layout.keep_nested(store.dir / "config.toml")
+        folders = rewrite.keep_nested(store.dir / "config.toml")
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%fZ")
     backup_dir = store.private_dir() / "import-backups" / stamp
     backups = rewrite.apply(store.root, changes, backup_dir, _at_head(store.root, changes))

@@ -160,14 +160,9 @@ def _parts(heads: list[Heading], start: int, stop: int, imports: tuple[int, ...]
     top = min((h.level for h in heads), default=0)
     cuts = [h for h in heads if h.level == top]
     bounds = [h.start for h in cuts] + [stop]
-    out = [Part(None, start, start, bounds[0])]
-    out += [Part(h.text, h.start, h.end, end) for h, end in zip(cuts, bounds[1:], strict=True)]
-    return [
-        Part(
-            p.title, p.start, p.body_start, p.end, tuple(i for i in imports if p.start <= i < p.end)
-        )
-        for p in out
-    ]
+    spans: list[tuple[str | None, int, int, int]] = [(None, start, start, bounds[0])]
+    spans += [(h.text, h.start, h.end, end) for h, end in zip(cuts, bounds[1:], strict=True)]
+    return [Part(*span, tuple(i for i in imports if span[1] <= i < span[3])) for span in spans]
 
 
 def _joined(parts: list[Part], visible: list[str], memkit: tuple[int, int] | None) -> list[Part]:

@@ -136,10 +136,9 @@ def _classify(
     sources: dict[str, Source] = {}  # real path -> source
     skipped: list[Skipped] = []
     same: dict[str, list[Source]] = {}  # real path -> the ways it was found
-    named_as = {rel: named for rel, _, named in found}  # a file named and found: named
+    named = {rel for rel, _, outright in found if outright}  # named and found: named
     for rel, path in sorted({(rel, path) for rel, path, _ in found}):
-        named = named_as[rel] or any(r == rel and n for r, _, n in found)
-        kind = kind_of(rel) or (("markdown", False) if named else None)
+        kind = kind_of(rel) or (("markdown", False) if rel in named else None)
         if kind is None:
             why = "not markdown: memkit imports the markdown files of a rules folder"
             skipped.append(Skipped(rel, why))

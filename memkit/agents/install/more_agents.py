@@ -129,13 +129,12 @@ _HEADER = re.compile(r"^\s*\[\s*mcp_servers\s*\.\s*(?:memkit|\"memkit\"|'memkit'
 _ANY_HEADER = re.compile(r"^\s*\[")
 
 
-def _toml_string(s: str) -> str:
-    return "'" + s + "'" if "'" not in s and "\n" not in s else json.dumps(s)
-
-
 def _toml_block(agent: Agent) -> str:
     entry = agent.entry()
-    args = ", ".join(_toml_string(a) for a in entry["args"])
+    # a literal string ('...') where it can be one, else a basic string (JSON's escapes)
+    args = ", ".join(
+        f"'{a}'" if "'" not in a and "\n" not in a else json.dumps(a) for a in entry["args"]
+    )
     return f'[mcp_servers.{MCP_NAME}]\ncommand = "{entry["command"]}"\nargs = [{args}]\n'
 
 
@@ -194,8 +193,9 @@ def _toml_change(agent: Agent, text: str | None, install: bool) -> str | None:
 # ------------------------------------------------------------------ install / uninstall
 
 
-def _plan(root: Path, names: list[str], install: bool) -> list[tuple[Agent, str | None, str]]:
-    """Every file's change, worked out (and each file checked) before any is written."""
+def _apply(root: Path, names: list[str], install: bool, dry_run: bool) -> list[str]:
+    """Every file's change, worked out (and each file checked) before any is written;
+    one line per file changed."""
     plan = []
     for name in dict.fromkeys(names):
         agent = AGENTS[name]
@@ -204,17 +204,15 @@ def _plan(root: Path, names: list[str], install: bool) -> list[tuple[Agent, str 
             continue
         change = (_toml_change if agent.toml else _json_change)(agent, text, install)
         if change is not None:
-            plan.append((agent, text, change))
-    return plan
+            plan.append((agent.file, text, change))
+    return [write_change(root, file, old, new, dry_run) for file, old, new in plan]
 
 
 def install(root: Path, names: list[str], *, dry_run: bool = False) -> list[str]:
     """Add memkit's server to each named agent's file; one line per file changed."""
-    plan = _plan(root, names, True)
-    return [write_change(root, a.file, old, new, dry_run) for a, old, new in plan]
+    return _apply(root, names, True, dry_run)
 
 
 def uninstall(root: Path, names: list[str], *, dry_run: bool = False) -> list[str]:
     """Remove memkit's server (only an entry memkit wrote); a file left empty is removed."""
-    plan = _plan(root, names, False)
-    return [write_change(root, a.file, old, new, dry_run) for a, old, new in plan]
+    return _apply(root, names, False, dry_run)

@@ -27,14 +27,8 @@ class NoProjectError(MemkitError):
 
 
 def _find(start: str) -> Path | None:
-    here = os.path.realpath(start)
-    while True:
-        if os.path.isdir(os.path.join(here, ".memory")):
-            return Path(here)
-        parent = os.path.dirname(here)
-        if parent == here:
-            return None
-        here = parent
+    here = Path(os.path.realpath(start))
+    return next((p for p in (here, *here.parents) if (p / ".memory").is_dir()), None)
 
 
 def environment_candidates(env: Mapping[str, str]) -> list[tuple[str, str]]:

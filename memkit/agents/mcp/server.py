@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 from memkit.agents.mcp import jsonrpc, roots, tools
 from memkit.controls import for_agent, for_agent_data
 from memkit.errors import MemkitError
-from memkit.memory import CONFIDENCES, STATUSES, TYPES
-from memkit.store import Store
+from memkit.memory import CONFIDENCES, STATUSES, TYPES, Memory
 
 try:
     import anyio
@@ -70,10 +69,10 @@ class _Tools:
         self.project, self.clock = project, clock
 
     async def call(
-        self, ctx: Context, fn: Callable[[Store, Callable[[], dt.date]], object]
+        self, ctx: Context, fn: Callable[..., object], *args: Any, **kw: Any
     ) -> CallToolResult:
-        """What `fn` returns for the store and the clock: JSON or text; a MemkitError's
-        message as an error result."""
+        """What `fn(store, *args, today=the clock's date, **kw)` returns: JSON or text; a
+        MemkitError's message as an error result."""
         try:
             store = await self.project.get(ctx)
         except MemkitError as e:
@@ -81,7 +80,7 @@ class _Tools:
 
         def run() -> CallToolResult:
             try:
-                return _result(fn(store, self.clock))
+                return _result(fn(store, *args, today=self.clock(), **kw))
             except MemkitError as e:
                 return _result(e)
 
@@ -89,7 +88,7 @@ class _Tools:
 
     async def get_memory(self, id: str, ctx: Context) -> CallToolResult:
         """One memory by id: its fields and markdown body."""
-        return await self.call(ctx, lambda store, clock: store.get(id).to_record())
+        return await self.call(ctx, lambda store, today: store.get(id))
 
     async def save_memory(
         self,
@@ -109,9 +108,7 @@ class _Tools:
         applies to (paths). Saved as a draft a person reviews."""
         fields: dict[str, Any] = dict(type=type, tags=tags, paths=paths, links=links)
         fields |= dict(title=title, body=body, confidence=confidence, source=source)
-        return await self.call(
-            ctx, lambda store, clock: tools.save(store, today=clock(), **fields).to_record()
-        )
+        return await self.call(ctx, tools.save, **fields)
 
     async def update_memory(
         self,
@@ -132,9 +129,7 @@ class _Tools:
         that draft for further changes), which a person approves."""
         changes: dict[str, Any] = dict(title=title, body=body, type=type, status=status)
         changes |= dict(confidence=confidence, links=links, paths=paths, tags=tags)
-        return await self.call(
-            ctx, lambda store, clock: tools.update(store, id, today=clock(), **changes).to_record()
-        )
+        return await self.call(ctx, tools.update, id, **changes)
 
     async def search_memories(
         self,
@@ -146,12 +141,7 @@ class _Tools:
     ) -> CallToolResult:
         """Find memories by words, "phrases" or field:value (tag:, type:); best first,
         stale ones marked."""
-        return await self.call(
-            ctx,
-            lambda store, clock: tools.find(
-                store, query, today=clock(), limit=limit, type=type, tag=tag
-            ),
-        )
+        return await self.call(ctx, tools.find, query, limit=limit, type=type, tag=tag)
 
     async def memories_for_files(
         self, files: list[str], ctx: Context, query: OptionalStr = None, budget_tokens: int = 2000
@@ -159,10 +149,7 @@ class _Tools:
         """The memories about files you are about to read or change (paths relative to
         the project root), plus the best matches for `query`, within a token budget."""
         return await self.call(
-            ctx,
-            lambda store, clock: tools.for_files(
-                store, files, today=clock(), query=query, budget_tokens=budget_tokens
-            ),
+            ctx, tools.for_files, files, query=query, budget_tokens=budget_tokens
         )
 
     async def list_stale(self, ctx: Context) -> CallToolResult:
@@ -170,24 +157,26 @@ class _Tools:
         they were verified, expired, due for review, or never verified. Check them against
         the code, then propose a fix with update_memory (a person re-verifies reviewed
         memories)."""
-        return await self.call(ctx, lambda store, clock: tools.stale(store, today=clock()))
+        return await self.call(ctx, tools.stale)
 
     async def verify_memory(self, ids: list[str], ctx: Context) -> CallToolResult:
         """Mark your own drafts as checked against the code as it is now (after reading
         it). Only a person re-verifies a reviewed memory."""
-        return await self.call(ctx, lambda store, clock: tools.verify(store, ids, today=clock()))
+        return await self.call(ctx, tools.verify, ids)
 
     async def forget_memory(self, id: str, ctx: Context) -> CallToolResult:
         """Forget a memory that is wrong or no longer useful. Your own draft is archived
         (or deleted if so configured), a proposed revision withdrawn; for a reviewed
         memory this proposes archiving it, for a person to approve."""
-        return await self.call(ctx, lambda store, clock: tools.forget(store, id, today=clock()))
+        return await self.call(ctx, tools.forget, id)
 
 
 def _result(value: object) -> CallToolResult:
     """The tool's answer; every string in it escaped for the agent (controls.for_agent)."""
     if isinstance(value, MemkitError):
         return _error(for_agent(str(value), lines=True))
+    if isinstance(value, Memory):
+        value = value.to_record()
     value = for_agent_data(value)
     structured: dict[str, Any]
     if isinstance(value, str):

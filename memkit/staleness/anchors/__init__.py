@@ -15,7 +15,6 @@ file and symbol links itself when it answers None.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
 from memkit.memory.links import CONFIG_SUFFIXES as CONFIG_SUFFIXES
@@ -149,23 +148,19 @@ def record(snap: Snapshot, text: str) -> str:
     return now
 
 
-def watched(links: Iterable[str], recorded: Mapping[str, str] | None = None) -> list[str]:
-    """The files a set of links depends on: anchors' files, other links' own paths.
+def watched_by(mem: Memory) -> list[str]:
+    """The files a memory's links depend on: anchors' files, other links' own paths.
 
-    `recorded`: the fingerprints the memory's `verified:` holds; an anchor then also
-    watches the files they name (the file an `env:` link found the read in: a commit
-    removing the read makes the memory stale, and the pre-commit hook must look).
+    An anchor also watches the files its fingerprint in the memory's `verified:` names
+    (the file an `env:` link found the read in: a commit removing the read makes the
+    memory stale, and the pre-commit hook must look).
     """
+    recorded = mem.verified.fingerprints if mem.verified else {}
     out: set[str] = set()
-    for text in links:
+    for text in mem.links:
         anchor = kind_of(text)
         if anchor is None:
             out.add(text.partition("::")[0])
         else:
-            out.update(anchor.files((recorded or {}).get(text)))
+            out.update(anchor.files(recorded.get(text)))
     return sorted(out)
-
-
-def watched_by(mem: Memory) -> list[str]:
-    """watched() for a Memory: its links and the fingerprints it was verified with."""
-    return watched(mem.links, mem.verified.fingerprints if mem.verified else None)

@@ -114,10 +114,6 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
 
-def value_print(value: Any) -> str:
-    return f"value:{digest(canonical(value), 6)}"
-
-
 def secret_kind(parts: tuple[str, ...], value: Any) -> str | None:
     """What a key's value looks like if it is a credential, else None.
 
@@ -183,7 +179,7 @@ class ConfigKey:
         if not found or doc is None:
             return None
         try:
-            return value_print(value)
+            return f"value:{digest(canonical(value), 6)}"
         except ConfigError as e:
             snap.refuse(self.text, f"{self.path}: {self.key}: {e}")
             return None

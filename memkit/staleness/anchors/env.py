@@ -98,11 +98,10 @@ def source_paths(snap: Snapshot) -> list[str]:
     from memkit.staleness.anchors.tree import project_files
     from memkit.staleness.links import language_of
 
-    def listed() -> list[str]:
-        paths = project_files(snap.root, snap.repo)
-        return [p for p in paths if language_of(p) is not None]
-
-    return snap.derived(("sources",), listed)
+    return snap.derived(
+        ("sources",),
+        lambda: [p for p in project_files(snap.root, snap.repo) if language_of(p) is not None],
+    )
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,9 @@ def close(name: str, names: Iterable[str], n: int = 3, cutoff: float = 0.7) -> l
     return difflib.get_close_matches(name, sorted(set(names)), n=n, cutoff=cutoff)
 
 
-def near(name: str, names: Iterable[str]) -> str:
+def near(name: str, names: Iterable[str], cutoff: float = 0.7) -> str:
     """` (did you mean a, b?)` for close matches of `name`, or ""."""
-    found = close(name, names)
+    found = close(name, names, cutoff=cutoff)
     return f" (did you mean {', '.join(found)}?)" if found else ""
 
 

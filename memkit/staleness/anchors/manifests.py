@@ -140,32 +140,30 @@ NPM_SECTIONS = ("dependencies", "devDependencies", "peerDependencies", "optional
 
 
 def _package_json(read: Reader) -> dict[str, str]:
-    doc = json_doc(read, "package.json")
-    out = {}
-    for section in NPM_SECTIONS:
-        for name, spec in as_dict(as_dict(doc).get(section)).items():
-            out[name.lower()] = version_of(spec) if isinstance(spec, str) else ""
-    return out
+    doc = as_dict(json_doc(read, "package.json"))
+    return {
+        name.lower(): version_of(spec) if isinstance(spec, str) else ""
+        for section in NPM_SECTIONS
+        for name, spec in as_dict(doc.get(section)).items()
+    }
 
 
 def _go_mod(read: Reader) -> dict[str, str]:
     text = decoded(read, "go.mod") or ""
-    out = {}
-    for m in re.finditer(r"^(?:require\s+)?\s*([\w.\-]+\.[\w./\-]+)\s+(v[\w.\-+]+)", text, re.M):
-        out[m.group(1).lower()] = m.group(2).lstrip("v")
-    return out
+    pattern = r"^(?:require\s+)?\s*([\w.\-]+\.[\w./\-]+)\s+(v[\w.\-+]+)"
+    return {m.group(1).lower(): m.group(2).lstrip("v") for m in re.finditer(pattern, text, re.M)}
 
 
 def _cargo(read: Reader) -> dict[str, str]:
     doc = _toml(read, "Cargo.toml")
     tables = [doc, as_dict(doc.get("workspace"))]
     tables += [as_dict(t) for t in as_dict(doc.get("target")).values()]
-    out = {}
-    for table in tables:
-        for section in ("dependencies", "dev-dependencies", "build-dependencies"):
-            for name, spec in as_dict(table.get(section)).items():
-                out[normalize(name)] = _spec(spec)
-    return out
+    return {
+        normalize(name): _spec(spec)
+        for table in tables
+        for section in ("dependencies", "dev-dependencies", "build-dependencies")
+        for name, spec in as_dict(table.get(section)).items()
+    }
 
 
 def _gemfile(read: Reader) -> dict[str, str]:
