@@ -50,10 +50,9 @@ def names(words: str) -> frozenset[str]:
     return frozenset(words.split())
 
 
-def _ops(levels: str) -> dict[str, int]:
-    """Precedence levels, loosest first, separated by commas: each a space-separated group
-    of operators."""
-    return {op: i for i, group in enumerate(levels.split(","), 1) for op in group.split()}
+def _ops(levels: list[str]) -> dict[str, int]:
+    """Precedence levels, loosest first, each a space-separated group of operators."""
+    return {op: i for i, group in enumerate(levels, 1) for op in group.split()}
 
 
 def _whole(table: dict[str, str]) -> dict[str, frozenset[str] | None]:
@@ -80,7 +79,20 @@ JS = Parens(
         "non_null_expression"
     ),
     precedence=_ops(
-        "??, ||, &&, |, ^, &, == != === !==, < > <= >= instanceof in, << >> >>>, + -, * / %, **"
+        [
+            "??",
+            "||",
+            "&&",
+            "|",
+            "^",
+            "&",
+            "== != === !==",
+            "< > <= >= instanceof in",
+            "<< >> >>>",
+            "+ -",
+            "* / %",
+            "**",
+        ]
     ),
     never=frozenset({"sequence_expression"}),
     right=frozenset({"**"}),
@@ -101,7 +113,7 @@ GO = Parens(
         "call_expression index_expression slice_expression composite_literal "
         "type_assertion_expression parenthesized_expression"
     ),
-    precedence=_ops("||, &&, == != < <= > >=, + - | ^, * / % << >> & &^"),
+    precedence=_ops(["||", "&&", "== != < <= > >=", "+ - | ^", "* / % << >> & &^"]),
 )
 RUST = Parens(
     syntax=frozenset(),
@@ -120,7 +132,7 @@ RUST = Parens(
         "index_expression macro_invocation try_expression await_expression tuple_expression "
         "array_expression struct_expression unit_expression parenthesized_expression"
     ),
-    precedence=_ops("||, &&, == != < > <= >=, |, ^, &, << >>, + -, * / %"),
+    precedence=_ops(["||", "&&", "== != < > <= >=", "|", "^", "&", "<< >>", "+ -", "* / %"]),
 )
 JAVA = Parens(
     syntax=names(
@@ -142,7 +154,20 @@ JAVA = Parens(
         "string_literal character_literal true false null_literal class_literal field_access "
         "method_invocation array_access object_creation_expression parenthesized_expression"
     ),
-    precedence=_ops("||, &&, |, ^, &, == !=, < > <= >= instanceof, << >> >>>, + -, * / %"),
+    precedence=_ops(
+        [
+            "||",
+            "&&",
+            "|",
+            "^",
+            "&",
+            "== !=",
+            "< > <= >= instanceof",
+            "<< >> >>>",
+            "+ -",
+            "* / %",
+        ]
+    ),
 )
 
 
