@@ -65,16 +65,20 @@ def common() -> frozenset[str]:
     return frozenset(_stem(w) for w in _COMMON_WORDS.split())
 
 
+def general(word: str) -> bool:
+    """Whether `word` (stemmed as words() stems) is general English: in SCOWL's most
+    common levels (english.txt, written by scripts/english_words.py). One such word alone
+    says too little about what a prompt needs ("flag", "match", "stream"), unlike a word
+    of a project's own ("pyright", "anyio"). Read only when a memory shares one word."""
+    return f"\n{word}\n" in _english()
+
+
 @functools.cache
-def general() -> frozenset[str]:
-    """General-English words, stemmed as words() stems: SCOWL's most common levels
-    (english.txt, written by scripts/english_words.py). One of them alone says too
-    little about what a prompt needs ("flag", "match", "stream"), unlike a word of a
-    project's own ("pyright", "anyio"). Read only when a memory shares a single word."""
+def _english() -> str:
     import os
 
     with open(os.path.join(os.path.dirname(__file__), "english.txt"), encoding="utf-8") as f:
-        return frozenset(w for w in f.read().split("\n") if w and w[0] != "#")
+        return f.read()
 
 
 def words(text: str) -> list[str]:
@@ -146,7 +150,7 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
         if (
             sum(found.values()) < floor
             or (0 < limit <= len(given) and scores[mid] < given[0])
-            or (len(matched[mid]) == 1 < len(said) and matched[mid][0] in general())
+            or (len(matched[mid]) == 1 < len(said) and general(matched[mid][0]))
         ):
             del rare[mid]  # left out whatever its title holds: no need to read it
             continue
