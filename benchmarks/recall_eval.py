@@ -41,6 +41,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import recall_prompts  # noqa: E402
 import recall_sets as sets  # noqa: E402
 import search_eval  # noqa: E402
 
@@ -168,12 +169,16 @@ def evaluate(store, qs, mode, model, k):  # type: ignore[no-untyped-def]
 
 def prompt_set(kind: str, which: str) -> list[tuple[str, list[str]]]:
     """The prompts of one half over a store: PROMPTS split by their hash, plus
-    PROMPTS_TRAIN in the train half; PROMPTS_MEMKIT (written after the first floors were
-    chosen) all held out, PROMPTS_MEMKIT_TRAIN all train."""
+    PROMPTS_TRAIN and recall_prompts.PROMPTS_MCP_MORE in the train half; PROMPTS_MEMKIT
+    (written after the first floors were chosen) all held out, PROMPTS_MEMKIT_TRAIN and
+    recall_prompts.PROMPTS_MEMKIT_MORE all train."""
     if kind == "mcp":
         split = [(p, w) for p, w in sets.PROMPTS if half(p) == which]
-        return split + (sets.PROMPTS_TRAIN if which == "train" else [])
-    return sets.PROMPTS_MEMKIT_TRAIN if which == "train" else sets.PROMPTS_MEMKIT
+        more = sets.PROMPTS_TRAIN + recall_prompts.PROMPTS_MCP_MORE
+        return split + (more if which == "train" else [])
+    if which == "train":
+        return sets.PROMPTS_MEMKIT_TRAIN + recall_prompts.PROMPTS_MEMKIT_MORE
+    return sets.PROMPTS_MEMKIT
 
 
 def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]

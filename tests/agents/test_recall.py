@@ -139,6 +139,17 @@ def test_a_distinctive_word_is_enough_and_the_reason_says_why(store: Store) -> N
     assert why.startswith("pyright ") and "score " in why and "floor " in why
 
 
+def test_one_general_english_word_alone_is_not_enough(store: Store) -> None:
+    index = prompt_index(store, ["Feature flags are removed after launch", "Pyright runs in CI"])
+    assert words.about_prompt(index, "add a --quiet flag to the report command", limit=3) == []
+    got = words.about_prompt(index, "remove the old feature flags now", limit=3)
+    assert [m for m, _ in got] == ["t-0"]  # two words shared: feature and flag
+    got = words.about_prompt(index, "flags?", limit=3)
+    assert [m for m, _ in got] == ["t-0"]  # the prompt's only word
+    assert all(words.general(w) for w in ("flag", "match", "stream", "aardvark"))
+    assert not any(words.general(w) for w in ("pyright", "anyio", "cve", "a"))
+
+
 def test_a_weak_second_match_is_left_out(store: Store) -> None:
     titles = ["Async tests use anyio and never sleep to wait", "Wrap waits in anyio timeouts",
               "Tests for anyio streams"]  # fmt: skip

@@ -65,6 +65,22 @@ def common() -> frozenset[str]:
     return frozenset(_stem(w) for w in _COMMON_WORDS.split())
 
 
+def general(word: str) -> bool:
+    """Whether `word` (stemmed as words() stems) is general English: in SCOWL's most
+    common levels (english.txt, written by scripts/english_words.py). One such word alone
+    says too little about what a prompt needs ("flag", "match", "stream"), unlike a word
+    of a project's own ("pyright", "anyio"). Read only when a memory shares one word."""
+    return f"\n{word}\n" in _english()
+
+
+@functools.cache
+def _english() -> str:
+    import os
+
+    with open(os.path.join(os.path.dirname(__file__), "english.txt"), encoding="utf-8") as f:
+        return f.read()
+
+
 def words(text: str) -> list[str]:
     """Distinctive words, accents folded, crudely stemmed (`issued`, `issues`, `issuing`
     -> `issu`); a run of an unspaced script counts as its pairs of characters."""
@@ -113,14 +129,16 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
     than a tenth of the memories) a quarter of it, and a word in the memory's tags or
     links but not its title half of it. A memory is given only when the words it shares
     that are not everyday words reach the floor (the IDF of a word in 1 memory of 1,000:
-    one such word in its title, or several) and its score is at least half the best
-    one's: when unsure, nothing is given."""
+    one such word in its title, or several), it shares more than one word with a prompt
+    of several words unless that word is not general English (words.general), and its
+    score is at least half the best one's: when unsure, nothing is given."""
     import math
 
     from memkit.agents.claude.recall import TITLE
 
     total = max(1, index.count)
-    scores, matched, rare = _shared_words(index, prompt, total)
+    said = list(dict.fromkeys(words(prompt[:4000])))
+    scores, matched, rare = _shared_words(index, said, total)
     floor = math.log(1 + total / max(1, total // 1000))
     # Reading a title costs a bucket of the index, and it only lowers a score (a word in
     # tags or links alone counts half): titles are read best first, and once `limit`
@@ -129,7 +147,11 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
     given: list[float] = []  # the scores of the `limit` best read so far, lowest first
     for mid in sorted(rare, key=lambda m: (-scores[m], m)):
         found = rare[mid]
-        if sum(found.values()) < floor or (0 < limit <= len(given) and scores[mid] < given[0]):
+        if (
+            sum(found.values()) < floor
+            or (0 < limit <= len(given) and scores[mid] < given[0])
+            or (len(matched[mid]) == 1 < len(said) and general(matched[mid][0]))
+        ):
             del rare[mid]  # left out whatever its title holds: no need to read it
             continue
         e = index.entry(mid)
@@ -155,17 +177,17 @@ def about_prompt(index: recall.Index, prompt: str, *, limit: int) -> list[tuple[
 
 
 def _shared_words(
-    index: recall.Index, prompt: str, total: int
+    index: recall.Index, said: list[str], total: int
 ) -> tuple[dict[str, float], dict[str, list[str]], dict[str, dict[str, float]]]:
-    """Each memory's score for the prompt's words (about_prompt), the words it shares,
-    and those of them that are not everyday words with their weights."""
+    """Each memory's score for the prompt's distinct words `said` (about_prompt), the
+    words it shares, and those of them that are not everyday words with their weights."""
     import math
 
     everyday = common()
     scores: dict[str, float] = {}
     matched: dict[str, list[str]] = {}
     rare: dict[str, dict[str, float]] = {}  # id -> {word not everyday: its IDF}
-    for w in dict.fromkeys(words(prompt[:4000])):
+    for w in said:
         ids = index.bucket("w", w).get(w, ())
         if not isinstance(ids, list) or not ids:
             continue
