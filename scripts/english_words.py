@@ -27,8 +27,9 @@ NOTICE = """\
 # scripts/english_words.py. A memory sharing only one of these with a prompt is not
 # given for it (memkit/agents/claude/words.py).
 #
-# Copyright 2000-2011 by Kevin Atkinson (levels 10 and 20 draw on Moby Words II and
-# Brian Kelk's UK English Wordlist with Frequency Classification, both public domain)
+# Copyright 2000-2018 by Kevin Atkinson (the collective work; levels 10 and 20 draw on
+# Moby Words II and Brian Kelk's UK English Wordlist with Frequency Classification, both
+# public domain, and inflections from WordNet, notice below)
 #
 # Permission to use, copy, modify, distribute and sell these word lists, the associated
 # scripts, the output created from the scripts, and its documentation for any purpose
@@ -37,6 +38,23 @@ NOTICE = """\
 # supporting documentation. Kevin Atkinson makes no representations about the
 # suitability of this array for any purpose. It is provided "as is" without express or
 # implied warranty.
+#
+# WordNet 1.6 Copyright 1997 by Princeton University. All rights reserved. Permission to
+# use, copy, modify and distribute this software and database and its documentation for
+# any purpose and without fee or royalty is hereby granted, provided that you agree to
+# comply with the following copyright notice and statements, including the disclaimer,
+# and that the same appear on ALL copies of the software, database and documentation,
+# including modifications that you make for internal use or for distribution.
+# THIS SOFTWARE AND DATABASE IS PROVIDED "AS IS" AND PRINCETON UNIVERSITY MAKES NO
+# REPRESENTATIONS OR WARRANTIES, EXPRESS OR IMPLIED. BY WAY OF EXAMPLE, BUT NOT
+# LIMITATION, PRINCETON UNIVERSITY MAKES NO REPRESENTATIONS OR WARRANTIES OF
+# MERCHANTABILITY OR FITNESS FOR ANY PARTICULAR PURPOSE OR THAT THE USE OF THE LICENSED
+# SOFTWARE, DATABASE OR DOCUMENTATION WILL NOT INFRINGE ANY THIRD PARTY PATENTS,
+# COPYRIGHTS, TRADEMARKS OR OTHER RIGHTS. The name of Princeton University or Princeton
+# may not be used in advertising or publicity pertaining to distribution of the software
+# and/or database. Title to copyright in this software, database and any associated
+# documentation shall at all times remain with Princeton University and LICENSEE agrees
+# to preserve same.
 """
 
 
