@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memkit.compile import fit
 from memkit.compile import markers as sections
 from memkit.compile.budgets import Budget, limits
-from memkit.compile.fit import Fitted, fit
+from memkit.compile.fit import Fitted
 from memkit.compile.share import ROOT, folder, room, share
 from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
 from memkit.compile.write import FileChange, read
@@ -82,8 +83,11 @@ class Run:
         self.files: dict[str, FileChange] = {}
         self.placed: list[Placed] = []
 
-    def add(self, out: Output, *, keep: bool) -> tuple[FileChange, Fitted | None]:
-        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [])
+    def add(
+        self, out: Output, old: bytes | None, *, keep: bool
+    ) -> tuple[FileChange, Fitted | None]:
+        """`out` fitted against `old`, its file's bytes on disk now (None: absent)."""
+        change, fitted = compose(out, old, self.renderer, self.notes if keep else [])
         if keep:
             self.files[out.path] = change
         if fitted is not None and out.memories and (keep or out.target == "agents"):
@@ -109,7 +113,7 @@ class Run:
         claude_import = conf.claude_mode == "import" and agents_on and "claude" in self.active
         if claude_import:  # CLAUDE.md first: Claude reads AGENTS.md through it
             for out in TARGETS["claude"].outputs(memories, ctx):
-                change, _ = self.add(out, keep="claude" in names)
+                change, _ = self.add(out, read(self.root, out.path), keep="claude" in names)
                 if out.path == "CLAUDE.md":
                     own = conf.budget("claude")
                     used = own.measure((change.new or b"").decode("utf-8", "replace"))
@@ -140,7 +144,7 @@ class Run:
                 continue
             wanted = memories if explicit or name in conf.targets else []
             for out in TARGETS[name].outputs(wanted, ctx):
-                self.add(out, keep=True)
+                self.add(out, read(self.root, out.path), keep=True)
 
     def _agents(
         self, outs: list[Output], order: Mapping[str, int], extra: list[Budget], *, keep: bool
@@ -162,9 +166,11 @@ class Run:
                 for o in outs
             ]
         outs = sorted(outs, key=lambda o: (o.path.count("/"), o.path))
+        old = {o.path: read(self.root, o.path) for o in outs}
         reserved = None
         if folders and own.unit == "bytes":
-            reserved = share(self.root, outs, order, own, extra, self.renderer)
+            texts = {o.path: fit.texts(o, _text(old[o.path]), self.renderer) for o in outs}
+            reserved = share(outs, texts, order, own, extra)
         written: dict[str, int] = {}  # the length of each file placed so far
         full: set[str] = set()
         for out in outs:
@@ -178,7 +184,7 @@ class Run:
                         f"files, so that Codex, which stops at {own} for the whole chain, "
                         "still reads the nested AGENTS.md files"
                     )
-            change, fitted = self.add(replace(out, budget=budget), keep=keep)
+            change, fitted = self.add(replace(out, budget=budget), old[out.path], keep=keep)
             written[out.path] = len(change.new or b"")
             if fitted is not None:
                 full |= {m.id for m in fitted.full}
@@ -186,22 +192,25 @@ class Run:
 
 
 def compose(
-    root: Path, out: Output, renderer: Renderer, notes: list[str]
+    out: Output, old: bytes | None, renderer: Renderer, notes: list[str]
 ) -> tuple[FileChange, Fitted | None]:
-    """`out` fitted to its budget against the file on disk: the file's change, and the fit
-    (None: no fit, as for a file memkit did not write, which is left alone)."""
-    old = read(root, out.path)
-    old_text = None if old is None else old.decode("utf-8", "surrogateescape")
+    """`out` fitted to its budget against `old`, the file's bytes on disk: the file's change,
+    and the fit (None: no fit, as for a file memkit did not write, which is left alone)."""
+    old_text = _text(old)
     if out.whole:
         if old_text is not None and not sections.owns(old_text):
             notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
             return FileChange(out.path, out.target, old, old), None
-        fitted = fit(out, None, renderer) if out.memories else None
+        fitted = fit.fit(out, None, renderer) if out.memories else None
         text = None if fitted is None else fitted.text
     else:
-        fitted = fit(out, old_text, renderer)
+        fitted = fit.fit(out, old_text, renderer)
         text = fitted.text
     if fitted is not None:
         notes.extend(fitted.notes)
     new = None if text is None else text.encode("utf-8", "surrogateescape")
     return FileChange(out.path, out.target, old, new), fitted
+
+
+def _text(old: bytes | None) -> str | None:
+    return None if old is None else old.decode("utf-8", "surrogateescape")
