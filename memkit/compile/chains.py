@@ -197,18 +197,12 @@ def compose(
     """`out` fitted to its budget against `old`, the file's bytes on disk: the file's change,
     and the fit (None: no fit, as for a file memkit did not write, which is left alone)."""
     old_text = _text(old)
-    if out.whole:
-        if old_text is not None and not sections.owns(old_text):
-            notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
-            return FileChange(out.path, out.target, old, old), None
-        fitted = fit.fit(out, None, renderer) if out.memories else None
-        text = None if fitted is None else fitted.text
-    else:
-        fitted = fit.fit(out, old_text, renderer)
-        text = fitted.text
-    if fitted is not None:
-        notes.extend(fitted.notes)
-    new = None if text is None else text.encode("utf-8", "surrogateescape")
+    if out.whole and old_text is not None and not sections.owns(old_text):
+        notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
+        return FileChange(out.path, out.target, old, old), None
+    fitted = fit.fit(out, old_text, renderer)
+    notes.extend(fitted.notes)
+    new = None if fitted.text is None else fitted.text.encode("utf-8", "surrogateescape")
     return FileChange(out.path, out.target, old, new), fitted
 
 
