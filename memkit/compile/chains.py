@@ -29,7 +29,7 @@ from memkit.compile.budgets import Budget, limits
 from memkit.compile.fit import Fitted
 from memkit.compile.share import ROOT, folder, room, share
 from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
-from memkit.compile.write import FileChange, read
+from memkit.compile.write import FileChange, leftovers, read
 
 if TYPE_CHECKING:
     from memkit.compile.render import Renderer
@@ -60,6 +60,7 @@ class Placement:
 
 def place(
     memories: Sequence[Memory],
+    everything: Sequence[Memory],
     conf: Settings,
     targets: Sequence[str] | None,
     root: Path,
@@ -68,9 +69,15 @@ def place(
 ) -> Placement:
     """Each agent's outputs of the selected `memories`, fitted in the order their budgets
     depend on each other (module docstring). `targets` (None: the configured ones) are
-    compiled; the others get no memories (the files they wrote before are emptied)."""
+    compiled; the others get no memories (the files they wrote before are emptied).
+    Then the files of earlier runs that no output claims now (nested AGENTS.md of any
+    folder of `everything`, the memories whatever their status) are fitted empty."""
     run = Run(root, renderer, conf, set(targets or conf.targets), notes)
-    run.compose_all(memories, list(targets or NAMES), bool(targets))
+    names = list(targets or NAMES)
+    run.compose_all(memories, names, bool(targets))
+    for name in names:
+        for path in leftovers(root, name, everything, run.files):
+            run.add(_emptied(name, path), read(root, path), keep=True)
     return Placement(tuple(run.files.values()), tuple(run.placed), frozenset(run.active))
 
 
@@ -204,6 +211,13 @@ def compose(
     notes.extend(fitted.notes)
     new = None if fitted.text is None else fitted.text.encode("utf-8", "surrogateescape")
     return FileChange(out.path, out.target, old, new), fitted
+
+
+def _emptied(target: str, path: str) -> Output:
+    """A file of an earlier run, with no memories now: a shared file keeps the rest of its
+    text (none: it goes, when memkit created it), memkit's own file goes."""
+    whole = not (path in TARGETS[target].shared or path.endswith("AGENTS.md"))
+    return Output(path, target, "", (), limits(), whole=whole)
 
 
 def _text(old: bytes | None) -> str | None:
