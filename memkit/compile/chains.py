@@ -76,8 +76,8 @@ def place(
     names = list(targets or NAMES)
     run.compose_all(memories, names, bool(targets))
     for name in names:
-        for path in leftovers(root, name, everything, run.files):
-            run.add(_emptied(name, path), read(root, path), keep=True)
+        for path, old in leftovers(root, name, everything, run.files).items():
+            run.add(_emptied(name, path), old, keep=True)
     return Placement(tuple(run.files.values()), tuple(run.placed), frozenset(run.active))
 
 

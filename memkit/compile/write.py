@@ -88,11 +88,11 @@ def read(root: Path, rel: str) -> bytes | None:
 
 def leftovers(
     root: Path, target: str, everything: Iterable[Memory], planned: Mapping[str, FileChange]
-) -> list[str]:
+) -> dict[str, bytes | None]:
     """Files of `target` from earlier runs that no output claims now (nested AGENTS.md of any
-    folder of `everything`, the memories whatever their status)."""
+    folder of `everything`, the memories whatever their status), with their bytes now."""
     t = TARGETS[target]
-    found = [p for p in t.shared if p not in planned]
+    found = {p: read(root, p) for p in t.shared if p not in planned}
     for directory, suffix in t.rule_dirs:
         try:
             with os.scandir(root / directory) as it:
@@ -102,9 +102,9 @@ def leftovers(
         for name in names:
             rel = f"{directory}/{name}"
             if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
-                text = read(root, rel)
-                if text is not None and sections.owns(text.decode("utf-8", "replace")):
-                    found.append(rel)
+                old = read(root, rel)
+                if old is not None and sections.owns(old.decode("utf-8", "replace")):
+                    found[rel] = old
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
         scopes = {m.paths for m in everything if m.paths}  # thousands of memories, few scopes
         for d in sorted({literal_dir(s) for s in scopes} - {""}):
@@ -112,7 +112,7 @@ def leftovers(
                 continue
             rel = f"{d}/AGENTS.md"
             if rel not in planned and (root / rel).is_file():
-                found.append(rel)
+                found[rel] = read(root, rel)
     return found
 
 
