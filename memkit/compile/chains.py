@@ -156,26 +156,17 @@ class Run:
     def _agents(
         self, outs: list[Output], order: Mapping[str, int], extra: list[Budget], *, keep: bool
     ) -> set[str]:
-        """The root AGENTS.md and the nested ones. With nested files and a budget in bytes,
-        Codex's budget covers each chain from the root down: `share` reserves each file's
-        part by rank, then each file, from the root down, fills what its chains leave
-        (the files above as written, the files below as reserved). The root says where
-        the nested files are, for an agent started there."""
+        """The root AGENTS.md and the nested ones (`outs`, from the root down). With nested
+        files and a budget in bytes, Codex's budget covers each chain from the root down:
+        `share` reserves each file's part by rank, then each file, from the root down,
+        fills what its chains leave (the files above as written, the files below as
+        reserved)."""
         from dataclasses import replace
 
         own = self.conf.budget("agents")
-        folders = sorted(folder(o.path) for o in outs if o.path != ROOT)
-        if folders:
-            outs = [
-                replace(o, context={**o.context, "folders": folders})
-                if o.path == "AGENTS.md"
-                else o
-                for o in outs
-            ]
-        outs = sorted(outs, key=lambda o: (o.path.count("/"), o.path))
         old = {o.path: read(self.root, o.path) for o in outs}
         reserved = None
-        if folders and own.unit == "bytes":
+        if len(outs) > 1 and own.unit == "bytes":  # nested files: Codex's chains
             texts = {o.path: fit.texts(o, _text(old[o.path]), self.renderer) for o in outs}
             reserved = share(outs, texts, order, own, extra)
         written: dict[str, int] = {}  # the length of each file placed so far
