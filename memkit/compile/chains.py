@@ -23,12 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memkit.compile import fit
 from memkit.compile import markers as sections
 from memkit.compile.budgets import Budget, limits
-from memkit.compile.fit import Fitted, fit
+from memkit.compile.fit import Fitted
 from memkit.compile.share import ROOT, folder, room, share
 from memkit.compile.targets import NAMES, TARGETS, Context, Output, Settings
-from memkit.compile.write import FileChange, read
+from memkit.compile.write import FileChange, leftovers, read
 
 if TYPE_CHECKING:
     from memkit.compile.render import Renderer
@@ -59,6 +60,7 @@ class Placement:
 
 def place(
     memories: Sequence[Memory],
+    everything: Sequence[Memory],
     conf: Settings,
     targets: Sequence[str] | None,
     root: Path,
@@ -67,9 +69,15 @@ def place(
 ) -> Placement:
     """Each agent's outputs of the selected `memories`, fitted in the order their budgets
     depend on each other (module docstring). `targets` (None: the configured ones) are
-    compiled; the others get no memories (the files they wrote before are emptied)."""
+    compiled; the others get no memories (the files they wrote before are emptied).
+    Then the files of earlier runs that no output claims now (nested AGENTS.md of any
+    folder of `everything`, the memories whatever their status) are fitted empty."""
     run = Run(root, renderer, conf, set(targets or conf.targets), notes)
-    run.compose_all(memories, list(targets or NAMES), bool(targets))
+    names = list(targets or NAMES)
+    run.compose_all(memories, names, bool(targets))
+    for name in names:
+        for path, old in leftovers(root, name, everything, run.files).items():
+            run.add(_emptied(name, path), old, keep=True)
     return Placement(tuple(run.files.values()), tuple(run.placed), frozenset(run.active))
 
 
@@ -82,8 +90,11 @@ class Run:
         self.files: dict[str, FileChange] = {}
         self.placed: list[Placed] = []
 
-    def add(self, out: Output, *, keep: bool) -> tuple[FileChange, Fitted | None]:
-        change, fitted = compose(self.root, out, self.renderer, self.notes if keep else [])
+    def add(
+        self, out: Output, old: bytes | None, *, keep: bool
+    ) -> tuple[FileChange, Fitted | None]:
+        """`out` fitted against `old`, its file's bytes on disk now (None: absent)."""
+        change, fitted = compose(out, old, self.renderer, self.notes if keep else [])
         if keep:
             self.files[out.path] = change
         if fitted is not None and out.memories and (keep or out.target == "agents"):
@@ -109,7 +120,7 @@ class Run:
         claude_import = conf.claude_mode == "import" and agents_on and "claude" in self.active
         if claude_import:  # CLAUDE.md first: Claude reads AGENTS.md through it
             for out in TARGETS["claude"].outputs(memories, ctx):
-                change, _ = self.add(out, keep="claude" in names)
+                change, _ = self.add(out, read(self.root, out.path), keep="claude" in names)
                 if out.path == "CLAUDE.md":
                     own = conf.budget("claude")
                     used = own.measure((change.new or b"").decode("utf-8", "replace"))
@@ -140,31 +151,24 @@ class Run:
                 continue
             wanted = memories if explicit or name in conf.targets else []
             for out in TARGETS[name].outputs(wanted, ctx):
-                self.add(out, keep=True)
+                self.add(out, read(self.root, out.path), keep=True)
 
     def _agents(
         self, outs: list[Output], order: Mapping[str, int], extra: list[Budget], *, keep: bool
     ) -> set[str]:
-        """The root AGENTS.md and the nested ones. With nested files and a budget in bytes,
-        Codex's budget covers each chain from the root down: `share` reserves each file's
-        part by rank, then each file, from the root down, fills what its chains leave
-        (the files above as written, the files below as reserved). The root says where
-        the nested files are, for an agent started there."""
+        """The root AGENTS.md and the nested ones (`outs`, from the root down). With nested
+        files and a budget in bytes, Codex's budget covers each chain from the root down:
+        `share` reserves each file's part by rank, then each file, from the root down,
+        fills what its chains leave (the files above as written, the files below as
+        reserved)."""
         from dataclasses import replace
 
         own = self.conf.budget("agents")
-        folders = sorted(folder(o.path) for o in outs if o.path != ROOT)
-        if folders:
-            outs = [
-                replace(o, context={**o.context, "folders": folders})
-                if o.path == "AGENTS.md"
-                else o
-                for o in outs
-            ]
-        outs = sorted(outs, key=lambda o: (o.path.count("/"), o.path))
+        old = {o.path: read(self.root, o.path) for o in outs}
         reserved = None
-        if folders and own.unit == "bytes":
-            reserved = share(self.root, outs, order, own, extra, self.renderer)
+        if len(outs) > 1 and own.unit == "bytes":  # nested files: Codex's chains
+            texts = {o.path: fit.texts(o, _text(old[o.path]), self.renderer) for o in outs}
+            reserved = share(outs, texts, order, own, extra)
         written: dict[str, int] = {}  # the length of each file placed so far
         full: set[str] = set()
         for out in outs:
@@ -178,7 +182,7 @@ class Run:
                         f"files, so that Codex, which stops at {own} for the whole chain, "
                         "still reads the nested AGENTS.md files"
                     )
-            change, fitted = self.add(replace(out, budget=budget), keep=keep)
+            change, fitted = self.add(replace(out, budget=budget), old[out.path], keep=keep)
             written[out.path] = len(change.new or b"")
             if fitted is not None:
                 full |= {m.id for m in fitted.full}
@@ -186,22 +190,26 @@ class Run:
 
 
 def compose(
-    root: Path, out: Output, renderer: Renderer, notes: list[str]
+    out: Output, old: bytes | None, renderer: Renderer, notes: list[str]
 ) -> tuple[FileChange, Fitted | None]:
-    """`out` fitted to its budget against the file on disk: the file's change, and the fit
-    (None: no fit, as for a file memkit did not write, which is left alone)."""
-    old = read(root, out.path)
-    old_text = None if old is None else old.decode("utf-8", "surrogateescape")
-    if out.whole:
-        if old_text is not None and not sections.owns(old_text):
-            notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
-            return FileChange(out.path, out.target, old, old), None
-        fitted = fit(out, None, renderer) if out.memories else None
-        text = None if fitted is None else fitted.text
-    else:
-        fitted = fit(out, old_text, renderer)
-        text = fitted.text
-    if fitted is not None:
-        notes.extend(fitted.notes)
-    new = None if text is None else text.encode("utf-8", "surrogateescape")
+    """`out` fitted to its budget against `old`, the file's bytes on disk: the file's change,
+    and the fit (None: no fit, as for a file memkit did not write, which is left alone)."""
+    old_text = _text(old)
+    if out.whole and old_text is not None and not sections.owns(old_text):
+        notes.append(f"{out.path}: left alone: it exists and memkit did not write it")
+        return FileChange(out.path, out.target, old, old), None
+    fitted = fit.fit(out, old_text, renderer)
+    notes.extend(fitted.notes)
+    new = None if fitted.text is None else fitted.text.encode("utf-8", "surrogateescape")
     return FileChange(out.path, out.target, old, new), fitted
+
+
+def _emptied(target: str, path: str) -> Output:
+    """A file of an earlier run, with no memories now: a shared file keeps the rest of its
+    text (none: it goes, when memkit created it), memkit's own file goes."""
+    whole = not (path in TARGETS[target].shared or path.endswith("AGENTS.md"))
+    return Output(path, target, "", (), limits(), whole=whole)
+
+
+def _text(old: bytes | None) -> str | None:
+    return None if old is None else old.decode("utf-8", "surrogateescape")

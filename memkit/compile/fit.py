@@ -35,16 +35,14 @@ class Fitted:
 
 
 def fit(out: Output, existing: str | None, renderer: Renderer) -> Fitted:
-    """`out` as a file: memkit's own whole file, or `existing` (a shared file's text on
-    disk, None: absent) with memkit's section replaced."""
-    ms = out.memories
-    frame: Callable[[str | None], str | None] = (
-        functools.partial(renderer.file, out) if out.whole else markers.framer(existing, out.path)
-    )
-    if not ms and not out.context.get("folders"):
-        return Fitted(frame(None))
+    """`out` as a file: memkit's own whole file (a file of its own holds no other text to
+    keep), or `existing` (a shared file's text on disk, None: absent) with memkit's section
+    replaced. The text is None when the file should not exist."""
+    if not out.memories and not out.context.get("folders"):
+        return Fitted(framing(out, existing, renderer)(None))
     if "import" in out.context:  # CLAUDE.md reading AGENTS.md through `@AGENTS.md`
-        return Fitted(frame(renderer.render("claude_import.md.j2", **out.context)))
+        section = renderer.render("claude_import.md.j2", **out.context)
+        return Fitted(framing(out, existing, renderer)(section))
     text = probed(texts(out, existing, renderer))
     return fitted(out, text, *_decide(out, text, renderer))
 
@@ -60,9 +58,7 @@ def texts(out: Output, existing: str | None, renderer: Renderer) -> Callable[[in
     line (the rest named as left out): what a budget is measured on. An AGENTS.md whose
     context names `folders` (the nested AGENTS.md files) says where they are first."""
     ms = out.memories
-    frame: Callable[[str | None], str | None] = (
-        functools.partial(renderer.file, out) if out.whole else markers.framer(existing, out.path)
-    )
+    frame = framing(out, existing, renderer)
     folders = out.context.get("folders")
     lead = renderer.render("agents_folders.md.j2", folders=folders).strip("\n") if folders else ""
 
@@ -75,6 +71,16 @@ def texts(out: Output, existing: str | None, renderer: Renderer) -> Callable[[in
         return got
 
     return text
+
+
+def framing(
+    out: Output, existing: str | None, renderer: Renderer
+) -> Callable[[str | None], str | None]:
+    """The file around a section of `out` (None: no section): memkit's own file rendered
+    whole, or `existing` with memkit's section replaced."""
+    if out.whole:
+        return functools.partial(renderer.file, out)
+    return markers.framer(existing, out.path)
 
 
 def fitted(out: Output, text: Callable[[int, int], str], k: int, j: int, over: bool) -> Fitted:

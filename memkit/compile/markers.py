@@ -81,28 +81,21 @@ def splice(existing: str | None, section: str | None, path: str) -> str | None:
 
 
 def framer(existing: str | None, path: str) -> Callable[[str | None], str | None]:
-    """`splice` for one file, with its markers found once (budget fitting calls it often)."""
-    head, tail = around(existing, path)
-    if existing is None:
-        return lambda section: None if section is None else head + wrap(section) + tail
-    span = locate(existing, path)
-    if span is None:
-        return lambda section: existing if section is None else head + wrap(section) + tail
-    owned = existing == created(inner(existing, span))
-    return lambda section: None if section is None and owned else head + wrap(section or "") + tail
+    """`splice` for one file, with its markers found once (budget fitting calls it often).
 
-
-def around(existing: str | None, path: str) -> tuple[str, str]:
-    """(head, tail): the text a file keeps before and after memkit's section, once
-    the section is in it. A new file gets the CREATED header; a file without markers
-    gets the section at its end, after a blank line."""
+    The file keeps its text before and after memkit's section: a new file gets the
+    CREATED header; a file without markers gets the section at its end, after a blank
+    line."""
     if existing is None:
-        return f"{CREATED}\n\n", ""
+        head = f"{CREATED}\n\n"
+        return lambda section: None if section is None else head + wrap(section)
     span = locate(existing, path)
     if span is None:
         sep = "\n" * max(0, 2 - len(existing) + len(existing.rstrip("\n"))) if existing else ""
-        return existing + sep, ""
-    return existing[: span[0]], existing[span[1] :]
+        return lambda section: existing if section is None else existing + sep + wrap(section)
+    head, tail = existing[: span[0]], existing[span[1] :]
+    owned = existing == created(inner(existing, span))
+    return lambda section: None if section is None and owned else head + wrap(section or "") + tail
 
 
 def inner(text: str, span: tuple[int, int]) -> str:

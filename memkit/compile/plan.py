@@ -73,12 +73,11 @@ def build(
     memories = select(loaded.memories, today, store.root)
     renderer = Renderer(store.root, statuses or {}, store.private_dir() / "templates")
     with renderer.bounds():
-        placement = place(memories, conf, targets, store.root, renderer, notes)
+        placement = place(memories, loaded.memories, conf, targets, store.root, renderer, notes)
     stale = sum(1 for m in memories if (s := (statuses or {}).get(m.id)) and s.stale)
     if stale:
         notes.append(f"{stale} memory(ies) marked possibly out of date (code changed)")
-    names = targets or NAMES
-    files, refused = settle(store.root, placement.files, names, loaded.memories, notes)
+    files, refused = settle(store.root, placement.files, notes)
     from memkit.compile.readers import report
 
     on = tuple(sorted(placement.active | set(conf.targets)))

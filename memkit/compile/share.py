@@ -10,14 +10,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memkit.compile.budgets import Budget, Limits, limits
-from memkit.compile.write import read
 
 if TYPE_CHECKING:
-    from memkit.compile.render import Renderer
     from memkit.compile.targets import Output
 
 ROOT = "AGENTS.md"
@@ -26,17 +23,17 @@ ROOT_SHARE = 2  # the root AGENTS.md keeps at least 1/ROOT_SHARE of a chain's bu
 
 
 def share(
-    root: Path,
     outs: Sequence[Output],
+    texts: Mapping[str, Callable[[int, int], str]],
     order: Mapping[str, int],
     own: Budget,
     extra: Sequence[Budget],
-    renderer: Renderer,
 ) -> dict[str, int]:
     """The bytes each AGENTS.md is sure of (Codex's part between the files included)
     when Codex's budget `own` (in bytes) covers every chain from the root down to a
     nested file: {path: bytes}. What a chain leaves over goes to its files from the
-    root down (`Run._agents`).
+    root down (`Run._agents`). `texts` gives each file's text with its first k memories
+    in full and the next j as one-liners (memkit.compile.fit.texts).
 
     Memories keep their rank (`order`: id -> place) across the chain, not their file's
     place in it: the best ranked memories of all the files go in full first, then the
@@ -47,7 +44,7 @@ def share(
     """
     from memkit.compile.fit import largest
 
-    c = _Chains(root, outs, order, own.limit, limits(*extra), renderer)
+    c = _Chains(outs, texts, order, own.limit, limits(*extra))
     least = c.root_least()
     if not c.fits_full(0, least):
         least = 0
@@ -72,16 +69,15 @@ class _Chains:
 
     def __init__(
         self,
-        root: Path,
         outs: Sequence[Output],
+        texts: Mapping[str, Callable[[int, int], str]],
         order: Mapping[str, int],
         limit: int,
         alone: Limits,
-        renderer: Renderer,
     ) -> None:
-        from memkit.compile.fit import largest, texts
+        from memkit.compile.fit import largest
 
-        self.text = {o.path: texts(o, _existing(root, o.path), renderer) for o in outs}
+        self.text = {o.path: texts[o.path] for o in outs}
         self.ranks = {o.path: [order[m.id] for m in o.memories] for o in outs}
         self.limit, self.alone = limit, alone
         self.sized: dict[tuple[str, int, int], int] = {}
@@ -168,11 +164,6 @@ def _fits_with_lead(budget: Limits, text: Callable[[int, int], str], n: int, k: 
 
 def _fits_short(budget: Limits, text: Callable[[int, int], str], k: int, j: int) -> bool:
     return budget.fits(text(k, j))
-
-
-def _existing(root: Path, path: str) -> str | None:
-    old = read(root, path)
-    return None if old is None else old.decode("utf-8", "surrogateescape")
 
 
 def _above(path: str, leaf: str) -> bool:

@@ -111,7 +111,9 @@ def _nested(m: Memory, ctx: Context) -> bool:
 
 
 class Agents(Target):
-    """AGENTS.md at the root; optionally nested AGENTS.md for memories under one directory."""
+    """AGENTS.md at the root; optionally nested AGENTS.md for memories under one directory,
+    which the root lists (`folders`, for an agent started there). From the root down: the
+    order Codex's chains are fitted in (memkit.compile.chains)."""
 
     name = "agents"
     shared = ("AGENTS.md",)
@@ -123,12 +125,19 @@ class Agents(Target):
             if d.split("/")[0] in NEVER_NESTED:
                 d = ""  # git's files and the store itself get no AGENTS.md
             where.setdefault(d, []).append(m)
-        return [
+        nested = sorted(d for d in where if d)
+        outs = [
             Output(
-                f"{d}/AGENTS.md" if d else "AGENTS.md", self.name, "", tuple(ms), self.budget(ctx)
+                f"{d}/AGENTS.md" if d else "AGENTS.md",
+                self.name,
+                "",
+                tuple(ms),
+                self.budget(ctx),
+                context={"folders": nested} if nested and not d else {},
             )
-            for d, ms in sorted(where.items())
+            for d, ms in where.items()
         ]
+        return sorted(outs, key=lambda o: (o.path.count("/"), o.path))
 
 
 class Shared(Target):

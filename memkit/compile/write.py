@@ -86,12 +86,13 @@ def read(root: Path, rel: str) -> bytes | None:
         raise
 
 
-def _leftovers(
+def leftovers(
     root: Path, target: str, everything: Iterable[Memory], planned: Mapping[str, FileChange]
-) -> list[str]:
-    """Files of `target` from earlier runs that no output claims now."""
+) -> dict[str, bytes | None]:
+    """Files of `target` from earlier runs that no output claims now (nested AGENTS.md of any
+    folder of `everything`, the memories whatever their status), with their bytes now."""
     t = TARGETS[target]
-    found = [p for p in t.shared if p not in planned]
+    found = {p: read(root, p) for p in t.shared if p not in planned}
     for directory, suffix in t.rule_dirs:
         try:
             with os.scandir(root / directory) as it:
@@ -101,9 +102,9 @@ def _leftovers(
         for name in names:
             rel = f"{directory}/{name}"
             if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
-                text = read(root, rel)
-                if text is not None and sections.owns(text.decode("utf-8", "replace")):
-                    found.append(rel)
+                old = read(root, rel)
+                if old is not None and sections.owns(old.decode("utf-8", "replace")):
+                    found[rel] = old
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
         scopes = {m.paths for m in everything if m.paths}  # thousands of memories, few scopes
         for d in sorted({literal_dir(s) for s in scopes} - {""}):
@@ -111,7 +112,7 @@ def _leftovers(
                 continue
             rel = f"{d}/AGENTS.md"
             if rel not in planned and (root / rel).is_file():
-                found.append(rel)
+                found[rel] = read(root, rel)
     return found
 
 
@@ -152,37 +153,16 @@ def apply(root: Path, files: tuple[FileChange, ...], pending: Pending | None) ->
 
 
 def settle(
-    root: Path,
-    changes: Iterable[FileChange],
-    names: Iterable[str],
-    everything: Iterable[Memory],
-    notes: list[str],
+    root: Path, changes: Iterable[FileChange], notes: list[str]
 ) -> tuple[tuple[FileChange, ...], tuple[str, ...]]:
-    """The changes, with the files of earlier runs of the `names` targets that no output
-    claims now emptied (of any folder of `everything`, the memories whatever their
-    status), sorted by path; those that are links left as they are, and a line for each
-    refused link (see _drop_linked_outputs and _refuse_links)."""
+    """The changes sorted by path, those that are links left as they are, and a line for
+    each refused link (see _drop_linked_outputs and _refuse_links)."""
     files = {f.path: f for f in changes}
-    for name in names:
-        for path in _leftovers(root, name, everything, files):
-            files[path] = _emptied(root, name, path)
     real, linked = _reals(root, files.values())
     _drop_linked_outputs(root, files, real, linked, notes)
     refused = _refuse_links(root, files, linked)
     kept = tuple(sorted((f for f in files.values() if f.old or f.new), key=lambda f: f.path))
     return kept, tuple(refused)
-
-
-def _emptied(root: Path, target: str, path: str) -> FileChange:
-    """A file of an earlier run without memkit's memories: a shared file keeps the rest of
-    its text (None: nothing else), memkit's own file is deleted."""
-    old = read(root, path)
-    new = None
-    if path in TARGETS[target].shared or path.endswith("AGENTS.md"):
-        text = None if old is None else old.decode("utf-8", "surrogateescape")
-        kept = sections.framer(text, path)(None)
-        new = None if kept is None else kept.encode("utf-8", "surrogateescape")
-    return FileChange(path, target, old, new)
 
 
 def _reals(root: Path, files: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
