@@ -8,6 +8,7 @@ own description. File names are stable from run to run.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Iterable, Sequence
 
@@ -69,18 +70,11 @@ def plain_globs(globs: Sequence[str], own: str) -> str:
 
 def literal_dir(globs: Sequence[str]) -> str:
     """The deepest directory every glob lies under ("" when they share none)."""
-    common: list[str] | None = None
-    for g in globs:
-        parts = g.split("/")[:-1]
-        lit = list(itertools.takewhile(lambda p: not any(c in p for c in "*?[{"), parts))
-        if common is None:
-            common = lit
-        else:
-            n = 0
-            while n < min(len(common), len(lit)) and common[n] == lit[n]:
-                n += 1
-            common = common[:n]
-    return "/".join(common or [])
+    literal = [
+        list(itertools.takewhile(lambda p: not any(c in p for c in "*?[{"), g.split("/")[:-1]))
+        for g in globs
+    ]
+    return "/".join(os.path.commonprefix(literal))  # noqa: RUF071 (lists of folder names)
 
 
 def scope_names(scopes: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], str]:
