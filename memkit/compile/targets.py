@@ -104,6 +104,7 @@ def _beside(m: Memory, ctx: Context) -> str:
 
 
 def _nested(m: Memory, ctx: Context) -> bool:
+    """Whether `m` goes to a nested AGENTS.md (git's files and the store get none)."""
     if not (ctx.settings.nested_agents and m.paths):
         return False
     d = literal_dir(m.paths)
@@ -121,10 +122,7 @@ class Agents(Target):
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         where: dict[str, list[Memory]] = {"": []}
         for m in (m for m in memories if _on(m)):
-            d = literal_dir(m.paths) if ctx.settings.nested_agents and m.paths else ""
-            if d.split("/")[0] in NEVER_NESTED:
-                d = ""  # git's files and the store itself get no AGENTS.md
-            where.setdefault(d, []).append(m)
+            where.setdefault(_beside(m, ctx).rstrip("/"), []).append(m)
         nested = sorted(d for d in where if d)
         outs = [
             Output(
