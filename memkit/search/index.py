@@ -176,7 +176,7 @@ class Index:
         con = fts.create(tmp)
         try:
             fts.add(con, (row(mem) for mem in memories))
-            fts.set_files(con, {k: v for k, v in now.items()}, ())
+            fts.set_files(con, now, ())
             fts.finish_build(con)
         except BaseException:
             con.close()
