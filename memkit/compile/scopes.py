@@ -17,6 +17,7 @@ from memkit.globs import expand_braces, for_agents
 from memkit.memory import Memory
 
 RULE_PREFIX = "memkit"
+NEVER_NESTED = frozenset({".git", ".memory"})  # git's files and the store get no AGENTS.md
 ACTIVATIONS = ("always", "agent", "manual")
 
 
@@ -75,6 +76,12 @@ def literal_dir(globs: Sequence[str]) -> str:
         for g in globs
     ]
     return "/".join(os.path.commonprefix(literal))  # noqa: RUF071 (lists of folder names)
+
+
+def agents_dir(globs: Sequence[str]) -> str:
+    """The folder of the nested AGENTS.md for memories scoped to `globs` ("": the root's)."""
+    d = literal_dir(globs)
+    return "" if d.split("/")[0] in NEVER_NESTED else d
 
 
 def scope_names(scopes: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], str]:

@@ -13,16 +13,16 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memkit.compile.budgets import Limits, limits
-from memkit.compile.config import NAMES, NEVER_NESTED, Settings, settings
+from memkit.compile.config import NAMES, Settings, settings
 from memkit.compile.scopes import (
     RULE_PREFIX,
     activation,
     agent_paths,
+    agents_dir,
     always,
     by_scope,
     description,
     expanded,
-    literal_dir,
     on_demand,
     plain_globs,
     scope_names,
@@ -30,7 +30,7 @@ from memkit.compile.scopes import (
 from memkit.memory import Memory
 
 # Re-exported for the modules that take them from here with the targets.
-__all__ = ["NAMES", "NEVER_NESTED", "RULE_PREFIX", "Settings", "literal_dir", "settings"]
+__all__ = ["NAMES", "RULE_PREFIX", "Settings", "settings"]
 
 
 @dataclass(frozen=True)
@@ -95,20 +95,18 @@ class Target:
 def root_carried(memories: Sequence[Memory], ctx: Context) -> frozenset[str]:
     """The ids the root AGENTS.md carries in full: those of `ctx.in_agents` that no nested
     AGENTS.md takes (an agent reading only its working folder's never sees both)."""
-    return frozenset(m.id for m in memories if m.id in ctx.in_agents and not _nested(m, ctx))
+    return frozenset(m.id for m in memories if m.id in ctx.in_agents and not _folder(m, ctx))
 
 
 def _beside(m: Memory, ctx: Context) -> str:
     """The folder of the AGENTS.md that holds `m`, as a path prefix ("" for the root)."""
-    return literal_dir(m.paths) + "/" if _nested(m, ctx) else ""
+    folder = _folder(m, ctx)
+    return folder + "/" if folder else ""
 
 
-def _nested(m: Memory, ctx: Context) -> bool:
-    """Whether `m` goes to a nested AGENTS.md (git's files and the store get none)."""
-    if not (ctx.settings.nested_agents and m.paths):
-        return False
-    d = literal_dir(m.paths)
-    return bool(d) and d.split("/")[0] not in NEVER_NESTED
+def _folder(m: Memory, ctx: Context) -> str:
+    """The folder of the nested AGENTS.md that holds `m` ("" for the root one)."""
+    return agents_dir(m.paths) if ctx.settings.nested_agents else ""
 
 
 class Agents(Target):
@@ -122,7 +120,7 @@ class Agents(Target):
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         where: dict[str, list[Memory]] = {"": []}
         for m in (m for m in memories if _on(m)):
-            where.setdefault(_beside(m, ctx).rstrip("/"), []).append(m)
+            where.setdefault(_folder(m, ctx), []).append(m)
         nested = sorted(d for d in where if d)
         outs = [
             Output(
@@ -167,7 +165,7 @@ class Claude(Target):
             # (CLAUDE.md exists): those memories get rule files
             imp = {"import": "AGENTS.md"}
             out = [Output("CLAUDE.md", self.name, "", tuple(memories), budget, context=imp)]
-            memories = [m for m in memories if _on(m) and _nested(m, ctx)]
+            memories = [m for m in memories if _on(m) and _folder(m, ctx)]
         else:
             memories = self.wanted(memories, ctx)  # all, unless a CLAUDE.md links AGENTS.md
             out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
