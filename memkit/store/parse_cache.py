@@ -47,11 +47,6 @@ _FIRST = 6  # entry items before the fields: size, mtime_ns, head, body, id, pat
 BLOB_ROWS = 20_000  # blob rows kept (a run looking up more than half as many keeps its own)
 
 
-def _verified(v: Any) -> Verification:
-    d = v["date"]
-    return Verification(v["commit"], None if d is None else dt.date.fromisoformat(d), v["links"])
-
-
 _KEYS = ("head", "body", "id", "path", *_NAMES)  # entry[2:], by name
 # Memory's other attributes (not front matter, not cached) keep their defaults.
 _REST: dict[str, Any] = {
@@ -114,7 +109,7 @@ def _decoder() -> Any:
         "Memory": Memory,
         "setattr": object.__setattr__,
         "iso": dt.date.fromisoformat,
-        "verified": _verified,
+        "verified": Verification.from_record,
         "rest": _REST,
     }
     exec(source, scope)
