@@ -79,8 +79,12 @@ class Target:
         """What this agent still needs: AGENTS.md's readers get its memories from it."""
         if not ctx.agents_on:
             return list(memories)
-        if self.reads_agents:
-            carried = ctx.in_agents if self.reads_nested else root_carried(memories, ctx)
+        if self.reads_agents:  # the root's alone when it reads only its working folder's
+            carried = frozenset(
+                m.id
+                for m in memories
+                if m.id in ctx.in_agents and (self.reads_nested or not _folder(m, ctx))
+            )
         elif self.shared and ctx.linked:  # through links to AGENTS.md, where they are
             carried = frozenset(
                 m.id
@@ -90,12 +94,6 @@ class Target:
         else:
             return list(memories)
         return [m for m in memories if m.id not in carried]
-
-
-def root_carried(memories: Sequence[Memory], ctx: Context) -> frozenset[str]:
-    """The ids the root AGENTS.md carries in full: those of `ctx.in_agents` that no nested
-    AGENTS.md takes (an agent reading only its working folder's never sees both)."""
-    return frozenset(m.id for m in memories if m.id in ctx.in_agents and not _folder(m, ctx))
 
 
 def _beside(m: Memory, ctx: Context) -> str:
