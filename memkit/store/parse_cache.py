@@ -314,11 +314,8 @@ def _open(path: Path) -> sqlite3.Connection | None:
     con = sqlite.open_checked(path, SCHEMA, CACHE_VERSION)
     if con is None:
         return None
-    try:
-        names = con.execute("SELECT names FROM fields").fetchall()
-        if names == [(json.dumps(_NAMES),)]:
+    with contextlib.suppress(sqlite3.Error):
+        if con.execute("SELECT names FROM fields").fetchall() == [(json.dumps(_NAMES),)]:
             return con
-    except sqlite3.Error:
-        pass
     con.close()
     return None
