@@ -107,8 +107,3 @@ def by_scope(memories: Iterable[Memory]) -> dict[tuple[str, ...], list[Memory]]:
         if m.paths and activation(m) == "always":
             groups.setdefault(tuple(sorted(set(m.paths))), []).append(m)
     return groups
-
-
-def on_demand(memories: Iterable[Memory], kind: str) -> list[Memory]:
-    """Memories an agent loads by their description (`agent`) or when asked (`manual`)."""
-    return [m for m in memories if activation(m) == kind]

@@ -23,7 +23,6 @@ from memkit.compile.scopes import (
     by_scope,
     description,
     expanded,
-    on_demand,
     plain_globs,
     scope_names,
 )
@@ -224,7 +223,7 @@ class Rules(Target):
                 out.append(self._file(name, "scoped", tuple(groups[scope]), scope, ctx))
         for kind in ("agent", "manual"):
             if kind in self.kinds:
-                for m in on_demand(ms, kind):
+                for m in [m for m in ms if activation(m) == kind]:  # by description, by name
                     desc = description(m) if kind == "agent" else ""
                     name = f"{RULE_PREFIX}-{m.id}"
                     out.append(self._file(name, kind, (m,), m.paths, ctx, desc=desc))
