@@ -124,9 +124,8 @@ class Index:
             self.store.require()
             _bad_notes(self._seen.get("bad", []))  # as the last scan found them
             return "current"
-        folders = folder_times(
-            str(self.store.root)
-        )  # before the files: a change after this shows next time
+        # before the files: a change after this shows next time
+        folders = folder_times(str(self.store.root))
         now = self._files = self.scan()
         with self._locked(exclusive=True):
             try:
