@@ -35,7 +35,6 @@ DEFAULT_BUDGETS = {
     "aider": "32768 bytes",  # none documented
     "roo": "32768 bytes",  # none documented
 }
-NEVER_NESTED = frozenset({".git", ".memory"})
 
 
 @dataclass(frozen=True)

@@ -226,22 +226,15 @@ def is_current(
             raw = f.read(MAX_RECORD_BYTES + 1)
     except OSError:
         return None
-    data = decode(raw) if len(raw) <= MAX_RECORD_BYTES else None
-    if data is None or data.get("version") != VERSION:
+    data = decode(raw) if len(raw) <= MAX_RECORD_BYTES else None  # None unless well-formed
+    if data is None or not same_tree(root, data["tree"], data["fresh"], tree):
         return None
-    seen = data.get("seen")
-    if not isinstance(seen, dict) or set(seen) != {"files", "folders"}:
+    if data["key"] != (key or static_key(root, today)):
         return None
-    if not all(isinstance(v, dict) for v in seen.values()):
-        return None
-    if not same_tree(root, data.get("tree"), data.get("fresh"), tree):
-        return None
-    if data.get("key") != (key or static_key(root, today)):
-        return None
-    if again(root, seen) != seen:
+    if again(root, data["seen"]) != data["seen"]:
         return None
     said = Outcome(data["notes"], data["files"])
-    recorded = data.get("stale")
+    recorded = data["stale"]
     if recorded is None:
         return said
     try:

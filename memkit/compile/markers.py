@@ -27,7 +27,7 @@ BOM = "\ufeff"  # a byte-order mark: files written on Windows often start with o
 _BEGIN_RE = re.compile(rf"(?:^|(?<=\A{BOM})){re.escape(BEGIN)}[ \t]*\r?$", re.M)
 _END_RE = re.compile(rf"(?:^|(?<=\A{BOM})){re.escape(END)}[ \t]*(?:\r?\n|\Z)", re.M)
 # A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7).
-_HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
+HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
 
 
 def wrap(section: str) -> str:
@@ -38,7 +38,7 @@ def wrap(section: str) -> str:
     the hand-written text after it.
     """
     last = section[section.rfind("\n\n") + 1 :]
-    sep = "\n" if _HTML_LINE.search(last) else ""
+    sep = "\n" if HTML_LINE.search(last) else ""
     return f"{BEGIN}\n{section}{sep}{END}\n"
 
 

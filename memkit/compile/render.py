@@ -22,9 +22,6 @@ from memkit.memory import TYPES, Memory
 from memkit.staleness.verdict import MemoryStatus
 
 ENTRY_LEVEL = 3  # "### title" under "## Group"; bodies' headings start below it
-# A line that may start a raw-HTML block ending only at a blank line (CommonMark types 6, 7):
-# when a body's last paragraph has one, a blank line keeps the id line a block of its own.
-_HTML_LINE = re.compile(r"^[ \t>]*<[A-Za-z/]", re.M)
 GROUP_TITLES = dict(
     zip(
         TYPES,
@@ -101,6 +98,8 @@ class Renderer:
 
             applies = "" if scoped else ", ".join(mdtext.code_span(g) for g in m.paths)
             body = mdtext.embed(m.body, ENTRY_LEVEL + 1)
+            # A raw-HTML block in the body's last paragraph runs on to a blank line: one
+            # keeps the id line a block of its own (markers.wrap does the same).
             self._entries[key] = (
                 self.render(
                     "memory.md.j2",
@@ -110,7 +109,7 @@ class Renderer:
                     applies=applies,
                     stale=self.stale(m),
                     body=body,
-                    html_end=bool(_HTML_LINE.search(body[body.rfind("\n\n") + 1 :])),
+                    html_end=bool(sections.HTML_LINE.search(body[body.rfind("\n\n") + 1 :])),
                 ).strip("\n")
                 + "\n"
             )
@@ -170,7 +169,6 @@ JINJA2_FIXED = (3, 1, 6)
 
 def _check_jinja2(rel: str) -> None:
     """Refuse to render an override with a jinja2 whose sandbox is known to leak."""
-    import re
     from importlib.metadata import version
 
     installed = version("jinja2")

@@ -8,6 +8,7 @@ own description. File names are stable from run to run.
 from __future__ import annotations
 
 import itertools
+import os
 import re
 from collections.abc import Iterable, Sequence
 
@@ -16,6 +17,7 @@ from memkit.globs import expand_braces, for_agents
 from memkit.memory import Memory
 
 RULE_PREFIX = "memkit"
+NEVER_NESTED = frozenset({".git", ".memory"})  # git's files and the store get no AGENTS.md
 ACTIVATIONS = ("always", "agent", "manual")
 
 
@@ -69,18 +71,17 @@ def plain_globs(globs: Sequence[str], own: str) -> str:
 
 def literal_dir(globs: Sequence[str]) -> str:
     """The deepest directory every glob lies under ("" when they share none)."""
-    common: list[str] | None = None
-    for g in globs:
-        parts = g.split("/")[:-1]
-        lit = list(itertools.takewhile(lambda p: not any(c in p for c in "*?[{"), parts))
-        if common is None:
-            common = lit
-        else:
-            n = 0
-            while n < min(len(common), len(lit)) and common[n] == lit[n]:
-                n += 1
-            common = common[:n]
-    return "/".join(common or [])
+    literal = [
+        list(itertools.takewhile(lambda p: not any(c in p for c in "*?[{"), g.split("/")[:-1]))
+        for g in globs
+    ]
+    return "/".join(os.path.commonprefix(literal))  # noqa: RUF071 (lists of folder names)
+
+
+def agents_dir(globs: Sequence[str]) -> str:
+    """The folder of the nested AGENTS.md for memories scoped to `globs` ("": the root's)."""
+    d = literal_dir(globs)
+    return "" if d.split("/")[0] in NEVER_NESTED else d
 
 
 def scope_names(scopes: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], str]:
@@ -106,8 +107,3 @@ def by_scope(memories: Iterable[Memory]) -> dict[tuple[str, ...], list[Memory]]:
         if m.paths and activation(m) == "always":
             groups.setdefault(tuple(sorted(set(m.paths))), []).append(m)
     return groups
-
-
-def on_demand(memories: Iterable[Memory], kind: str) -> list[Memory]:
-    """Memories an agent loads by their description (`agent`) or when asked (`manual`)."""
-    return [m for m in memories if activation(m) == kind]

@@ -13,24 +13,23 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from memkit.compile.budgets import Limits, limits
-from memkit.compile.config import NAMES, NEVER_NESTED, Settings, settings
+from memkit.compile.config import NAMES, Settings, settings
 from memkit.compile.scopes import (
     RULE_PREFIX,
     activation,
     agent_paths,
+    agents_dir,
     always,
     by_scope,
     description,
     expanded,
-    literal_dir,
-    on_demand,
     plain_globs,
     scope_names,
 )
 from memkit.memory import Memory
 
 # Re-exported for the modules that take them from here with the targets.
-__all__ = ["NAMES", "NEVER_NESTED", "RULE_PREFIX", "Settings", "literal_dir", "settings"]
+__all__ = ["NAMES", "RULE_PREFIX", "Settings", "settings"]
 
 
 @dataclass(frozen=True)
@@ -79,8 +78,12 @@ class Target:
         """What this agent still needs: AGENTS.md's readers get its memories from it."""
         if not ctx.agents_on:
             return list(memories)
-        if self.reads_agents:
-            carried = ctx.in_agents if self.reads_nested else root_carried(memories, ctx)
+        if self.reads_agents:  # the root's alone when it reads only its working folder's
+            carried = frozenset(
+                m.id
+                for m in memories
+                if m.id in ctx.in_agents and (self.reads_nested or not _folder(m, ctx))
+            )
         elif self.shared and ctx.linked:  # through links to AGENTS.md, where they are
             carried = frozenset(
                 m.id
@@ -92,22 +95,15 @@ class Target:
         return [m for m in memories if m.id not in carried]
 
 
-def root_carried(memories: Sequence[Memory], ctx: Context) -> frozenset[str]:
-    """The ids the root AGENTS.md carries in full: those of `ctx.in_agents` that no nested
-    AGENTS.md takes (an agent reading only its working folder's never sees both)."""
-    return frozenset(m.id for m in memories if m.id in ctx.in_agents and not _nested(m, ctx))
-
-
 def _beside(m: Memory, ctx: Context) -> str:
     """The folder of the AGENTS.md that holds `m`, as a path prefix ("" for the root)."""
-    return literal_dir(m.paths) + "/" if _nested(m, ctx) else ""
+    folder = _folder(m, ctx)
+    return folder + "/" if folder else ""
 
 
-def _nested(m: Memory, ctx: Context) -> bool:
-    if not (ctx.settings.nested_agents and m.paths):
-        return False
-    d = literal_dir(m.paths)
-    return bool(d) and d.split("/")[0] not in NEVER_NESTED
+def _folder(m: Memory, ctx: Context) -> str:
+    """The folder of the nested AGENTS.md that holds `m` ("" for the root one)."""
+    return agents_dir(m.paths) if ctx.settings.nested_agents else ""
 
 
 class Agents(Target):
@@ -121,10 +117,7 @@ class Agents(Target):
     def outputs(self, memories: Sequence[Memory], ctx: Context) -> list[Output]:
         where: dict[str, list[Memory]] = {"": []}
         for m in (m for m in memories if _on(m)):
-            d = literal_dir(m.paths) if ctx.settings.nested_agents and m.paths else ""
-            if d.split("/")[0] in NEVER_NESTED:
-                d = ""  # git's files and the store itself get no AGENTS.md
-            where.setdefault(d, []).append(m)
+            where.setdefault(_folder(m, ctx), []).append(m)
         nested = sorted(d for d in where if d)
         outs = [
             Output(
@@ -169,7 +162,7 @@ class Claude(Target):
             # (CLAUDE.md exists): those memories get rule files
             imp = {"import": "AGENTS.md"}
             out = [Output("CLAUDE.md", self.name, "", tuple(memories), budget, context=imp)]
-            memories = [m for m in memories if _on(m) and _nested(m, ctx)]
+            memories = [m for m in memories if _on(m) and _folder(m, ctx)]
         else:
             memories = self.wanted(memories, ctx)  # all, unless a CLAUDE.md links AGENTS.md
             out = [Output("CLAUDE.md", self.name, "", always(memories), budget)]
@@ -230,7 +223,7 @@ class Rules(Target):
                 out.append(self._file(name, "scoped", tuple(groups[scope]), scope, ctx))
         for kind in ("agent", "manual"):
             if kind in self.kinds:
-                for m in on_demand(ms, kind):
+                for m in [m for m in ms if activation(m) == kind]:  # by description, by name
                     desc = description(m) if kind == "agent" else ""
                     name = f"{RULE_PREFIX}-{m.id}"
                     out.append(self._file(name, kind, (m,), m.paths, ctx, desc=desc))

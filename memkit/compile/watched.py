@@ -75,13 +75,13 @@ def watched(
 ) -> dict[str, Any]:
     """The state of every file and rule folder compile reads or writes (module docstring)."""
     from memkit.compile.readers import CONSULTED, NESTED_CONSULTED
-    from memkit.compile.targets import NEVER_NESTED, literal_dir
+    from memkit.compile.scopes import agents_dir
 
     paths = set(shared) | set(CONSULTED)
     scopes = {m.paths for m in memories if m.paths}  # memories share a few scopes
     for scope in scopes:
-        d = literal_dir(scope)
-        if d and d.split("/")[0] not in NEVER_NESTED:
+        d = agents_dir(scope)
+        if d:
             paths.update(f"{d}/{name}" for name in NESTED_CONSULTED)
     for m in memories:
         if not m.source:

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from memkit.capped import capped
 from memkit.compile import markers as sections
-from memkit.compile.targets import NEVER_NESTED, TARGETS, literal_dir
+from memkit.compile.scopes import agents_dir
+from memkit.compile.targets import TARGETS
 from memkit.errors import MemkitError
 from memkit.fsutil import atomic_write
 
@@ -107,9 +108,7 @@ def leftovers(
                     found[rel] = old
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
         scopes = {m.paths for m in everything if m.paths}  # thousands of memories, few scopes
-        for d in sorted({literal_dir(s) for s in scopes} - {""}):
-            if d.split("/")[0] in NEVER_NESTED:
-                continue
+        for d in sorted({agents_dir(s) for s in scopes} - {""}):
             rel = f"{d}/AGENTS.md"
             if rel not in planned and (root / rel).is_file():
                 found[rel] = read(root, rel)

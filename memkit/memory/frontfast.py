@@ -80,9 +80,7 @@ class FrontParser:
 
     def load(self, text: str) -> Any:
         """The value of the YAML document `text` as the full loader gives it, or UNSURE."""
-        if _is_risky(text) or text.startswith(("---", "...")) or "\n---" in text:
-            return UNSURE
-        if "\n..." in text:
+        if _is_risky(text) or text.startswith(("---", "...")) or "\n---" in text or "\n..." in text:
             return UNSURE
         # Indentation stays a string of spaces: such strings compare as their lengths do.
         lines: list[tuple[str, str]] = _LINE.findall(text)

@@ -103,12 +103,10 @@ def _check_path(link: str, path: str) -> None:
             f"link {link!r}: line numbers are not supported (lines move): link the symbol "
             f"(`{whole}::Name`) or the file (`{whole}`)"
         )
-    if "#" in path:
-        whole, _, name = path.partition("#")
-        raise ValueError(f"link {link!r}: write a symbol after two colons: `{whole}::{name}`")
-    if ":" in path:
-        whole, _, name = path.partition(":")
-        raise ValueError(f"link {link!r}: write a symbol after two colons: `{whole}::{name}`")
+    for mark in "#:":
+        if mark in path:
+            whole, _, name = path.partition(mark)
+            raise ValueError(f"link {link!r}: write a symbol after two colons: `{whole}::{name}`")
 
 
 def _check_symbol(link: str, path: str, symbol: str) -> None:

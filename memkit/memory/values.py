@@ -8,6 +8,7 @@ repository, globs agents' rule files cannot carry, malformed links and ids.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -114,10 +115,8 @@ def coerce_date(value: Any) -> dt.date:
     if isinstance(value, dt.date):
         return value
     if isinstance(value, str):
-        try:
+        with contextlib.suppress(ValueError):
             return dt.date.fromisoformat(value.strip())
-        except ValueError:
-            pass
     raise ValueError(f"invalid date {value!r}; write it as YYYY-MM-DD")
 
 

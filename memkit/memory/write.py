@@ -150,13 +150,11 @@ def _merge(
     """Original key order and unknown keys, with memkit's fields updated; a field the
     original did not write is added only when it changed from what the original gave
     (`was`; None: every field is added)."""
-    out: dict[str, Any] = {}
-    for key, value in original.items():
-        if key in NAMES:
-            if key in known:
-                out[key] = known[key]
-        else:
-            out[key] = value
+    out = {
+        key: known[key] if key in NAMES else value
+        for key, value in original.items()
+        if key not in NAMES or key in known
+    }
     for key, value in known.items():
         if key not in out and (was is None or was.get(key) != value):
             out[key] = value

@@ -105,15 +105,7 @@ def tag(value: str) -> str:
     return STR
 
 
-def _null(value: str) -> None:
-    return None
-
-
 _BOOLS = {"yes": True, "no": False, "true": True, "false": False, "on": True, "off": False}
-
-
-def _bool(value: str) -> bool:
-    return _BOOLS[value.lower()]
 
 
 def _int(value: str) -> int:
@@ -182,8 +174,8 @@ def _timestamp(value: str) -> dt.date | str:
 
 # What the fast path may build: the tags PyYAML's resolver gives plain scalars (not `<<`, `=`).
 CONSTRUCTORS: dict[str, Callable[[str], Any]] = {
-    _Y + "null": _null,
-    _Y + "bool": _bool,
+    _Y + "null": lambda value: None,
+    _Y + "bool": lambda value: _BOOLS[value.lower()],
     _Y + "int": _int,
     _Y + "float": _float,
     _Y + "timestamp": _timestamp,

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from memkit.choices import SEARCH_STATUSES
 from memkit.errors import MemkitError
@@ -100,14 +100,12 @@ def search(
         docs = hybrid_documents(
             index, text, docs, semantic, limit=limit * 2 + 20, filter=filt, mask=mask
         )
-    iso = today.isoformat()
-
-    def keep(d: dict[str, Any]) -> bool:
-        if include_all:
-            return True
-        if d["expires"] and d["expires"] < iso:
-            return "expired" in wanted
-        return d["status"] in wanted
-
-    docs = [d for d in docs if keep(d)]
+    if not include_all:  # an expired memory is kept when expired ones are wanted
+        iso = today.isoformat()
+        expired = "expired" in wanted
+        docs = [
+            d
+            for d in docs
+            if (expired if d["expires"] and d["expires"] < iso else d["status"] in wanted)
+        ]
     return rank(store, docs, query, today=today, limit=limit, statuses=statuses)

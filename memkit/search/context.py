@@ -238,11 +238,11 @@ def _relative(root: Path, file: str) -> str:
 
 def _matches(mem: Memory, files: Sequence[str]) -> list[str]:
     """The files `mem` is about: matched by a `paths` glob, or named by a link."""
-    out = []
-    for f in files:
-        if any(glob_match(g, f) for g in mem.paths) or any(_links_into(x, f) for x in mem.links):
-            out.append(f)
-    return out
+    return [
+        f
+        for f in files
+        if any(glob_match(g, f) for g in mem.paths) or any(_links_into(x, f) for x in mem.links)
+    ]
 
 
 def _links_into(link: str, file: str) -> bool:

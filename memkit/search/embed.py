@@ -133,17 +133,11 @@ def top_similar(matrix: Any, query: Any, k: int) -> list[tuple[int, float]]:
     return [(int(i), float(sims[i])) for i in order]
 
 
-def empty(dim: int) -> Any:
-    import numpy as np
-
-    return np.zeros((0, dim), dtype=np.float16)
-
-
 def stack(rows: Sequence[Any], dim: int) -> Any:
     """The vectors as one float16 matrix (half the disk and memory of float32)."""
     import numpy as np
 
-    return np.vstack(rows).astype(np.float16) if len(rows) else empty(dim)
+    return np.vstack(rows).astype(np.float16) if len(rows) else np.zeros((0, dim), np.float16)
 
 
 def save(path: Path, matrix: Any) -> None:

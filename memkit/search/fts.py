@@ -144,7 +144,8 @@ def top(
             sql = f"SELECT d.rowid {join} AND {where}"
             scores = dict.fromkeys((r for (r,) in con.execute(sql, (expr, *params))), 0.0)
         total = con.execute("SELECT count(*) FROM docs").fetchone()[0]
-        for term, weight in _weighted(query) if scores else ():  # no candidate: nothing to score
+        weighted = [(t, 1.0) for t in query.should] + [(t, SYNONYM_WEIGHT) for t in query.synonyms]
+        for term, weight in weighted if scores else ():  # no candidate: nothing to score
             rows = con.execute(f"SELECT rowid, {_SCORE} FROM fts WHERE fts MATCH ?", (term,))
             found = rows.fetchall()
             factor = weight * _idf(total, len(found)) / _fts_idf(total, len(found))
@@ -166,10 +167,6 @@ def _combine_must(must: Sequence[str], ranked: str) -> str:
     if must and ranked:  # the ranked words do not restrict what the required ones find
         return f"{required} AND ({ranked} OR {required})"
     return required or ranked
-
-
-def _weighted(query: Query) -> list[tuple[str, float]]:
-    return [(t, 1.0) for t in query.should] + [(t, SYNONYM_WEIGHT) for t in query.synonyms]
 
 
 def _idf(total: int, hits: int) -> float:

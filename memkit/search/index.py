@@ -124,9 +124,8 @@ class Index:
             self.store.require()
             _bad_notes(self._seen.get("bad", []))  # as the last scan found them
             return "current"
-        folders = folder_times(
-            str(self.store.root)
-        )  # before the files: a change after this shows next time
+        # before the files: a change after this shows next time
+        folders = folder_times(str(self.store.root))
         now = self._files = self.scan()
         with self._locked(exclusive=True):
             try:
@@ -176,7 +175,7 @@ class Index:
         con = fts.create(tmp)
         try:
             fts.add(con, (row(mem) for mem in memories))
-            fts.set_files(con, {k: v for k, v in now.items()}, ())
+            fts.set_files(con, now, ())
             fts.finish_build(con)
         except BaseException:
             con.close()

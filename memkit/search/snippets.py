@@ -25,13 +25,10 @@ def snippet(path: Path, terms: frozenset[str], width: int = 160) -> str:
     except MemkitError:
         body = text
     body = " ".join(body.split())
+    first = next((s for t, s, _ in term_spans(body) if t in terms), None)
     spans: list[tuple[int, int]] = []
-    for t, s, e in term_spans(body):
-        if t in terms:
-            spans.append((s, e))
-            break
-    if spans:  # the window is around the first match: only it needs analyzing
-        first = spans[0][0]  # (again from there: a run's pairs overlap the first match)
+    if first is not None:  # the window is around the first match: only it needs analyzing
+        # (again from there: a run's pairs overlap the first match)
         spans = [
             (s + first, e + first) for t, s, e in term_spans(body[first:], width) if t in terms
         ]

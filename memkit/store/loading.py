@@ -231,19 +231,15 @@ def read_few(store: Any, found: Mapping[str, str]) -> list[Memory]:
 
 
 def _duplicates(memories: list[Memory]) -> list[InvalidMemoryError]:
-    seen: dict[str, Memory] = {}
-    out = []
-    for mem in memories:
-        if mem.id in seen:
-            out.append(
-                InvalidMemoryError(
-                    mem.path,
-                    1,
-                    "id",
-                    f"duplicate id {mem.id!r}: {seen[mem.id].path} has the "
-                    "same file name; rename one of them",
-                )
-            )
-        else:
-            seen[mem.id] = mem
-    return out
+    """A problem for each memory whose id an earlier one has."""
+    first: dict[str, Memory] = {}
+    return [
+        InvalidMemoryError(
+            mem.path,
+            1,
+            "id",
+            f"duplicate id {mem.id!r}: {had.path} has the same file name; rename one of them",
+        )
+        for mem in memories
+        if (had := first.setdefault(mem.id, mem)) is not mem
+    ]

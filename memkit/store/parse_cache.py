@@ -47,11 +47,6 @@ _FIRST = 6  # entry items before the fields: size, mtime_ns, head, body, id, pat
 BLOB_ROWS = 20_000  # blob rows kept (a run looking up more than half as many keeps its own)
 
 
-def _verified(v: Any) -> Verification:
-    d = v["date"]
-    return Verification(v["commit"], None if d is None else dt.date.fromisoformat(d), v["links"])
-
-
 _KEYS = ("head", "body", "id", "path", *_NAMES)  # entry[2:], by name
 # Memory's other attributes (not front matter, not cached) keep their defaults.
 _REST: dict[str, Any] = {
@@ -114,7 +109,7 @@ def _decoder() -> Any:
         "Memory": Memory,
         "setattr": object.__setattr__,
         "iso": dt.date.fromisoformat,
-        "verified": _verified,
+        "verified": Verification.from_record,
         "rest": _REST,
     }
     exec(source, scope)
@@ -319,11 +314,8 @@ def _open(path: Path) -> sqlite3.Connection | None:
     con = sqlite.open_checked(path, SCHEMA, CACHE_VERSION)
     if con is None:
         return None
-    try:
-        names = con.execute("SELECT names FROM fields").fetchall()
-        if names == [(json.dumps(_NAMES),)]:
+    with contextlib.suppress(sqlite3.Error):
+        if con.execute("SELECT names FROM fields").fetchall() == [(json.dumps(_NAMES),)]:
             return con
-    except sqlite3.Error:
-        pass
     con.close()
     return None

@@ -38,14 +38,12 @@ def open_checked(path: Path, schema: str, version: int) -> sqlite3.Connection | 
         con = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_MS / 1000)
     except sqlite3.Error:
         return None
-    try:
+    with contextlib.suppress(sqlite3.Error):
         con.execute("PRAGMA trusted_schema = OFF")
         if con.execute("PRAGMA user_version").fetchone()[0] == version:
             rows = frozenset(con.execute("SELECT type, name, sql FROM sqlite_master").fetchall())
             if rows == expected(schema):
                 return con
-    except sqlite3.Error:
-        pass
     con.close()
     return None
 
@@ -64,9 +62,8 @@ def create(path: Path, schema: str, version: int) -> sqlite3.Connection | None:
         con.executescript(f"PRAGMA user_version = {version}; {schema}")
         con.close()
         os.replace(tmp, path)
-        for stale in (path.with_name(path.name + "-journal"),):
-            with contextlib.suppress(FileNotFoundError):
-                stale.unlink()
+        with contextlib.suppress(FileNotFoundError):
+            path.with_name(path.name + "-journal").unlink()
     except (OSError, sqlite3.Error):
         with contextlib.suppress(OSError):
             tmp.unlink()
