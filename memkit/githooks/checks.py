@@ -118,12 +118,7 @@ def run_hook(
 
 
 def merge_commit(
-    store: Store,
-    staged: list[str],
-    *,
-    today: dt.date,
-    stamps: Stamps | None = None,
-    opener: Opener | None = None,
+    store: Store, staged: list[str], *, today: dt.date, stamps: Stamps | None, opener: Opener
 ) -> Outcome:
     """What pre-merge-commit does on a merge git completes by itself: the merged memories
     must be valid, and the compiled files current. When they are not, they are
@@ -131,8 +126,7 @@ def merge_commit(
     merge commit's tree before this hook ran): `git commit` completes it, current."""
     from memkit.githooks.install import run_git
 
-    if stamps is None:
-        stamps = memory_stamps(str(store.root))
+    stamps = memory_stamps(str(store.root)) if stamps is None else stamps
     problems = invalid_memories(store, staged, stamps)
     if problems:
         stop = "memkit: the merged memories are invalid: fix them, `git add` and `git commit`"
@@ -210,9 +204,7 @@ def undecodable_names(names: list[str]) -> list[InvalidMemoryError]:
     return [InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in names if undecodable(n)]
 
 
-def compile_needed(
-    store: Store, names: list[str], stamps: Stamps | None = None, opener: Opener | None = None
-) -> bool:
+def compile_needed(store: Store, names: list[str], stamps: Stamps | None, opener: Opener) -> bool:
     """Whether the commit changes memories, memkit's config or templates, a compiled file,
     or a file a memory links to (the compiled files mark a memory whose code changed as
     possibly out of date, so `memkit compile --check` after the commit agrees)."""
@@ -220,7 +212,7 @@ def compile_needed(
         return True
     root = str(store.root)
     stamps = memory_stamps(root) if stamps is None else stamps
-    links, outputs = read_index(root, stamps, opener or Opener(root, store))
+    links, outputs = read_index(root, stamps, opener)
     return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
@@ -284,7 +276,7 @@ def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkSta
 
 
 def affected_memories(
-    store: Store, names: list[str], stamps: Stamps | None = None, opener: Opener | None = None
+    store: Store, names: list[str], stamps: Stamps | None, opener: Opener
 ) -> list[Affected]:
     """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
 
@@ -292,8 +284,7 @@ def affected_memories(
     so), the staleness engine is not even loaded.
     """
     root = str(store.root)
-    stamps = memory_stamps(root) if stamps is None else stamps
-    links, _ = read_index(root, stamps, opener or Opener(root, store))
+    links, _ = read_index(root, memory_stamps(root) if stamps is None else stamps, opener)
     touched = relevant(names, links)
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []
