@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from memkit.errors import GitError
@@ -56,26 +56,22 @@ class Objects:
         return oid in self.odb
 
     def read_header(self, oid: str) -> tuple[Any, int]:
-        try:
-            return self.odb.read_header(oid)  # type: ignore[no-any-return]
-        except (KeyError, ValueError, _pygit2_error()):
-            self.need(oid)
-            return self.odb.read_header(oid)  # type: ignore[no-any-return]
+        return self._fetched(self.odb.read_header, oid)  # type: ignore[no-any-return]
 
     def read(self, oid: str) -> tuple[Any, bytes]:
-        try:
-            return self.odb.read(oid)  # type: ignore[no-any-return]
-        except (KeyError, ValueError, _pygit2_error()):
-            self.need(oid)
-            return self.odb.read(oid)  # type: ignore[no-any-return]
+        return self._fetched(self.odb.read, oid)  # type: ignore[no-any-return]
 
     def lookup(self, oid: str) -> Any:
         """The pygit2 object `oid` (a commit, tree or blob)."""
+        return self._fetched(self.repo.__getitem__, oid)
+
+    def _fetched(self, get: Callable[[str], Any], oid: str) -> Any:
+        """get(oid), once more after fetching `oid` when the first try finds it missing."""
         try:
-            return self.repo[oid]
+            return get(oid)
         except (KeyError, ValueError, _pygit2_error()):
             self.need(oid)
-            return self.repo[oid]
+            return get(oid)
 
     def need(self, oid: str) -> None:
         """Fetch `oid` if it is missing; MissingObjectError if it cannot be had (a
