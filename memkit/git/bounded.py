@@ -167,13 +167,13 @@ def _too_deep(path: str, prefix: str, limit: int) -> TreeLimitError:
     )
 
 
-def check_changes(odb: Any, old: str | None, new: str | None, prefix: str = "") -> None:
+def check_changes(odb: Any, old: str | None, new: str | None) -> None:
     """TreeLimitError if what differs between trees `old` and `new` (None: absent) goes
     past REPO_MAX_ENTRIES or REPO_MAX_DEPTH. Only differing folders are read, so the
     cost follows the change, not the size of the repository; run it before a diff that
     git (libgit2) would otherwise expand in full."""
     count = 0
-    stack = [(old, new, prefix, 0)]
+    stack = [(old, new, "", 0)]
     while stack:
         a, b, where, depth = stack.pop()
         if a == b:
@@ -183,14 +183,14 @@ def check_changes(odb: Any, old: str | None, new: str | None, prefix: str = "") 
         for name in left.keys() | right.keys():
             count += 1
             if count > REPO_MAX_ENTRIES:
-                raise _too_many(prefix, REPO_MAX_ENTRIES)
+                raise _too_many("", REPO_MAX_ENTRIES)
             la, lb = left.get(name), right.get(name)
             if la == lb:
                 continue
             sub = [e[1] if e and e[0] == b"40000" else None for e in (la, lb)]
             if sub[0] or sub[1]:
                 if depth + 1 > REPO_MAX_DEPTH:
-                    raise _too_deep(f"{where}{name}", prefix, REPO_MAX_DEPTH)
+                    raise _too_deep(f"{where}{name}", "", REPO_MAX_DEPTH)
                 stack.append((sub[0], sub[1], f"{where}{name}/", depth + 1))
 
 
