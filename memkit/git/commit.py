@@ -123,23 +123,19 @@ def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> 
         full = top / rel
         if full.is_symlink():  # a tracked link stays a link (compile writes through it)
             blob = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
-            entry = pygit2.IndexEntry(rel, blob, pygit2.GIT_FILEMODE_LINK)
-            tree_index.add(entry)
-            index.add(entry)
+            mode = pygit2.GIT_FILEMODE_LINK
         elif full.is_file():
             blob = repo.create_blob_fromdisk(str(full))
-            mode = (
-                pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
-                if os.access(full, os.X_OK)
-                else pygit2.GIT_FILEMODE_BLOB
-            )
-            entry = pygit2.IndexEntry(rel, blob, mode)
-            tree_index.add(entry)
-            index.add(entry)
+            executable = os.access(full, os.X_OK)
+            mode = pygit2.GIT_FILEMODE_BLOB_EXECUTABLE if executable else pygit2.GIT_FILEMODE_BLOB
         else:
             for idx in (tree_index, index):
                 if rel in idx:
                     idx.remove(rel)
+            continue
+        entry = pygit2.IndexEntry(rel, blob, mode)
+        tree_index.add(entry)
+        index.add(entry)
     tree = tree_index.write_tree(repo)
     if parents and tree == repo[parents[0]].peel(pygit2.Commit).tree.id:
         raise GitError("nothing to commit: the files memkit wrote are unchanged from HEAD")
