@@ -51,7 +51,9 @@ def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
         sign = -1 if m.group(2) == "-" else 1
         offset = sign * (int(m.group(3) or 0) * 60 + int(m.group(4) or 0))
         return int(m.group(1)), offset
-    for parse in (dt.datetime.fromisoformat, _rfc2822):
+    from email.utils import parsedate_to_datetime  # RFC 2822, as in an email's Date:
+
+    for parse in (dt.datetime.fromisoformat, parsedate_to_datetime):
         try:
             when = parse(text)
         except (ValueError, TypeError):
@@ -61,12 +63,6 @@ def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
         delta = when.utcoffset()
         return int(when.timestamp()), int(delta.total_seconds() // 60) if delta else 0
     raise GitError(f"{var}={value!r} is not a date git understands; use ISO 8601 or @EPOCH +ZZZZ")
-
-
-def _rfc2822(text: str) -> Any:
-    from email.utils import parsedate_to_datetime
-
-    return parsedate_to_datetime(text)
 
 
 def check_identity(root: Path) -> None:
