@@ -129,7 +129,6 @@ def diff_range(
     else:
         new = snapshots.on_disk(store, files, sha256=len(base_id) == 64)
     was, now = _differing(old, new)
-    files.want(was, now)
     git.prefetch(repo, files.missing([*was.values(), *now.values()]))  # a partial clone's, at once
     changes = _with_owners(store, _compare(old, new, files), new, files)
     files.save()
