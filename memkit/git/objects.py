@@ -32,7 +32,6 @@ _FETCH = (
 )  # fmt: skip
 _SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "http.lowSpeedLimit=1000",
          "-c", "http.lowSpeedTime=60")  # fmt: skip
-TIMEOUT = 300  # seconds for one fetch, the network included
 
 
 class MissingObjectError(GitError):
@@ -182,31 +181,18 @@ def _fetch(repo: Any, remote: str, oids: list[str]) -> str | None:
     """Fetch `oids` from `remote` into `repo`; None, or why it failed (git's last line)."""
     import subprocess
 
-    from memkit.git.remote import kill_group
+    from memkit.git.remote import TIMEOUT, run
 
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    cwd = repo.workdir or repo.path
+    wanted = "".join(f"{o}\n" for o in oids)
     try:
-        proc = subprocess.Popen(
-            ["git", *_SAFE, *_FETCH, remote],
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
+        code, _, err = run([*_SAFE, *_FETCH, remote], repo.workdir or repo.path, env, wanted)
     except OSError as e:
         return f"the `git` command could not run: {e.strerror or e}"
-    try:
-        _, err = proc.communicate("".join(f"{o}\n" for o in oids), timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        kill_group(proc)
-        proc.communicate()
         return f"no answer within {TIMEOUT} s"
-    if proc.returncode == 0:
+    if code == 0:
         return None
     lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
     fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
-    return (fatal or lines or [f"git exited with {proc.returncode}"])[0]
+    return (fatal or lines or [f"git exited with {code}"])[0]
