@@ -69,14 +69,6 @@ def read_object(odb: Any, oid: str) -> bytes:
         raise GitError(f"object {oid[:12]} cannot be read ({e}); fetch again") from None
 
 
-def read_limited(odb: Any, oid: str, kind: int, limit: int) -> bytes | None:
-    """The bytes of object `oid` if it is of type `kind` and at most `limit` bytes, else None."""
-    got, size = header(odb, oid)
-    if got != kind or size > limit:
-        return None
-    return read_object(odb, oid)
-
-
 def _tree(odb: Any, oid: str, where: str) -> bytes:
     got, size = header(odb, oid)
     if got != _TREE:
@@ -236,8 +228,9 @@ def read_files(
 
 def commit_tree(odb: Any, commit: str) -> str:
     """The root tree id of commit `commit`, read only if it is a commit of sane size."""
-    data = read_limited(odb, commit, 1, MAX_TREE_BYTES)
-    first = (data or b"").split(b"\n", 1)[0]
+    kind, size = header(odb, commit)
+    data = read_object(odb, commit) if kind == 1 and size <= MAX_TREE_BYTES else b""
+    first = data.split(b"\n", 1)[0]
     if not first.startswith(b"tree ") or len(first) not in (45, 69):
         raise GitError(f"{commit[:12]} is not a commit memkit can read")
     return first[5:].decode("ascii")
