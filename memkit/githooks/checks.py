@@ -166,11 +166,19 @@ def invalid_memories(
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
     if not touched:
         return []
-    from memkit.walk import undecodable
+    from memkit.walk import shown, undecodable
 
-    if any(undecodable(n) for n in touched):  # no record or index can hold it: named, not read
+    # A name not UTF-8: no record or index can hold it, and the store's load never sees
+    # it (memkit.walk leaves it out of every listing): named, not read.
+    if any(undecodable(n) for n in touched):
+        from memkit.errors import InvalidMemoryError
+        from memkit.store.loading import NAME_PROBLEM
+
+        bad = [
+            InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in touched if undecodable(n)
+        ]
         rest = [n for n in names if not undecodable(n)]
-        return undecodable_names(touched) + invalid_memories(store, rest, stamps, key=key)
+        return bad + invalid_memories(store, rest, stamps, key=key)
     if stamps is None:
         stamps = memory_stamps(str(store.root))
     if any(n.endswith(".md") and not (store.root / n).exists() for n in touched):
@@ -192,16 +200,6 @@ def invalid_memories(
 
         remember_valid(str(store.root), day_key, clean, stamps)
     return lean
-
-
-def undecodable_names(names: list[str]) -> list[InvalidMemoryError]:
-    """A problem for each staged memory file whose name is not UTF-8 (memkit.walk leaves
-    such files out of every listing, so the store's load would not see them)."""
-    from memkit.errors import InvalidMemoryError
-    from memkit.store.loading import NAME_PROBLEM
-    from memkit.walk import shown, undecodable
-
-    return [InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in names if undecodable(n)]
 
 
 def compile_needed(store: Store, names: list[str], stamps: Stamps | None, opener: Opener) -> bool:
