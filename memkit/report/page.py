@@ -74,8 +74,8 @@ def render(store: Store, report: Report, *, link_base: str | None = None) -> str
             css=css,
             js=js,
             csp=_policy(css, js),
-            href=_hrefs(link_base),
-            short=_short,
+            href=lambda path: None if link_base is None else link_base + quote(path, safe="/"),
+            short=lambda commit: (commit or "")[:12],
             stale_kinds=report.stale_by_kind(),
             queue=report.queue(),
             compiled=_compiled(report),
@@ -97,19 +97,6 @@ def _policy(css: str, js: str) -> str:
 
 def _hash(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
-
-
-def _hrefs(base: str | None) -> Any:
-    """path -> a link to the file at `base`, or None without one."""
-
-    def href(path: str) -> str | None:
-        return None if base is None else base + quote(path, safe="/")
-
-    return href
-
-
-def _short(commit: str | None) -> str:
-    return (commit or "")[:12]
 
 
 def _compiled(report: Report) -> list[tuple[str, str, dict[str, int]]]:
