@@ -166,17 +166,12 @@ def _read(mirror: Path, src: Source, commit: str) -> Shared:
             continue
         if not src.keeps(got, rel):
             continue
-        # Verification records speak of that repository's code, not this one's.
-        mems.append(_shared(got, src.name))
+        # As this project sees it: from that store, unverified here (verification records
+        # speak of that repository's code), never pinned, its priority capped (the
+        # project's own memories rank first).
+        capped = min(got.priority, MAX_SHARED_PRIORITY)
+        mems.append(replace(got, origin=src.name, verified=None, pin=False, priority=capped))
     return Shared(tuple(mems), tuple(problems))
-
-
-def _shared(mem: Memory, name: str) -> Memory:
-    """A store's memory as this project sees it: from `name`, unverified here, never
-    pinned, its priority capped (the project's own memories rank first)."""
-    return replace(
-        mem, origin=name, verified=None, pin=False, priority=min(mem.priority, MAX_SHARED_PRIORITY)
-    )
 
 
 def load(store: Store) -> Shared:
