@@ -106,7 +106,9 @@ def run_hook(
     if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps, opener):
         changed = recompile(store, today=today, key=opener.key)
         if changed:
-            return Outcome(err=(_regenerated(changed),), stop=True)
+            shown = capped(changed, see="`git status`")
+            review = "review the changes, `git add` them and commit again"
+            return Outcome(err=(f"memkit: regenerated {shown} from .memory/; {review}",), stop=True)
     if hook in ("pre-commit", "stale"):
         affected = affected_memories(store, staged, stamps, opener)
         report = tuple(describe(affected))
@@ -242,14 +244,6 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
 
         raise UnsafePathError("; ".join(made.refused))
     return done
-
-
-def _regenerated(changed: list[str]) -> str:
-    shown = capped(changed, see="`git status`")
-    return (
-        f"memkit: regenerated {shown} from .memory/; review the changes, "
-        "`git add` them and commit again"
-    )
 
 
 def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:
