@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from memkit.errors import GitError
-from memkit.git.repo import DEEPEN
+from memkit.git.repo import DEEPEN, load_pygit2
 
 # What git runs itself for a lazy fetch (promisor-remote.c): no negotiation (the
 # objects are named), no tags, no FETCH_HEAD, no submodules, and no blobs but those asked.
@@ -68,7 +68,7 @@ class Objects:
         """get(oid), once more after fetching `oid` when the first try finds it missing."""
         try:
             return get(oid)
-        except (KeyError, ValueError, _pygit2_error()):
+        except (KeyError, ValueError, load_pygit2().GitError):
             self.need(oid)
             return get(oid)
 
@@ -154,12 +154,6 @@ def promisor_remote(repo: Any) -> str | None:
         if name.startswith("remote.") and name.endswith(".promisor") and _true(entry.value):
             return str(name[len("remote.") : -len(".promisor")])
     return None
-
-
-def _pygit2_error() -> type[Exception]:
-    from memkit.git.repo import load_pygit2
-
-    return load_pygit2().GitError  # type: ignore[no-any-return]
 
 
 def _true(value: str | None) -> bool:
