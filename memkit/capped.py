@@ -8,6 +8,7 @@ ids on one line. `capped(items, see=...)` names at most MAX_NAMED of them, then
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import islice
 
 MAX_NAMED = 10
 
@@ -23,13 +24,9 @@ def capped(
     """`a, b, c and 7 more (`see`)`: at most `most` items named, the rest counted (of
     `total`, when there are more than `items` holds); `see` (a command, in backquotes)
     says where to find them all. Only the first `most` items are read."""
-    shown: list[str] = []
-    count = 0
-    for item in items:
-        if count < most:
-            shown.append(item)
-        count += 1
-    count = max(count, total or 0)
+    rest = iter(items)
+    shown = list(islice(rest, most))
+    count = max(len(shown) + sum(1 for _ in rest), total or 0)
     if count <= len(shown):
         return sep.join(shown)
     hint = f" ({see})" if see else ""

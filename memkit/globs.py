@@ -77,13 +77,11 @@ def check(glob: str) -> None:
             "cannot hold (YAML reads them as a key or a comment); match the character with "
             "[:] or [#] instead, e.g. 'a[:] b'"
         )
-    expanded = []
-    for g in _expand(glob):
-        expanded.append(g)
-        if len(expanded) > MAX_EXPANSION:
-            raise ValueError(
-                f"{what} expands to more than {MAX_EXPANSION} globs; use fewer brace groups"
-            )
+    expanded = _alternatives(glob)
+    if not expanded:  # over MAX_EXPANSION (a glob expands to itself at least)
+        raise ValueError(
+            f"{what} expands to more than {MAX_EXPANSION} globs; use fewer brace groups"
+        )
     if any("," in g for g in expanded):
         raise ValueError(
             f"{what} has a comma outside a {{a,b}} group: Cursor and Copilot split glob lists "

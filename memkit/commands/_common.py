@@ -62,14 +62,6 @@ def table(rows: list[tuple[str, ...]], header: tuple[str, ...]) -> str:
     return "\n".join(lines)
 
 
-def skipped_files(problems: Any) -> str:
-    """The warning for invalid memory files a command left out: counted by file, named."""
-    from memkit.capped import capped
-
-    files = sorted({p.path for p in problems})
-    return f"skipped {len(files)} invalid memory file(s): {capped(files)}; run `memkit validate`"
-
-
 def warn(message: str) -> None:
     click.echo(printable(f"memkit: warning: {message}"), err=True)
 

@@ -183,8 +183,12 @@ def approve(ctx: click.Context, mid: str | None, reject: bool, do_commit: bool) 
     from memkit.agents import proposals
 
     store = get_store(ctx)
-    if mid is None:
-        return _list_pending(store, reject)
+    if mid is None and reject:
+        raise MemkitError("name what to reject: memkit approve --reject ID")
+    if mid is None:  # what awaits review
+        rows: list[tuple[str, ...]] = [(m.id, _kind(m), m.title) for m in proposals.pending(store)]
+        click.echo(table(rows, ("ID", "PROPOSES", "TITLE")) if rows else "nothing awaits review")
+        return
     if reject:
         removed = proposals.reject(store, mid)
         click.echo(f"removed {removed}")
@@ -195,15 +199,6 @@ def approve(ctx: click.Context, mid: str | None, reject: bool, do_commit: bool) 
         written, message = done.written, f"memkit: approve {mid}: {done.memory.title}"
     if do_commit:
         commit_written(store, written, message)
-
-
-def _list_pending(store: Store, reject: bool) -> None:
-    from memkit.agents import proposals
-
-    if reject:
-        raise MemkitError("name what to reject: memkit approve --reject ID")
-    rows: list[tuple[str, ...]] = [(m.id, _kind(m), m.title) for m in proposals.pending(store)]
-    click.echo(table(rows, ("ID", "PROPOSES", "TITLE")) if rows else "nothing awaits review")
 
 
 def _kind(mem: Memory) -> str:

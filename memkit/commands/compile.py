@@ -127,7 +127,19 @@ def _start_hook(store: Store, agent: str) -> tuple[list[str], list[str]] | None:
 
 def _preview(plan: Plan, *, check: bool) -> int:
     """`--dry-run` (the new files) or `--check` (a diff, exit 1 when anything would change)."""
-    _show(plan, diff=check)
+    import difflib
+
+    for f in plan.changes:
+        click.echo(f"would {f.action} {f.path}")
+        old = (f.old or b"").decode("utf-8", "replace").splitlines(keepends=True)
+        new = (f.new or b"").decode("utf-8", "replace").splitlines(keepends=True)
+        if check:
+            lines = difflib.unified_diff(old, new, f"a/{f.path}", f"b/{f.path}")
+            click.echo("".join(x if x.endswith("\n") else x + "\n" for x in lines), nl=False)
+        elif f.new is not None:
+            click.echo("".join(new), nl=False)
+    if not plan.changes:
+        click.echo(f"up to date ({len(plan.files)} file(s))")
     if check and (plan.changes or plan.refused):
         click.echo(
             "memkit: compiled files are out of date; run `memkit compile` and commit "
@@ -169,19 +181,3 @@ def _compile_user(store: Store, *, check: bool, dry_run: bool) -> int:
     if not changed:
         click.echo(f"up to date ({len(files)} file(s))")
     return EXIT_FOUND if check and changed else 0
-
-
-def _show(plan: Plan, *, diff: bool) -> None:
-    import difflib
-
-    for f in plan.changes:
-        click.echo(f"would {f.action} {f.path}")
-        old = (f.old or b"").decode("utf-8", "replace").splitlines(keepends=True)
-        new = (f.new or b"").decode("utf-8", "replace").splitlines(keepends=True)
-        if diff:
-            lines = difflib.unified_diff(old, new, f"a/{f.path}", f"b/{f.path}")
-            click.echo("".join(x if x.endswith("\n") else x + "\n" for x in lines), nl=False)
-        elif f.new is not None:
-            click.echo("".join(new), nl=False)
-    if not plan.changes:
-        click.echo(f"up to date ({len(plan.files)} file(s))")

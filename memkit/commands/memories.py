@@ -15,7 +15,6 @@ from memkit.commands._common import (
     echo_json,
     get_store,
     printable,
-    skipped_files,
     table,
     today,
     warn,
@@ -152,8 +151,11 @@ def list_(
 
     store = get_store(ctx)
     own = store.load()
-    if own.problems:
-        warn(skipped_files(own.problems))
+    if own.problems:  # left out, counted by file and named
+        from memkit.capped import capped
+
+        bad = sorted({p.path for p in own.problems})
+        warn(f"skipped {len(bad)} invalid memory file(s): {capped(bad)}; run `memkit validate`")
     loaded = load_all(store, own)
     where = scope_path(store.root, scope) if scope is not None else None
     mems = [

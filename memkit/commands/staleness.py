@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -56,7 +56,12 @@ def check(ctx: click.Context, ids: tuple[str, ...], as_json: bool) -> None:
         echo_json([s.to_record() for s in statuses])
     else:
         click.echo(check_report(statuses))
-    report_invalid(problems)
+    for p in sorted(problems, key=lambda p: (p.path, p.line, p.field)):
+        click.echo(printable(f"memkit: {p}"), err=True)
+    if problems:  # each invalid file, one line a problem, then their count
+        files = len({p.path for p in problems})
+        warning = f"memkit: {files} invalid memory file(s) (fix them, then `memkit validate`)"
+        click.echo(warning, err=True)
     if problems or any(fails(s, failing) for s in statuses):
         ctx.exit(EXIT_FOUND)
 
@@ -138,19 +143,6 @@ def report_unverified(problems: tuple[Problem, ...]) -> bool:
     if counts:
         click.echo(f"memkit: {'; '.join(counts)}", err=True)
     return bool(counts)
-
-
-def report_invalid(problems: list[Any]) -> None:
-    """Each invalid file, one line a problem, and their count (the valid ones were checked)."""
-    if not problems:
-        return
-    problems.sort(key=lambda p: (p.path, p.line, p.field))
-    for p in problems:
-        click.echo(printable(f"memkit: {p}"), err=True)
-    files = len({p.path for p in problems})
-    click.echo(
-        f"memkit: {files} invalid memory file(s) (fix them, then `memkit validate`)", err=True
-    )
 
 
 def check_report(statuses: list[MemoryStatus]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import click
@@ -31,9 +32,7 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
         )
         return
     with store.lock():
-        results = team.sync(
-            store.root, store.config, store.private_dir(), update=update, names=names
-        )
+        results = team.sync(store, update=update, names=names)
     failed = False
     for r in results:
         if r.action == "error":
@@ -42,7 +41,7 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
             continue
         moved = f" (was {r.old[:12]})" if r.action == "updated" else ""
         click.echo(f"{r.name}: {r.action} at {r.commit[:12]}{moved}, {r.count} memories")
-    shared = team.load(store.root, store.config, store.private_dir())
+    shared = team.load(store)
     failed_names = tuple(f"store {r.name} " for r in results if r.action == "error")
     for p in shared.problems:
         if not p.startswith(failed_names):  # said once, above
@@ -67,40 +66,22 @@ def stores(ctx: click.Context, as_json: bool) -> None:
     store = get_store(ctx)
     store.require()
     locked = pins.read_lock(store.root)
-    shared = team.load(store.root, store.config, store.private_dir())
+    shared = team.load(store)
     _, notes = team.merge(store.load().memories, shared)
     rows: list[dict[str, Any]] = []
+    cells: list[tuple[str, ...]] = []  # the same, as the table's columns
+    count = Counter(m.origin for m in shared.memories)
     for src in pins.sources(store.config):
         pin = locked.get(src.name)
-        count = sum(1 for m in shared.memories if m.origin == src.name)
-        rows.append(
-            {
-                "name": src.name,
-                "url": src.url,
-                "ref": src.ref,
-                "commit": pin.commit if pin else None,
-                "memories": count,
-            }
-        )
+        commit = pin.commit if pin else None
+        row = {"name": src.name, "url": src.url, "ref": src.ref, "commit": commit}
+        rows.append({**row, "memories": count[src.name]})
+        cells.append((src.name, src.url, src.ref, (commit or "-")[:12], str(count[src.name])))
     if as_json:
         echo_json({"stores": rows, "problems": list(shared.problems), "notes": notes})
     else:
         if rows:
-            click.echo(
-                table(
-                    [
-                        (
-                            r["name"],
-                            r["url"],
-                            r["ref"],
-                            (r["commit"] or "-")[:12],
-                            str(r["memories"]),
-                        )
-                        for r in rows
-                    ],
-                    ("NAME", "URL", "REF", "PINNED", "MEMORIES"),
-                )
-            )
+            click.echo(table(cells, ("NAME", "URL", "REF", "PINNED", "MEMORIES")))
         else:
             click.echo("no shared stores configured (see docs/stores.md)")
         for line in (*shared.problems, *notes):

@@ -69,14 +69,6 @@ def read_object(odb: Any, oid: str) -> bytes:
         raise GitError(f"object {oid[:12]} cannot be read ({e}); fetch again") from None
 
 
-def read_limited(odb: Any, oid: str, kind: int, limit: int) -> bytes | None:
-    """The bytes of object `oid` if it is of type `kind` and at most `limit` bytes, else None."""
-    got, size = header(odb, oid)
-    if got != kind or size > limit:
-        return None
-    return read_object(odb, oid)
-
-
 def _tree(odb: Any, oid: str, where: str) -> bytes:
     got, size = header(odb, oid)
     if got != _TREE:
@@ -167,13 +159,13 @@ def _too_deep(path: str, prefix: str, limit: int) -> TreeLimitError:
     )
 
 
-def check_changes(odb: Any, old: str | None, new: str | None, prefix: str = "") -> None:
+def check_changes(odb: Any, old: str | None, new: str | None) -> None:
     """TreeLimitError if what differs between trees `old` and `new` (None: absent) goes
     past REPO_MAX_ENTRIES or REPO_MAX_DEPTH. Only differing folders are read, so the
     cost follows the change, not the size of the repository; run it before a diff that
     git (libgit2) would otherwise expand in full."""
     count = 0
-    stack = [(old, new, prefix, 0)]
+    stack = [(old, new, "", 0)]
     while stack:
         a, b, where, depth = stack.pop()
         if a == b:
@@ -183,14 +175,14 @@ def check_changes(odb: Any, old: str | None, new: str | None, prefix: str = "") 
         for name in left.keys() | right.keys():
             count += 1
             if count > REPO_MAX_ENTRIES:
-                raise _too_many(prefix, REPO_MAX_ENTRIES)
+                raise _too_many("", REPO_MAX_ENTRIES)
             la, lb = left.get(name), right.get(name)
             if la == lb:
                 continue
             sub = [e[1] if e and e[0] == b"40000" else None for e in (la, lb)]
             if sub[0] or sub[1]:
                 if depth + 1 > REPO_MAX_DEPTH:
-                    raise _too_deep(f"{where}{name}", prefix, REPO_MAX_DEPTH)
+                    raise _too_deep(f"{where}{name}", "", REPO_MAX_DEPTH)
                 stack.append((sub[0], sub[1], f"{where}{name}/", depth + 1))
 
 
@@ -236,8 +228,9 @@ def read_files(
 
 def commit_tree(odb: Any, commit: str) -> str:
     """The root tree id of commit `commit`, read only if it is a commit of sane size."""
-    data = read_limited(odb, commit, 1, MAX_TREE_BYTES)
-    first = (data or b"").split(b"\n", 1)[0]
+    kind, size = header(odb, commit)
+    data = read_object(odb, commit) if kind == 1 and size <= MAX_TREE_BYTES else b""
+    first = data.split(b"\n", 1)[0]
     if not first.startswith(b"tree ") or len(first) not in (45, 69):
         raise GitError(f"{commit[:12]} is not a commit memkit can read")
     return first[5:].decode("ascii")

@@ -183,22 +183,14 @@ def git_renames(repo: Any, diff: Any, how: tuple[str, ...]) -> dict[str, tuple[s
 
 GITLINK = 0o160000  # the mode of a submodule entry
 
-_UNTRACKED = "INCLUDE_UNTRACKED", "RECURSE_UNTRACKED_DIRS"
-
-
-def _flags(*names: str) -> int:
-    option = load_pygit2().enums.DiffOption
-    out = 0
-    for name in names:
-        out |= getattr(option, name)
-    return out
-
 
 def local_changes(repo: Any) -> TreeChanges:
     """What the index and the work tree (untracked files included) change relative to HEAD."""
     index = repo.index
     index.read()
-    work = ("work", index.diff_to_workdir(flags=_flags(*_UNTRACKED)))
+    option = load_pygit2().enums.DiffOption
+    untracked = option.INCLUDE_UNTRACKED | option.RECURSE_UNTRACKED_DIRS
+    work = ("work", index.diff_to_workdir(flags=untracked))
     if repo.head_is_unborn:
         staged = TreeChanges(added=frozenset(entry.path for entry in index))
         return staged.then(_changes(repo, work))

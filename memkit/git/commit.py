@@ -51,7 +51,9 @@ def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
         sign = -1 if m.group(2) == "-" else 1
         offset = sign * (int(m.group(3) or 0) * 60 + int(m.group(4) or 0))
         return int(m.group(1)), offset
-    for parse in (dt.datetime.fromisoformat, _rfc2822):
+    from email.utils import parsedate_to_datetime  # RFC 2822, as in an email's Date:
+
+    for parse in (dt.datetime.fromisoformat, parsedate_to_datetime):
         try:
             when = parse(text)
         except (ValueError, TypeError):
@@ -61,12 +63,6 @@ def _git_date(value: str | None, var: str) -> tuple[int, int] | None:
         delta = when.utcoffset()
         return int(when.timestamp()), int(delta.total_seconds() // 60) if delta else 0
     raise GitError(f"{var}={value!r} is not a date git understands; use ISO 8601 or @EPOCH +ZZZZ")
-
-
-def _rfc2822(text: str) -> Any:
-    from email.utils import parsedate_to_datetime
-
-    return parsedate_to_datetime(text)
 
 
 def check_identity(root: Path) -> None:
@@ -123,23 +119,19 @@ def _commit_paths(repo: Any, root: Path, paths: Iterable[str], message: str) -> 
         full = top / rel
         if full.is_symlink():  # a tracked link stays a link (compile writes through it)
             blob = repo.create_blob(os.readlink(full).encode("utf-8", "surrogateescape"))
-            entry = pygit2.IndexEntry(rel, blob, pygit2.GIT_FILEMODE_LINK)
-            tree_index.add(entry)
-            index.add(entry)
+            mode = pygit2.GIT_FILEMODE_LINK
         elif full.is_file():
             blob = repo.create_blob_fromdisk(str(full))
-            mode = (
-                pygit2.GIT_FILEMODE_BLOB_EXECUTABLE
-                if os.access(full, os.X_OK)
-                else pygit2.GIT_FILEMODE_BLOB
-            )
-            entry = pygit2.IndexEntry(rel, blob, mode)
-            tree_index.add(entry)
-            index.add(entry)
+            executable = os.access(full, os.X_OK)
+            mode = pygit2.GIT_FILEMODE_BLOB_EXECUTABLE if executable else pygit2.GIT_FILEMODE_BLOB
         else:
             for idx in (tree_index, index):
                 if rel in idx:
                     idx.remove(rel)
+            continue
+        entry = pygit2.IndexEntry(rel, blob, mode)
+        tree_index.add(entry)
+        index.add(entry)
     tree = tree_index.write_tree(repo)
     if parents and tree == repo[parents[0]].peel(pygit2.Commit).tree.id:
         raise GitError("nothing to commit: the files memkit wrote are unchanged from HEAD")

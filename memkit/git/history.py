@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from memkit.git.objects import objects_of, tree_of
@@ -191,24 +192,19 @@ def _folder_steps(repo: Any, folder: str, start: str) -> Iterator[tuple[Any, Any
 
 
 def folder_changes(repo: Any, folder: str, start: str, limit: int) -> list[FileChange]:
-    """Changes to files under `folder` in the newest `limit` first-parent commits touching it."""
+    """Changes to files under `folder` in the newest `limit` first-parent commits touching
+    it (newest first; a commit's by path)."""
     out: list[FileChange] = []
-    for n, (c, old, new) in enumerate(_folder_steps(repo, folder, start)):
-        if n == limit:
-            break
-        out.extend(_tree_delta_changes(repo, c, folder, old, new))
+    for c, old, new in islice(_folder_steps(repo, folder, start), limit):
+        step = []
+        for d in _deltas(repo, old, new):
+            old_path = None if d.status == "A" else f"{folder}/{d.old_path}"
+            new_path = None if d.status == "D" else f"{folder}/{d.new_path}"
+            old_blob = None if old_path is None else d.old_blob
+            new_blob = None if new_path is None else d.new_blob
+            step.append(_change(c, new_path, old_path, new_blob, old_blob))
+        out += sorted(step, key=lambda x: x.path or x.old_path or "")
     return out
-
-
-def _tree_delta_changes(repo: Any, c: Any, folder: str, old: Any, new: Any) -> list[FileChange]:
-    out = []
-    for d in _deltas(repo, old, new):
-        old_path = None if d.status == "A" else f"{folder}/{d.old_path}"
-        new_path = None if d.status == "D" else f"{folder}/{d.new_path}"
-        old_blob = None if old_path is None else d.old_blob
-        new_blob = None if new_path is None else d.new_blob
-        out.append(_change(c, new_path, old_path, new_blob, old_blob))
-    return sorted(out, key=lambda x: x.path or x.old_path or "")
 
 
 def _named(path: str, name: str) -> bool:

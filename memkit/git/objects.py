@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import os
 import weakref
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from memkit.errors import GitError
-from memkit.git.repo import DEEPEN
+from memkit.git.repo import DEEPEN, load_pygit2
 
 # What git runs itself for a lazy fetch (promisor-remote.c): no negotiation (the
 # objects are named), no tags, no FETCH_HEAD, no submodules, and no blobs but those asked.
@@ -32,7 +32,6 @@ _FETCH = (
 )  # fmt: skip
 _SAFE = ("-c", "core.hooksPath=/dev/null", "-c", "http.lowSpeedLimit=1000",
          "-c", "http.lowSpeedTime=60")  # fmt: skip
-TIMEOUT = 300  # seconds for one fetch, the network included
 
 
 class MissingObjectError(GitError):
@@ -56,26 +55,22 @@ class Objects:
         return oid in self.odb
 
     def read_header(self, oid: str) -> tuple[Any, int]:
-        try:
-            return self.odb.read_header(oid)  # type: ignore[no-any-return]
-        except (KeyError, ValueError, _pygit2_error()):
-            self.need(oid)
-            return self.odb.read_header(oid)  # type: ignore[no-any-return]
+        return self._fetched(self.odb.read_header, oid)  # type: ignore[no-any-return]
 
     def read(self, oid: str) -> tuple[Any, bytes]:
-        try:
-            return self.odb.read(oid)  # type: ignore[no-any-return]
-        except (KeyError, ValueError, _pygit2_error()):
-            self.need(oid)
-            return self.odb.read(oid)  # type: ignore[no-any-return]
+        return self._fetched(self.odb.read, oid)  # type: ignore[no-any-return]
 
     def lookup(self, oid: str) -> Any:
         """The pygit2 object `oid` (a commit, tree or blob)."""
+        return self._fetched(self.repo.__getitem__, oid)
+
+    def _fetched(self, get: Callable[[str], Any], oid: str) -> Any:
+        """get(oid), once more after fetching `oid` when the first try finds it missing."""
         try:
-            return self.repo[oid]
-        except (KeyError, ValueError, _pygit2_error()):
+            return get(oid)
+        except (KeyError, ValueError, load_pygit2().GitError):
             self.need(oid)
-            return self.repo[oid]
+            return get(oid)
 
     def need(self, oid: str) -> None:
         """Fetch `oid` if it is missing; MissingObjectError if it cannot be had (a
@@ -161,12 +156,6 @@ def promisor_remote(repo: Any) -> str | None:
     return None
 
 
-def _pygit2_error() -> type[Exception]:
-    from memkit.git.repo import load_pygit2
-
-    return load_pygit2().GitError  # type: ignore[no-any-return]
-
-
 def _true(value: str | None) -> bool:
     return (value or "true").strip().lower() in ("true", "yes", "on", "1")
 
@@ -186,31 +175,18 @@ def _fetch(repo: Any, remote: str, oids: list[str]) -> str | None:
     """Fetch `oids` from `remote` into `repo`; None, or why it failed (git's last line)."""
     import subprocess
 
-    from memkit.git.remote import kill_group
+    from memkit.git.remote import TIMEOUT, run
 
     env = {**os.environ, "GIT_TERMINAL_PROMPT": "0"}
-    cwd = repo.workdir or repo.path
+    wanted = "".join(f"{o}\n" for o in oids)
     try:
-        proc = subprocess.Popen(
-            ["git", *_SAFE, *_FETCH, remote],
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
-        )
+        code, _, err = run([*_SAFE, *_FETCH, remote], repo.workdir or repo.path, env, wanted)
     except OSError as e:
         return f"the `git` command could not run: {e.strerror or e}"
-    try:
-        _, err = proc.communicate("".join(f"{o}\n" for o in oids), timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
-        kill_group(proc)
-        proc.communicate()
         return f"no answer within {TIMEOUT} s"
-    if proc.returncode == 0:
+    if code == 0:
         return None
     lines = [ln.strip() for ln in err.splitlines() if ln.strip()]
     fatal = [ln for ln in lines if ln.startswith(("fatal:", "error:"))]
-    return (fatal or lines or [f"git exited with {proc.returncode}"])[0]
+    return (fatal or lines or [f"git exited with {code}"])[0]

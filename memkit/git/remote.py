@@ -32,21 +32,24 @@ _SAFE = (
 TIMEOUT = 300  # seconds for any one git command, the network included
 
 
-def _run(args: list[str], cwd: Path | None) -> tuple[int, str, str]:
-    """Run git with a time bound; on timeout kill its whole process group (ssh and
-    remote helpers included, which would otherwise hold the pipes open)."""
+def run(
+    args: list[str], cwd: str | Path | None, env: dict[str, str], stdin: str | None = None
+) -> tuple[int, str, str]:
+    """`git ARGS` in `cwd` with `env`, given `stdin`, within TIMEOUT: (exit code, stdout,
+    stderr). On timeout its whole process group (ssh and remote helpers included, which
+    would otherwise hold the pipes open) is killed and TimeoutExpired raised."""
     proc = subprocess.Popen(
-        ["git", *_SAFE, *args],
+        ["git", *args],
         cwd=cwd,
-        env={**os.environ, **_ENV},
-        stdin=subprocess.DEVNULL,
+        env=env,
+        stdin=subprocess.DEVNULL if stdin is None else subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
     )
     try:
-        out, err = proc.communicate(timeout=TIMEOUT)
+        out, err = proc.communicate(stdin, timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
         kill_group(proc)
         proc.communicate()
@@ -68,7 +71,7 @@ def kill_group(proc: subprocess.Popen[str]) -> None:
 
 def _git(args: list[str], what: str, cwd: Path | None = None) -> str:
     try:
-        code, out, err = _run(args, cwd)
+        code, out, err = run([*_SAFE, *args], cwd, {**os.environ, **_ENV})
     except FileNotFoundError:
         raise GitError("the `git` command is not installed; memkit needs it to fetch") from None
     except subprocess.TimeoutExpired:

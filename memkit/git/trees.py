@@ -24,10 +24,10 @@ def _entry(odb: Any, tree: bytes, name: str, want_tree: bool) -> bytes | None:
     start = 0
     while (at := data.find(needle, start)) >= 0:
         end = at + len(needle)
-        if any(data[max(0, at - len(m)) : at] == m for m in modes):
-            before = at - len(next(m for m in modes if data[max(0, at - len(m)) : at] == m))
-            if before == 0 or before >= 20:  # an entry starts after the previous entry's id
-                return bytes(data[end : end + 20])
+        mode = next((m for m in modes if data[max(0, at - len(m)) : at] == m), b"")
+        before = at - len(mode)  # an entry starts after the previous entry's id
+        if mode and (before == 0 or before >= 20):
+            return bytes(data[end : end + 20])
         start = at + 1
     return None
 

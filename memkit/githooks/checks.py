@@ -106,7 +106,9 @@ def run_hook(
     if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps, opener):
         changed = recompile(store, today=today, key=opener.key)
         if changed:
-            return Outcome(err=(_regenerated(changed),), stop=True)
+            shown = capped(changed, see="`git status`")
+            review = "review the changes, `git add` them and commit again"
+            return Outcome(err=(f"memkit: regenerated {shown} from .memory/; {review}",), stop=True)
     if hook in ("pre-commit", "stale"):
         affected = affected_memories(store, staged, stamps, opener)
         report = tuple(describe(affected))
@@ -118,12 +120,7 @@ def run_hook(
 
 
 def merge_commit(
-    store: Store,
-    staged: list[str],
-    *,
-    today: dt.date,
-    stamps: Stamps | None = None,
-    opener: Opener | None = None,
+    store: Store, staged: list[str], *, today: dt.date, stamps: Stamps | None, opener: Opener
 ) -> Outcome:
     """What pre-merge-commit does on a merge git completes by itself: the merged memories
     must be valid, and the compiled files current. When they are not, they are
@@ -131,8 +128,7 @@ def merge_commit(
     merge commit's tree before this hook ran): `git commit` completes it, current."""
     from memkit.githooks.install import run_git
 
-    if stamps is None:
-        stamps = memory_stamps(str(store.root))
+    stamps = memory_stamps(str(store.root)) if stamps is None else stamps
     problems = invalid_memories(store, staged, stamps)
     if problems:
         stop = "memkit: the merged memories are invalid: fix them, `git add` and `git commit`"
@@ -172,11 +168,19 @@ def invalid_memories(
     touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
     if not touched:
         return []
-    from memkit.walk import undecodable
+    from memkit.walk import shown, undecodable
 
-    if any(undecodable(n) for n in touched):  # no record or index can hold it: named, not read
+    # A name not UTF-8: no record or index can hold it, and the store's load never sees
+    # it (memkit.walk leaves it out of every listing): named, not read.
+    if any(undecodable(n) for n in touched):
+        from memkit.errors import InvalidMemoryError
+        from memkit.store.loading import NAME_PROBLEM
+
+        bad = [
+            InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in touched if undecodable(n)
+        ]
         rest = [n for n in names if not undecodable(n)]
-        return undecodable_names(touched) + invalid_memories(store, rest, stamps, key=key)
+        return bad + invalid_memories(store, rest, stamps, key=key)
     if stamps is None:
         stamps = memory_stamps(str(store.root))
     if any(n.endswith(".md") and not (store.root / n).exists() for n in touched):
@@ -200,19 +204,7 @@ def invalid_memories(
     return lean
 
 
-def undecodable_names(names: list[str]) -> list[InvalidMemoryError]:
-    """A problem for each staged memory file whose name is not UTF-8 (memkit.walk leaves
-    such files out of every listing, so the store's load would not see them)."""
-    from memkit.errors import InvalidMemoryError
-    from memkit.store.loading import NAME_PROBLEM
-    from memkit.walk import shown, undecodable
-
-    return [InvalidMemoryError(shown(n), 1, "file", NAME_PROBLEM) for n in names if undecodable(n)]
-
-
-def compile_needed(
-    store: Store, names: list[str], stamps: Stamps | None = None, opener: Opener | None = None
-) -> bool:
+def compile_needed(store: Store, names: list[str], stamps: Stamps | None, opener: Opener) -> bool:
     """Whether the commit changes memories, memkit's config or templates, a compiled file,
     or a file a memory links to (the compiled files mark a memory whose code changed as
     possibly out of date, so `memkit compile --check` after the commit agrees)."""
@@ -220,7 +212,7 @@ def compile_needed(
         return True
     root = str(store.root)
     stamps = memory_stamps(root) if stamps is None else stamps
-    links, outputs = read_index(root, stamps, opener or Opener(root, store))
+    links, outputs = read_index(root, stamps, opener)
     return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
@@ -254,14 +246,6 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
     return done
 
 
-def _regenerated(changed: list[str]) -> str:
-    shown = capped(changed, see="`git status`")
-    return (
-        f"memkit: regenerated {shown} from .memory/; review the changes, "
-        "`git add` them and commit again"
-    )
-
-
 def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:
     """check_staged, or its equivalent when git committed from a temporary index.
 
@@ -284,7 +268,7 @@ def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkSta
 
 
 def affected_memories(
-    store: Store, names: list[str], stamps: Stamps | None = None, opener: Opener | None = None
+    store: Store, names: list[str], stamps: Stamps | None, opener: Opener
 ) -> list[Affected]:
     """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
 
@@ -292,8 +276,7 @@ def affected_memories(
     so), the staleness engine is not even loaded.
     """
     root = str(store.root)
-    stamps = memory_stamps(root) if stamps is None else stamps
-    links, _ = read_index(root, stamps, opener or Opener(root, store))
+    links, _ = read_index(root, memory_stamps(root) if stamps is None else stamps, opener)
     touched = relevant(names, links)
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []

@@ -105,8 +105,6 @@ def staged_work(
     if not os.path.isdir(os.path.join(root, MEMORY_DIR)):
         return None
     started = _begin(root) if record else None  # before the walk: see index.vouch
-    if opener is None and started is not None:
-        opener = Opener(root)
     wait = _start_diff(root)
     try:  # .memory/ is listed while git works out the staged names
         stamps, tree = memory_walk(root)
@@ -114,10 +112,10 @@ def staged_work(
         names = staged_names(root, wait)
     if not names and started is None:
         return None
-    if opener is not None:
-        opener.tree = tree
+    opener = opener or Opener(root)
+    opener.tree = tree
     index = read_index(root, stamps, opener)
-    if started is not None and opener is not None:
+    if started is not None:
         vouch(root, started, tree, opener.inode)  # never raises: it only saves time
     if not names or not relevant(names, *index):
         return None

@@ -91,9 +91,7 @@ def _write_attributes(path: Path, lines: list[str]) -> bool:
         kept.pop()
     new = "\n".join([*kept, *([""] if kept and block else []), *block])
     new = new + "\n" if new else ""
-    if new == text:
-        return False
-    if not new and not text.strip():
+    if new == text or not (new or text.strip()):  # unchanged, or blank either way
         return False
     atomic_write(path, new.encode("utf-8"))
     return True

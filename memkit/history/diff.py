@@ -128,8 +128,9 @@ def diff_range(
         new = snapshots.at_revision(repo, folder, head_id)
     else:
         new = snapshots.on_disk(store, files, sha256=len(base_id) == 64)
-    was, now = _differing(old, new)
-    files.want(was, now)
+    # the entries of each side that are not the same on the other: what the review reads
+    was = {m: v for m, v in old.items() if new.get(m) != v}
+    now = {m: v for m, v in new.items() if old.get(m) != v}
     git.prefetch(repo, files.missing([*was.values(), *now.values()]))  # a partial clone's, at once
     changes = _with_owners(store, _compare(old, new, files), new, files)
     files.save()
@@ -164,14 +165,6 @@ def _resolve(repo: Any, rev: str) -> str:
 
 
 # -------------------------------------------------------------- comparing
-
-
-def _differing(old: Snapshot, new: Snapshot) -> tuple[Snapshot, Snapshot]:
-    """The entries of each side that are not the same on the other (what a review reads)."""
-    return (
-        {m: v for m, v in old.items() if new.get(m) != v},
-        {m: v for m, v in new.items() if old.get(m) != v},
-    )
 
 
 def _compare(old: Snapshot, new: Snapshot, files: Memories) -> list[MemoryChange]:

@@ -15,7 +15,7 @@ from typing import Any
 from memkit import git
 from memkit import memory as mm
 from memkit.errors import GitError, MemoryNotFoundError
-from memkit.history.snapshots import is_memory_path
+from memkit.history.snapshots import is_memory_path, stem
 from memkit.memory import Memory
 from memkit.store import Store
 from memkit.walk import MEMORY_DIR
@@ -80,17 +80,13 @@ def repo_and_folder(store: Store) -> tuple[Any, str]:
     return repo, folder
 
 
-def repo_path(store: Store, folder: str, rel: str) -> str:
+def repo_path(folder: str, rel: str) -> str:
     """A path relative to the store root -> relative to the repository's top."""
     return f"{folder}/{rel[len(MEMORY_DIR) + 1 :]}"
 
 
 def _store_path(folder: str, path: str | None) -> str | None:
     return None if path is None else f"{MEMORY_DIR}/{path[len(folder) + 1 :]}"
-
-
-def _mid(path: str) -> str:
-    return path.rsplit("/", 1)[-1].removesuffix(".md")
 
 
 def _iso(seconds: int, offset: int) -> str:
@@ -101,7 +97,7 @@ def _iso(seconds: int, offset: int) -> str:
 def _parse(data: bytes | None, path: str) -> Memory | None:
     if data is None:
         return None
-    mem, _ = mm.parse_all(data, mid=_mid(path), path=path)
+    mem, _ = mm.parse_all(data, mid=stem(path), path=path)
     return mem
 
 
@@ -130,7 +126,7 @@ def _entry(repo: Any, folder: str, ch: git.FileChange, boundary: str | None = No
         old = _parse(git.read_blob(repo, ch.old_blob), old_path or "")
         new = _parse(git.read_blob(repo, ch.blob), path or "")
         fields, body = changed_parts(old, new)
-    date, mid = _iso(ch.time, ch.offset), _mid(path or old_path or "")
+    date, mid = _iso(ch.time, ch.offset), stem(path or old_path or "")
     return LogEntry(
         ch.commit, ch.author, ch.email, date, ch.message, mid, action, path, old_path, fields, body
     )
@@ -154,10 +150,10 @@ def _locate(
     rel = rel or on_disk(store, mid)
     current = None
     if rel is not None:
-        current = repo_path(store, folder, rel)
+        current = repo_path(folder, rel)
         if git.blob_at(repo, start, current) is not None:
             return current
-    if at_start := [p for p in git.files_at(repo, start, folder) if _mid(p) == mid]:
+    if at_start := [p for p in git.files_at(repo, start, folder) if stem(p) == mid]:
         return sorted(at_start)[0]
     if current is not None:
         return current  # new, or put back after a deletion: the walk tells
@@ -216,12 +212,12 @@ def version_at(store: Store, mid: str, rev: str) -> tuple[bytes, str, str]:
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "reading a memory at a revision")
     commit = str(git.resolve(repo, rev).id)
-    candidates = [p for p in git.files_at(repo, commit, folder) if _mid(p) == mid]
+    candidates = [p for p in git.files_at(repo, commit, folder) if stem(p) == mid]
     if not candidates:
         for entry in memory_log(store, mid).entries:
             for p in (entry.old_path, entry.path):
-                if p and git.blob_at(repo, commit, repo_path(store, folder, p)) is not None:
-                    candidates.append(repo_path(store, folder, p))
+                if p and git.blob_at(repo, commit, repo_path(folder, p)) is not None:
+                    candidates.append(repo_path(folder, p))
     if not candidates:
         raise MemoryNotFoundError(
             f"memory {mid!r} did not exist at {rev} ({commit[:12]}); "
@@ -239,7 +235,7 @@ def uncommitted(store: Store, mem: Memory) -> bool:
     head = git.head_commit(repo)
     if head is None:
         return True
-    data = git.blob_at(repo, head, repo_path(store, folder, mem.path))
+    data = git.blob_at(repo, head, repo_path(folder, mem.path))
     return data != store.read(store.root / mem.path)  # removed meanwhile: MemoryNotFoundError
 
 
@@ -276,7 +272,7 @@ def provenance(store: Store, mem: Memory, rev: str | None = None) -> Provenance 
         return Provenance(None, None, True, None, "the repository has no commits")
     if (
         rev is None
-        and git.blob_at(repo, head, repo_path(store, repo_and_folder(store)[1], mem.path)) is None
+        and git.blob_at(repo, head, repo_path(repo_and_folder(store)[1], mem.path)) is None
     ):
         return Provenance(None, None, True, None, "the file is not in HEAD")
     try:

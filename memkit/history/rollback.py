@@ -43,7 +43,7 @@ def _revert(store: Store, repo: Any, folder: str, mid: str, to: str | None) -> R
     kept = None
     if current is not None and current != data:
         head = git.head_commit(repo)
-        if head and git.blob_at(repo, head, repo_path(store, folder, store.rel(target))) != current:
+        if head and git.blob_at(repo, head, repo_path(folder, store.rel(target))) != current:
             kept = _keep(store, mid, current)  # text no commit has: never lose it
     if current != data:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -64,7 +64,7 @@ def _before_last_change(store: Store, repo: Any, folder: str, mid: str) -> str:
     rel = on_disk(store, mid)
     if rel is not None:
         data = (store.root / rel).read_bytes()
-        if git.blob_at(repo, head, repo_path(store, folder, rel)) not in (None, data):
+        if git.blob_at(repo, head, repo_path(folder, rel)) not in (None, data):
             return head  # the latest change is not committed yet
     entries = memory_log(store, mid, rel=rel).entries
     if not entries or entries[0].action == "added":

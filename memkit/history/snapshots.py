@@ -83,13 +83,9 @@ class Memories:
         found = self.disk.get(oid)
         return found if found is not None else self._read(oid)
 
-    def want(self, *snapshots: Snapshot) -> None:
-        """Look up the cached parses of these snapshots' files at once."""
-        self.cache.prefetch_blobs([(oid, path) for s in snapshots for path, oid in s.values()])
-
     def missing(self, entries: list[File]) -> list[str]:
         """The blob ids among `entries` ((path, blob id)) to read from the repository: not
-        on disk and with no cached parse."""
+        on disk and with no cached parse (the parses looked up at once, for load)."""
         self.cache.prefetch_blobs([(oid, path) for path, oid in entries])
         blobs = self.cache.blobs
         return sorted({o for p, o in entries if o not in self.disk and blobs.get((o, p)) is None})

@@ -24,7 +24,8 @@ from memkit.staleness.verdict import MEMORY_STATES, MemoryStatus
 from memkit.store import Loaded, Store
 
 HISTORY_COMMITS = 2000  # commits that touched memories, walked once for every memory's history
-REACH_FULL, REACH_SHORT, REACH_CUT = "full", "shortened", "cut"
+# How a compiled file carries a memory, best first: in full, shortened to a line, or cut.
+REACH = ("full", "shortened", "cut")
 
 
 @dataclass(frozen=True)
@@ -167,11 +168,7 @@ def _reach(
     for placed in plan.placed:  # every output, with what it holds in full, short or cut
         if "import" in placed.context:
             continue  # CLAUDE.md importing AGENTS.md: the memories are AGENTS.md's
-        for ids, how in (
-            (placed.full, REACH_FULL),
-            (placed.short, REACH_SHORT),
-            (placed.cut, REACH_CUT),
-        ):
+        for how, ids in zip(REACH, (placed.full, placed.short, placed.cut), strict=True):
             for mid in ids:
                 out.setdefault(mid, []).append(Reach(placed.path, placed.target, how))
     return {k: tuple(sorted(v, key=lambda r: r.path)) for k, v in out.items()}

@@ -21,11 +21,10 @@ from typing import Any
 from urllib.parse import quote
 
 from memkit.errors import MemkitError
-from memkit.report.model import Entry, Report
+from memkit.report.model import REACH, Entry, Report
 from memkit.store import Store
 
 TEMPLATE = "report.html.j2"
-REACH_ORDER = ("full", "shortened", "cut")
 # What keeps a page of 10,000 memories under 10 MB: the rest is one filter away.
 QUEUE_SHOWN = 500  # rows of the review queue
 HISTORY_SHOWN = 5  # commits per memory (`memkit log ID` has them all)
@@ -45,7 +44,7 @@ class View:
         """(target, best of full | shortened | cut) per agent: the files are in the overview."""
         best: dict[str, str] = {}
         for r in self.entry.reach:
-            if r.target not in best or REACH_ORDER.index(r.how) < REACH_ORDER.index(best[r.target]):
+            if r.target not in best or REACH.index(r.how) < REACH.index(best[r.target]):
                 best[r.target] = r.how
         return sorted(best.items())
 
@@ -75,8 +74,8 @@ def render(store: Store, report: Report, *, link_base: str | None = None) -> str
             css=css,
             js=js,
             csp=_policy(css, js),
-            href=_hrefs(link_base),
-            short=_short,
+            href=lambda path: None if link_base is None else link_base + quote(path, safe="/"),
+            short=lambda commit: (commit or "")[:12],
             stale_kinds=report.stale_by_kind(),
             queue=report.queue(),
             compiled=_compiled(report),
@@ -100,24 +99,11 @@ def _hash(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode()
 
 
-def _hrefs(base: str | None) -> Any:
-    """path -> a link to the file at `base`, or None without one."""
-
-    def href(path: str) -> str | None:
-        return None if base is None else base + quote(path, safe="/")
-
-    return href
-
-
-def _short(commit: str | None) -> str:
-    return (commit or "")[:12]
-
-
 def _compiled(report: Report) -> list[tuple[str, str, dict[str, int]]]:
     """Each compiled file with how many memories it holds in full, shortened and cut."""
     files: dict[tuple[str, str], dict[str, int]] = {}
     for e in report.entries:
         for r in e.reach:
-            counts = files.setdefault((r.path, r.target), dict.fromkeys(REACH_ORDER, 0))
+            counts = files.setdefault((r.path, r.target), dict.fromkeys(REACH, 0))
             counts[r.how] += 1
     return [(path, target, counts) for (path, target), counts in sorted(files.items())]

@@ -31,7 +31,7 @@ def load_all(store: Store, loaded: Loaded | None = None) -> Loaded:
     from memkit.sharing import team
     from memkit.store import Loaded
 
-    shared = team.load(store.root, store.config, store.private_dir())
+    shared = team.load(store)
     merged, _ = team.merge(own.memories, shared)
     return Loaded(tuple(merged), own.problems)
 
@@ -42,7 +42,7 @@ def shared_memory(store: Store, mid: str) -> Memory | None:
         return None
     from memkit.sharing import team
 
-    shared = team.load(store.root, store.config, store.private_dir())
+    shared = team.load(store)
     return next((m for m in shared.memories if m.id == mid), None)
 
 

@@ -69,20 +69,15 @@ class UserFile:
         return self.old != self.new
 
 
-def plan_user_files(
-    section: str | None, home: Path, agents: tuple[str, ...] = ()
-) -> list[UserFile]:
+def plan_user_files(section: str | None, home: Path) -> list[UserFile]:
     """The user-level files with memkit's section replaced by `section` (hand-written
-    text outside the markers kept byte for byte). Only agents whose folder exists are
-    written unless named in `agents`."""
+    text outside the markers kept byte for byte), of the agents whose folder exists."""
     from memkit.compile.markers import splice
 
     out = []
     for agent, rel in USER_FILES.items():
-        if agents and agent not in agents:
-            continue
         path = home / rel
-        if not agents and not path.parent.is_dir():
+        if not path.parent.is_dir():
             continue  # that agent is not installed for this user
         old = path.read_text("utf-8") if path.is_file() else None
         out.append(UserFile(agent, path, old, splice(old, section, str(path))))

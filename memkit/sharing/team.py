@@ -16,14 +16,17 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memkit import memory as mm
-from memkit.config import Config
 from memkit.errors import ConfigError, MemkitError
 from memkit.fsutil import atomic_write
 from memkit.memory import Memory
 from memkit.sharing.pins import LOCK, Pin, Source, read_lock, sources, write_lock
 from memkit.walk import SKIP_DIRS
+
+if TYPE_CHECKING:
+    from memkit.store import Store
 
 _CACHE_VERSION = 2
 # A store's memory never outranks the project's own: its `pin` is dropped and its
@@ -55,25 +58,17 @@ def mirror_of(private: Path, name: str) -> Path:
     return private / "stores" / f"{name}.git"
 
 
-def sync(
-    root: Path,
-    config: Config,
-    private: Path,
-    *,
-    update: bool = False,
-    names: Iterable[str] | None = None,
-) -> list[Synced]:
+def sync(store: Store, *, update: bool = False, names: Iterable[str] = ()) -> list[Synced]:
     """Fetch every configured store (or those named) at its pin; with `update`, move the
     pin to what `ref` names now. One store's failure is reported, the others go on."""
-    wanted = set(names or ())
-    pins = read_lock(root)
+    wanted, private = set(names), store.private_dir()
+    pins = read_lock(store.root)
     locked = dict(pins)
-    configured = sources(config)
+    configured = sources(store.config)
     unknown = wanted - {s.name for s in configured}
     if unknown:
-        raise ConfigError(
-            f"no store named {sorted(unknown)[0]!r} in [stores] of {config.path or 'config.toml'}"
-        )
+        where = store.config.path or "config.toml"
+        raise ConfigError(f"no store named {sorted(unknown)[0]!r} in [stores] of {where}")
     results = []
     for src in configured:
         if wanted and src.name not in wanted:
@@ -88,7 +83,7 @@ def sync(
     for name in [n for n in pins if n not in {s.name for s in configured}]:
         del pins[name]  # a store removed from the config loses its pin
     if pins != locked:
-        write_lock(root, pins)
+        write_lock(store.root, pins)
     return results
 
 
@@ -171,26 +166,21 @@ def _read(mirror: Path, src: Source, commit: str) -> Shared:
             continue
         if not src.keeps(got, rel):
             continue
-        # Verification records speak of that repository's code, not this one's.
-        mems.append(_shared(got, src.name))
+        # As this project sees it: from that store, unverified here (verification records
+        # speak of that repository's code), never pinned, its priority capped (the
+        # project's own memories rank first).
+        capped = min(got.priority, MAX_SHARED_PRIORITY)
+        mems.append(replace(got, origin=src.name, verified=None, pin=False, priority=capped))
     return Shared(tuple(mems), tuple(problems))
 
 
-def _shared(mem: Memory, name: str) -> Memory:
-    """A store's memory as this project sees it: from `name`, unverified here, never
-    pinned, its priority capped (the project's own memories rank first)."""
-    return replace(
-        mem, origin=name, verified=None, pin=False, priority=min(mem.priority, MAX_SHARED_PRIORITY)
-    )
-
-
-def load(root: Path, config: Config, private: Path) -> Shared:
+def load(store: Store) -> Shared:
     """Every configured store's memories at its pinned commit, read from the mirrors
     (no network). A store not synced yet is a problem saying to run `memkit sync`."""
-    configured = sources(config)
+    configured, private = sources(store.config), store.private_dir()
     if not configured:
         return Shared((), ())
-    pins = read_lock(root)
+    pins = read_lock(store.root)
     memories: list[Memory] = []
     problems: list[str] = []
     from memkit.git import remote
