@@ -123,16 +123,8 @@ class Case:
 
     def score(self, h: str, variant: str, rule: Rule) -> tuple[int, int, int, int, int, int]:
         """(prompts needing none, injected into them, injected, good, needed, prompts)."""
-        none_n = none_inj = inj = good = needed = 0
-        for prompt, want in self.prompts[h]:
-            got = self.run(prompt, variant, rule)
-            inj += len(got)
-            good += len(set(got) & set(want))
-            needed += len(want)
-            if not want:
-                none_n += 1
-                none_inj += len(got)
-        return none_n, none_inj, inj, good, needed, len(self.prompts[h])
+        picks = [(self.run(p, variant, rule), want) for p, want in self.prompts[h]]
+        return (*recall_eval.tally(picks), len(picks))
 
     def run(self, prompt: str, variant: str, rule: Rule) -> list[str]:
         sims = self.cos[variant][prompt]

@@ -181,6 +181,20 @@ def prompt_set(kind: str, which: str) -> list[tuple[str, list[str]]]:
     return sets.PROMPTS_MEMKIT
 
 
+def tally(picks: list[tuple[list[str], list[str]]]) -> tuple[int, int, int, int, int]:
+    """(prompts needing none, memories given to them, memories given, of them needed,
+    needed) over (given, needed) pairs, one a prompt."""
+    none_n = none_inj = inj = good = needed = 0
+    for got, want in picks:
+        inj += len(got)
+        good += len(set(got) & set(want))
+        needed += len(want)
+        if not want:
+            none_n += 1
+            none_inj += len(got)
+    return none_n, none_inj, inj, good, needed
+
+
 def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None:  # type: ignore[no-untyped-def]
     from memkit.agents.claude import indexer, recall, words
 
@@ -192,18 +206,13 @@ def prompt_eval(store, kind: str, halves: tuple[str, ...], show: bool) -> None: 
         missing = sorted({m for _, want in prompts for m in want} - known)
         if missing:
             sys.exit(f"recall_eval: prompts need ids not in the {kind} store: {missing}")
-        none_n = none_inj = inj = good = needed = 0
+        picks = []
         for prompt, want in prompts:
             got = words.about_prompt(idx, prompt, limit=limit)
-            ids = [m for m, _ in got]
-            inj += len(ids)
-            good += len(set(ids) & set(want))
-            needed += len(want)
-            if not want:
-                none_n += 1
-                none_inj += len(ids)
-            if show and set(ids) != set(want):
+            picks.append(([m for m, _ in got], want))
+            if show and set(picks[-1][0]) != set(want):
                 print(f"    {prompt!r}: want {want} got {got}")
+        none_n, none_inj, inj, good, needed = tally(picks)
         print(f"prompts {kind} {h}: {len(prompts)} ({none_n} needing no memory); limit {limit}")
         print(f"  injected per prompt needing none  {none_inj / max(1, none_n):.2f}")
         print(f"  precision of injected             {good / max(1, inj):.2f} ({good}/{inj})")
