@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from conftest import Invoke
 
-from memkit.agents.claude import ledger, receipts
+from memkit.agents.claude import receipts
 from memkit.store import Store
 
 SESSIONS = [
@@ -23,7 +23,7 @@ SESSIONS = [
 def project(store: Store) -> Path:
     for n, sid in enumerate(SESSIONS):
         given = receipts.Receipt(f"2026-11-2{n}T00:00:00Z", "file", "src/x.py", f"m{n}", 10)
-        ledger.append(ledger.receipts_file(str(store.root), sid), [given.to_record()])
+        receipts.write(receipts.receipts_path(store.root, sid), [given])
     return store.root
 
 
@@ -40,7 +40,7 @@ def test_a_unique_start_of_the_id_names_the_session(project: Path, run: Invoke) 
 def test_an_id_that_starts_others_is_still_itself(store: Store, run: Invoke) -> None:
     for n, sid in enumerate(["abc", "abcd"]):
         given = receipts.Receipt("2026-11-20T00:00:00Z", "file", "src/x.py", f"m{n}", 10)
-        ledger.append(ledger.receipts_file(str(store.root), sid), [given.to_record()])
+        receipts.write(receipts.receipts_path(store.root, sid), [given])
     assert memories(run("why", "abc").stdout) == ["m0"]
 
 

@@ -73,6 +73,11 @@ def read(path: Path) -> list[Receipt]:
     return out
 
 
+def write(path: Path, receipts: list[Receipt]) -> None:
+    """Append receipts, one O_APPEND write for all (concurrent hooks never interleave)."""
+    ledger.append(str(path), [r.to_record() for r in receipts])
+
+
 @dataclass(frozen=True)
 class Session:
     id: str
