@@ -42,10 +42,6 @@ class Summary:
     asked: str | None = None  # the session's first prompt (first line), from its transcript
     concluded: str | None = None  # what the session concluded: its last answer, redacted
 
-    @property
-    def worth_keeping(self) -> bool:
-        return bool(self.edited) or len(self.commands) >= MIN_COMMANDS
-
 
 def _unique(items: Iterable[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))
@@ -283,7 +279,7 @@ def save_episode(store: Store, summary: Summary, sid: str, *, today: dt.date) ->
     """Create or refresh the session's draft; a draft a person already took over is left alone."""
     from memkit.agents.proposals import check_agent_text, put_draft, require_draft_config
 
-    if not summary.worth_keeping:
+    if not summary.edited and len(summary.commands) < MIN_COMMANDS:
         return (
             f"session {sid} edited no file and ran fewer than {MIN_COMMANDS} commands: "
             "no episode saved"

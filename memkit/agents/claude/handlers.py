@@ -25,7 +25,6 @@ from memkit.agents.claude.payload import (
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
     from typing import Any
 
 
@@ -122,11 +121,3 @@ def _prune(root: str, today: str) -> None:
     except ValueError:
         return
     prune_journals(root, keep_days=JOURNAL_DAYS, today=day)
-
-
-HANDLERS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "post-tool-use": post_tool_use,
-    "pre-tool-use": pre_tool_use,
-    "user-prompt-submit": user_prompt_submit,
-    "session-start": session_start,
-}

@@ -37,8 +37,10 @@ def handle(
                 return out, ""
         elif event == "session-start":
             return handlers.session_start(payload, clock().isoformat() if clock else None), ""
-        elif event in handlers.HANDLERS:
-            return handlers.HANDLERS[event](payload), ""
+        elif event == "pre-tool-use":
+            return handlers.pre_tool_use(payload), ""
+        elif event == "user-prompt-submit":
+            return handlers.user_prompt_submit(payload), ""
         else:
             from memkit.agents.claude.drafts import stop
             from memkit.clock import today

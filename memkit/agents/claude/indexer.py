@@ -94,42 +94,36 @@ def _glob_keys(glob: str) -> list[tuple[str, str]]:
     return out
 
 
-class _Buckets:
-    def __init__(self, n: int) -> None:
-        self.n = n
-        self.f: list[dict[str, Any]] = [{} for _ in range(n)]
-        self.w: list[dict[str, Any]] = [{} for _ in range(n)]
-        self.e: list[dict[str, Any]] = [{} for _ in range(n)]
+def _add(buckets: dict[str, list[dict[str, Any]]], m: Memory, entry: list[Any]) -> None:
+    """File memory `m` (its index entry) in each section's buckets: by id, by the files,
+    folders and globs it is about, by its words."""
+    from memkit.compile.scopes import activation
 
-    def file_key(self, key: str, mid: str, entry: list[Any], linked: int, literal: int) -> None:
-        b = self.f[recall.fnv("k:" + key) % self.n]
-        b.setdefault("k", {}).setdefault(key, []).append([mid, linked, literal])
-        b.setdefault("m", {})[mid] = entry
+    n = len(buckets["e"])
 
-    def glob(self, key: str, pattern: str, mid: str, entry: list[Any], literal: int) -> None:
-        b = self.f[recall.fnv(key) % self.n]
-        b.setdefault("g", {}).setdefault(key, {}).setdefault(pattern, []).append([mid, literal])
-        b.setdefault("m", {})[mid] = entry
+    def keyed(section: str, key: str, hashed: str) -> Any:
+        b = buckets["f"][recall.fnv(hashed) % n]
+        got = b.setdefault(section, {}).setdefault(key, [] if section == "k" else {})
+        b.setdefault("m", {})[m.id] = entry
+        return got
 
-    def add(self, m: Memory, entry: list[Any]) -> None:
-        from memkit.compile.scopes import activation
-
-        self.e[recall.fnv(m.id) % self.n][m.id] = entry
-        if activation(m) == "manual":
-            return  # given only when asked for by id: never for a file or a prompt
-        for link in m.links:
-            self.file_key(link.partition("::")[0].rstrip("/"), m.id, entry, 1, 0)
-        for g in m.paths:
-            literal = len(re.sub(r"[*?\[\]{}]", "", g))
-            if not any(c in g for c in recall._WILD):
-                self.file_key(g.rstrip("/"), m.id, entry, 0, literal)
-                continue
-            for key, pattern in _glob_keys(g):
-                self.glob(key, pattern, m.id, entry, literal)
-        about = [*m.links, *m.paths]
-        text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
-        for w in set(words(text)):
-            self.w[recall.fnv(w) % self.n].setdefault(w, []).append(m.id)
+    buckets["e"][recall.fnv(m.id) % n][m.id] = entry
+    if activation(m) == "manual":
+        return  # given only when asked for by id: never for a file or a prompt
+    for link in m.links:
+        key = link.partition("::")[0].rstrip("/")
+        keyed("k", key, "k:" + key).append([m.id, 1, 0])
+    for g in m.paths:
+        literal = len(re.sub(r"[*?\[\]{}]", "", g))
+        if not any(c in g for c in recall._WILD):
+            keyed("k", g.rstrip("/"), "k:" + g.rstrip("/")).append([m.id, 0, literal])
+            continue
+        for key, pattern in _glob_keys(g):
+            keyed("g", key, key).setdefault(pattern, []).append([m.id, literal])
+    about = [*m.links, *m.paths]
+    text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
+    for w in set(words(text)):
+        buckets["w"][recall.fnv(w) % n].setdefault(w, []).append(m.id)
 
 
 def build_bytes(root: str, today: str) -> bytes:
@@ -164,13 +158,13 @@ def build(store: Store, *, today: dt.date) -> bytes:
     n = 16
     while n < len(live) // 32 and n < 4096:
         n *= 2
-    buckets = _Buckets(n)
+    buckets: dict[str, list[dict[str, Any]]] = {k: [{} for _ in range(n)] for k in recall.SECTIONS}
     entries = {}
     for m in sorted(live, key=lambda m: m.id):
         entry = _entry(root, m, m.id in claude or m.id in rules)
         if entry is not None:
             entries[m.id] = entry
-            buckets.add(m, entry)
+            _add(buckets, m, entry)
     head["n"], head["b"] = len(entries), n
     start = _start(live, entries, claude)
     chunks: list[bytes] = []
@@ -178,7 +172,7 @@ def build(store: Store, *, today: dt.date) -> bytes:
     at = 0
     for kind in recall.SECTIONS:
         offsets[kind] = [at]
-        for chunk in getattr(buckets, kind):
+        for chunk in buckets[kind]:
             data = _dumps(chunk) if chunk else b""
             chunks.append(data)
             at += len(data)

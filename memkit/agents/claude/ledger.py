@@ -143,7 +143,10 @@ def head_commit(root: str) -> str:
         if not head.startswith("ref: "):
             return head
         ref = head[5:]
-        common = _common_dir(gd)
+        try:
+            common = os.path.realpath(os.path.join(gd, _read(os.path.join(gd, "commondir"))))
+        except (OSError, UnicodeDecodeError):
+            common = gd
         for base in (gd, common):
             loose = os.path.join(base, ref)
             if os.path.isfile(loose):
@@ -154,11 +157,3 @@ def head_commit(root: str) -> str:
     except (OSError, UnicodeDecodeError):
         return ""
     return ""
-
-
-def _common_dir(gd: str) -> str:
-    try:
-        common = _read(os.path.join(gd, "commondir"))
-    except (OSError, UnicodeDecodeError):
-        return gd
-    return os.path.realpath(os.path.join(gd, common))

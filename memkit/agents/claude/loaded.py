@@ -122,11 +122,11 @@ def _folder_file(root: str, folder: str, fallback: bool) -> str | None:
     return f"{base}{FALLBACK}" if fallback else None
 
 
-def startup_files(root: str, cwd: str) -> list[tuple[str, bytes]]:
-    """(path, bytes) of each file Claude Code loads at session start that may carry
-    memkit's text: CLAUDE.md in the root and each folder down to `cwd` (AGENTS.md
-    instead when the root has no CLAUDE.md), .claude/CLAUDE.md, their imports, the
-    rules without `paths`."""
+def at_start(root: str, cwd: str, at: str, why: str, commit: str) -> list[dict[str, object]]:
+    """The receipts for what the compiled files gave at session start: those of each file
+    Claude Code loads then that may carry memkit's text: CLAUDE.md in the root and each
+    folder down to `cwd` (AGENTS.md instead when the root has no CLAUDE.md),
+    .claude/CLAUDE.md, their imports, the rules without `paths`."""
     out: list[tuple[str, bytes]] = []
     fallback = _fallback(root)
     todo = [(".claude/CLAUDE.md", 0)]
@@ -150,7 +150,7 @@ def startup_files(root: str, cwd: str) -> list[tuple[str, bytes]]:
             if not path.startswith(("../", "/")) and path != "..":
                 todo.append((path, depth + 1))
     out += [(rel, data) for rel, data, globs in rules(root) if not globs]
-    return out
+    return [r for rel, data in out for r in _receipts(rel, data, at, "session-start", why, commit)]
 
 
 def _paths(data: bytes) -> list[str]:
@@ -210,14 +210,6 @@ def rules(root: str) -> list[tuple[str, bytes, list[str]]]:
                     rel = os.path.relpath(path, root).replace(os.sep, "/")
                     out.append((rel, data, _paths(data)))
     return out
-
-
-def at_start(root: str, cwd: str, at: str, why: str, commit: str) -> list[dict[str, object]]:
-    """The receipts for what the compiled files gave at session start."""
-    recs: list[dict[str, object]] = []
-    for rel, data in startup_files(root, cwd):
-        recs += _receipts(rel, data, at, "session-start", why, commit)
-    return recs
 
 
 def _nested(root: str, rel: str) -> list[str]:

@@ -124,24 +124,19 @@ def marks(root: str, chosen: list[tuple[str, list[Any]]], today: str) -> dict[st
             cache[mid] = [keys[mid], found.get(mid, "")]
         while len(cache) > MAX_VERDICTS:
             cache.pop(next(iter(cache)))
-        _save(path, json.dumps(cache, separators=(",", ":")).encode("ascii"))
+        import contextlib
+        from pathlib import Path
+
+        from memkit.fsutil import atomic_write
+
+        with contextlib.suppress(OSError):
+            data = json.dumps(cache, separators=(",", ":")).encode("ascii")
+            atomic_write(Path(path), data, fsync=False)
     return out
-
-
-def _save(path: str, data: bytes) -> None:
-    import contextlib
-    from pathlib import Path
-
-    from memkit.fsutil import atomic_write
-
-    with contextlib.suppress(OSError):
-        atomic_write(Path(path), data, fsync=False)
 
 
 def _staleness(root: str, ids: list[str], today: str) -> dict[str, str]:
     """{id: how its linked code changed} for the stale ones among `ids` (the engine)."""
-    if not ids:
-        return {}
     import datetime as dt
     from pathlib import Path
 

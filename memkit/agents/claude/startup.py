@@ -17,31 +17,21 @@ TYPE_CHECKING = False  # imported at session start: no typing, dataclasses nor p
 if TYPE_CHECKING:
     from typing import Any
 
+    # The SessionStart text; always-on (id, characters); described (id, characters, path);
+    # about the files touched (id, why, characters, blob); {id: (text, bytes)} read. A
+    # tuple: a dataclass (and inspect with it) would cost every session start ~15 ms.
+    Composed = tuple[
+        str,
+        list[tuple[str, int]],
+        list[tuple[str, int, str]],
+        list[tuple[str, str, int, str]],
+        dict[str, Any],
+    ]
+
 DESCRIBED = (
     "\n## Fetch when useful\n\nRead one with `memkit show ID` when its description "
     "fits the task.\n\n"
 )
-
-
-class Composed:
-    """The SessionStart text and what it gives. A plain class, not a dataclass: importing
-    dataclasses (and inspect with it) would cost every session start ~15 ms."""
-
-    __slots__ = ("chosen", "described", "files", "text", "texts")
-
-    def __init__(
-        self,
-        text: str,
-        chosen: list[tuple[str, int]],
-        described: list[tuple[str, int, str]],
-        files: list[tuple[str, str, int, str]],
-        texts: dict[str, Any],
-    ) -> None:
-        self.text = text
-        self.chosen = chosen  # always-on: (id, characters)
-        self.described = described  # (id, characters, path)
-        self.files = files  # about the files touched: (id, why, characters, blob)
-        self.texts = texts  # {id: (text, bytes)} of the memories read
 
 
 def start_text(
@@ -58,21 +48,22 @@ def start_text(
     got = _compose(index, today, files)
     if got is None:
         return None
+    text, chosen, described, more, texts = got
     at, commit = poa.now(), ledger.head_commit(index.root)
     recs: list[dict[str, object]] = []
     if source != "resume":  # a new session, /clear, a compaction: the context starts afresh
         recs.append({"at": at, "event": "start", "why": source or "startup", "id": "", "chars": 0})
     recs += at_start(index.root, cwd or index.root, at, f"loaded at {source or 'startup'}", commit)
-    given = [(m, "always on", n, ledger.blob_id(got.texts[m][1]), "") for m, n in got.chosen]
-    given += [(*f, "") for f in got.files]
+    given = [(m, "always on", n, ledger.blob_id(texts[m][1]), "") for m, n in chosen]
+    given += [(*f, "") for f in more]
     why = "described (activation: agent)"
-    given += [(m, why, n, _blob(index.root, p), "description") for m, n, p in got.described]
+    given += [(m, why, n, _blob(index.root, p), "description") for m, n, p in described]
     for mid, why, chars, blob, form in given:  # ledger.line leaves out an empty form
         rec = {"at": at, "event": "session-start", "why": why, "id": mid, "chars": chars}
         recs.append({**rec, "blob": blob, "commit": commit, "form": form})
     if sid:
         ledger.append(ledger.receipts_file(index.root, sid), recs)
-    return got.text
+    return text
 
 
 def _compose(index: recall.Index, today: str, files: list[str]) -> Composed | None:
@@ -100,7 +91,7 @@ def _compose(index: recall.Index, today: str, files: list[str]) -> Composed | No
     more: list[tuple[str, str, int, str]] = []
     if files:
         text, more = _for_files(index, files, text, len(note), today)
-    return Composed(text + note, chosen, lines, more, texts)
+    return text + note, chosen, lines, more, texts
 
 
 def start_picks(root: str, today: str) -> tuple[list[str], list[str]]:
@@ -109,7 +100,7 @@ def start_picks(root: str, today: str) -> tuple[list[str], list[str]]:
     got = asked(root, today, lambda idx: _compose(idx, today, []), thorough=True)
     if got is None:
         return [], []
-    return [m for m, _ in got.chosen], [m for m, _, _ in got.described]
+    return [m for m, _ in got[1]], [m for m, _, _ in got[2]]
 
 
 def _described(found: Any, text: str, room: int) -> tuple[str, list[tuple[str, int, str]]]:
