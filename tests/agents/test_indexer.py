@@ -1,12 +1,19 @@
 """The point-of-action index's write side (memkit.agents.claude.indexer): the digest of
-the memory files' stamps that SessionStart compares."""
+the memory files' stamps that SessionStart compares, and the index's bytes."""
 
 from __future__ import annotations
 
+import datetime
 import os
+import subprocess
+import sys
 from pathlib import Path
 
+from memkit import memory as mm
 from memkit.agents.claude.indexer import digest
+from memkit.store import Store
+
+DAY = datetime.date(2026, 11, 22)
 
 
 def _write(root: Path, rel: str, text: str) -> Path:
@@ -46,3 +53,26 @@ def test_the_digest_does_not_follow_a_linked_folder(tmp_path: Path) -> None:
     (tmp_path / ".memory" / "linked").symlink_to(tmp_path / "elsewhere")
     assert digest(str(tmp_path)) == before
     assert digest(str(tmp_path / "missing")) == digest(str(tmp_path / "also-missing"))
+
+
+def test_the_index_is_the_same_bytes_whatever_the_hash_seed(store: Store) -> None:
+    for n in range(20):  # many words a memory: several share a bucket of the index
+        title = " ".join(f"kw{n}x{k}" for k in range(40))
+        store.add(mm.new(title, "Body.", mid=f"m-{n}", today=DAY, tags=["network", "upload"]))
+    code = (
+        "import sys, datetime\n"
+        "from memkit.store import Store\n"
+        "from memkit.agents.claude import indexer\n"
+        "day = datetime.date(2026, 11, 22)\n"
+        "sys.stdout.buffer.write(indexer.build(Store(sys.argv[1]), today=day))\n"
+    )
+    built = {
+        subprocess.run(
+            [sys.executable, "-c", code, str(store.root)],
+            capture_output=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
+        for seed in ("1", "2", "3", "4")
+    }
+    assert len(built) == 1 and built.pop()

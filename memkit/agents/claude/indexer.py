@@ -122,7 +122,7 @@ def _add(buckets: dict[str, list[dict[str, Any]]], m: Memory, entry: list[Any]) 
             keyed("g", key, key).setdefault(pattern, []).append([m.id, literal])
     about = [*m.links, *m.paths]
     text = " ".join([m.title, m.title, *m.tags, *(x.replace("/", " ") for x in about)])
-    for w in set(words(text)):
+    for w in dict.fromkeys(words(text)):  # first-seen order: the same bytes every run
         buckets["w"][recall.fnv(w) % n].setdefault(w, []).append(m.id)
 
 
