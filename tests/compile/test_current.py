@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -156,6 +158,22 @@ def test_a_memory_written_just_now_is_known_by_its_bytes(
     data["fresh"]["rule-01.md"] = "0" * 64
     record.write_text(current.encode(data) or "", encoding="utf-8")
     assert not known(compiled)
+
+
+def test_a_memory_just_written_is_recorded_when_the_load_starts_late(
+    compiled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A busy machine: the store's load starts over two seconds after compile listed
+    .memory/, so the load no longer counts a file written just before as recent."""
+    monkeypatch.setattr(current, "RACY_NS", 2_000_000_000)
+    monkeypatch.setattr(loading, "_LAST", [])
+    late = SimpleNamespace(time_ns=lambda: time.time_ns() + 5_000_000_000)
+    monkeypatch.setattr(loading, "time", late)  # the load's clock: five seconds on
+    write_memory(compiled, "rule-01", memory(1, "More.\n"))
+    assert apply(plan(Store(compiled.root), today=TODAY))  # the compile records once written
+    data = current.decode((compiled.cache_dir / current.NAME).read_bytes())
+    assert data is not None and "rule-01.md" in data["fresh"]
+    assert known(compiled)
 
 
 @pytest.mark.parametrize("kind", ["added", "edited", "deleted"])
