@@ -153,7 +153,7 @@ class Before:
 
         if not self.known or self.entries is None:
             return
-        stats, now, lines = loaded.stats, self.now, []
+        stats, digests, now, lines = loaded.stats, loaded.digests, self.now, []
         for rel, st in self.entries:
             if st is None:
                 st = stats.get(f"{MEMORY_DIR}/{rel}")
@@ -162,7 +162,7 @@ class Before:
                     return
                 mtime, ctime = st.st_mtime_ns, st.st_ctime_ns
                 if now - (mtime if mtime > ctime else ctime) < RACY_NS:
-                    digest = _read_digest(loaded, f"{MEMORY_DIR}/{rel}")
+                    digest = digests.get(f"{MEMORY_DIR}/{rel}")
                     if digest is None:  # served from the parse cache though just changed
                         self.known = False
                         return
@@ -202,16 +202,6 @@ class Before:
 
         with contextlib.suppress(OSError):
             atomic_write(path, text.encode("utf-8", "surrogateescape"), fsync=False)
-
-
-def _read_digest(loaded: Any, rel: str) -> str | None:
-    """The SHA-256 of the bytes the load read of memory file `rel`; None when it took
-    the memory from the parse cache. The load digests the files changed within
-    2 * RACY_NS of its own clock: a load that started over RACY_NS after `Before` (a
-    busy machine) has the bytes of such a file among those it parsed afresh instead."""
-    digest = loaded.digests.get(rel)
-    raw = loaded.fresh.get(rel) if digest is None else None
-    return sha256(raw).hexdigest() if raw is not None else digest
 
 
 def is_current(

@@ -41,8 +41,9 @@ class Loaded:
     """Every memory that parsed, and every problem with the ones that did not.
 
     `stats` are the stat results (lstat) of the memory files, taken before each was
-    read, keyed by path relative to the root; `digests` the SHA-256 of the bytes read
-    of those modified in the last 2 * RACY_NS (memkit.compile.current records both);
+    read, keyed by path relative to the root; `digests` the SHA-256 of the bytes of every
+    file read rather than taken from the parse cache (memkit.compile.current records
+    both for the files changed just before it listed .memory/);
     `fresh` the bytes of the memories this load parsed rather than took from the parse
     cache (the few edited since the last load), empty when more than FRESH_MAX were
     (compile remembers the valid ones for the pre-commit hook: memkit.hookvalid).
@@ -136,13 +137,12 @@ def _load(store: Any, files: list[tuple[str, str, os.stat_result]]) -> Loaded:
     problems: list[InvalidMemoryError] = []
     digests: dict[str, str] = {}
     fresh: dict[str, bytes] | None = {}
-    recent = time.time_ns() - 2 * RACY_NS
     for start in range(0, len(files), BATCH):
         batch = files[start : start + BATCH]
         # the cached memory, else the file's bytes; a problem, or None if it is gone
         found = [cache.get(rel, st) or _read(rel, full, st.st_size) for rel, full, st in batch]
-        for (rel, _, st), raw in zip(batch, found, strict=True):
-            if isinstance(raw, bytes) and max(st.st_mtime_ns, st.st_ctime_ns) > recent:
+        for (rel, _, _), raw in zip(batch, found, strict=True):
+            if isinstance(raw, bytes):
                 import hashlib
 
                 digests[rel] = hashlib.sha256(raw).hexdigest()
