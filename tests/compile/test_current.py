@@ -169,6 +169,9 @@ def test_a_memory_just_written_is_recorded_when_the_load_starts_late(
     monkeypatch.setattr(loading, "_LAST", [])
     late = SimpleNamespace(time_ns=lambda: time.time_ns() + 5_000_000_000)
     monkeypatch.setattr(loading, "time", late)  # the load's clock: five seconds on
+    # The copy's files are recent by their change times: a cached one would leave the
+    # record unwritten however the load timed it, so every file is read.
+    (compiled.cache_dir / loading.CACHE_NAME).unlink(missing_ok=True)
     write_memory(compiled, "rule-01", memory(1, "More.\n"))
     assert apply(plan(Store(compiled.root), today=TODAY))  # the compile records once written
     data = current.decode((compiled.cache_dir / current.NAME).read_bytes())
