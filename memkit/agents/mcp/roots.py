@@ -108,8 +108,7 @@ class Project:
                 tried.append(f"the client's roots (asking failed: {e})")
         else:
             tried.append("the client's roots (it declares none)")
-        found = pick(root_candidates(uris), tried)
-        found = found or pick([("the working directory", self.cwd)], tried)
+        found = pick([*root_candidates(uris), ("the working directory", self.cwd)], tried)
         if found is None:
             raise not_found(tried)
         self.store = Store(found)
