@@ -35,15 +35,12 @@ class State:
         self.root = root
         self.user = user  # the personal store (memkit --user)
 
-    def store(self) -> Store:
-        from memkit.store import Store, find_root
-
-        return Store(self.root.resolve() if self.root else find_root())
-
 
 def get_store(ctx: click.Context) -> Store:
-    state: State = ctx.find_object(State) or State()
-    return state.store()
+    from memkit.store import Store, find_root
+
+    root = (ctx.find_object(State) or State()).root
+    return Store(root.resolve() if root else find_root())
 
 
 def echo_json(data: Any) -> None:

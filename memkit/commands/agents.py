@@ -12,7 +12,7 @@ import click
 
 from memkit.agents.claude import EVENTS
 from memkit.capped import capped
-from memkit.commands._common import commit_option, commit_written, get_store, table, today
+from memkit.commands._common import State, commit_option, commit_written, get_store, table, today
 from memkit.errors import MemkitError
 
 if TYPE_CHECKING:
@@ -32,10 +32,8 @@ def mcp(ctx: click.Context) -> None:
     --mcp` (writes .mcp.json and .cursor/mcp.json).
     """
     from memkit.agents.mcp.server import serve
-    from memkit.commands._common import State
 
-    state: State = ctx.find_object(State) or State()
-    serve(state.root, today)
+    serve((ctx.find_object(State) or State()).root, today)
 
 
 @click.command("import")

@@ -13,7 +13,6 @@ from memkit.errors import MemkitError
 if TYPE_CHECKING:
     from memkit.audit.suggest import Suggestion
     from memkit.memory import Memory
-    from memkit.staleness.record import Fingerprinter
     from memkit.store import Store
 
 
@@ -74,27 +73,22 @@ def _accept(found: Iterable[Suggestion]) -> str:
     return " ".join(shlex.quote(s.link) for s in found)
 
 
-def hint(store: Store, mem: Memory, printer: Fingerprinter | None = None) -> None:
-    """After `add` or `import`: one line on stderr naming the links the text suggests."""
-    from memkit.audit.suggest import suggest_links
-
-    try:
-        found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links, printer=printer)
-    except (OSError, MemkitError):  # a suggestion is never worth failing the write for
-        return
-    if found:
-        accept = f"accept with `memkit link {mem.id} {_accept(found)}`"
-        click.echo(printable(f"suggested links for {mem.id}: {accept}"), err=True)
-
-
 def hints(store: Store, mems: Iterable[Memory]) -> None:
-    """hint() for each memory, reading the work tree once: a manifest, a lock file or a
-    config file many memories mention is parsed once for all of them."""
+    """After `add` or `import`: one line on stderr for each memory, naming the links its
+    text suggests. The work tree is read once: a manifest, a lock file or a config file
+    many memories mention is parsed once for all of them."""
+    from memkit.audit.suggest import suggest_links
     from memkit.staleness.record import Fingerprinter
 
-    try:
+    try:  # a suggestion is never worth failing the write for
         printer = Fingerprinter(store.root)
     except (OSError, MemkitError):
         return
     for mem in mems:
-        hint(store, mem, printer)
+        try:
+            found = suggest_links(store.root, mem.body.lstrip("\n"), mem.links, printer=printer)
+        except (OSError, MemkitError):
+            continue
+        if found:
+            accept = f"accept with `memkit link {mem.id} {_accept(found)}`"
+            click.echo(printable(f"suggested links for {mem.id}: {accept}"), err=True)

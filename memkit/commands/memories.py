@@ -119,9 +119,9 @@ def add(
         mem = dataclasses.replace(mem, verified=verified)
     saved = store.add(mem, allow_secret=allow_secret, exact_id=mid is not None)
     click.echo(saved.id)
-    from memkit.commands.links import hint
+    from memkit.commands.links import hints
 
-    hint(store, saved)
+    hints(store, [saved])
     if do_commit:
         commit_written(store, [saved.path], f"memkit: add {saved.id}: {saved.title}")
 

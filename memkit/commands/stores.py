@@ -33,18 +33,16 @@ def sync(ctx: click.Context, names: tuple[str, ...], update: bool) -> None:
         return
     with store.lock():
         results = team.sync(store, update=update, names=names)
-    failed = False
     for r in results:
         if r.action == "error":
-            failed = True
             click.echo(f"memkit: {r.message}", err=True)
             continue
         moved = f" (was {r.old[:12]})" if r.action == "updated" else ""
         click.echo(f"{r.name}: {r.action} at {r.commit[:12]}{moved}, {r.count} memories")
     shared = team.load(store)
-    failed_names = tuple(f"store {r.name} " for r in results if r.action == "error")
+    failed = tuple(f"store {r.name} " for r in results if r.action == "error")
     for p in shared.problems:
-        if not p.startswith(failed_names):  # said once, above
+        if not p.startswith(failed):  # said once, above
             warn(p)
     for note in team.merge(store.load().memories, shared)[1]:
         warn(note)

@@ -10,7 +10,8 @@ import pytest
 from conftest import Invoke, git, write_files
 
 from memkit.agents.adopt.markdown import parse
-from memkit.agents.adopt.scope import split_globs
+from memkit.agents.adopt.scope import Scope, scope_of, split_globs
+from memkit.agents.adopt.sources import Source
 from memkit.store import Store
 
 
@@ -164,6 +165,33 @@ def test_descriptions_and_on_demand_rules(run: Invoke, store: Store) -> None:
     assert (db.description, db.paths) == ("Database rules", ("db/**",))
     assert (mems["performance-work"].activation, mems["ops"].activation) == ("agent", "manual")
     assert run("validate").stdout == "6 memories, all valid\n"
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind", "meta", "want"),
+    [
+        (".windsurf/rules/a.md", "windsurf-rule", {"trigger": "glob", "globs": "*.py"}, ("*.py",)),
+        (".windsurf/rules/a.md", "windsurf-rule", {"trigger": "always_on"}, ()),
+        (".windsurf/rules/a.md", "windsurf-rule", {"trigger": "model_decision"}, "manual"),
+        (
+            ".kiro/steering/a.md",
+            "kiro",
+            {"inclusion": "fileMatch", "fileMatchPattern": "a/*"},
+            ("a/*",),
+        ),
+        (".kiro/steering/a.md", "kiro", {"inclusion": "auto", "description": "Ops"}, "agent"),
+        (".kiro/steering/a.md", "kiro", {}, ()),
+    ],
+)
+def test_windsurf_triggers_and_kiro_inclusions(
+    rel: str, kind: str, meta: dict[str, str], want: tuple[str, ...] | str
+) -> None:
+    src = Source(rel, Path(rel), kind, False, "")
+    scope = scope_of(src, dict(meta))
+    if isinstance(want, str):  # on demand: no paths, this activation
+        assert (scope.paths, scope.activation) == ((), want)
+    else:
+        assert scope == Scope(want, meta.get("description"))
 
 
 def test_cline_workflows_and_hook_docs_stay_on_demand(run: Invoke, store: Store) -> None:

@@ -238,8 +238,6 @@ def _memory(s: Section, paths: tuple[str, ...], today: dt.date, allow_secret: bo
         fields |= dict(description=s.scope.description, activation=s.scope.activation)
         fields |= dict(type=guess_type(s.title), source=s.source, order=s.order or None)
         mem = mm.new(s.title, s.body, mid=mm.slugify(s.name or s.title), today=today, **fields)
-    except SecretError:
-        raise
     except MemkitError as e:
         raise MemkitError(f"{s.source}: cannot become a memory: {e}") from None
     check_secrets(mm.dumps(mem), s.source, allow_secret, mem=mem)

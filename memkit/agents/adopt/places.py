@@ -52,29 +52,24 @@ def _label(path: Path, home: Path) -> str:
         return str(path)
 
 
-def _settings_dir(path: Path, base: Path) -> Path | None:
-    """`autoMemoryDirectory` from one Claude Code settings file, if it names one."""
+def _user_setting(settings: Path, trees: tuple[Path, ...]) -> Path | None:
+    """`autoMemoryDirectory` from the user's own Claude Code settings, never from a file of
+    the work tree: a committed `.claude/settings.local.json` (or a config folder inside the
+    repository) naming a folder outside would have `--harvest` read it into drafts."""
     from memkit.fsutil import read_regular
 
+    real = Path(os.path.realpath(settings))
+    if any(real.is_relative_to(os.path.realpath(t)) for t in trees):
+        return None
     try:
-        data = json.loads(read_regular(path, limit=MAX_SETTINGS, what=str(path)))
+        data = json.loads(read_regular(settings, limit=MAX_SETTINGS, what=str(settings)))
     except (OSError, ValueError, UnicodeDecodeError):
         return None  # no file, or unreadable: Claude Code ignores it too
     value = data.get("autoMemoryDirectory") if isinstance(data, dict) else None
     if not isinstance(value, str) or not value.strip():
         return None
     found = Path(os.path.expanduser(value.strip())) if value.startswith("~") else Path(value)
-    return found if found.is_absolute() else base / found
-
-
-def _user_setting(settings: Path, trees: tuple[Path, ...]) -> Path | None:
-    """`autoMemoryDirectory` from the user's own Claude Code settings, never from a file of
-    the work tree: a committed `.claude/settings.local.json` (or a config folder inside the
-    repository) naming a folder outside would have `--harvest` read it into drafts."""
-    real = Path(os.path.realpath(settings))
-    if any(real.is_relative_to(os.path.realpath(t)) for t in trees):
-        return None
-    return _settings_dir(settings, trees[-1])
+    return found if found.is_absolute() else trees[-1] / found
 
 
 def claude_memory_dirs(main_root: Path, root: Path, env: Mapping[str, str]) -> list[Path]:

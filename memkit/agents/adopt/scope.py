@@ -15,6 +15,11 @@ from dataclasses import dataclass
 from memkit.agents.adopt.sources import Source
 
 ALWAYS_GLOBS = frozenset({"**", "**/*", "*", "**/*.*", "/**", "./**"})
+# kind: (its mode key, the mode scoped by globs, the key holding them, the mode the agent decides)
+_MODES = {
+    "windsurf-rule": ("trigger", "glob", "globs", "model_decision"),
+    "kiro": ("inclusion", "fileMatch", "fileMatchPattern", "auto"),
+}
 
 
 @dataclass(frozen=True)
@@ -76,19 +81,13 @@ def scope_of(src: Source, meta: dict[str, str | list[str]]) -> Scope:
         if globs:
             return Scope(_under(src.folder, globs), desc)
         return Scope(folder, desc, "agent" if desc else "manual")
-    if kind == "windsurf-rule":
-        trigger = str(meta.get("trigger", "always_on")).strip()
-        if trigger == "glob":
-            return Scope(_under("", split_globs(meta.get("globs"))), desc)
-        if trigger in ("manual", "model_decision"):
-            return Scope((), desc, "agent" if trigger == "model_decision" and desc else "manual")
-        return Scope((), desc)
-    if kind == "kiro":
-        inclusion = str(meta.get("inclusion", "always")).strip()
-        if inclusion == "fileMatch":
-            return Scope(_under("", split_globs(meta.get("fileMatchPattern"))), desc)
-        if inclusion in ("manual", "auto"):
-            return Scope((), desc, "agent" if inclusion == "auto" and desc else "manual")
+    if kind in _MODES:  # any other mode (always_on, always, none) is always on
+        key, glob, globs_key, agent = _MODES[kind]
+        mode = str(meta.get(key, "")).strip()
+        if mode == glob:
+            return Scope(_under("", split_globs(meta.get(globs_key))), desc)
+        if mode in ("manual", agent):
+            return Scope((), desc, "agent" if mode == agent and desc else "manual")
         return Scope((), desc)
     if kind == "cline" and src.rel.startswith((".clinerules/workflows/", ".clinerules/hooks/")):
         return Scope((), desc, "manual")

@@ -107,13 +107,7 @@ def file_context(
     root = str(store.root)
     shared = "stores" in store.config.data
     rels = None if query or shared or not files else _plain_files(root, files)
-    paths = None
-    if rels is not None:
-        idx = index(root, today.isoformat())
-        try:
-            paths = _named(idx, rels)
-        finally:
-            idx.close()
+    paths = None if rels is None else asked(root, today.isoformat(), lambda i: _named(i, rels))
     return build_context(
         store,
         files=files,

@@ -26,11 +26,6 @@ class NoProjectError(MemkitError):
     """No candidate led to a folder holding .memory/."""
 
 
-def _find(start: str) -> Path | None:
-    here = Path(os.path.realpath(start))
-    return next((p for p in (here, *here.parents) if (p / ".memory").is_dir()), None)
-
-
 def environment_candidates(env: Mapping[str, str]) -> list[tuple[str, str]]:
     """(where it came from, folder) from the agents' environment variables."""
     out = []
@@ -58,7 +53,8 @@ def pick(candidates: Iterable[tuple[str, str]], tried: list[str]) -> Path | None
         if not os.path.isabs(folder) or "\x00" in folder:
             tried.append(f"{origin} ({folder!r} is not an absolute path)")
             continue
-        found = _find(folder)
+        here = Path(os.path.realpath(folder))
+        found = next((p for p in (here, *here.parents) if (p / ".memory").is_dir()), None)
         if found is not None:
             return found
         tried.append(f"{origin} ({folder}: no .memory/ there or above)")
@@ -73,14 +69,6 @@ def explicit(root: Path | None) -> Path | None:
     if not (real / ".memory").is_dir():
         raise NoProjectError(f"--root {root}: no .memory/ directory there (run `memkit init`)")
     return real
-
-
-def not_found(tried: list[str]) -> NoProjectError:
-    return NoProjectError(
-        "memkit found no project to serve: tried "
-        + "; ".join(tried or ["nothing"])
-        + ". Start the server with `memkit --root DIR mcp`, or run `memkit init` in the project"
-    )
 
 
 class Project:
@@ -108,9 +96,11 @@ class Project:
                 tried.append(f"the client's roots (asking failed: {e})")
         else:
             tried.append("the client's roots (it declares none)")
-        found = pick(root_candidates(uris), tried)
-        found = found or pick([("the working directory", self.cwd)], tried)
+        found = pick([*root_candidates(uris), ("the working directory", self.cwd)], tried)
         if found is None:
-            raise not_found(tried)
+            raise NoProjectError(
+                f"memkit found no project to serve: tried {'; '.join(tried or ['nothing'])}. "
+                "Start the server with `memkit --root DIR mcp`, or run `memkit init` in the project"
+            )
         self.store = Store(found)
         return self.store

@@ -126,9 +126,8 @@ def find(
     type: str | None = None,
     tag: str | None = None,
 ) -> list[dict[str, Any]]:
-    """Ranked hits for `query` among active memories, stale ones marked."""
-    if type is not None and type not in mm.TYPES:
-        raise MemkitError(f"unknown type {type!r}; use one of: {', '.join(mm.TYPES)}")
+    """Ranked hits for `query` among active memories, stale ones marked (the server
+    refuses a `type` that is not one of memkit's before this is called)."""
     from memkit.search import search as run
     from memkit.search.rank import staleness_checker
 
