@@ -102,7 +102,8 @@ class Case:
         every = [p for h in self.prompts.values() for p, _ in h]
         self.pools = {}  # prompt -> (ids sharing any word, ids sharing a word not everyday)
         for p in every:
-            scores, _, rare = words._shared_words(idx, p, max(1, idx.count))
+            said = list(dict.fromkeys(words.words(p[:4000])))  # as about_prompt reads it
+            scores, _, rare = words._shared_words(idx, said, max(1, idx.count))
             self.pools[p] = (set(scores), set(rare))
         pvec = model.embed(every)
         self.cos: dict[str, dict[str, np.ndarray]] = {}  # variant -> prompt -> cosines
