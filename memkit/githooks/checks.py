@@ -186,8 +186,6 @@ def invalid_memories(
     if any(n not in stamps for n in touched):
         store.config.section("compile")  # a ConfigError names the file and the fix
     staged = {n for n in touched if n in stamps}
-    if not staged:
-        return []
     from memkit.validation import validate_files
 
     clean: dict[str, tuple[bytes, Memory]] = {}
