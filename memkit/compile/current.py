@@ -190,9 +190,8 @@ class Before:
             return
         if static_key(self.root, self.today) != self.key:
             return
-        data = {"version": VERSION, "key": self.key, "tree": self.tree, "fresh": self.fresh,
-                "seen": after, "stale": stale}  # fmt: skip
-        data.update(files=said.files, notes=said.notes)
+        data = {"key": self.key, "tree": self.tree, "fresh": self.fresh, "seen": after,
+                "stale": stale, "files": said.files, "notes": said.notes}  # fmt: skip
         from memkit.atomicwrite import atomic_write
 
         text = encode(data)

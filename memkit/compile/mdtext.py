@@ -113,8 +113,6 @@ def _close_html(text: str) -> str:
 def _demote(text: str, level: int) -> str:
     top = min((len(m.group(2)) for m in _TOP_ATX.finditer(text)), default=level)
     shift = max(0, level - top)  # no heading (a `#` indented as code): nothing to shift
-    if not shift:
-        return text
     return _TOP_ATX.sub(lambda m: m.group(1) + "#" * min(6, len(m.group(2)) + shift), text)
 
 

@@ -73,7 +73,6 @@ class Renderer:
 
     def render(self, template_name: str, /, **context: Any) -> str:
         import jinja2
-        import jinja2.sandbox
 
         if self._env is None:
             self._env = _environment(self.root, self.cache, overrides=self.overrides)

@@ -90,10 +90,9 @@ def run_hook(
     store.require()
     opener = opener or Opener(str(store.root), store)
     opener.today(today.isoformat())
+    stamps = memory_stamps(str(store.root)) if stamps is None else stamps
     if hook == "pre-merge-commit":
         return merge_commit(store, staged, today=today, stamps=stamps, opener=opener)
-    if stamps is None and hook in ("pre-commit", "stale"):
-        stamps = memory_stamps(str(store.root))
     if hook in ("pre-commit", "validate"):
         if hook == "validate":
             problems = validate(store)
@@ -120,7 +119,7 @@ def run_hook(
 
 
 def merge_commit(
-    store: Store, staged: list[str], *, today: dt.date, stamps: Stamps | None, opener: Opener
+    store: Store, staged: list[str], *, today: dt.date, stamps: Stamps, opener: Opener
 ) -> Outcome:
     """What pre-merge-commit does on a merge git completes by itself: the merged memories
     must be valid, and the compiled files current. When they are not, they are
@@ -128,7 +127,6 @@ def merge_commit(
     merge commit's tree before this hook ran): `git commit` completes it, current."""
     from memkit.githooks.install import run_git
 
-    stamps = memory_stamps(str(store.root)) if stamps is None else stamps
     problems = invalid_memories(store, staged, stamps)
     if problems:
         stop = "memkit: the merged memories are invalid: fix them, `git add` and `git commit`"
@@ -188,8 +186,6 @@ def invalid_memories(
     if any(n not in stamps for n in touched):
         store.config.section("compile")  # a ConfigError names the file and the fix
     staged = {n for n in touched if n in stamps}
-    if not staged:
-        return []
     from memkit.validation import validate_files
 
     clean: dict[str, tuple[bytes, Memory]] = {}
@@ -204,15 +200,13 @@ def invalid_memories(
     return lean
 
 
-def compile_needed(store: Store, names: list[str], stamps: Stamps | None, opener: Opener) -> bool:
+def compile_needed(store: Store, names: list[str], stamps: Stamps, opener: Opener) -> bool:
     """Whether the commit changes memories, memkit's config or templates, a compiled file,
     or a file a memory links to (the compiled files mark a memory whose code changed as
     possibly out of date, so `memkit compile --check` after the commit agrees)."""
     if any(n.startswith(MEMORY_DIR + "/") for n in names):
         return True
-    root = str(store.root)
-    stamps = memory_stamps(root) if stamps is None else stamps
-    links, outputs = read_index(root, stamps, opener)
+    links, outputs = read_index(str(store.root), stamps, opener)
     return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
@@ -268,15 +262,14 @@ def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkSta
 
 
 def affected_memories(
-    store: Store, names: list[str], stamps: Stamps | None, opener: Opener
+    store: Store, names: list[str], stamps: Stamps, opener: Opener
 ) -> list[Affected]:
     """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
 
     `names` are the staged paths: when none is a linked file (the derived index says
     so), the staleness engine is not even loaded.
     """
-    root = str(store.root)
-    links, _ = read_index(root, memory_stamps(root) if stamps is None else stamps, opener)
+    links, _ = read_index(str(store.root), stamps, opener)
     touched = relevant(names, links)
     if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
         return []

@@ -210,9 +210,9 @@ def _first_alias_line(text: str) -> int | None:
     return None
 
 
-def check_aliases(text: str, limit: int = MAX_ALIASED) -> None:
+def check_aliases(text: str) -> None:
     """YAMLLoadError, at the line of the alias that does it, when the aliases of the first
-    document of `text` add more than `limit` values to it (counted from parser events, in
+    document of `text` add more than MAX_ALIASED values to it (counted from parser events, in
     one pass: the document is never built)."""
     import yaml
 
@@ -223,10 +223,10 @@ def check_aliases(text: str, limit: int = MAX_ALIASED) -> None:
         if isinstance(event, yaml.AliasEvent):
             n = sizes.get(event.anchor or "", 1)
             count, added = count + n, added + n
-            if added > limit:
+            if added > MAX_ALIASED:
                 raise YAMLLoadError(
                     f"YAML aliases (*{event.anchor} and others) expand the document past "
-                    f"memkit's limit of {limit:,} values, as an alias bomb does; write the "
+                    f"memkit's limit of {MAX_ALIASED:,} values, as an alias bomb does; write the "
                     "values out, or use fewer aliases of large anchors",
                     None if event.start_mark is None else int(event.start_mark.line),
                 )

@@ -1,9 +1,9 @@
 """The memory report: one self-contained HTML page of what the project remembers.
 
 model gathers memories, verdicts, history, compiled-file reach and the pull-request
-review from the core; codemap places memories on the code's folders; codediff shows
-the code change behind each stale link; page renders it all through the compile
-templates. `build_page` is what `memkit report` runs.
+review from the core, and places memories on the code's folders; codediff shows the
+code change behind each stale link; page renders it all through the compile templates.
+`build_page` is what `memkit report` runs.
 """
 
 from __future__ import annotations

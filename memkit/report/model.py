@@ -19,13 +19,15 @@ from memkit.history.diff import Review
 from memkit.history.provenance import LogEntry
 from memkit.memory import STATUSES, TYPES, Memory
 from memkit.report.codediff import CodeChange
-from memkit.report.codemap import Node
 from memkit.staleness.verdict import MEMORY_STATES, MemoryStatus
 from memkit.store import Loaded, Store
 
 HISTORY_COMMITS = 2000  # commits that touched memories, walked once for every memory's history
 # How a compiled file carries a memory, best first: in full, shortened to a line, or cut.
 REACH = ("full", "shortened", "cut")
+# Worst first: what colours a folder of the code map when its memories disagree.
+SEVERITY = ("stale", "expired", "unverified", "draft", "review-due", "fresh")
+WILDCARDS = frozenset("*?[{")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,25 @@ class Entry:
     def age(self) -> dt.date:
         m = self.memory
         return m.updated or m.created or dt.date.min
+
+
+@dataclass(frozen=True)
+class Node:
+    name: str
+    path: str
+    glob: bool  # a scope glob rather than a linked file or a folder
+    memories: tuple[tuple[str, str], ...]  # (id, freshness) linked or scoped here
+    children: tuple[Node, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """Memories here and below (a memory counts once per place it names)."""
+        return len(self.memories) + sum(c.total for c in self.children)
+
+    @property
+    def worst(self) -> str:
+        states = {f for _, f in self.memories} | {c.worst for c in self.children}
+        return next((s for s in SEVERITY if s in states), "fresh")
 
 
 @dataclass(frozen=True)
@@ -94,7 +115,6 @@ class Report:
 def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
     """Everything the report shows, for the store as it is on disk."""
     from memkit.report.codediff import code_changes
-    from memkit.report.codemap import build_map
     from memkit.staleness import check_store
 
     store.require()
@@ -122,20 +142,55 @@ def collect(store: Store, *, today: dt.date, base: str | None = None) -> Report:
 
         review = diff_range(store, base)
     problems = tuple(str(p) for p in loaded.problems)
-    codemap = build_map(entries_by_path(entries))
+    codemap = code_map(entries)
     return Report(store.root.name, today, head, entries, codemap, recent, review, problems)
 
 
-def entries_by_path(entries: Sequence[Entry]) -> dict[str, list[tuple[str, str]]]:
-    """path or glob -> [(memory id, freshness)], from links (files) and scopes (globs)."""
+def code_map(entries: Sequence[Entry]) -> tuple[Node, ...]:
+    """The map of the code: the files memories link to and the globs they are scoped to,
+    placed in a tree by their folders (a glob under the folders before its first
+    wildcard), top-level nodes sorted by name. Each node carries its own memories and
+    the worst freshness found anywhere under it, so gaps and hot spots show at a glance."""
     from memkit.staleness.links import Link
 
-    out: dict[str, list[tuple[str, str]]] = {}
+    by_path: dict[str, list[tuple[str, str]]] = {}  # path or glob -> [(id, freshness)]
     for e in entries:
         where = {Link.parse(text).path for text in e.memory.links} | set(e.memory.paths)
         for path in sorted(where):
-            out.setdefault(path, []).append((e.memory.id, e.freshness))
-    return out
+            by_path.setdefault(path, []).append((e.memory.id, e.freshness))
+    tree: dict[str, object] = {}
+    for path in sorted(by_path):
+        parts = _parts(path)
+        level = tree
+        for folder in parts[:-1]:
+            level = level.setdefault(folder + "/", {})  # type: ignore[assignment]
+        level[parts[-1]] = path
+    return _nodes(tree, "", by_path)
+
+
+def _parts(path: str) -> list[str]:
+    """Folders up to the first wildcard, then the rest as one name."""
+    parts = [p for p in path.split("/") if p]
+    for i, part in enumerate(parts):
+        if WILDCARDS & set(part):
+            return [*parts[:i], "/".join(parts[i:])]
+    return parts or [path]
+
+
+def _nodes(
+    tree: Mapping[str, object], prefix: str, by_path: Mapping[str, Sequence[tuple[str, str]]]
+) -> tuple[Node, ...]:
+    out = []
+    for name in sorted(tree):
+        value = tree[name]
+        if isinstance(value, str):
+            glob = bool(WILDCARDS & set(value))
+            out.append(Node(name, value, glob, tuple(by_path[value])))
+        else:
+            path = prefix + name
+            children = _nodes(value, path, by_path)  # type: ignore[arg-type]
+            out.append(Node(name, path, False, (), children))
+    return tuple(out)
 
 
 def _history(store: Store) -> tuple[dict[str, tuple[LogEntry, ...]], tuple[LogEntry, ...]]:

@@ -6,8 +6,8 @@
 - query.py: the query syntax, parsed into FTS5 expressions (Query); type/tag/status filters.
 - fts.py: the keyword engine, an SQLite FTS5 table (standard library).
 - index.py: Index, the store's index: kept fresh, written under a lock, read.
-- rank.py: Hit; staleness_checker; stale memories demoted, ties by recency then id.
-- snippets.py: the text shown under each hit.
+- rank.py: Hit; staleness_checker; stale memories demoted, ties by recency then id; the
+  text shown under each hit.
 - context.py: the memories for the files an agent is about to touch (build_context).
 
 Query syntax: words (any of them, ranked by BM25 with the title boosted), "quoted

@@ -152,9 +152,7 @@ def top(
             for rowid, score in found:
                 if rowid in scores:
                     scores[rowid] += score * factor
-    best = sorted(scores.items(), key=lambda x: -x[1])[: limit * 2]
-    if not best:
-        return []
+    best = sorted(scores.items(), key=lambda x: -x[1])[: limit * 2]  # SQLite takes IN ()
     sql = f"SELECT {_FIELDS}, d.rowid FROM docs d WHERE d.rowid IN ({', '.join('?' * len(best))})"
     got = _docs(con.execute(sql, [r for r, _ in best]))
     for d in got:

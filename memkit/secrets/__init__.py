@@ -91,8 +91,6 @@ def hits(text: str) -> list[Hit]:
         *commands.find(text, lowered),
     ]
     fakes = [(i, i + len(fake)) for fake in DOCUMENTED_EXAMPLES for i in _occurrences(text, fake)]
-    if not fakes:
-        return found
     return [h for h in found if not any(a <= h.start and h.end <= b for a, b in fakes)]
 
 

@@ -74,12 +74,12 @@ def _netrc(text: str, lowered: str) -> Iterator[Hit]:
             yield hit
 
 
-def _literal(kind: str, m: re.Match[str], group: str = "v") -> Hit | None:
-    """A hit for the group if it holds a literal password (trailing punctuation dropped)."""
-    value = m.group(group).rstrip(".,;:)]}")
+def _literal(kind: str, m: re.Match[str]) -> Hit | None:
+    """A hit for the group `v` if it holds a literal password (trailing punctuation dropped)."""
+    value = m.group("v").rstrip(".,;:)]}")
     if not values.is_literal(value):
         return None
-    return Hit(kind, m.start(group), m.start(group) + len(value), CONTEXT)
+    return Hit(kind, m.start("v"), m.start("v") + len(value), CONTEXT)
 
 
 def _urls(text: str) -> Iterator[Hit]:
