@@ -228,14 +228,6 @@ def _show(value: Any) -> str | None:
 
 
 def _body_diff(old: str, new: str) -> str:
-    if old == new:
-        return ""
-    if not old:  # all added: what the difflib path below returns, without its matching
-        lines = new.splitlines()
-        size = f"1,{len(lines)}" if len(lines) != 1 else "1"
-        added = ("+" + line for line in lines)
-        kept = [x for x in added if not x.startswith(("---", "+++"))]
-        return "\n".join([f"@@ -0,0 +{size} @@", *kept])
     import difflib
 
     changed = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)
