@@ -73,9 +73,7 @@ class Evaluator:
         self._candidates: tuple[object, list[str]] | None = None  # (changes, code paths)
         self._new: dict[tuple[int, str], list[tuple[str, tuple[str, ...], Counter[str]]]] = {}
 
-    def state(self, text: str, recorded: str | None, since: str | None) -> LinkStatus:
-        if recorded is None:
-            return LinkStatus(text, "unverified", None, since)
+    def state(self, text: str, recorded: str, since: str | None) -> LinkStatus:
         anchored = anchors.state(self.snap, self.changes, text, recorded, since)
         if anchored is not None:  # dependencies, config keys, commands, env variables
             return anchored
