@@ -10,7 +10,7 @@ from typing import Any
 
 from memkit.git.objects import MissingObjectError, objects_of, tree_of
 from memkit.git.repo import resolve, workdir
-from memkit.git.trees import subtree, walk_tree
+from memkit.git.trees import subtree
 
 
 def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> bytes | None:
@@ -91,9 +91,15 @@ def read_blob(repo: Any, oid: str) -> bytes:
 
 
 def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
-    """{path: blob id} of every file under `folder` at revision `rev` ({} if none)."""
-    commit = resolve(repo, rev)
-    tree = subtree(tree_of(repo, commit), folder)
+    """{path: blob id} of every file under `folder` at revision `rev` ({} if none), within
+    memkit.git.bounded's repository limits (TreeLimitError past them: a branch can hold
+    a tree that names a billion paths)."""
+    from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES, walk
+
+    tree = subtree(tree_of(repo, resolve(repo, rev)), folder)
     if tree is None:
         return {}
-    return {f"{folder}/{p}": oid for p, oid in walk_tree(repo, tree, "")}
+    found = walk(
+        objects_of(repo), str(tree.id), max_entries=REPO_MAX_ENTRIES, max_depth=REPO_MAX_DEPTH
+    )
+    return {f"{folder}/{p}": oid for p, oid in found}

@@ -15,7 +15,7 @@ from typing import Any
 
 from memkit.git.objects import objects_of, tree_of
 from memkit.git.repo import load_pygit2, shallow_commits
-from memkit.git.trees import chain, hex_id, subtree, tree_or_none, walk_tree
+from memkit.git.trees import chain, hex_id, subtree, tree_or_none
 
 
 @dataclass(frozen=True)
@@ -148,21 +148,16 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
     for c, old, new in _folder_steps(repo, folder, start):
         if old is None:
             continue
-        if new is None:
-            gone = [p for p, _ in walk_tree(repo, old, "") if _named(p, name)]
-        else:
-            raw = _raw_diff(repo, old, new)
+        raw = _raw_diff(repo, old, new)
+        gone = [d.old_path for d in _listed(raw) if d.status == "D" and _named(d.old_path, name)]
+        if gone:  # unless git pairs it with a file of the same name (a move)
             gone = [
-                d.old_path for d in _listed(raw) if d.status == "D" and _named(d.old_path, name)
+                d.old_path
+                for d in _paired(repo, raw, old, new)
+                if d.status in "DR"
+                and _named(d.old_path, name)
+                and not (d.status == "R" and _named(d.new_path, name))
             ]
-            if gone:  # unless git pairs it with a file of the same name (a move)
-                gone = [
-                    d.old_path
-                    for d in _paired(repo, raw, old, new)
-                    if d.status in "DR"
-                    and _named(d.old_path, name)
-                    and not (d.status == "R" and _named(d.new_path, name))
-                ]
         if gone:
             return str(c.id), f"{folder}/{sorted(gone)[0]}"
     return None
