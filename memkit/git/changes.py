@@ -78,19 +78,10 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(repo: Any, *diffs: Any, renames: bool = True) -> TreeChanges:
-    """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
-    A diff may come as (how, diff): how is "work" when its new side is the work tree,
+def _changes(repo: Any, how: str | tuple[str, ...], diff: Any, renames: bool = True) -> TreeChanges:
+    """libgit2's `diff` as a change. `how` is "work" when its new side is the work tree,
     or the arguments of the `git` command that diffs the same two sides (a tree-to-tree
     diff, whose large files skip rename detection, or the index against a tree)."""
-    out = TreeChanges()
-    for diff in diffs:
-        how, diff = diff if isinstance(diff, tuple) else (None, diff)
-        out = out.then(_one(repo, diff, renames, how))
-    return out
-
-
-def _one(repo: Any, diff: Any, renames: bool, how: str | tuple[str, ...] | None) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
     unseen: dict[str, str] = {}
@@ -119,7 +110,7 @@ def _one(repo: Any, diff: Any, renames: bool, how: str | tuple[str, ...] | None)
 
 
 def find_renames(
-    repo: Any, diff: Any, how: str | tuple[str, ...] | None, limit: int = MAX_TREE_BYTES
+    repo: Any, diff: Any, how: str | tuple[str, ...], limit: int = MAX_TREE_BYTES
 ) -> tuple[dict[str, str], dict[str, tuple[str, int]] | None]:
     """git's rename detection on `diff`. It reads every file added or deleted: those a
     partial clone lacks are fetched first, in one batch; when some cannot be, renames
@@ -187,15 +178,10 @@ GITLINK = 0o160000  # the mode of a submodule entry
 
 def local_changes(repo: Any) -> TreeChanges:
     """What the index and the work tree (untracked files included) change relative to HEAD."""
-    index = repo.index
-    index.read()
+    staged = staged_changes(repo)  # reads the index first
     option = load_pygit2().enums.DiffOption
     untracked = option.INCLUDE_UNTRACKED | option.RECURSE_UNTRACKED_DIRS
-    work = ("work", index.diff_to_workdir(flags=untracked))
-    if repo.head_is_unborn:
-        staged = TreeChanges(added=frozenset(entry.path for entry in index))
-        return staged.then(_changes(repo, work))
-    return _changes(repo, _staged(repo, index), work)
+    return staged.then(_changes(repo, "work", repo.index.diff_to_workdir(flags=untracked)))
 
 
 def changes_since(
@@ -226,7 +212,8 @@ def staged_changes(repo: Any) -> TreeChanges:
     index.read()
     if repo.head_is_unborn:
         return TreeChanges(added=frozenset(entry.path for entry in index))
-    return _changes(repo, _staged(repo, index))
+    head = _head_tree(repo)
+    return _changes(repo, ("diff-index", "--cached", str(head.id)), index.diff_to_tree(head))
 
 
 def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
@@ -240,14 +227,8 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     if head is not None:
         return _tree_changes(repo, base_tree, tree_of(repo, resolve(repo, head)), renames)
     if repo.head_is_unborn:
-        return _changes(repo, ("work", repo.diff(base_tree, None)))
+        return _changes(repo, "work", repo.diff(base_tree, None))
     return _tree_changes(repo, base_tree, _head_tree(repo)).then(local_changes(repo))
-
-
-def _staged(repo: Any, index: Any) -> tuple[tuple[str, ...], Any]:
-    """The index's diff to HEAD, with the `git` command that diffs the same sides."""
-    head = _head_tree(repo)
-    return ("diff-index", "--cached", str(head.id)), index.diff_to_tree(head)
 
 
 def _head_tree(repo: Any) -> Any:
@@ -263,4 +244,4 @@ def _tree_changes(repo: Any, old: Any, new: Any, renames: bool = True) -> TreeCh
 
     old_id, new_id = str(old.id), str(new.id)
     check_changes(objects_of(repo), old_id, new_id)
-    return _changes(repo, (("diff-tree", old_id, new_id), repo.diff(old, new)), renames=renames)
+    return _changes(repo, ("diff-tree", old_id, new_id), repo.diff(old, new), renames)
