@@ -13,13 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from memkit.staleness import anchors
-from memkit.staleness.fingerprints import (
-    SymbolPrint,
-    compare_file,
-    compare_symbol,
-    digest,
-    parse_print,
-)
+from memkit.staleness.fingerprints import SymbolPrint, compare_symbol, digest, parse_print
 from memkit.staleness.links import Link, language_of
 from memkit.staleness.parsed import Unparsable
 from memkit.staleness.snapshot import Snapshot
@@ -130,7 +124,7 @@ class Evaluator:
                 return REMOVED
             return self._find_moved(link, recorded, since)
         if link.symbol is None or language_of(link.path) is None:
-            return Found(compare_file(recorded, parsed.file))
+            return Found("unchanged" if recorded == parsed.file else "changed")
         now = parsed.symbols.get(link.symbol)
         if now is None:
             return self._find_moved(link, recorded, since)

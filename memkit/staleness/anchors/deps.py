@@ -50,9 +50,7 @@ class Dependency:
 
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
         found = dependencies(snap).get(self.name)
-        if self.absent:
-            return ABSENT if found is None else dep_print(found)
-        return None if found is None else dep_print(found)
+        return dep_print(found) if found is not None or self.absent else None
 
     def compare(self, recorded: str, now: str | None) -> str:
         if now is None:
