@@ -232,29 +232,22 @@ def _symbol_print(
     listed: tuple[str, ...] = (),
 ) -> SymbolPrint:
     body = _body(node, g)
-    name = _name_node(node)
-    skip = tuple(n for n in (body, name) if n is not None)
     bodies: list[Any] = []
-    sig = _SEP.join(
-        [
-            node.type,
-            *_tokens(node, g, skip, bodies),
-            *_attributes(anchor, g),
-            *_modifiers(node, anchor, g),
-        ]
-        + [t for o, at in overloads for t in _overload(o, at, g, bodies)]
-        + list(listed)
-    )
+    sig = _signature(node, anchor, g, bodies, (body, _name_node(node)))
+    for o, at in overloads:  # `function f(a: string): T;`: part of the function's signature
+        sig += ["", *_signature(o, at, g, bodies, (_name_node(o),))]
     body_text = _SEP.join(_tokens(body, g, (), bodies)) if body is not None else ""
-    return SymbolPrint.of(sig, body_text, _doc(anchor, g, bodies))
+    return SymbolPrint.of(_SEP.join([*sig, *listed]), body_text, _doc(anchor, g, bodies))
 
 
-def _overload(node: Any, anchor: Any, g: Grammar, bodies: list[Any]) -> list[str]:
-    """An overload's signature, part of the function's (`function f(a: string): T;`)."""
-    name = _name_node(node)
+def _signature(
+    node: Any, anchor: Any, g: Grammar, bodies: list[Any], skip: tuple[Any, ...]
+) -> list[str]:
+    """A declaration's type and tokens (the `skip` subtrees left out), the attributes
+    above it and the modifiers around it."""
     return [
-        _SEP + node.type,
-        *_tokens(node, g, () if name is None else (name,), bodies),
+        node.type,
+        *_tokens(node, g, tuple(n for n in skip if n is not None), bodies),
         *_attributes(anchor, g),
         *_modifiers(node, anchor, g),
     ]
