@@ -62,9 +62,10 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     added: tuple[Any, ...] = ()  # names repair gave anonymous functions
     if root.has_error and language in ("typescript", "tsx"):  # shapes the grammar misreads
         root, added = repair.reread(source, root, _parser(language).parse)
+    anonymous = [(n.parent.start_byte, n.parent.end_byte) for n in added]
     nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        if added and any(repair.inside(node, n.parent) for n in added):
+        if any(a <= node.start_byte and node.end_byte <= b for a, b in anonymous):
             continue  # anonymous, or in an anonymous class: no link names it
         known = nodes.get(name)
         if known is None:
