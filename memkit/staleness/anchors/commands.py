@@ -99,38 +99,30 @@ def just_recipes(text: str) -> dict[str, str]:
 
 def definitions(read: Reader, runner: str) -> tuple[str | None, dict[str, str]]:
     """(the file that defines `runner`'s commands, {name: definition}); (None, {}) if none."""
+    from memkit.staleness.anchors.config import canonical
+
+    if runner == "make":
+        return _first(read, MAKEFILES, make_targets)
+    if runner == "just":
+        return _first(read, JUSTFILES, just_recipes)
     if runner in NPM:
         if read("package.json") is None:
             return None, {}
         scripts = as_dict(as_dict(json_doc(read, "package.json")).get("scripts"))
         return "package.json", {k: str(v) for k, v in scripts.items()}
-    if runner in _FILES:
-        for path in _FILES[runner][0]:
+    if runner == "task":
+        from memkit.memory.yaml import YAMLLoadError, load_config
+
+        for path in TASKFILES:
             text = decoded(read, path)
             if text is not None:
-                return path, _FILES[runner][1](text)
+                try:
+                    tasks = as_dict(as_dict(load_config(text)).get("tasks"))
+                except YAMLLoadError:
+                    tasks = {}
+                return path, {str(k): canonical(v) for k, v in tasks.items()}
         return None, {}
     return _pyproject_scripts(read)
-
-
-def _tasks(text: str) -> dict[str, str]:
-    """{task: its canonical JSON} of a Taskfile."""
-    from memkit.memory.yaml import YAMLLoadError, load_config
-    from memkit.staleness.anchors.config import canonical
-
-    try:
-        tasks = as_dict(as_dict(load_config(text)).get("tasks"))
-    except YAMLLoadError:
-        return {}
-    return {str(k): canonical(v) for k, v in tasks.items()}
-
-
-# runner -> the files that define its commands (the first found), and how to read one
-_FILES: dict[str, tuple[tuple[str, ...], Callable[[str], dict[str, str]]]] = {
-    "make": (MAKEFILES, make_targets),
-    "just": (JUSTFILES, just_recipes),
-    "task": (TASKFILES, _tasks),
-}
 
 
 def _defined(snap: Snapshot, runner: str) -> tuple[str | None, dict[str, str]]:
@@ -158,6 +150,16 @@ def _pyproject_scripts(read: Reader) -> tuple[str | None, dict[str, str]]:
     ):
         out.update({str(k): str(v) for k, v in as_dict(table).items()})
     return "pyproject.toml", out
+
+
+def _first(
+    read: Reader, names: tuple[str, ...], parse: Callable[[str], dict[str, str]]
+) -> tuple[str | None, dict[str, str]]:
+    for path in names:
+        text = decoded(read, path)
+        if text is not None:
+            return path, parse(text)
+    return None, {}
 
 
 def split_command(command: str) -> tuple[str, str] | None:
@@ -202,9 +204,10 @@ class Command:
         return cls(text, runner, name)
 
     def files(self, recorded: str | None) -> tuple[str, ...]:
+        table = {"make": MAKEFILES, "just": JUSTFILES, "task": TASKFILES}
         if self.runner in NPM:
             return ("package.json",)
-        return _FILES[self.runner][0] if self.runner in _FILES else ("pyproject.toml",)
+        return table.get(self.runner, ("pyproject.toml",))
 
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
         if not self.runner:
