@@ -43,16 +43,13 @@ class MissingObjectError(GitError):
 
 
 class Objects:
-    """`repo.odb` for reads by id (read, read_header, `in`), fetching what a partial
+    """`repo.odb` for reads by id (read, read_header), fetching what a partial
     clone lacks from its promisor remote; MissingObjectError when it cannot."""
 
     def __init__(self, repo: Any) -> None:
         self.repo = repo
         self.odb = repo.odb
         self.tried: dict[str, str] = {}  # object id -> why fetching it failed
-
-    def __contains__(self, oid: str) -> bool:
-        return oid in self.odb
 
     def read_header(self, oid: str) -> tuple[Any, int]:
         return self._fetched(self.odb.read_header, oid)  # type: ignore[no-any-return]
