@@ -120,8 +120,8 @@ def diff_range(
 
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit diff`")
-    base_id = _resolve(repo, base) if base else default_base(store)
-    head_id = _resolve(repo, head) if head else None
+    base_id = str(git.resolve(repo, base).id) if base else default_base(store)
+    head_id = str(git.resolve(repo, head).id) if head else None
     files = snapshots.Memories(store, lambda oid: git.read_blob(repo, oid))
     old = snapshots.at_revision(repo, folder, base_id)
     if head_id:
@@ -148,20 +148,6 @@ def diff_range(
     if git.is_shallow(repo):
         notes.append("shallow clone: history before the clone's depth is not available")
     return Review(base_id, head_id, tuple(changes), stale, tuple(notes))
-
-
-def _resolve(repo: Any, rev: str) -> str:
-    from memkit import git
-
-    try:
-        return str(git.resolve(repo, rev).id)
-    except GitError:
-        if not git.is_shallow(repo):
-            raise
-        raise GitError(
-            f"unknown revision {rev!r}: this is a shallow clone and may not have it; fetch "
-            "more history (`git fetch --deepen=100` or `git fetch --unshallow`)"
-        ) from None
 
 
 # -------------------------------------------------------------- comparing
