@@ -10,7 +10,7 @@ from typing import Any
 
 from memkit.git.objects import MissingObjectError, objects_of, tree_of
 from memkit.git.repo import resolve, workdir
-from memkit.git.trees import subtree, walk_tree
+from memkit.git.trees import subtree
 
 
 def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> bytes | None:
@@ -24,44 +24,41 @@ def read_at(repo: Any, rev: str | None, path: str, limit: int | None = None) -> 
             return full.read_bytes() if full.is_file() else None
         except OSError:
             return None
-    if rev == "":
-        try:
-            entry = repo.index[path]
-        except KeyError:
-            return None
-        return _blob(repo, str(entry.id), path, limit)
+    oid = _blob_id(repo, rev, path)
+    return None if oid is None else _blob(repo, oid, path, limit)
+
+
+def _blob_id(repo: Any, rev: str, path: str) -> str | None:
+    """The blob id of file `path` at revision `rev` ("" = the index), None if it is no file
+    there (only the trees along the path are read)."""
     try:
+        if rev == "":
+            return str(repo.index[path].id)
         obj = tree_of(repo, resolve(repo, rev))[path]
     except KeyError:
         return None
-    return _blob(repo, str(obj.id), path, limit) if obj.type_str == "blob" else None
+    return str(obj.id) if obj.type_str == "blob" else None
 
 
 def _blob(repo: Any, oid: str, path: str, limit: int | None) -> bytes:
-    objects = objects_of(repo)
-    try:
-        return _limited(objects, oid, path, limit)
-    except MissingObjectError:
-        raise MissingObjectError(
-            objects.why(oid, f"the blob of {path} ({oid[:12]})"), oid
-        ) from None
-
-
-def _limited(objects: Any, oid: str, path: str, limit: int | None) -> bytes:
     from memkit.git.bounded import header, read_object
 
-    if limit is not None:
-        from memkit.errors import TooLargeError
+    objects = objects_of(repo)
+    try:
+        if limit is not None and (size := header(objects, oid)[1]) > limit:
+            from memkit.errors import TooLargeError
 
-        size = header(objects, oid)[1]
-        if size > limit:
             raise TooLargeError(
                 f"{path} is {size:,} bytes, over memkit's limit of {limit:,} for it; "
                 "make it smaller",
                 size=size,
                 limit=limit,
             )
-    return read_object(objects, oid)
+        return read_object(objects, oid)
+    except MissingObjectError:
+        raise MissingObjectError(
+            objects.why(oid, f"the blob of {path} ({oid[:12]})"), oid
+        ) from None
 
 
 def tracked_paths(repo: Any) -> list[str]:
@@ -74,12 +71,8 @@ def tracked_paths(repo: Any) -> list[str]:
 def blob_at(repo: Any, rev: str, path: str) -> bytes | None:
     """The bytes of memory file `path` at revision `rev`, or None if it did not exist
     there; TreeLimitError past memkit.git.bounded.MAX_FILE_BYTES (never read)."""
-    commit = resolve(repo, rev)
-    try:
-        entry = tree_of(repo, commit)[path]  # reads the trees along the path, not the blob
-    except KeyError:
-        return None
-    return read_blob(repo, str(entry.id)) if entry.type_str == "blob" else None
+    oid = _blob_id(repo, rev, path)
+    return None if oid is None else read_blob(repo, oid)
 
 
 def read_blob(repo: Any, oid: str) -> bytes:
@@ -98,9 +91,15 @@ def read_blob(repo: Any, oid: str) -> bytes:
 
 
 def files_at(repo: Any, rev: str, folder: str) -> dict[str, str]:
-    """{path: blob id} of every file under `folder` at revision `rev` ({} if none)."""
-    commit = resolve(repo, rev)
-    tree = subtree(tree_of(repo, commit), folder)
+    """{path: blob id} of every file under `folder` at revision `rev` ({} if none), within
+    memkit.git.bounded's repository limits (TreeLimitError past them: a branch can hold
+    a tree that names a billion paths)."""
+    from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES, walk
+
+    tree = subtree(tree_of(repo, resolve(repo, rev)), folder)
     if tree is None:
         return {}
-    return {f"{folder}/{p}": oid for p, oid in walk_tree(repo, tree, "")}
+    found = walk(
+        objects_of(repo), str(tree.id), max_entries=REPO_MAX_ENTRIES, max_depth=REPO_MAX_DEPTH
+    )
+    return {f"{folder}/{p}": oid for p, oid in found}

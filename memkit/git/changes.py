@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from memkit.git.bounded import MAX_TREE_BYTES, too_large
 from memkit.git.objects import tree_of
 from memkit.git.repo import load_pygit2, resolve
 
@@ -77,25 +78,16 @@ class TreeChanges:
         return self.modified | self.added | frozenset(self.renamed.values())
 
 
-def _changes(repo: Any, *diffs: Any, renames: bool = True) -> TreeChanges:
-    """Diffs applied one after the other (e.g. tree -> index -> work tree), as one change.
-    A diff may come as (how, diff): how is "work" when its new side is the work tree,
+def _changes(repo: Any, how: str | tuple[str, ...], diff: Any, renames: bool = True) -> TreeChanges:
+    """libgit2's `diff` as a change. `how` is "work" when its new side is the work tree,
     or the arguments of the `git` command that diffs the same two sides (a tree-to-tree
     diff, whose large files skip rename detection, or the index against a tree)."""
-    out = TreeChanges()
-    for diff in diffs:
-        how, diff = diff if isinstance(diff, tuple) else (None, diff)
-        out = out.then(_one(repo, diff, renames, how))
-    return out
-
-
-def _one(repo: Any, diff: Any, renames: bool, how: str | tuple[str, ...] | None) -> TreeChanges:
     pygit2 = load_pygit2()
     status = pygit2.enums.DeltaStatus
     unseen: dict[str, str] = {}
-    found: dict[str, str] | None = None
+    found: dict[str, tuple[str, int]] | None = None
     if renames:
-        unseen, found = _find_renames(repo, diff, how)
+        unseen, found = find_renames(repo, diff, how)
     modified: set[str] = set()
     added: set[str] = set()
     deleted: set[str] = set()
@@ -111,25 +103,25 @@ def _one(repo: Any, diff: Any, renames: bool, how: str | tuple[str, ...] | None)
         elif st != status.UNMODIFIED:
             modified.add(old)
     if found:
-        renamed = found
+        renamed = {old: new for old, (new, _) in found.items()}
         deleted -= found.keys()
-        added -= set(found.values())
+        added -= set(renamed.values())
     return TreeChanges(frozenset(modified), frozenset(added), frozenset(deleted), renamed, unseen)
 
 
-def _find_renames(
-    repo: Any, diff: Any, how: str | tuple[str, ...] | None
-) -> tuple[dict[str, str], dict[str, str] | None]:
+def find_renames(
+    repo: Any, diff: Any, how: str | tuple[str, ...], limit: int = MAX_TREE_BYTES
+) -> tuple[dict[str, str], dict[str, tuple[str, int]] | None]:
     """git's rename detection on `diff`. It reads every file added or deleted: those a
     partial clone lacks are fetched first, in one batch; when some cannot be, renames
     are only the exact ones (the same blob under a new name) and {path: why} of the
-    files it could not read is returned first. Between two trees, or the index and a
-    tree, the `git` command itself is asked (`how`), so that a rename is the one `git
-    diff`, `git status` and `git log --follow` show (libgit2's similarity scores
-    differently: near git's 50% threshold the two disagree both ways); its {old path:
-    new path} is returned second, and None when libgit2 marked the renames in `diff`
-    (no git, or the work tree: git does not pair untracked files)."""
-    from memkit.git.bounded import MAX_TREE_BYTES, too_large
+    files it could not read is returned first. Between two trees (no renames looked for
+    when a file is over `limit` bytes), or the index and a tree, the `git` command itself
+    is asked (`how`), so that a rename is the one `git diff`, `git status` and `git log
+    --follow` show (libgit2's similarity scores differently: near git's 50% threshold
+    the two disagree both ways); its {old path: (new path, git's similarity)} is
+    returned second, and None when libgit2 marked the renames in `diff` (no git, or the
+    work tree: git does not pair untracked files)."""
     from memkit.git.objects import objects_of
 
     find = load_pygit2().enums.DiffFind
@@ -149,12 +141,12 @@ def _find_renames(
         why = {sides[o]: objects.why(o, f"the blob of {sides[o]} ({o[:12]})") for o in unseen}
         return why, None
     trees = isinstance(how, tuple) and how[0] == "diff-tree"
-    if trees and too_large(objects, sides, MAX_TREE_BYTES):  # similarity reads each in full
+    if trees and too_large(objects, sides, limit):  # similarity reads each in full
         return {}, None
     if isinstance(how, tuple):
         found = git_renames(repo, diff, how)
         if found is not None:
-            return {}, {old: new for old, (new, _) in found.items()}
+            return {}, found
     diff.find_similar(flags=flags)
     return {}, None
 
@@ -186,15 +178,10 @@ GITLINK = 0o160000  # the mode of a submodule entry
 
 def local_changes(repo: Any) -> TreeChanges:
     """What the index and the work tree (untracked files included) change relative to HEAD."""
-    index = repo.index
-    index.read()
+    staged = staged_changes(repo)  # reads the index first
     option = load_pygit2().enums.DiffOption
     untracked = option.INCLUDE_UNTRACKED | option.RECURSE_UNTRACKED_DIRS
-    work = ("work", index.diff_to_workdir(flags=untracked))
-    if repo.head_is_unborn:
-        staged = TreeChanges(added=frozenset(entry.path for entry in index))
-        return staged.then(_changes(repo, work))
-    return _changes(repo, _staged(repo, index), work)
+    return staged.then(_changes(repo, "work", repo.index.diff_to_workdir(flags=untracked)))
 
 
 def changes_since(
@@ -225,7 +212,8 @@ def staged_changes(repo: Any) -> TreeChanges:
     index.read()
     if repo.head_is_unborn:
         return TreeChanges(added=frozenset(entry.path for entry in index))
-    return _changes(repo, _staged(repo, index))
+    head = _head_tree(repo)
+    return _changes(repo, ("diff-index", "--cached", str(head.id)), index.diff_to_tree(head))
 
 
 def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = True) -> TreeChanges:
@@ -239,14 +227,8 @@ def range_changes(repo: Any, base: str, head: str | None, *, renames: bool = Tru
     if head is not None:
         return _tree_changes(repo, base_tree, tree_of(repo, resolve(repo, head)), renames)
     if repo.head_is_unborn:
-        return _changes(repo, ("work", repo.diff(base_tree, None)))
+        return _changes(repo, "work", repo.diff(base_tree, None))
     return _tree_changes(repo, base_tree, _head_tree(repo)).then(local_changes(repo))
-
-
-def _staged(repo: Any, index: Any) -> tuple[tuple[str, ...], Any]:
-    """The index's diff to HEAD, with the `git` command that diffs the same sides."""
-    head = _head_tree(repo)
-    return ("diff-index", "--cached", str(head.id)), index.diff_to_tree(head)
 
 
 def _head_tree(repo: Any) -> Any:
@@ -256,10 +238,10 @@ def _head_tree(repo: Any) -> Any:
 def _tree_changes(repo: Any, old: Any, new: Any, renames: bool = True) -> TreeChanges:
     """What changed from tree `old` to tree `new`, diffed by libgit2 once what differs
     is known to be within memkit.git.bounded's limits (a branch can hold a tree naming
-    a billion paths); renames are git's own (see _find_renames)."""
+    a billion paths); renames are git's own (see find_renames)."""
     from memkit.git.bounded import check_changes
     from memkit.git.objects import objects_of
 
     old_id, new_id = str(old.id), str(new.id)
     check_changes(objects_of(repo), old_id, new_id)
-    return _changes(repo, (("diff-tree", old_id, new_id), repo.diff(old, new)), renames=renames)
+    return _changes(repo, ("diff-tree", old_id, new_id), repo.diff(old, new), renames)

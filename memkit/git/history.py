@@ -15,7 +15,7 @@ from typing import Any
 
 from memkit.git.objects import objects_of, tree_of
 from memkit.git.repo import load_pygit2, shallow_commits
-from memkit.git.trees import chain, hex_id, subtree, tree_or_none, walk_tree
+from memkit.git.trees import chain, hex_id, subtree, tree_or_none
 
 
 @dataclass(frozen=True)
@@ -148,21 +148,16 @@ def find_deletion(repo: Any, folder: str, name: str, start: str) -> tuple[str, s
     for c, old, new in _folder_steps(repo, folder, start):
         if old is None:
             continue
-        if new is None:
-            gone = [p for p, _ in walk_tree(repo, old, "") if _named(p, name)]
-        else:
-            raw = _raw_diff(repo, old, new)
+        raw = _raw_diff(repo, old, new)
+        gone = [d.old_path for d in _listed(raw) if d.status == "D" and _named(d.old_path, name)]
+        if gone:  # unless git pairs it with a file of the same name (a move)
             gone = [
-                d.old_path for d in _listed(raw) if d.status == "D" and _named(d.old_path, name)
+                d.old_path
+                for d in _paired(repo, raw, old, new)
+                if d.status in "DR"
+                and _named(d.old_path, name)
+                and not (d.status == "R" and _named(d.new_path, name))
             ]
-            if gone:  # unless git pairs it with a file of the same name (a move)
-                gone = [
-                    d.old_path
-                    for d in _paired(repo, raw, old, new)
-                    if d.status in "DR"
-                    and _named(d.old_path, name)
-                    and not (d.status == "R" and _named(d.new_path, name))
-                ]
         if gone:
             return str(c.id), f"{folder}/{sorted(gone)[0]}"
     return None
@@ -256,35 +251,21 @@ def _raw_diff(repo: Any, old: Any, new: Any) -> Any:
 def _paired(repo: Any, diff: Any, old: Any, new: Any) -> list[_Delta]:
     """`diff` (of folder trees `old` and `new`) with its renames paired as `git diff -M`
     pairs them, the renames `memkit check` and `git log --follow` see
-    (memkit.git.changes.git_renames); libgit2's find_similar only when git cannot say.
+    (memkit.git.changes.find_renames); libgit2's find_similar only when git cannot say.
     Renames are not looked for when a file added or deleted is over MAX_FILE_BYTES:
     similarity reads each in full. The files added and deleted are fetched first where
     a partial clone lacks them; those it cannot get leave renames to exact matches
     (the same blob under a new name)."""
-    from memkit.git.bounded import too_large
-    from memkit.git.changes import GITLINK, git_renames
+    from memkit.git.bounded import MAX_FILE_BYTES
+    from memkit.git.changes import find_renames
 
-    find = load_pygit2().enums.DiffFind
-    odb = objects_of(repo)
-    sides = [
-        str(f.id)
-        for d in diff.deltas
-        if d.status_char() in "AD"
-        for f in [d.new_file if d.status_char() == "A" else d.old_file]
-        if f.mode != GITLINK  # a submodule's commit is not ours to read
-    ]
-    if old is None or new is None or not sides:
+    if old is None or new is None:
         return _listed(diff)  # all added or all deleted: nothing to pair
-    if odb.prefetch(sides):
-        diff.find_similar(flags=find.FIND_RENAMES | find.FIND_EXACT_MATCH_ONLY)
-        return _listed(diff)
-    if too_large(odb, sides):
-        return _listed(diff)
-    found = git_renames(repo, diff, ("diff-tree", str(old.id), str(new.id)))
-    if found is None:
-        diff.find_similar(flags=find.FIND_RENAMES)
-        return _listed(diff)
+    how = ("diff-tree", str(old.id), str(new.id))
+    found = find_renames(repo, diff, how, MAX_FILE_BYTES)[1]
     listed = _listed(diff)
+    if not found:
+        return listed
     ids = {(d.status, d.old_path if d.status == "D" else d.new_path): d for d in listed}
     targets = {new for new, _ in found.values()}
     out = [d for d in listed if not (d.status == "D" and d.old_path in found)]

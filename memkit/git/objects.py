@@ -43,16 +43,13 @@ class MissingObjectError(GitError):
 
 
 class Objects:
-    """`repo.odb` for reads by id (read, read_header, `in`), fetching what a partial
+    """`repo.odb` for reads by id (read, read_header), fetching what a partial
     clone lacks from its promisor remote; MissingObjectError when it cannot."""
 
     def __init__(self, repo: Any) -> None:
         self.repo = repo
         self.odb = repo.odb
         self.tried: dict[str, str] = {}  # object id -> why fetching it failed
-
-    def __contains__(self, oid: str) -> bool:
-        return oid in self.odb
 
     def read_header(self, oid: str) -> tuple[Any, int]:
         return self._fetched(self.odb.read_header, oid)  # type: ignore[no-any-return]
@@ -76,19 +73,16 @@ class Objects:
         """Fetch `oid` if it is missing; MissingObjectError if it cannot be had (a
         present object that does not read is not this module's to explain: the caller's
         own error handling says what it is)."""
-        if oid in self.odb:
-            return
-        if oid not in self.prefetch([oid]):
-            return
-        raise MissingObjectError(self.why(oid), oid)
+        if oid in self.prefetch([oid]):  # what is present or fetched is not in it
+            raise MissingObjectError(self.why(oid), oid)
 
     def prefetch(self, oids: Iterable[str]) -> frozenset[str]:
         """Fetch every object of `oids` this repository lacks in one `git fetch` from its
         promisor remote (none: nothing is fetched); the ones still missing after it."""
         wanted = sorted({o for o in oids if o and set(o) != {"0"} and o not in self.odb})
         todo = [o for o in wanted if o not in self.tried]
-        remote = promisor_remote(self.repo)
-        if todo and remote is not None and not os.environ.get("GIT_NO_LAZY_FETCH"):
+        remote = promisor_remote(self.repo) if todo else None
+        if remote is not None and not os.environ.get("GIT_NO_LAZY_FETCH"):
             failure = _fetch(self.repo, remote, todo)
             for oid in todo:
                 if oid not in self.odb:

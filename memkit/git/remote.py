@@ -107,17 +107,17 @@ def fetch_history(mirror: Path, url: str, ref: str) -> None:
 
 
 def has_commit(mirror: Path, commit: str) -> bool:
-    try:
-        _git(["cat-file", "-e", f"{commit}^{{commit}}"], "", cwd=mirror)
-    except GitError:
-        return False
-    return True
+    return _succeeds(["cat-file", "-e", f"{commit}^{{commit}}"], mirror)
 
 
 def is_ancestor(mirror: Path, old: str, new: str) -> bool:
     """True when commit `old` is in the history of commit `new`."""
+    return _succeeds(["merge-base", "--is-ancestor", old, new], mirror)
+
+
+def _succeeds(args: list[str], mirror: Path) -> bool:
     try:
-        _git(["merge-base", "--is-ancestor", old, new], "", cwd=mirror)
+        _git(args, "", cwd=mirror)
     except GitError:
         return False
     return True

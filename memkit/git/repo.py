@@ -171,7 +171,7 @@ def resolve(repo: Any, rev: str) -> Any:
     except (KeyError, ValueError, pygit2.GitError, pygit2.InvalidSpecError):
         if is_shallow(repo):  # HEAD~3 past the boundary, an old tag not fetched
             raise GitError(
-                f"unknown revision {rev!r} in this shallow clone, which may not have it; "
+                f"unknown revision {rev!r}: this is a shallow clone and may not have it; "
                 f"{DEEPEN}, or use a commit id, branch or tag it has"
             ) from None
         raise GitError(f"unknown revision {rev!r}; use a commit id, branch or tag") from None

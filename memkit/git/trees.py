@@ -1,4 +1,4 @@
-"""Reading trees: object ids along a path, read from raw tree objects; a folder's files.
+"""Reading trees: object ids along a path, read from raw tree objects; a folder's tree.
 
 Reading the raw bytes of a tree costs a fraction of building pygit2 objects for
 every entry, which matters for history walks that read a folder of thousands of
@@ -8,7 +8,6 @@ chain of a neighbouring commit where the ids agree.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 _TREE_MODE = b"40000"
@@ -73,19 +72,3 @@ def subtree(tree: Any, folder: str) -> Any | None:
     except KeyError:
         return None
     return obj if obj.type_str == "tree" else None
-
-
-def walk_tree(repo: Any, tree: Any, prefix: str) -> Iterator[tuple[str, str]]:
-    """(`prefix` + path, blob id) of every file under `tree`, within the repository
-    limits of memkit.git.bounded (TreeLimitError past them: a branch can hold a tree
-    that names a billion paths)."""
-    from memkit.git.bounded import REPO_MAX_DEPTH, REPO_MAX_ENTRIES, walk
-    from memkit.git.objects import objects_of
-
-    yield from walk(
-        objects_of(repo),
-        str(tree.id),
-        prefix,
-        max_entries=REPO_MAX_ENTRIES,
-        max_depth=REPO_MAX_DEPTH,
-    )

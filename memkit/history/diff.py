@@ -120,8 +120,8 @@ def diff_range(
 
     repo, folder = repo_and_folder(store)
     git.require_commits(repo, "`memkit diff`")
-    base_id = _resolve(repo, base) if base else default_base(store)
-    head_id = _resolve(repo, head) if head else None
+    base_id = str(git.resolve(repo, base).id) if base else default_base(store)
+    head_id = str(git.resolve(repo, head).id) if head else None
     files = snapshots.Memories(store, lambda oid: git.read_blob(repo, oid))
     old = snapshots.at_revision(repo, folder, base_id)
     if head_id:
@@ -150,20 +150,6 @@ def diff_range(
     return Review(base_id, head_id, tuple(changes), stale, tuple(notes))
 
 
-def _resolve(repo: Any, rev: str) -> str:
-    from memkit import git
-
-    try:
-        return str(git.resolve(repo, rev).id)
-    except GitError:
-        if not git.is_shallow(repo):
-            raise
-        raise GitError(
-            f"unknown revision {rev!r}: this is a shallow clone and may not have it; fetch "
-            "more history (`git fetch --deepen=100` or `git fetch --unshallow`)"
-        ) from None
-
-
 # -------------------------------------------------------------- comparing
 
 
@@ -178,7 +164,7 @@ def _compare(old: Snapshot, new: Snapshot, files: Memories) -> list[MemoryChange
         if twin is not None:
             out.append(_changed(mid, "renamed", removed.pop(twin), file, files))
         else:
-            out.append(_added(mid, file, files))
+            out.append(_changed(mid, "added", None, file, files))
     for mid, file in sorted(removed.items()):
         mem = files.load(mid, *file)
         out.append(MemoryChange(mid, "removed", mem.title if mem else mid, None, file.path))
@@ -189,29 +175,21 @@ def _compare(old: Snapshot, new: Snapshot, files: Memories) -> list[MemoryChange
     return sorted(out, key=lambda c: (c.id, c.kind))
 
 
-def _added(mid: str, file: File, files: Memories) -> MemoryChange:
-    mem = files.load(mid, *file)
-    path = file.path
-    if mem is None:
-        return MemoryChange(mid, "added", mid, path, None, invalid=True)
-    fields = tuple(FieldChange(k, None, _show(v)) for k, v in mem.fields().items())
-    body = _body_diff("", mem.text)
-    return MemoryChange(mid, "added", mem.title, path, None, fields, body, _flags(None, mem))
-
-
-def _changed(mid: str, kind: str, old: File, new: File, files: Memories) -> MemoryChange:
-    a = files.load(snapshots.stem(old.path), *old)
+def _changed(mid: str, kind: str, old: File | None, new: File, files: Memories) -> MemoryChange:
+    """One memory's change; `old` None: it was added (every field it has is new)."""
+    a = files.load(snapshots.stem(old.path), *old) if old else None
     b = files.load(mid, *new)
+    old_path = old.path if old else None
     if b is None:
-        return MemoryChange(mid, kind, mid, new.path, old.path, invalid=True)
+        return MemoryChange(mid, kind, mid, new.path, old_path, invalid=True)
     from memkit.history.provenance import changed_parts
 
-    names, _ = changed_parts(a, b)
     fa = a.fields() if a else {}
     fb = b.fields()
+    names = tuple(fb) if old is None else changed_parts(a, b)[0]
     fields = tuple(FieldChange(k, _show(fa.get(k)), _show(fb.get(k))) for k in names)
     body = _body_diff(a.text if a else "", b.text)
-    return MemoryChange(mid, kind, b.title, new.path, old.path, fields, body, _flags(a, b))
+    return MemoryChange(mid, kind, b.title, new.path, old_path, fields, body, _flags(a, b))
 
 
 def _show(value: Any) -> str | None:
@@ -228,14 +206,6 @@ def _show(value: Any) -> str | None:
 
 
 def _body_diff(old: str, new: str) -> str:
-    if old == new:
-        return ""
-    if not old:  # all added: what the difflib path below returns, without its matching
-        lines = new.splitlines()
-        size = f"1,{len(lines)}" if len(lines) != 1 else "1"
-        added = ("+" + line for line in lines)
-        kept = [x for x in added if not x.startswith(("---", "+++"))]
-        return "\n".join([f"@@ -0,0 +{size} @@", *kept])
     import difflib
 
     changed = difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=2)

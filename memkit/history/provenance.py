@@ -229,16 +229,6 @@ def version_at(store: Store, mid: str, rev: str) -> tuple[bytes, str, str]:
     return data, _store_path(folder, path) or path, commit
 
 
-def uncommitted(store: Store, mem: Memory) -> bool:
-    """True if memory `mem`'s file differs from HEAD (or HEAD lacks it)."""
-    repo, folder = repo_and_folder(store)
-    head = git.head_commit(repo)
-    if head is None:
-        return True
-    data = git.blob_at(repo, head, repo_path(folder, mem.path))
-    return data != store.read(store.root / mem.path)  # removed meanwhile: MemoryNotFoundError
-
-
 @dataclass(frozen=True)
 class Provenance:
     """Where a memory comes from: its first and latest commits (None if not committed)."""
@@ -270,11 +260,11 @@ def provenance(store: Store, mem: Memory, rev: str | None = None) -> Provenance 
     head = git.head_commit(repo)
     if head is None:
         return Provenance(None, None, True, None, "the repository has no commits")
-    if (
-        rev is None
-        and git.blob_at(repo, head, repo_path(repo_and_folder(store)[1], mem.path)) is None
-    ):
-        return Provenance(None, None, True, None, "the file is not in HEAD")
+    committed = None
+    if rev is None:
+        committed = git.blob_at(repo, head, repo_path(repo_and_folder(store)[1], mem.path))
+        if committed is None:
+            return Provenance(None, None, True, None, "the file is not in HEAD")
     try:
         log = memory_log(store, mem.id, rev, None if rev else mem.path)
     except (GitError, MemoryNotFoundError):
@@ -282,5 +272,6 @@ def provenance(store: Store, mem: Memory, rev: str | None = None) -> Provenance 
     entries = [e for e in log.entries if e.action != "deleted"]
     created = entries[-1] if entries else None
     changed = entries[0] if len(entries) > 1 else None
-    dirty = rev is None and uncommitted(store, mem)
+    # the file differs from HEAD (removed meanwhile: MemoryNotFoundError)
+    dirty = rev is None and committed != store.read(store.root / mem.path)
     return Provenance(created, changed, dirty, log.boundary)

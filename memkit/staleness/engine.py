@@ -13,13 +13,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from memkit.staleness import anchors
-from memkit.staleness.fingerprints import (
-    SymbolPrint,
-    compare_file,
-    compare_symbol,
-    digest,
-    parse_print,
-)
+from memkit.staleness.fingerprints import SymbolPrint, compare_symbol, digest, parse_print
 from memkit.staleness.links import Link, language_of
 from memkit.staleness.parsed import Unparsable
 from memkit.staleness.snapshot import Snapshot
@@ -73,9 +67,7 @@ class Evaluator:
         self._candidates: tuple[object, list[str]] | None = None  # (changes, code paths)
         self._new: dict[tuple[int, str], list[tuple[str, tuple[str, ...], Counter[str]]]] = {}
 
-    def state(self, text: str, recorded: str | None, since: str | None) -> LinkStatus:
-        if recorded is None:
-            return LinkStatus(text, "unverified", None, since)
+    def state(self, text: str, recorded: str, since: str | None) -> LinkStatus:
         anchored = anchors.state(self.snap, self.changes, text, recorded, since)
         if anchored is not None:  # dependencies, config keys, commands, env variables
             return anchored
@@ -132,7 +124,7 @@ class Evaluator:
                 return REMOVED
             return self._find_moved(link, recorded, since)
         if link.symbol is None or language_of(link.path) is None:
-            return Found(compare_file(recorded, parsed.file))
+            return Found("unchanged" if recorded == parsed.file else "changed")
         now = parsed.symbols.get(link.symbol)
         if now is None:
             return self._find_moved(link, recorded, since)

@@ -58,7 +58,3 @@ def compare_symbol(old: str, new: SymbolPrint) -> str:
     if before.doc != new.doc:
         return "docs"
     return "unchanged"
-
-
-def compare_file(old: str, new: str) -> str:
-    return "unchanged" if old == new else "changed"

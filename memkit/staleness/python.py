@@ -25,12 +25,15 @@ def parse(source: bytes, path: str = "<file>") -> Parsed:
     except (SyntaxError, ValueError) as e:
         raise Unparsable(f"{path} does not parse as Python ({e})") from None
     defs: dict[str, Def] = {}
+    assigned: dict[str, ast.stmt] = {}
     for name, node in _walk(tree.body, ""):
-        if name not in defs or (_is_overload(defs[name]) and not _is_overload(node)):
+        if not isinstance(node, _DEFS):
+            assigned.setdefault(name, node)
+        elif name not in defs or (_is_overload(defs[name]) and not _is_overload(node)):
             defs[name] = node
     nodes: dict[str, ast.stmt] = dict(defs)
-    for name, assign in _assignments(tree.body, ""):
-        nodes.setdefault(name, assign)
+    for name, assign in assigned.items():
+        nodes.setdefault(name, assign)  # a definition wins over a variable
     shared = Dumps()
     return Parsed(
         lambda: file_print(dump(tree, shared.memo)),
@@ -115,22 +118,6 @@ def _is_overload(node: Def) -> bool:
     return False
 
 
-def _assignments(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.stmt]]:
-    """Module and class variables (`NAME = ...`, `NAME: type = ...`) as symbols."""
-    for stmt in body:
-        if isinstance(stmt, ast.ClassDef):
-            yield from _assignments(stmt.body, f"{prefix}{stmt.name}.")
-        elif isinstance(stmt, ast.Assign):
-            for target in stmt.targets:
-                if isinstance(target, ast.Name):
-                    yield prefix + target.id, stmt
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            yield prefix + stmt.target.id, stmt
-        else:
-            for block in blocks(stmt):
-                yield from _assignments(block, prefix)
-
-
 def assignment_print(stmt: ast.stmt) -> SymbolPrint:
     """A variable's annotation is its signature, its value its body."""
     annotation = stmt.annotation if isinstance(stmt, ast.AnnAssign) else None
@@ -138,14 +125,21 @@ def assignment_print(stmt: ast.stmt) -> SymbolPrint:
     return SymbolPrint.of(f"Assign|{_dump(annotation)}", _dump(value), "")
 
 
-def _walk(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, Def]]:
-    """Module-level and class-level definitions, in source order, also inside blocks()."""
+def _walk(body: list[ast.stmt], prefix: str) -> Iterator[tuple[str, ast.stmt]]:
+    """Module-level and class-level definitions and variables (`NAME = ...`, `NAME: type
+    = ...`), in source order, also inside blocks()."""
     for stmt in body:
         if isinstance(stmt, _DEFS):
             name = prefix + stmt.name
             yield name, stmt
             if isinstance(stmt, ast.ClassDef):
                 yield from _walk(stmt.body, name + ".")
+        elif isinstance(stmt, ast.Assign):
+            for target in stmt.targets:
+                if isinstance(target, ast.Name):
+                    yield prefix + target.id, stmt
+        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
+            yield prefix + stmt.target.id, stmt
         else:
             for block in blocks(stmt):
                 yield from _walk(block, prefix)

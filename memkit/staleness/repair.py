@@ -87,26 +87,17 @@ def _semicolons(source: bytes) -> bytes | None:
 
 def reread(source: bytes, root: Any, parse: Callable[[bytes], Any]) -> tuple[Any, tuple[Any, ...]]:
     """`root` read again from the repaired `source` when that reading has no errors,
-    with the identifiers the repair put in (`placeholders`); else `root` and ()."""
+    with the identifiers the repair put in; else `root` and ()."""
     fixed = repaired(source)
     again = parse(fixed.source).root_node if fixed is not None else None
     if fixed is None or again is None or again.has_error:
         return root, ()
-    return again, placeholders(again, fixed.names)
+    out = []
+    for at in sorted(fixed.names):
+        node = again.descendant_for_byte_range(at, at + len(PLACEHOLDER))
+        if node is not None and node.type in _NAMES and node.start_byte == at:
+            out.append(node)
+    return again, tuple(out)
 
 
 _NAMES = frozenset({"identifier", "type_identifier"})  # a function's, a class's
-
-
-def placeholders(root: Any, offsets: frozenset[int]) -> tuple[Any, ...]:
-    """The identifiers the repair put in at `offsets`, in the tree `root`."""
-    out = []
-    for at in sorted(offsets):
-        node = root.descendant_for_byte_range(at, at + len(PLACEHOLDER))
-        if node is not None and node.type in _NAMES and node.start_byte == at:
-            out.append(node)
-    return tuple(out)
-
-
-def inside(node: Any, outer: Any) -> bool:
-    return bool(outer.start_byte <= node.start_byte and node.end_byte <= outer.end_byte)

@@ -62,9 +62,10 @@ def parse(source: bytes, language: str, path: str = "<file>") -> Parsed:
     added: tuple[Any, ...] = ()  # names repair gave anonymous functions
     if root.has_error and language in ("typescript", "tsx"):  # shapes the grammar misreads
         root, added = repair.reread(source, root, _parser(language).parse)
+    anonymous = [(n.parent.start_byte, n.parent.end_byte) for n in added]
     nodes: dict[str, tuple[Any, Any, tuple[tuple[Any, Any], ...]]] = {}
     for name, node, anchor in _walk(root, "", grammar):
-        if added and any(repair.inside(node, n.parent) for n in added):
+        if any(a <= node.start_byte and node.end_byte <= b for a, b in anonymous):
             continue  # anonymous, or in an anonymous class: no link names it
         known = nodes.get(name)
         if known is None:
@@ -232,29 +233,22 @@ def _symbol_print(
     listed: tuple[str, ...] = (),
 ) -> SymbolPrint:
     body = _body(node, g)
-    name = _name_node(node)
-    skip = tuple(n for n in (body, name) if n is not None)
     bodies: list[Any] = []
-    sig = _SEP.join(
-        [
-            node.type,
-            *_tokens(node, g, skip, bodies),
-            *_attributes(anchor, g),
-            *_modifiers(node, anchor, g),
-        ]
-        + [t for o, at in overloads for t in _overload(o, at, g, bodies)]
-        + list(listed)
-    )
+    sig = _signature(node, anchor, g, bodies, (body, _name_node(node)))
+    for o, at in overloads:  # `function f(a: string): T;`: part of the function's signature
+        sig += ["", *_signature(o, at, g, bodies, (_name_node(o),))]
     body_text = _SEP.join(_tokens(body, g, (), bodies)) if body is not None else ""
-    return SymbolPrint.of(sig, body_text, _doc(anchor, g, bodies))
+    return SymbolPrint.of(_SEP.join([*sig, *listed]), body_text, _doc(anchor, g, bodies))
 
 
-def _overload(node: Any, anchor: Any, g: Grammar, bodies: list[Any]) -> list[str]:
-    """An overload's signature, part of the function's (`function f(a: string): T;`)."""
-    name = _name_node(node)
+def _signature(
+    node: Any, anchor: Any, g: Grammar, bodies: list[Any], skip: tuple[Any, ...]
+) -> list[str]:
+    """A declaration's type and tokens (the `skip` subtrees left out), the attributes
+    above it and the modifiers around it."""
     return [
-        _SEP + node.type,
-        *_tokens(node, g, () if name is None else (name,), bodies),
+        node.type,
+        *_tokens(node, g, tuple(n for n in skip if n is not None), bodies),
         *_attributes(anchor, g),
         *_modifiers(node, anchor, g),
     ]

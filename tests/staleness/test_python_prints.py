@@ -82,6 +82,8 @@ def test_parse_gives_the_slow_path_prints_for_classes_methods_and_file() -> None
         assert parsed.file == file_print(ast.dump(tree))
         defs: dict[str, python.Def] = {}
         for name, node in python._walk(tree.body, ""):  # the definition parse() picks
+            if not isinstance(node, python.Def):
+                continue  # a variable
             if name not in defs or (
                 python._is_overload(defs[name]) and not python._is_overload(node)
             ):

@@ -159,19 +159,19 @@ class ConfigKey:
     def files(self, recorded: str | None) -> tuple[str, ...]:
         return (self.path,)
 
-    def _doc(self, snap: Snapshot) -> Any:
-        """The file's document, parsed once per snapshot (a ConfigError raised each time)."""
+    def _doc(self, snap: Snapshot) -> tuple[Any, tuple[str, ...]]:
+        """The file's document, parsed once per snapshot, and the key's parts (a
+        ConfigError raised each time)."""
         doc = snap.derived(("config", self.path), lambda: _load(snap, self.path))
         if isinstance(doc, ConfigError):
             raise ConfigError(str(doc))
-        return doc
+        return doc, split_key(self.key)
 
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
         """The value's fingerprint; None when the file or key is gone, or when the file
         does not parse or the value is over a limit (then snap.refusal says why)."""
         try:
-            doc = self._doc(snap)
-            parts = split_key(self.key)
+            doc, parts = self._doc(snap)
         except ConfigError as e:
             snap.refuse(self.text, f"{e}; fix the file or link another key")
             return None
@@ -192,10 +192,10 @@ class ConfigKey:
     def secret(self, snap: Snapshot) -> str | None:
         """Why this key's value must not be fingerprinted (it looks like a credential)."""
         try:
-            parts = split_key(self.key)
-            found, value = lookup(self._doc(snap), parts)
+            doc, parts = self._doc(snap)
         except ConfigError:
             return None
+        found, value = lookup(doc, parts)
         kind = secret_kind(parts, value) if found else None
         if kind is None:
             return None
@@ -208,8 +208,7 @@ class ConfigKey:
         from memkit.staleness.anchors.hints import near
 
         try:
-            doc = self._doc(snap)
-            parts = split_key(self.key)
+            doc, parts = self._doc(snap)
         except ConfigError as e:
             return f"{e}; fix the file or the key"
         if doc is None:

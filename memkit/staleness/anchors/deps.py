@@ -26,12 +26,6 @@ def dependencies(snap: Snapshot) -> dict[str, str]:
     return snap.derived(("deps",), lambda: declared(snap.read))
 
 
-def dep_print(version: str | None) -> str:
-    if version is None:
-        return ABSENT
-    return f"dep:{major(version) or 'any'}"
-
-
 @dataclass(frozen=True)
 class Dependency:
     text: str
@@ -50,9 +44,9 @@ class Dependency:
 
     def current(self, snap: Snapshot, recorded: str | None) -> str | None:
         found = dependencies(snap).get(self.name)
-        if self.absent:
-            return ABSENT if found is None else dep_print(found)
-        return None if found is None else dep_print(found)
+        if found is None:
+            return ABSENT if self.absent else None
+        return f"dep:{major(found) or 'any'}"
 
     def compare(self, recorded: str, now: str | None) -> str:
         if now is None:

@@ -29,11 +29,6 @@ _OTHER = re.compile(
 _DECLARED = re.compile(r"^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=", re.M)
 
 
-def declared(text: str) -> set[str]:
-    """Names a .env-style file declares (`NAME=value`, `export NAME=`)."""
-    return set(_DECLARED.findall(text))
-
-
 def _python_reads(data: bytes) -> set[str]:
     try:
         tree = ast.parse(data)
@@ -63,16 +58,6 @@ def _is_environ(node: ast.expr | None) -> bool:
     )
 
 
-def reads(path: str, data: bytes) -> set[str]:
-    """Environment variable names a source file reads (`data`: what _may_name kept)."""
-    if path.endswith((".py", ".pyi")):
-        return _python_reads(data)
-    out = set()
-    for m in _OTHER.finditer(data):
-        out.add((m.group(1) or m.group(2) or m.group(3)).decode("utf-8", "replace"))
-    return out
-
-
 def _may_name(snap: Snapshot, path: str) -> bytes:
     """A file's bytes when it may declare or read a variable, else b"" (read once per
     snapshot; what no variable can be found in is not kept)."""
@@ -87,10 +72,13 @@ def _may_name(snap: Snapshot, path: str) -> bytes:
 
 
 def _named(path: str, data: bytes) -> set[str]:
-    """The variables a file declares (a .env-style file) or reads (a source file)."""
+    """The variables a file declares (a .env-style file: `NAME=value`, `export NAME=`)
+    or reads (a source file; `data`: what _may_name kept)."""
     if path.rsplit("/", 1)[-1] in DECLARATIONS:
-        return declared(data.decode("utf-8", "replace"))
-    return reads(path, data)
+        return set(_DECLARED.findall(data.decode("utf-8", "replace")))
+    if path.endswith((".py", ".pyi")):
+        return _python_reads(data)
+    return {(m[1] or m[2] or m[3]).decode("utf-8", "replace") for m in _OTHER.finditer(data)}
 
 
 def source_paths(snap: Snapshot) -> list[str]:
