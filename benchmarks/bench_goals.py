@@ -96,6 +96,11 @@ def prepare(base: Path, copy: Path, py: str) -> None:
         subprocess.run(["git", "config", "gc.auto", "0"], cwd=copy, check=True)
     for args in (["hooks", "install"], ["compile"], ["index"], ["check"]):
         subprocess.run([py, "-m", "memkit", *args], cwd=copy, env=ENV, capture_output=True)
+    valid = subprocess.run([py, "-m", "memkit", "validate"], cwd=copy, env=ENV, capture_output=True)
+    if valid.returncode:  # a hook refusing a broken memory is not the case being timed
+        sys.exit(
+            f"{copy}: invalid memories; remove the copy to make it again\n{valid.stdout.decode()}"
+        )
     subprocess.run(["git", "add", "-A"], cwd=copy, env=ENV, check=True)
     subprocess.run(
         ["git", "commit", "-qm", "outputs", "--no-verify"], cwd=copy, env=ENV, capture_output=True
@@ -111,10 +116,14 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
     mems = sorted((root / ".memory").rglob("*.md"))
     one = mems[len(mems) // 2]
 
-    def touch() -> None:  # a word of its body in, then out: text compile gives agents
-        text = one.read_text("utf-8")
-        edited = text.removesuffix(" (edited)\n")
-        one.write_text(edited if edited != text else text[:-1] + " (edited)\n", "utf-8")
+    # A word of its body in, then out (text compile gives agents), always between the
+    # same two texts: an edit worked out from the file's text as it is would drift.
+    original = one.read_text("utf-8")
+    edited = original.rstrip("\n") + " (edited)\n"
+
+    def touch() -> None:
+        now = one.read_text("utf-8")
+        one.write_text(original if now == edited else edited, "utf-8")
         subprocess.run(["git", "add", str(one)], cwd=root, env=ENV, check=True)
 
     def code() -> None:
