@@ -76,7 +76,7 @@ def place(
     names = list(targets or NAMES)
     run.compose_all(memories, names, bool(targets))
     for name in names:
-        for path, old in leftovers(root, name, everything, run.files).items():
+        for path, old in leftovers(root, name, everything, run.files, run.folders).items():
             run.add(_emptied(name, path), old, keep=True)
     return Placement(tuple(run.files.values()), tuple(run.placed), frozenset(run.active))
 
@@ -89,6 +89,7 @@ class Run:
         self.notes = notes
         self.files: dict[str, FileChange] = {}
         self.placed: list[Placed] = []
+        self.folders: dict[str, str] = {}  # real paths of the output folders (write.read)
 
     def add(
         self, out: Output, old: bytes | None, *, keep: bool
@@ -120,7 +121,9 @@ class Run:
         claude_import = conf.claude_mode == "import" and agents_on and "claude" in self.active
         if claude_import:  # CLAUDE.md first: Claude reads AGENTS.md through it
             for out in TARGETS["claude"].outputs(memories, ctx):
-                change, _ = self.add(out, read(self.root, out.path), keep="claude" in names)
+                change, _ = self.add(
+                    out, read(self.root, out.path, self.folders), keep="claude" in names
+                )
                 if out.path == "CLAUDE.md":
                     own = conf.budget("claude")
                     used = own.measure((change.new or b"").decode("utf-8", "replace"))
@@ -151,7 +154,7 @@ class Run:
                 continue
             wanted = memories if explicit or name in conf.targets else []
             for out in TARGETS[name].outputs(wanted, ctx):
-                self.add(out, read(self.root, out.path), keep=True)
+                self.add(out, read(self.root, out.path, self.folders), keep=True)
 
     def _agents(
         self, outs: list[Output], order: Mapping[str, int], extra: list[Budget], *, keep: bool
@@ -164,7 +167,7 @@ class Run:
         from dataclasses import replace
 
         own = self.conf.budget("agents")
-        old = {o.path: read(self.root, o.path) for o in outs}
+        old = {o.path: read(self.root, o.path, self.folders) for o in outs}
         reserved = None
         if len(outs) > 1 and own.unit == "bytes":  # nested files: Codex's chains
             texts = {o.path: fit.texts(o, _text(old[o.path]), self.renderer) for o in outs}

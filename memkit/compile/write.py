@@ -56,20 +56,39 @@ MAX_OUTPUT_BYTES = 16 * 1024 * 1024  # an existing output file memkit reads back
 FORBIDDEN = (".git", ".memory")  # top folders no output may be written into
 
 
-def read(root: Path, rel: str) -> bytes | None:
+def real_path(root: Path | str, rel: str, folders: dict[str, str]) -> str:
+    """os.path.realpath of `rel` under `root`, each folder resolved once in `folders` (one
+    compile's): the file's own name is resolved only when it is itself a link."""
+    full = os.path.join(root, rel)
+    head, name = os.path.split(full)
+    if os.path.islink(full) or name in ("", os.curdir, os.pardir):
+        return os.path.realpath(full)
+    return os.path.join(_resolved(head, folders), name)
+
+
+def _resolved(folder: str, folders: dict[str, str]) -> str:
+    real = folders.get(folder)
+    if real is None:
+        real = folders[folder] = os.path.realpath(folder)
+    return real
+
+
+def read(root: Path, rel: str, folders: dict[str, str] | None = None) -> bytes | None:
     """An output's bytes now (None: absent), read safely: it may hold anything.
 
     No link out of the repository, into .git/ or .memory/ (fsutil.write_target says why
     it refuses one). A path whose real path is the path itself (no link anywhere on it,
     as for nearly every output) is inside by its very spelling: it is read without
-    asking again, one real path and one open for each of the hundreds of outputs.
+    asking again, one real path and one open for each of the hundreds of outputs
+    (`folders`: the real paths of the folders this compile resolved).
     """
     from memkit.errors import UnsafePathError
     from memkit.fsutil import read_regular, write_target
 
+    folders = {} if folders is None else folders
     lexical = os.path.normpath(rel)
-    top = os.path.realpath(root)
-    real = os.path.realpath(os.path.join(root, rel))
+    top = _resolved(os.fspath(root), folders)
+    real = real_path(root, rel, folders)
     plain = (
         real == os.path.join(top, lexical)
         and not os.path.isabs(lexical)
@@ -88,12 +107,16 @@ def read(root: Path, rel: str) -> bytes | None:
 
 
 def leftovers(
-    root: Path, target: str, everything: Iterable[Memory], planned: Mapping[str, FileChange]
+    root: Path,
+    target: str,
+    everything: Iterable[Memory],
+    planned: Mapping[str, FileChange],
+    folders: dict[str, str],
 ) -> dict[str, bytes | None]:
     """Files of `target` from earlier runs that no output claims now (nested AGENTS.md of any
     folder of `everything`, the memories whatever their status), with their bytes now."""
     t = TARGETS[target]
-    found = {p: read(root, p) for p in t.shared if p not in planned}
+    found = {p: read(root, p, folders) for p in t.shared if p not in planned}
     for directory, suffix in t.rule_dirs:
         try:
             with os.scandir(root / directory) as it:
@@ -103,7 +126,7 @@ def leftovers(
         for name in names:
             rel = f"{directory}/{name}"
             if name.startswith("memkit") and name.endswith(suffix) and rel not in planned:
-                old = read(root, rel)
+                old = read(root, rel, folders)
                 if old is not None and sections.owns(old.decode("utf-8", "replace")):
                     found[rel] = old
     if target == "agents":  # nested AGENTS.md of memories' directories, whatever their status
@@ -111,7 +134,7 @@ def leftovers(
         for d in sorted({agents_dir(s) for s in scopes} - {""}):
             rel = f"{d}/AGENTS.md"
             if rel not in planned and (root / rel).is_file():
-                found[rel] = read(root, rel)
+                found[rel] = read(root, rel, folders)
     return found
 
 
@@ -167,8 +190,9 @@ def settle(
 def _reals(root: Path, files: Iterable[FileChange]) -> tuple[dict[str, str], dict[str, str]]:
     """The real path of each output, and of those with a link in their path (a path with
     none is the file `read` checked and read: no other output's)."""
-    top = os.path.realpath(root)
-    real = {f.path: os.path.realpath(root / f.path) for f in files}
+    folders: dict[str, str] = {}
+    top = _resolved(os.fspath(root), folders)
+    real = {f.path: real_path(root, f.path, folders) for f in files}
     return real, {p: r for p, r in real.items() if r != os.path.join(top, p)}
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from memkit.compile.write import MAX_OUTPUT_BYTES, read
+from memkit.compile.write import MAX_OUTPUT_BYTES, read, real_path
 from memkit.errors import UnsafePathError
 from memkit.fsutil import read_regular, write_target
 
@@ -105,3 +105,28 @@ def test_nothing_to_write_resolves_no_output(layout: Path, monkeypatch: pytest.M
     same = write.FileChange("AGENTS.md", "agents", b"agents\n", b"agents\n")
     assert write.apply(layout, (same,), None) == []
     assert (layout / "AGENTS.md").read_bytes() == b"agents\n"
+
+
+def test_real_paths_resolve_each_folder_once_and_agree_with_realpath(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / ".claude" / "rules").mkdir(parents=True)
+    (root / "docs").mkdir()
+    (root / "AGENTS.md").write_text("a\n")
+    (root / ".claude" / "rules" / "memkit-a.md").write_text("r\n")
+    (root / "docs" / "AGENTS.md").write_text("d\n")
+    os.symlink("AGENTS.md", root / "CLAUDE.md")  # the file itself a link
+    os.symlink("docs", root / "linked")  # a folder on the path a link
+    os.symlink(tmp_path, root / "out")  # a link out of the repository
+    rels = [
+        "AGENTS.md", "CLAUDE.md", ".claude/rules/memkit-a.md", ".claude/rules/memkit-gone.md",
+        "linked/AGENTS.md", "linked/CLAUDE.md", "out/repo/AGENTS.md", "docs/../AGENTS.md",
+        "missing/AGENTS.md",
+    ]  # fmt: skip
+    folders: dict[str, str] = {}
+    for rel in rels:
+        assert real_path(root, rel, folders) == os.path.realpath(root / rel), rel
+    assert folders[str(root / ".claude" / "rules")] == os.path.realpath(root / ".claude/rules")
+    os.remove(root / "linked")  # within one compile a folder keeps the real path it had
+    (root / "linked").mkdir()
+    assert real_path(root, "linked/AGENTS.md", folders) == os.path.realpath(root / "docs/AGENTS.md")
+    assert real_path(root, "linked/AGENTS.md", {}) == os.path.realpath(root / "linked/AGENTS.md")
