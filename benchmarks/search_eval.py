@@ -267,11 +267,11 @@ def main() -> None:
     ap.add_argument("--keyword-only", action="store_true", help="no semantic model")
     args = ap.parse_args()
     sys.path.insert(0, str(args.code or args.repo))
-    from memkit.search import hybrid
+    import memkit.search as fusion
     from memkit.store import Store, init
 
     if args.min_sim is not None:
-        hybrid.MIN_SIMILARITY = args.min_sim
+        fusion.MIN_SIMILARITY = args.min_sim
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         subprocess.run(["git", "init", "-q", str(root)], check=True)
@@ -288,7 +288,7 @@ def main() -> None:
         evaluate(store, QUERIES[:1], args.k, model)  # builds the index and the vectors
         print(f"corpus: {n} memories at {PINNED}; {len(QUERIES)} paraphrased and "
               f"{len(LITERAL)} literal queries; k={args.k}; "
-              f"min similarity {hybrid.MIN_SIMILARITY}")  # fmt: skip
+              f"min similarity {fusion.MIN_SIMILARITY}")  # fmt: skip
         print(f"{'queries':<12}{'mode':<10}{'recall@k':>9}{'MRR':>7}{'median ms':>11}")
         for label, queries in (("paraphrased", QUERIES), ("literal", LITERAL)):
             for mode, sem in (("keyword", None), ("hybrid", model))[: 1 if model is None else 2]:

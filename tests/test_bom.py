@@ -9,7 +9,6 @@ import pytest
 from conftest import Invoke, write_files
 
 from memkit.agents.install import more_agents as installers
-from memkit.agents.install import register
 from memkit.store import Store
 
 BOM = b"\xef\xbb\xbf"
@@ -75,7 +74,7 @@ def test_agent_settings_with_a_bom_are_read_and_keep_it(store: Store) -> None:
     assert codex.read_bytes().startswith(BOM + b'model = "o3"\n')
     claude = store.root / ".mcp.json"
     claude.write_bytes(BOM + b'{"mcpServers": {}}\n')
-    register.install_mcp(store.root)
+    installers.install(store.root, installers.MCP_FILES)
     assert claude.read_bytes().startswith(BOM + b"{")
     assert "memkit" in json.loads(claude.read_bytes()[3:])["mcpServers"]
 

@@ -27,9 +27,9 @@ def _claude(store: Store) -> object:
 
 
 def _mcp(store: Store) -> object:
-    from memkit.agents.install.register import install_mcp
+    from memkit.agents.install import more_agents as installers
 
-    return install_mcp(store.root)
+    return installers.install(store.root, installers.MCP_FILES)
 
 
 def _codex(store: Store) -> object:

@@ -37,14 +37,11 @@ def _agent_files(
     names = list(more_agents.NAMES) if "all" in agents else list(agents)
     if dry_run and not (mcp or claude or names):
         raise click.UsageError("--dry-run shows agent files: add --mcp, --claude or --agent")
-    lines: list[str] = []
-    if mcp:
-        job_mcp = register.install_mcp if install else register.uninstall_mcp
-        lines += job_mcp(root, dry_run=dry_run)
+    job = more_agents.install if install else more_agents.uninstall
+    lines = job(root, more_agents.MCP_FILES, dry_run=dry_run) if mcp else []
     if claude:
         job_claude = register.install_claude if install else register.uninstall_claude
         lines += job_claude(root, dry_run=dry_run)
-    job = more_agents.install if install else more_agents.uninstall
     return lines + (job(root, names, dry_run=dry_run) if names else [])
 
 

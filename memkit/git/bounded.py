@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from memkit.errors import GitError
@@ -193,18 +194,24 @@ def too_large(odb: Any, oids: Iterable[str], limit: int = MAX_FILE_BYTES) -> boo
 
 
 def read_files(
-    odb: Any,
-    tree: str,
-    prefix: str,
+    mirror: Path,
+    commit: str,
+    folder: str,
     want: Callable[[str], bool],
     descend: Callable[[str], bool] = lambda p: True,
 ) -> Files:
-    """The files under `tree` whose path `want` accepts: each blob read once, none over
-    MAX_FILE_BYTES read at all, TreeLimitError past MAX_TOTAL_BYTES together."""
+    """The files under `folder` ("" = the whole tree) at `commit` in the repository at
+    `mirror` whose path `want` accepts: each blob read once, none over MAX_FILE_BYTES
+    read at all, TreeLimitError past MAX_TOTAL_BYTES together (or any limit of the walk)."""
+    from memkit.git.repo import load_pygit2
+
+    odb = load_pygit2().Repository(str(mirror)).odb
+    tree = folder_tree(odb, commit_tree(odb, commit), folder)
+    prefix = f"{folder}/" if folder else ""
     out = Files()
     blobs: dict[str, bytes] = {}
     total = 0
-    for path, oid in walk(odb, tree, prefix, descend=descend):
+    for path, oid in walk(odb, tree, prefix, descend=descend) if tree else ():
         if not want(path):
             continue
         if oid in blobs:

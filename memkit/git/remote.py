@@ -1,9 +1,9 @@
-"""Fetching another repository into a bare mirror memkit keeps, and reading it.
+"""Fetching another repository into a bare mirror memkit keeps.
 
 Fetching goes through the `git` command, so the user's credentials, SSH set-up and
 proxy settings apply as they do for `git fetch`. Nothing fetched is checked out:
-memkit reads blobs straight from the mirror's objects, so no hook, filter or file
-of the fetched repository ever runs or lands in a work tree.
+memkit reads blobs straight from the mirror's objects (memkit.git.bounded.read_files),
+so no hook, filter or file of the fetched repository ever runs or lands in a work tree.
 """
 
 from __future__ import annotations
@@ -12,11 +12,9 @@ import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 from memkit.errors import GitError
-from memkit.git.bounded import Files
 
 # Never prompt (a hook or CI would hang), never run the fetched repository's hooks,
 # only the transports a store needs (no `ext::` or `fd::` remote helper, no plain http),
@@ -121,22 +119,3 @@ def _succeeds(args: list[str], mirror: Path) -> bool:
     except GitError:
         return False
     return True
-
-
-def files(
-    mirror: Path,
-    commit: str,
-    folder: str,
-    want: Callable[[str], bool],
-    descend: Callable[[str], bool] = lambda p: True,
-) -> Files:
-    """The files under `folder` ("" = the whole tree) at `commit` whose path `want`
-    accepts, read within memkit.git.bounded's limits (TreeLimitError past one)."""
-    from memkit.git.bounded import commit_tree, folder_tree, read_files
-    from memkit.git.repo import load_pygit2
-
-    odb = load_pygit2().Repository(str(mirror)).odb
-    tree = folder_tree(odb, commit_tree(odb, commit), folder)
-    if tree is None:
-        return Files()
-    return read_files(odb, tree, f"{folder}/" if folder else "", want, descend)

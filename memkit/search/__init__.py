@@ -8,6 +8,7 @@
 - index.py: Index, the store's index: kept fresh, written under a lock, read.
 - rank.py: Hit; staleness_checker; stale memories demoted, ties by recency then id; the
   text shown under each hit.
+- embed.py, vectors.py: the semantic model and the store's vectors; fuse() below.
 - context.py: the memories for the files an agent is about to touch (build_context).
 
 Query syntax: words (any of them, ranked by BM25 with the title boosted), "quoted
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from memkit.choices import SEARCH_STATUSES
 from memkit.errors import MemkitError
@@ -55,6 +56,48 @@ _LAZY = {
 
 __getattr__ = attach(__name__, _LAZY)
 
+# Hybrid ranking: keyword hits (BM25F) and semantic neighbours fused by reciprocal rank.
+# Reciprocal rank needs no calibration between BM25 scores and cosine similarities, and
+# a memory both lists agree on rises above one only one of them finds.
+RRF_K = 60
+# Tuned on the train half of benchmarks/recall_sets.py: on questions worded unlike the
+# memory, keyword hits are mostly wrong, and at equal weight they pushed the right
+# neighbour out of the top five; a third of the weight keeps a literal match on top
+# (search_eval.py's literal queries) without burying the neighbours.
+KEYWORD_WEIGHT, SEMANTIC_WEIGHT = 0.3, 1.0
+# Every memory has some nearest neighbour, even for a query about nothing in the store:
+# neighbours less similar than this are not counted.
+MIN_SIMILARITY = 0.1
+
+
+def fuse(
+    keyword: Sequence[dict[str, Any]],
+    semantic: Sequence[tuple[str, float]],
+    fields: dict[str, dict[str, Any]],
+) -> list[dict[str, Any]]:
+    """Documents ranked by fused score (`score`), best first; ties by path.
+
+    `keyword` are index documents in BM25 order; `semantic` (path, similarity) in
+    similarity order; `fields` the stored fields of semantic paths that pass the
+    search's filters (a path missing from it is left out). A memory's fused score is
+    the sum over the lists of weight / (RRF_K + rank), scaled so the best possible
+    score is about its list's weight.
+    """
+    scores: dict[str, float] = {}
+    docs: dict[str, dict[str, Any]] = {}
+    for rank, d in enumerate(keyword):
+        docs[d["path"]] = d
+        scores[d["path"]] = KEYWORD_WEIGHT * (RRF_K + 1) / (RRF_K + 1 + rank)
+    rank = 0
+    for path, sim in semantic:
+        if sim < MIN_SIMILARITY or (path not in fields and path not in docs):
+            continue
+        docs.setdefault(path, fields.get(path, {}))
+        scores[path] = scores.get(path, 0.0) + SEMANTIC_WEIGHT * (RRF_K + 1) / (RRF_K + 1 + rank)
+        rank += 1
+    order = sorted(scores, key=lambda p: (-round(scores[p], 9), p))
+    return [{**docs[p], "score": scores[p]} for p in order]
+
 
 def search(
     store: Store,
@@ -75,7 +118,7 @@ def search(
     included), `include_all` takes every memory. `statuses` is the staleness
     engine's verdict, or a function that computes it for the ids it is given.
     `semantic` (memkit.search.embed.default_embedder() or a test's own) adds the
-    memories nearest in meaning, fused with the keyword hits (memkit.search.hybrid).
+    memories nearest in meaning, fused with the keyword hits (fuse).
     """
     from memkit.search.index import Index
     from memkit.search.query import filters, parse_query
@@ -95,11 +138,10 @@ def search(
     filt, mask = filters(types, tags, wanted, include_all)
     docs = index.top_documents(query, limit=limit * 2 + 20, filter=filt, mask=mask)
     if semantic is not None:
-        from memkit.search.hybrid import hybrid_documents
+        from memkit.search.vectors import current
 
-        docs = hybrid_documents(
-            index, text, docs, semantic, limit=limit * 2 + 20, filter=filt, mask=mask
-        )
+        near = current(index, semantic).nearest(text, limit * 2 + 20)
+        docs = fuse(docs, near, index.documents([p for p, _ in near], filter=filt, mask=mask))
     if not include_all:  # an expired memory is kept when expired ones are wanted
         iso = today.isoformat()
         expired = "expired" in wanted

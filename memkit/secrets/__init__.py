@@ -43,7 +43,6 @@ __all__ = [
     "entropy",
     "hits",
     "redact",
-    "redact_then_cut",
     "scan",
     "scan_values",
 ]
@@ -196,13 +195,3 @@ def redact(text: str) -> str:
         parts.append(text[pos:])
         text = "".join(parts)
     return text
-
-
-def redact_then_cut(text: str, limit: int, *, marker: str = "") -> str:
-    """`text` redacted, then cut to `limit` characters (plus `marker` when cut).
-
-    Redacting first means a secret cut in half is never kept in part: the cut cannot hide
-    a secret from the scanner, because the scanner has already seen it whole.
-    """
-    clean = redact(text)
-    return clean if len(clean) <= limit else clean[:limit] + marker

@@ -136,7 +136,7 @@ def _parsed(mirror: Path, src: Source, commit: str) -> Shared:
 
 
 def _read(mirror: Path, src: Source, commit: str) -> Shared:
-    from memkit.git import remote
+    from memkit.git.bounded import read_files
     from memkit.store.secrets_guard import secret_findings
 
     start = len(src.folder) + 1 if src.folder else 0
@@ -148,7 +148,7 @@ def _read(mirror: Path, src: Source, commit: str) -> Shared:
     def want(path: str) -> bool:
         return path.endswith(".md") and not path.rsplit("/", 1)[-1].startswith(".")
 
-    found = remote.files(mirror, commit, src.folder, want, descend)
+    found = read_files(mirror, commit, src.folder, want, descend)
     problems = [
         f"{src.name}:{rel}: larger than {mm.MAX_BYTES} bytes; left out"
         for rel in sorted(found.too_large)

@@ -285,6 +285,16 @@ def test_worktrees_share_the_main_work_tree_memory(store: Store) -> None:
     assert [p.path for p in found] == [folder / "MEMORY.md"]
 
 
+def test_a_symlinked_git_file_is_not_followed(store: Store) -> None:
+    git(store.root, "commit", "-q", "--allow-empty", "-m", "start")
+    other = store.root.parent / "wt"
+    git(store.root, "worktree", "add", "-q", str(other))
+    linked = store.root.parent / "linked"
+    linked.mkdir()
+    (linked / ".git").symlink_to(other / ".git")  # as memkit.cachedir.git_dir: not trusted
+    assert git_roots(linked) == (linked.resolve(), linked.resolve())
+
+
 def test_cli(store: Store, run: Invoke) -> None:
     seed(store.root)
     out = run("import", "--harvest", "--dry-run").output

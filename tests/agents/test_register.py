@@ -13,14 +13,8 @@ from pathlib import Path
 import pytest
 from conftest import Invoke, write_memory
 
-from memkit.agents.install.register import (
-    MCP_ENTRY,
-    install_claude,
-    install_mcp,
-    launcher,
-    uninstall_claude,
-    uninstall_mcp,
-)
+from memkit.agents.install.more_agents import MCP_FILES, install, uninstall
+from memkit.agents.install.register import MCP_ENTRY, install_claude, launcher, uninstall_claude
 from memkit.errors import UnsafePathError
 from memkit.store import Store
 
@@ -29,19 +23,19 @@ EVENTS = ["PostToolUse", "PreToolUse", "SessionEnd", "SessionStart", "Stop", "Us
 
 def test_install_mcp_merges_and_is_idempotent(tmp_path: Path) -> None:
     (tmp_path / ".mcp.json").write_text('{"mcpServers": {"db": {"command": "pg-mcp"}}}\n')
-    assert install_mcp(tmp_path) == ["updated .mcp.json", "created .cursor/mcp.json"]
-    assert install_mcp(tmp_path) == []
+    assert install(tmp_path, MCP_FILES) == ["updated .mcp.json", "created .cursor/mcp.json"]
+    assert install(tmp_path, MCP_FILES) == []
     assert json.loads((tmp_path / ".mcp.json").read_text()) == {
         "mcpServers": {
             "db": {"command": "pg-mcp"},
             "memkit": MCP_ENTRY,
         }
     }
-    assert uninstall_mcp(tmp_path) == ["updated .mcp.json", "removed .cursor/mcp.json"]
+    assert uninstall(tmp_path, MCP_FILES) == ["updated .mcp.json", "removed .cursor/mcp.json"]
     assert json.loads((tmp_path / ".mcp.json").read_text()) == {
         "mcpServers": {"db": {"command": "pg-mcp"}}
     }
-    assert uninstall_mcp(tmp_path) == []
+    assert uninstall(tmp_path, MCP_FILES) == []
 
 
 def test_install_claude_keeps_other_settings(tmp_path: Path) -> None:
@@ -92,7 +86,7 @@ def test_install_refuses_broken_json(tmp_path: Path) -> None:
 
     (tmp_path / ".mcp.json").write_text("{oops")
     with pytest.raises(MemkitError, match=r"^\.mcp\.json is not valid JSON \(.*\); fix it"):
-        install_mcp(tmp_path)
+        install(tmp_path, MCP_FILES)
     assert (tmp_path / ".mcp.json").read_text() == "{oops"
 
 
@@ -130,7 +124,7 @@ def test_entries_of_earlier_versions_become_launchers(tmp_path: Path) -> None:
     (tmp_path / ".cursor").mkdir()
     (tmp_path / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"memkit": mine}}))
     assert install_claude(tmp_path) == ["updated .claude/settings.json"]
-    assert install_mcp(tmp_path) == ["updated .mcp.json"]  # a person's own entry is kept
+    assert install(tmp_path, MCP_FILES) == ["updated .mcp.json"]  # a person's own entry is kept
     stop = json.loads(settings.read_text())["hooks"]["Stop"]
     assert [h["command"] for g in stop for h in g["hooks"]] == [launcher("memkit-hook", "stop")]
     assert json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]["memkit"] == MCP_ENTRY
@@ -213,9 +207,8 @@ def test_install_never_writes_through_a_link_out(store: Store, tmp_path: Path, n
     link = store.root / name
     link.parent.mkdir(parents=True, exist_ok=True)
     link.symlink_to(outside)
-    install = install_mcp if name == ".mcp.json" else install_claude
     with pytest.raises(UnsafePathError, match="outside the repository"):
-        install(store.root)
+        install(store.root, MCP_FILES) if name == ".mcp.json" else install_claude(store.root)
     assert outside.read_text() == "{}\n" and link.is_symlink()
 
 

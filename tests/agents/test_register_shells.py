@@ -19,7 +19,7 @@ import pytest
 from conftest import write_memory
 
 from memkit.agents.install.launcher import MCP_ENTRY, script
-from memkit.agents.install.more_agents import AGENTS
+from memkit.agents.install.more_agents import AGENTS, MCP_FILES, install
 from memkit.store import Store
 
 pytestmark = pytest.mark.posix
@@ -138,12 +138,10 @@ def test_the_server_entry_is_one_form_for_every_system() -> None:
 def test_install_replaces_the_server_entry_that_needed_sh(tmp_path: Path) -> None:
     """A project installed with the `sh` server entry (which fails on Windows) gets the
     `git` one when install runs again; a person's own server is kept."""
-    from memkit.agents.install.register import install_mcp
-
     old = {"command": "sh", "args": ["-c", script("memkit"), "memkit", "mcp"]}
     mine = {"command": "sh", "args": ["-c", "my-server"]}
     (tmp_path / ".mcp.json").write_text(json.dumps({"mcpServers": {"memkit": old, "x": mine}}))
-    assert install_mcp(tmp_path) == ["updated .mcp.json", "created .cursor/mcp.json"]
+    assert install(tmp_path, MCP_FILES) == ["updated .mcp.json", "created .cursor/mcp.json"]
     servers = json.loads((tmp_path / ".mcp.json").read_text())["mcpServers"]
     assert servers == {"memkit": MCP_ENTRY, "x": mine}
     assert servers["memkit"]["command"] == "git"

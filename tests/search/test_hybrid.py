@@ -1,4 +1,5 @@
-"""memkit.search.hybrid and vectors: keyword and semantic hits fused, on a stub embedder.
+"""Hybrid search (memkit.search.fuse, and vectors): keyword and semantic hits fused, on a
+stub embedder.
 
 The stub maps words to a few fixed "concepts" (and any other word to a hashed
 dimension), so a paraphrase sharing no word with a memory still lands near it:
@@ -15,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from memkit.search import Index, embed, search
-from memkit.search import hybrid as fusion
-from memkit.search.hybrid import fuse
+import memkit.search as fusion
+from memkit.search import Index, embed, fuse, search
 from memkit.search.vectors import Vectors
 from memkit.staleness.verdict import MemoryStatus
 from memkit.store import Store

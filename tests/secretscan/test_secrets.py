@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from memkit.secrets import Finding, formats, hits, redact, redact_then_cut, scan, scan_values
+from memkit.secrets import Finding, formats, hits, redact, scan, scan_values
 from memkit.store import Store
 from tests.conftest import Invoke, sampled, write_memory
 from tests.secretscan.corpus import BENIGN, secrets
@@ -168,22 +168,6 @@ def test_redact_keeps_the_name_and_removes_the_value_on_shell_lines() -> None:
     assert redact(f"psql postgres://app:{pw}@db/x") == "psql postgres://app:[REDACTED]@db/x"
     long = "".join(dict(SECRETS)["crates.io token"][3:] for _ in range(10))  # 320 random chars
     assert redact(f"TOKEN={long} more") == "TOKEN=[REDACTED] more"  # past any rule's bound
-
-
-@pytest.mark.parametrize(("kind", "text"), SECRETS, ids=IDS)
-def test_redact_then_cut_never_keeps_part_of_a_secret(kind: str, text: str) -> None:
-    found = [text[h.start : h.end] for h in hits(text) if h.end - h.start >= 8]
-    for limit in range(len(text) + 1):
-        out = redact_then_cut(text, limit, marker=" …")
-        assert len(out) <= limit + 2
-        assert not any(secret[:8] in out for secret in found), (limit, out)
-
-
-def test_cutting_before_redacting_would_leak_a_prefix() -> None:
-    text = f"export GITHUB_TOKEN={GHP}"
-    leaks = [n for n in range(len(text)) if GHP[:8] in redact(text[:n])]
-    assert leaks  # why callers that truncate must use redact_then_cut
-    assert redact_then_cut(text, 30) == "export GITHUB_TOKEN=[REDACTED]"[:30]
 
 
 # ------------------------------------------------------------------ front matter, pragma

@@ -149,14 +149,14 @@ def _topic_file(place: Place, text: str) -> Candidate:
     doc = md.parse(text, imports=False)
     front = "".join(doc.lines[: doc.content_start])
     nested = re.search(r"(?m)^\s+type:\s*['\"]?(\w+)", front)
-    kind = _meta(doc.meta, "type") or (nested.group(1) if nested else "")
+    kind = md.meta_text(doc.meta, "type") or (nested.group(1) if nested else "")
     lines = doc.visible[doc.content_start :]
     while lines and not lines[0].strip():
         lines = lines[1:]
     heading = None
     if lines and (m := re.match(r"^#\s+(.+?)\s*#*\s*$", lines[0])):
         heading, lines = m.group(1), lines[1:]
-    name, desc = _meta(doc.meta, "name"), _meta(doc.meta, "description")
+    name, desc = md.meta_text(doc.meta, "name"), md.meta_text(doc.meta, "description")
     if name and heading and " " not in name:  # a file-like name: the heading reads better
         name = heading
     stem = place.path.stem.replace("_", " ").replace("-", " ").strip()
@@ -166,13 +166,6 @@ def _topic_file(place: Place, text: str) -> Candidate:
         body = f"{desc}\n\n{body}"
     kind = _CLAUDE_TYPES.get(kind.lower()) or guess_type(title)
     return Candidate(place.label, place.source, place.agent, _one_line(title), body, kind)
-
-
-def _meta(meta: Mapping[str, str | list[str]], key: str) -> str | None:
-    value = meta.get(key)
-    if isinstance(value, list):
-        value = " ".join(value)
-    return md.unquote(value).strip() or None if isinstance(value, str) else None
 
 
 def _gemini_facts(place: Place, text: str) -> list[Candidate]:

@@ -109,6 +109,14 @@ def unquote(value: str) -> str:
     return value
 
 
+def meta_text(meta: dict[str, str | list[str]], key: str) -> str | None:
+    """Front matter `key` as one line of text (a list's items joined), or None when empty."""
+    value = meta.get(key)
+    if isinstance(value, list):
+        value = " ".join(value)
+    return " ".join(value.split()) or None if value else None
+
+
 def _memkit_span(lines: list[str], start: int) -> tuple[int, int] | None:
     begin = next((n for n in range(start, len(lines)) if _MEMKIT_BEGIN.match(lines[n])), None)
     if begin is None:

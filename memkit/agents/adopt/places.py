@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from memkit.agents.adopt.sources import SKIP_DIRS
+from memkit.cachedir import git_dir
 
 MAX_SETTINGS = 1024 * 1024
 _CLAUDE_NAME_MAX = 200  # Claude Code cuts a longer project name and adds a hash
@@ -136,22 +137,21 @@ def _local_files(root: Path) -> list[Path]:
 
 def git_roots(root: Path) -> tuple[Path, Path]:
     """The work tree holding `root`, and the main work tree (Claude Code keys auto memory
-    on it, so linked worktrees share one memory); `root` twice outside git."""
+    on it, so linked worktrees share one memory); `root` twice outside git. A `.git` that
+    is a symbolic link is not followed (memkit.cachedir.git_dir): its folder is both."""
     top = root.resolve()
     for folder in (top, *top.parents):
         dotgit = folder / ".git"
-        if dotgit.is_dir():
+        if not (dotgit.is_dir() or dotgit.is_file()):
+            continue
+        gitdir = git_dir(str(folder))
+        if gitdir is None:
             return folder, folder
-        if dotgit.is_file():
-            try:
-                text = dotgit.read_text("utf-8", errors="replace")[:4096]
-                gitdir = Path(text.split("gitdir:", 1)[1].strip())
-                gitdir = gitdir if gitdir.is_absolute() else folder / gitdir
-                common = (gitdir / "commondir").read_text("utf-8").strip()
-                main = (gitdir / common).resolve()
-            except (OSError, IndexError):
-                return folder, folder
-            return folder, main.parent if main.name == ".git" else folder
+        try:
+            main = Path(gitdir, Path(gitdir, "commondir").read_text("utf-8").strip()).resolve()
+        except (OSError, UnicodeDecodeError):  # a main work tree's .git has no commondir
+            return folder, folder
+        return folder, main.parent if main.name == ".git" else folder
     return top, top
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memkit.agents.adopt.markdown import meta_text
 from memkit.agents.adopt.sources import Source
 
 ALWAYS_GLOBS = frozenset({"**", "**/*", "*", "**/*.*", "/**", "./**"})
@@ -58,13 +59,6 @@ def _under(folder: str, globs: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(f"{folder}/{g}" for g in globs))
 
 
-def _text(meta: dict[str, str | list[str]], key: str) -> str | None:
-    value = meta.get(key)
-    if isinstance(value, list):
-        value = " ".join(value)
-    return " ".join(value.split()) or None if value else None
-
-
 def _true(meta: dict[str, str | list[str]], key: str) -> bool:
     return str(meta.get(key, "")).strip().lower() == "true"
 
@@ -72,7 +66,7 @@ def _true(meta: dict[str, str | list[str]], key: str) -> bool:
 def scope_of(src: Source, meta: dict[str, str | list[str]]) -> Scope:
     """Where and when a file's sections apply."""
     folder = (f"{src.folder}/**",) if src.folder else ()
-    desc = _text(meta, "description")
+    desc = meta_text(meta, "description")
     kind = src.kind
     if kind == "cursor-rule" or (kind == "markdown" and src.rel.endswith(".mdc")):
         globs = split_globs(meta.get("globs"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -193,7 +193,7 @@ def _toml_change(agent: Agent, text: str | None, install: bool) -> str | None:
 # ------------------------------------------------------------------ install / uninstall
 
 
-def _apply(root: Path, names: list[str], install: bool, dry_run: bool) -> list[str]:
+def _apply(root: Path, names: Iterable[str], install: bool, dry_run: bool) -> list[str]:
     """Every file's change, worked out (and each file checked) before any is written;
     one line per file changed."""
     plan = []
@@ -208,11 +208,11 @@ def _apply(root: Path, names: list[str], install: bool, dry_run: bool) -> list[s
     return [write_change(root, file, old, new, dry_run) for file, old, new in plan]
 
 
-def install(root: Path, names: list[str], *, dry_run: bool = False) -> list[str]:
+def install(root: Path, names: Iterable[str], *, dry_run: bool = False) -> list[str]:
     """Add memkit's server to each named agent's file; one line per file changed."""
     return _apply(root, names, True, dry_run)
 
 
-def uninstall(root: Path, names: list[str], *, dry_run: bool = False) -> list[str]:
+def uninstall(root: Path, names: Iterable[str], *, dry_run: bool = False) -> list[str]:
     """Remove memkit's server (only an entry memkit wrote); a file left empty is removed."""
     return _apply(root, names, False, dry_run)

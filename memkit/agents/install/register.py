@@ -1,5 +1,5 @@
-"""Register memkit with agents: the MCP server in .mcp.json / .cursor/mcp.json, and
-the Claude Code hooks in .claude/settings.json (other agents: more_agents.py).
+"""Register memkit's Claude Code hooks in .claude/settings.json (the MCP server, in
+every agent's file, .mcp.json and .cursor/mcp.json included: more_agents.py).
 
 Each function merges into the existing JSON (everything else kept), is idempotent, reads
 and writes through files.py (a link out of the repository is refused), leaves an entry a
@@ -14,7 +14,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from memkit.agents.install import more_agents
 from memkit.agents.install.files import dump_json, load_json, read_text, write_change
 from memkit.agents.install.launcher import MARK, launcher
 from memkit.agents.install.launcher import MCP_ENTRY as MCP_ENTRY  # what .mcp.json holds
@@ -37,18 +36,6 @@ HOOK_EVENTS: dict[str, tuple[str | None, str, int]] = {
     "Stop": (None, "stop", 30),
     "SessionEnd": (None, "session-end", 30),
 }
-
-
-def install_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
-    """Register `memkit mcp` in .mcp.json (Claude Code) and .cursor/mcp.json (Cursor).
-    An entry earlier versions wrote (a bare `memkit mcp`) becomes the launcher; one a
-    person adjusted is kept as it is."""
-    return more_agents.install(root, list(more_agents.MCP_FILES), dry_run=dry_run)
-
-
-def uninstall_mcp(root: Path, *, dry_run: bool = False) -> list[str]:
-    """Remove memkit's server from both files; a file left empty is removed."""
-    return more_agents.uninstall(root, list(more_agents.MCP_FILES), dry_run=dry_run)
 
 
 def _ours(hook: Any) -> bool:
