@@ -2,20 +2,23 @@
 
 Claude Code reads CLAUDE.md (and .claude/CLAUDE.md, and the files they import with
 `@file`) at session start, in the root and each folder down to where it started, or
-AGENTS.md when the root has neither; a `.claude/rules/*.md` file without `paths` at session
-start too, one with `paths` once the agent reads a file they match; a subfolder's
+AGENTS.md when the root has neither; a `.claude/rules/**/*.md` file without `paths` at
+session start too, one with `paths` once the agent reads a file they match; a subfolder's
 CLAUDE.md (or that AGENTS.md) once it reads a file in that folder. Each memory compiled in
 full there ends with its `<!-- memkit:id=ID -->` line, each one shortened to its title
 is a `- TITLE: \\`memkit show ID\\`` line (templates/memory.md.j2, index_entry.md.j2). The
 hooks read the files as they are on disk at that moment, so a receipt names the file
 (`via`) and its git blob id (`blob`): `git log --find-object=BLOB` finds the commit
-that held exactly that text. Standard library only: it runs on every file read.
+that held exactly that text. start_files is the one walk of what Claude Code loads at
+start (memkit.agents.claude.preloaded asks it too). Standard library only: it runs on
+every file read.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from stat import S_ISREG
 
 from memkit.agents.claude import ledger
 
@@ -36,6 +39,9 @@ STALE = re.compile(
     re.M,
 )
 IMPORT = re.compile(r"^@([^\s]+)[ \t]*$", re.M)
+GIT_DIR = "{}" + os.sep + ".git" + os.sep  # never read: git's own files
+_OPEN = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+_OPEN |= getattr(os, "O_CLOEXEC", 0)
 
 
 def _read(root: str, rel: str) -> bytes | None:
@@ -45,14 +51,22 @@ def _read(root: str, rel: str) -> bytes | None:
 
 def _read_real(real: str, top: str) -> bytes | None:
     """The bytes of the regular file at `real`, a resolved path, if it lies inside `top`
-    (the project's resolved root); None otherwise."""
-    if not real.startswith(top + os.sep) or not os.path.isfile(real):
+    (the project's resolved root) and outside its .git/, of at most MAX_FILE bytes; None
+    otherwise. Opened without following a link or waiting on a FIFO, and checked on the
+    open file, so a file swapped for a FIFO after it was resolved never blocks."""
+    if not real.startswith(top + os.sep) or (real + os.sep).startswith(GIT_DIR.format(top)):
         return None
     try:
-        with open(real, "rb") as f:
-            data = f.read(MAX_FILE + 1)
+        fd = os.open(real, _OPEN)
     except OSError:
         return None
+    with open(fd, "rb") as f:  # closes fd
+        try:
+            if not S_ISREG(os.fstat(fd).st_mode):
+                return None
+            data = f.read(MAX_FILE + 1)
+        except OSError:
+            return None
     return data if len(data) <= MAX_FILE else None
 
 
@@ -122,33 +136,58 @@ def _folder_file(root: str, folder: str, fallback: bool) -> str | None:
     return f"{base}{FALLBACK}" if fallback else None
 
 
+def start_files(root: str, cwd: str) -> list[tuple[str, bytes | None]]:
+    """(path, bytes) of each file Claude Code loads at a session start in `cwd` that may
+    carry memkit's text, in the order read: CLAUDE.md in the root, .claude/CLAUDE.md,
+    CLAUDE.md in each folder down to `cwd` (AGENTS.md instead when the root has neither),
+    then their `@file` imports, breadth first so that the shortest route decides whether
+    a file is within MAX_DEPTH hops. An import is relative to the importing file; `@/abs`
+    is followed inside the project; `@~/...`, anything outside the project, in its .git/
+    or reached through a link out is never read. A path looked at and not read (missing,
+    not a regular file, over MAX_FILE, a link out) comes with None. Rules: rules()."""
+    top = os.path.realpath(root)
+    fallback = _fallback(root)
+    first = [_folder_file(root, folder, fallback) for folder in _folders(root, cwd)]
+    first.insert(1, CLAUDE_FILES[1])
+    todo = [rel for rel in dict.fromkeys(first) if rel is not None]
+    seen, out = set(todo), []
+    for depth in range(MAX_DEPTH + 1):
+        found = []
+        for rel in todo:
+            data = _read_real(os.path.realpath(os.path.join(root, rel)), top)
+            out.append((rel, data))
+            if data is None or depth == MAX_DEPTH:
+                continue
+            for target in IMPORT.findall(data.decode("utf-8", "replace")):
+                path = _imported(root, top, rel, target)
+                if path is not None and path not in seen:
+                    seen.add(path)
+                    found.append(path)
+        todo = found
+    return out
+
+
+def _imported(root: str, top: str, rel: str, target: str) -> str | None:
+    """The path (relative to the root) that an `@target` line of file `rel` names; None
+    for `@~/...` (the user's home) and for a path outside the project."""
+    if target.startswith("~"):
+        return None
+    if os.path.isabs(target):
+        path = os.path.normpath(target)
+        base = next((b for b in (os.path.normpath(root), top) if path.startswith(b + os.sep)), "")
+        if not base:
+            return None
+        path = path[len(base) + 1 :]
+    else:
+        path = os.path.normpath(os.path.join(os.path.dirname(rel), target))
+    path = path.replace(os.sep, "/")
+    return None if path == ".." or path.startswith("../") or os.path.isabs(path) else path
+
+
 def at_start(root: str, cwd: str, at: str, why: str, commit: str) -> list[dict[str, object]]:
     """The receipts for what the compiled files gave at session start: those of each file
-    Claude Code loads then that may carry memkit's text: CLAUDE.md in the root and each
-    folder down to `cwd` (AGENTS.md instead when the root has no CLAUDE.md),
-    .claude/CLAUDE.md, their imports, the rules without `paths`."""
-    out: list[tuple[str, bytes]] = []
-    fallback = _fallback(root)
-    todo = [(".claude/CLAUDE.md", 0)]
-    for folder in reversed(_folders(root, cwd)):
-        name = _folder_file(root, folder, fallback)
-        if name is not None:
-            todo.append((name, 0))
-    seen: set[str] = set()
-    while todo:
-        rel, depth = todo.pop()
-        if rel in seen or depth > MAX_DEPTH:
-            continue
-        seen.add(rel)
-        data = _read(root, rel)
-        if data is None:
-            continue
-        out.append((rel, data))
-        here = os.path.dirname(rel)
-        for target in IMPORT.findall(data.decode("utf-8", "replace")):
-            path = os.path.normpath(os.path.join(here, target)).replace(os.sep, "/")
-            if not path.startswith(("../", "/")) and path != "..":
-                todo.append((path, depth + 1))
+    of start_files() and of the rules without `paths`."""
+    out = [(rel, data) for rel, data in start_files(root, cwd) if data is not None]
     out += [(rel, data) for rel, data, globs in rules(root) if not globs]
     return [r for rel, data in out for r in _receipts(rel, data, at, "session-start", why, commit)]
 
@@ -187,16 +226,20 @@ def _unquote(value: str) -> str:
     return value
 
 
-def rules(root: str) -> list[tuple[str, bytes, list[str]]]:
-    """(path, bytes, globs) of each .claude/rules/**/*.md file, sorted. The folder is
-    resolved once (it may be a link): os.walk enters no link below it, so a file there
-    that is not a link itself is the resolved folder's file; only a link is resolved."""
+def rules(root: str, looked: list[str] | None = None) -> list[tuple[str, bytes, list[str]]]:
+    """(path, bytes, globs) of each regular .claude/rules/**/*.md file, sorted; the
+    folders walked and every `.md` path found are added to `looked` when given. The
+    folder is resolved once (it may be a link): os.walk enters no link below it, so a
+    file there that is not a link itself is the resolved folder's file; only a link is
+    resolved."""
     out = []
     top, here = os.path.realpath(root), os.path.join(root, RULES_DIR)
     real_here = os.path.realpath(here)
     for folder, dirs, files in os.walk(here):
         dirs.sort()
         real_folder = real_here + folder[len(here) :]
+        if looked is not None:
+            looked.append(os.path.relpath(folder, root).replace(os.sep, "/"))
         for name in sorted(files):
             if name.endswith(".md"):
                 path = os.path.join(folder, name)
@@ -205,9 +248,11 @@ def rules(root: str) -> list[tuple[str, bytes, list[str]]]:
                     if os.path.islink(path)
                     else (os.path.join(real_folder, name))
                 )
+                rel = os.path.relpath(path, root).replace(os.sep, "/")
+                if looked is not None:
+                    looked.append(rel)
                 data = _read_real(real, top)
                 if data is not None:
-                    rel = os.path.relpath(path, root).replace(os.sep, "/")
                     out.append((rel, data, _paths(data)))
     return out
 

@@ -155,7 +155,6 @@ def _for_files(
     """`text` plus the memories about `files` that are not always on, if they fit; with
     (id, why, characters, blob) for their receipts."""
     import dataclasses
-    from pathlib import Path
 
     from memkit.agents.claude.filecontext import indexed_context
     from memkit.agents.claude.preloaded import compiled_ids
@@ -164,7 +163,7 @@ def _for_files(
     if budget <= 0:
         return text, []
     ctx, paths = indexed_context(index, files, budget_tokens=budget, today=today)
-    skip = compiled_ids(Path(index.root))
+    skip = compiled_ids(index.root)
     items = tuple(i for i in ctx.items if i.id not in skip)
     more = dataclasses.replace(ctx, items=items).to_markdown()
     if not more or len(text) + 1 + len(more) + note > CONTEXT_CHARS:
