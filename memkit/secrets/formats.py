@@ -184,43 +184,6 @@ _NEEDLES: tuple[tuple[str, int], ...] = tuple(
 _ALWAYS = tuple(i for i, rule in enumerate(RULES) if not rule.needles)
 
 
-def _trie(words: list[str]) -> str:
-    """A regex matching exactly where one of `words` starts, as a trie of its characters:
-    the regex engine then tries only the branches of the character it is at."""
-    groups: dict[str, list[str]] = {}
-    for word in words:
-        if word:
-            groups.setdefault(word[0], []).append(word[1:])
-    alts = [re.escape(c) + _trie(rest) for c, rest in sorted(groups.items())]
-    if not alts:
-        return ""
-    body = alts[0] if len(alts) == 1 else "(?:" + "|".join(alts) + ")"
-    return f"(?:{body})?" if "" in words else body
-
-
-class _Needles:
-    """Whether a text may hold a needle. Compiling the trie costs about 3 ms, the
-    price of some 150 texts looked through needle by needle: it is built for the
-    texts after the first TRIE_AFTER of a process (verify and validate of a store)."""
-
-    TRIE_AFTER = 64
-
-    def __init__(self) -> None:
-        self.seen = 0
-        self.trie: re.Pattern[str] | None = None
-
-    def maybe_in(self, runs: str) -> bool:
-        if self.trie is None:
-            self.seen += 1
-            if self.seen <= self.TRIE_AFTER:
-                return True
-            self.trie = re.compile(_trie(sorted({needle for needle, _ in _NEEDLES})))
-        return self.trie.search(runs) is not None
-
-
-_MAYBE = _Needles()
-
-
 @functools.cache
 def _compiled(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
@@ -236,10 +199,7 @@ def find(text: str) -> Iterator[Hit]:
     runs = " ".join([word for word in text.split() if len(word) >= MIN_RUN])
     if not runs:
         return
-    # Most texts hold no needle: one pass of the trie says so; else each is looked for.
-    present: set[int] = set()
-    if _MAYBE.maybe_in(runs):
-        present = {i for needle, i in _NEEDLES if needle in runs}
+    present = {i for needle, i in _NEEDLES if needle in runs}
     for i in sorted(present.union(_ALWAYS)):
         rule = RULES[i]
         for m in _compiled(rule.pattern).finditer(text):

@@ -23,7 +23,6 @@ from memkit.staleness import anchors
 from memkit.staleness.anchors.hints import near
 from memkit.staleness.links import SUPPORTED, Link, language_of
 from memkit.staleness.parsed import LinkError, Parsed, Unparsable
-from memkit.staleness.restamp import restamped
 from memkit.staleness.snapshot import WORKTREE, Snapshot
 
 if TYPE_CHECKING:
@@ -200,7 +199,7 @@ def verify_store(
                     dataclasses.replace(mem, links=links, paths=paths, verified=verified)
                 )
             elif mem.verified is None or dict(mem.verified.fingerprints) != prints:
-                changed.append(restamped(mem, verified))  # the usual case, no YAML work
+                changed.append(dataclasses.replace(mem, verified=verified))
             else:  # as recorded: re-stamping would change only the date
                 unchanged.append(mem)  # the file keeps its bytes (no noisy diff)
         written, refused = store.put_many(changed)

@@ -1,13 +1,9 @@
-"""The texts Store.put_many writes: each memory's file proven and checked for secrets.
-
-A memory whose head `memkit verify` already rewrote (memkit.staleness.restamp) is
-written as head + body once that text parses back to the very memory and holds no
-secret; any other is dumped (memory.dumps) and parsed.
+"""The texts Store.put_many writes: each memory dumped (memory.dumps), parsed back and
+checked for secrets; the good ones written at once.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -34,7 +30,7 @@ class Refused(NamedTuple):
 
 
 def put_many(store: Any, mems: list[Memory]) -> tuple[list[Memory], list[Refused]]:
-    """Store.put_many (`store` is that Store): place each memory, prove or dump it and
+    """Store.put_many (`store` is that Store): place each memory, dump and parse it and
     check it for secrets, write the good ones at once; each refused one with its error
     (its place was wrong, it is invalid or holds a secret)."""
     from memkit.fsutil import atomic_write_many
@@ -50,7 +46,8 @@ def put_many(store: Any, mems: list[Memory]) -> tuple[list[Memory], list[Refused
             else:
                 path = store.root / mem.path if mem.path else store.path_of(mem.id)
                 rel = store.rel(path)
-            text, saved = _text_and_parse(mem, rel)
+            text = mm.dumps(mem)
+            saved = mm.parse(text, mid=mem.id, path=rel)
             check_secrets(text, rel, False, mem=saved)
         except MemkitError as e:
             refused.append(Refused(mem.id, e))
@@ -68,16 +65,3 @@ def _plain_rel(path: str) -> bool:
         and "\\" not in path
         and all(part not in ("", ".", "..") for part in path.split("/"))
     )
-
-
-def _text_and_parse(mem: Memory, rel: str) -> tuple[str, Memory]:
-    """The file text of `mem` and the memory it parses to: head + body when that text
-    parses back as the very memory (a head verify already rewrote for the new fields is
-    what dumps() would return), else mm.dumps(mem) and its parse."""
-    if mem.head:
-        text = mem.head + mem.body
-        with contextlib.suppress(MemkitError):
-            if mm.parse(text, mid=mem.id, path=rel) == mem:
-                return text, mem
-    text = mm.dumps(mem)
-    return text, mm.parse(text, mid=mem.id, path=rel)
