@@ -2,7 +2,7 @@
 
 `atomic_write(path, data)`: a temp file beside `path`, flushed, then renamed over it,
 so readers see the old file or the new one, never a mix. memkit.fsutil (locks, safe
-reads, batched writes) builds on it; the pre-commit hook's fast path and lean route
+reads, batched writes) builds on it; the pre-commit hook's fast path and checks
 write their derived files with it directly: no pathlib, contextlib or tempfile at
 import, each costing that path more than the write itself.
 """
@@ -25,7 +25,7 @@ def _parent(path: str) -> str:
 
 
 def _unlink_quietly(path: str) -> None:
-    try:  # noqa: SIM105 - contextlib.suppress would cost the hook's lean route its import
+    try:  # noqa: SIM105 - contextlib.suppress would cost the hook's fast path its import
         os.unlink(path)
     except OSError:
         pass

@@ -7,10 +7,10 @@ private folder (memkit.cachedir) remembers each memory file found clean, by the 
 validation (memkit.githooks.checks) or by a compile that read it afresh
 (memkit.compile.plan): its path, the SHA-256 and size of the bytes read, the files it
 links to, under the key of memkit's code (memkit.compile.current.static_key: memkit's
-modules, PyYAML's, Python, today, MEMKIT_* variables). With it the hook's lean route
-(memkit.githooks.fastpath.nothing_to_do) knows a staged memory valid without loading
-the memory model, and the hook's derived index (memkit.githooks.index) takes its links
-from here instead of parsing it again. A file whose bytes differ, an entry under
+modules, PyYAML's, Python, today, MEMKIT_* variables). With it the hook's checks
+(memkit.githooks.checks.known_valid) know a staged memory valid without loading the
+store or the memory model, and the hook's derived index (memkit.githooks.index) takes
+its links from here instead of parsing it again. A file whose bytes differ, an entry under
 another key, a mangled record: not known, validated as before. Standard library only,
 in the base layer so that compile (a feature) and the hooks (an integration) both
 write it.

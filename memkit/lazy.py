@@ -2,8 +2,8 @@
 
 `attach(__name__, {NAME: MODULE})` gives the `__getattr__` a package sets: asking the
 package for NAME imports MODULE then, not when the package is imported, and keeps the
-value in the package. Standard library only: the hooks' lean routes import packages
-that use it.
+value in the package. Standard library only: the hooks import packages that use it
+before they know whether they need more.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ while compile runs, or after, differs from the record (in its stamp or, within t
 tick, its bytes). Any difference, or a missing, mangled or foreign record, means "not
 known to be current": the caller compiles as before. The record is plain lines
 (`encode`). Standard library only at import, and neither json nor re: the pre-commit
-hook asks on commits that need nothing else (memkit.githooks.fastpath.nothing_to_do).
+hook asks on commits that need nothing else (memkit.githooks.checks.recompile).
 """
 
 from __future__ import annotations
@@ -63,8 +63,8 @@ Stale = dict[str, str]  # memory id -> its staleness warning, for the stale ones
 
 
 class Outcome:
-    """What a recorded compile said: its notes (warnings) and how many files it considered.
-    (Not a dataclass: the hook's lean route imports this module, and dataclasses costs it.)"""
+    """What a recorded compile said: its notes (warnings) and how many files it considered
+    (any iterable of notes: they are kept as a tuple)."""
 
     __slots__ = ("files", "notes")
 
@@ -197,7 +197,7 @@ class Before:
         text = encode(data)
         if text is None:  # a name the lines cannot hold: no record, compile runs next time
             return
-        import contextlib  # here: the hook's lean route imports this module, not this
+        import contextlib  # here: the hook's checks import this module, not this
 
         with contextlib.suppress(OSError):
             atomic_write(path, text.encode("utf-8", "surrogateescape"), fsync=False)

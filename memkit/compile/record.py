@@ -1,7 +1,7 @@
 """The compile-current record (memkit.compile.current) as plain lines, tab-separated.
 
-No json: its import, with `re`, costs the pre-commit hook's lean route
-(memkit.githooks.fastpath.nothing_to_do) more than reading the record. Standard library only.
+No json: its import costs the pre-commit hook, on a commit of memories it already knows
+(memkit.githooks.checks.recompile), more than reading the record. Standard library only.
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@
 SHA-256, where a link leads; `folder_state`: a rule folder's listing with the states of
 its memkit* files), `again` takes the same states once more, and `as_left` tells whether
 they are as a compile left them (the files it wrote holding the bytes it wrote, the others
-unchanged). Standard library only at import: the pre-commit hook's lean route asks.
+unchanged). Standard library only at import: the pre-commit hook's checks ask, before
+they open the store.
 """
 
 from __future__ import annotations

@@ -2,12 +2,14 @@
 framework's hooks run one at a time (`memkit hooks run HOOK`).
 
 `run_hook(store, hook, staged, ...)` validates the staged memories, regenerates the
-compiled files when the commit needs it, and lists the memories whose linked code
-the commit changes; `[hooks] strict` (or `strict=True`) stops the commit when one of
-them is stale. It returns an Outcome: the lines to print and whether the commit must
-stop. The staged names come from the caller, and so do the memory files' stamps when
-it has them (the fast path does): the checks run no second `git diff`, and list the
-memory files' stamps at most once.
+compiled files when the commit needs it, and reports the memories whose linked code
+the commit changes (memkit.githooks.affected); `[hooks] strict` (or `strict=True`)
+stops the commit when one of them is stale. It returns an Outcome: the lines to print
+and whether the commit must stop. Each check asks its record first (memkit.hookvalid,
+memkit.compile.current, the derived index memkit.githooks.index) and opens the store
+only when that does not answer. The staged names come from the caller, and so do the
+memory files' stamps when it has them (the fast path does): the checks run no second
+`git diff`, and list the memory files' stamps at most once.
 """
 
 from __future__ import annotations
@@ -15,31 +17,20 @@ from __future__ import annotations
 import datetime as dt
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from memkit.cachedir import cache_dir
 from memkit.capped import capped
+from memkit.githooks.affected import affected_memories, describe
 from memkit.githooks.index import Opener, Stamps, is_output, memory_stamps, read_index, relevant
 from memkit.walk import MEMORY_DIR
 
+TYPE_CHECKING = False  # the git hook imports this module: not even `typing`
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from memkit.errors import InvalidMemoryError
     from memkit.memory import Memory
-    from memkit.staleness.verdict import LinkStatus
     from memkit.store import Store
-
-HOW = {
-    "docs": "docstring or comments changed",
-    "body": "body changed",
-    "signature": "signature changed",
-    "changed": "file changed",
-    "value": "value changed",
-    "version": "major version changed",
-    "added": "now a dependency",
-    "removed": "removed",
-    "unverified": "changed (the memory was never verified)",
-}
 
 
 @dataclass(frozen=True)
@@ -52,22 +43,8 @@ class Outcome:
     stop: bool = False
 
 
-@dataclass(frozen=True)
-class Affected:
-    """A memory whose linked code the commit changes, and how each link changed."""
-
-    id: str
-    title: str
-    path: str
-    links: tuple[LinkStatus, ...]
-
-    @property
-    def stale(self) -> bool:
-        return any(link.stale for link in self.links)
-
-
 def run_hook(
-    store: Store,
+    store: Store | None,
     hook: str,
     staged: list[str],
     *,
@@ -79,39 +56,48 @@ def run_hook(
     """Run one hook's checks (memkit.githooks.HOOKS) on the `staged` names.
 
     They run in order (validate, compile, stale) and the first that stops the commit
-    decides the Outcome.
+    decides the Outcome. Each asks its record first and loads the store only when that
+    does not answer: a commit of memory files the hook validated with these bytes
+    (`known_valid`), the compiled files current (memkit.compile.current) and no linked
+    file staged loads nothing (the commit after the hook regenerated the files).
 
+    `store`: the store, or None for `opener` (the fast path's memkit.githooks.index.Opener)
+    to open it when a check needs it; the derived index is then read once for every check.
     `stamps` are the memory files' stamps (memkit.githooks.index.memory_stamps), read
-    here (once) when not given. `opener` is the fast path's (memkit.githooks.index.Opener,
-    holding `store`): the derived index is then read once for every check.
+    here (once) when not given.
     """
-    from memkit.validation import validate
-
-    store.require()
-    opener = opener or Opener(str(store.root), store)
+    opener = opener or _opener(store)
+    root = opener.root
+    memory = os.path.join(root, MEMORY_DIR)
+    if store is not None or os.path.islink(memory) or not os.path.isdir(memory):
+        opener().require()  # the store says what is wrong, or whether a link may be read
     opener.today(today.isoformat())
-    stamps = memory_stamps(str(store.root)) if stamps is None else stamps
+    stamps = memory_stamps(root) if stamps is None else stamps
     if hook == "pre-merge-commit":
-        return merge_commit(store, staged, today=today, stamps=stamps, opener=opener)
+        return merge_commit(opener(), staged, today=today, stamps=stamps, opener=opener)
     if hook in ("pre-commit", "validate"):
         if hook == "validate":
-            problems = validate(store)
+            from memkit.validation import validate
+
+            problems = validate(opener())
+        elif known_valid(staged, stamps, opener):
+            problems = []
         else:
-            problems = invalid_memories(store, staged, stamps, key=opener.key)
+            problems = invalid_memories(opener(), staged, stamps, key=opener.key)
         if problems:
             files = len({p.path for p in problems})
             summary = f"memkit: {len(problems)} problem(s) in {files} file(s)"
             return Outcome(tuple(str(p) for p in problems), (summary,), stop=True)
-    if hook in ("compile", "pre-commit") and compile_needed(store, staged, stamps, opener):
-        changed = recompile(store, today=today, key=opener.key)
+    if hook in ("compile", "pre-commit") and compile_needed(root, staged, stamps, opener):
+        changed = recompile(opener, today=today)
         if changed:
             shown = capped(changed, see="`git status`")
             review = "review the changes, `git add` them and commit again"
             return Outcome(err=(f"memkit: regenerated {shown} from .memory/; {review}",), stop=True)
     if hook in ("pre-commit", "stale"):
-        affected = affected_memories(store, staged, stamps, opener)
+        affected = affected_memories(staged, stamps, opener)
         report = tuple(describe(affected))
-        if any(a.stale for a in affected) and (strict or strict_config(store)):
+        if any(a.stale for a in affected) and (strict or strict_config(opener())):
             stopped = "memkit: commit stopped (--strict): verify or edit these memories"
             return Outcome(report, (stopped,), stop=True)
         return Outcome(report)
@@ -131,15 +117,37 @@ def merge_commit(
     if problems:
         stop = "memkit: the merged memories are invalid: fix them, `git add` and `git commit`"
         return Outcome(tuple(str(p) for p in problems), (stop,), stop=True)
-    if not compile_needed(store, staged, stamps, opener):
+    if not compile_needed(str(store.root), staged, stamps, opener):
         return Outcome()
-    changed = recompile(store, today=today)
+    changed = recompile(opener, today=today)
     if not changed:
         return Outcome()
     run_git(store.root, "add", "--", *changed)
     shown = capped(changed, see="`git status`")
     done = f"memkit: regenerated {shown} for this merge and staged it; `git commit` completes it"
     return Outcome(err=(done,), stop=True)
+
+
+def known_valid(names: list[str], stamps: Stamps, opener: Opener) -> bool:
+    """Whether the staged memory files need no validation: there are none, or each is one
+    the hook found valid with these very bytes under this run's key (memkit.hookvalid),
+    no other memory file has its name (ids are file names), nothing else under .memory/
+    is staged (no config, template or deletion) and .memory/ is a folder, not a link.
+    Reads the record only: False whenever that does not tell."""
+    touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
+    if not touched:
+        return True
+    if any(n not in stamps for n in touched):
+        return False
+    mine = {n.rsplit("/", 1)[-1] for n in touched}
+    if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
+        return False  # a file name two memory files share: the store's load decides
+    if os.path.islink(os.path.join(opener.root, MEMORY_DIR)) or not opener.key():
+        return False
+    from memkit import hookvalid
+
+    sizes = {rel: stamps[rel][0] for rel in touched}
+    return len(hookvalid.known(opener.root, touched, sizes, opener.key)) == len(touched)
 
 
 def invalid_memories(
@@ -200,36 +208,44 @@ def invalid_memories(
     return lean
 
 
-def compile_needed(store: Store, names: list[str], stamps: Stamps, opener: Opener) -> bool:
+def compile_needed(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
     """Whether the commit changes memories, memkit's config or templates, a compiled file,
     or a file a memory links to (the compiled files mark a memory whose code changed as
     possibly out of date, so `memkit compile --check` after the commit agrees)."""
     if any(n.startswith(MEMORY_DIR + "/") for n in names):
         return True
-    links, outputs = read_index(str(store.root), stamps, opener)
+    links, outputs = read_index(root, stamps, opener)
     return any(is_output(n, outputs) for n in names) or bool(relevant(names, links))
 
 
-def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = None) -> list[str]:
+def recompile(store: Store | Opener, *, today: dt.date) -> list[str]:
     """Regenerate the compiled files as `memkit compile` does; the paths it rewrote.
 
     Nothing to do when the last compile that changed nothing recorded the same inputs
-    (memkit.compile.current): a commit of linked code alone then compiles nothing.
-    `key`: the hook run's index.Opener.key, worked out once for every check.
+    (memkit.compile.current): a commit of linked code alone then compiles nothing, and
+    the store is opened only when the record holds staleness warnings to compare.
+    `store`: the store, or the hook run's index.Opener (its key is worked out once for
+    every check).
     """
     from memkit.compile.current import is_current
+
+    opener = store if isinstance(store, Opener) else _opener(store)
+    opener.today(today.isoformat())
 
     def stale() -> dict[str, str] | None:
         from memkit.compile.plan import statuses_now
 
-        return statuses_now(store, today=today)
+        return statuses_now(opener(), today=today)
 
-    known = key() if key is not None else None
-    root, cache = str(store.root), str(store.cache_dir)
-    if is_current(root, cache, today, stale, key=known or None) is not None:
+    real = os.path.realpath(opener.root)
+    said = is_current(
+        real, cache_dir(real), today, stale, key=opener.key() or None, tree=opener.tree
+    )
+    if said is not None:
         return []
     from memkit.compile.plan import apply, plan
 
+    store = opener()
     with store.lock():
         made = plan(store, today=today)
         done = apply(made)
@@ -238,51 +254,6 @@ def recompile(store: Store, *, today: dt.date, key: Callable[[], str] | None = N
 
         raise UnsafePathError("; ".join(made.refused))
     return done
-
-
-def _staged_statuses(store: Store, touched: set[str]) -> list[tuple[str, LinkStatus]]:
-    """check_staged, or its equivalent when git committed from a temporary index.
-
-    `git commit -a` and `git commit FILE` stage into a temporary index file (named by
-    GIT_INDEX_FILE in the hook's environment) that libgit2 does not read. Both commit
-    the work tree's version of the staged files, so then the work tree is compared with
-    HEAD, keeping only the links in files this commit stages.
-    """
-    from memkit.staleness import check_range, check_staged
-
-    index = os.environ.get("GIT_INDEX_FILE")
-    if not index or os.path.basename(index) == "index":
-        return check_staged(store)
-    return [
-        (status.id, link)
-        for status in check_range(store, "HEAD", None)
-        for link in status.links
-        if relevant(sorted(touched), [link.link.partition("::")[0]])
-    ]
-
-
-def affected_memories(
-    store: Store, names: list[str], stamps: Stamps, opener: Opener
-) -> list[Affected]:
-    """Memories whose linked files or symbols the staged changes touch (HEAD -> index).
-
-    `names` are the staged paths: when none is a linked file (the derived index says
-    so), the staleness engine is not even loaded.
-    """
-    links, _ = read_index(str(store.root), stamps, opener)
-    touched = relevant(names, links)
-    if not [n for n in touched if not n.startswith(MEMORY_DIR + "/")]:
-        return []
-    by_id: dict[str, list[LinkStatus]] = {}
-    for mid, status in _staged_statuses(store, set(touched)):
-        if status.state != "unchanged":
-            by_id.setdefault(mid, []).append(status)
-    out = []
-    for mid in sorted(by_id):
-        mem = store.get(mid)
-        links_of = tuple(sorted(by_id[mid], key=lambda s: s.link))
-        out.append(Affected(mid, mem.title, mem.path, links_of))
-    return out
 
 
 def strict_config(store: Store) -> bool:
@@ -298,20 +269,7 @@ def strict_config(store: Store) -> bool:
     return value
 
 
-def describe(affected: list[Affected]) -> list[str]:
-    """The report on the memories a commit affects: how each link changed, what to do."""
-    from memkit.staleness.verdict import advice
-
-    if not affected:
-        return []
-    n = len(affected)
-    what = "1 memory describes" if n == 1 else f"{n} memories describe"
-    lines = [f"memkit: this commit changes code that {what}:"]
-    for a in affected:
-        lines.append(f"  {a.id}: {a.title} ({a.path})")
-        for link in a.links:
-            how = f"moved to {link.moved_to}" if link.moved_to else HOW.get(link.state, link.state)
-            lines.append(f"    {link.link}: {how}")
-        fix = advice(a.id, a.links)
-        lines.append(f"    -> still true? `{fix}`; if not, `memkit edit {a.id}`")
-    return lines
+def _opener(store: Store | None) -> Opener:
+    """An index.Opener holding `store` (the checks' way to it when none is given)."""
+    assert store is not None, "run_hook needs a store or an opener"
+    return Opener(str(store.root), store)

@@ -5,13 +5,12 @@ The installed hook (memkit/githooks/hook.sh) calls `memkit.githooks.fastpath.mai
 the commit has nothing to do. With the standard library alone, `main` answers
 "nothing to do" when no staged name is a memory, memkit's config, a linked file or a
 compiled file (the staged names from `git diff --cached --name-only -z`, the rest
-from the derived index, memkit.githooks.index), and, for a commit of memories, when
-the checks are known to find nothing (`nothing_to_do`: memories the hook validated
-with these bytes, compiled files current). Otherwise it loads the store (and with it
-the heavy libraries) and runs the checks, memkit.githooks.checks.run_hook, with the
-staged names and memory stamps it already has. memkit.errors.report turns any
-failure into the message and exit code. When the script asks (MEMKIT_HOOK_FAST=stale),
-a run that found the index current dates it for the script (index.vouch).
+from the derived index, memkit.githooks.index). Otherwise it runs the checks,
+memkit.githooks.checks.run_hook, with the staged names and memory stamps it already
+has; they load the store (and with it the heavy libraries) only when their records
+do not answer. memkit.errors.report turns any failure into the message and exit
+code. When the script asks (MEMKIT_HOOK_FAST=stale), a run that found the index
+current dates it for the script (index.vouch).
 """
 
 from __future__ import annotations
@@ -164,76 +163,21 @@ def main(argv: list[str]) -> int:
     if work is None:
         return EXIT_OK
     try:
-        if hook == "pre-commit" and nothing_to_do(root, *work, opener):
-            return EXIT_OK
-    except Exception:  # the full checks run, and say what is wrong
-        pass
-    try:
         return _check(opener, *work, strict="--strict" in args, hook=hook)
     except (Exception, KeyboardInterrupt) as e:
         return report(e, hook=hook)
 
 
-class _NeedsStaleness(Exception):
-    pass
-
-
-def _no_warnings() -> None:
-    raise _NeedsStaleness  # is_current then answers False
-
-
-def nothing_to_do(root: str, names: list[str], stamps: Stamps, opener: Opener) -> bool:
-    """Whether the pre-commit checks (checks.run_hook) would find nothing to say about the
-    staged `names`, a commit of memories the hook already knows: False whenever that is
-    not known. Editing a memory by hand and committing it makes the hook validate it,
-    regenerate the compiled files and stop the commit for their review; the next `git
-    commit` brings the same memory and the regenerated files. Known when:
-
-    - `.memory/` is a folder, not a link (the store judges where a link leads);
-    - every staged memory file is one the hook validated with these very bytes
-      (memkit.hookvalid), and no other memory file has its name (ids are file names);
-      nothing else under .memory/ is staged (no config, template or deletion);
-    - the compiled files are current (memkit.compile.current.is_current), with no
-      staleness warning recorded (those need the staleness engine);
-    - no staged file is one a memory links to (the derived index).
-    """
-    if os.path.islink(os.path.join(root, MEMORY_DIR)):
-        return False  # the store says whether it may be read (Store.require)
-    touched = [n for n in names if n.startswith(MEMORY_DIR + "/")]
-    if any(n not in stamps for n in touched):
-        return False
-    links, _ = read_index(root, stamps, opener)
-    if any(not n.startswith(MEMORY_DIR + "/") for n in relevant(names, links)):
-        return False
-    if touched:
-        mine = {n.rsplit("/", 1)[-1] for n in touched}
-        if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
-            return False  # a file name two memory files share: the store's load decides
-        from memkit import hookvalid
-
-        sizes = {rel: stamps[rel][0] for rel in touched}
-        if len(hookvalid.known(root, touched, sizes, opener.key)) != len(touched):
-            return False  # (the key is worked out only when the bytes matched)
-    key = opener.key()
-    if not key:
-        return False
-    from memkit.compile.current import is_current
-
-    real = os.path.realpath(root)
-    # today is in the key already: is_current needs no date of its own
-    said = is_current(real, cache_dir(real), "", _no_warnings, key=key, tree=opener.tree)
-    return said is not None
-
-
 def _check(
     opener: Opener, names: list[str], stamps: Stamps, *, strict: bool, hook: str = "pre-commit"
 ) -> int:
-    """Run the hook's checks on the store `opener` opens (loaded once); print what they found."""
+    """Run the hook's checks, `opener` opening the store if one needs it (once); print
+    what they found."""
     from memkit.clock import today
     from memkit.githooks.checks import run_hook
 
     outcome = run_hook(
-        opener(), hook, names, stamps=stamps, today=today(), strict=strict, opener=opener
+        None, hook, names, stamps=stamps, today=today(), strict=strict, opener=opener
     )
     for line in outcome.out:
         print(line, flush=True)

@@ -56,8 +56,9 @@ class Opener:
 
     def today(self, day: str) -> None:
         """Use `day` (ISO) for key(): the checks' today, which a caller may pin."""
-        if day != self._day:
-            self._day, self._key = day, None
+        if day != (self._day or today_text()):
+            self._key = None  # (a key worked out for the same day is kept)
+        self._day = day
 
     def key(self) -> str:
         """The key of memkit's code and today (memkit.compile.current.static_key) for the

@@ -1,7 +1,7 @@
-"""The pre-commit hook's answer for a commit of known memories (fastpath.nothing_to_do)
-and the record of memory files it validated (memkit.hookvalid): in real `git commit`
-runs, a commit of memories the hook already knows needs neither the store nor the
-memory model, and anything else takes the full checks, which say what they always said."""
+"""The pre-commit checks' answer for a commit of known memories, from their records alone
+(checks.known_valid and memkit.hookvalid, compile-current): in real `git commit` runs, a
+commit of memories the hook already knows needs neither the store nor the memory model,
+and anything else makes the checks open the store, and say what they always said."""
 
 from __future__ import annotations
 
@@ -41,12 +41,28 @@ def hand_edit(project: Path, text: str = EDITED, mid: str = "use-tabs") -> Path:
     return path
 
 
+class _NoStore(Opener):
+    """An Opener that refuses to open the store: the checks must answer without it."""
+
+    def __call__(self) -> Store:
+        raise LookupError("the checks needed the store")
+
+
 def knows(project: Path) -> bool:
+    """Whether the hook's checks find nothing to say about the staged commit without
+    opening the store, as the hook runs them."""
     root = str(project)
     stamps, tree = memory_walk(root)
-    opener = Opener(root)
+    opener = _NoStore(root)
     opener.tree = tree
-    return fastpath.nothing_to_do(root, fastpath.staged_names(root), stamps, opener)
+    names = fastpath.staged_names(root)
+    try:
+        outcome = checks.run_hook(
+            None, "pre-commit", names, stamps=stamps, today=today(), opener=opener
+        )
+    except LookupError:
+        return False
+    return outcome == checks.Outcome()
 
 
 def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:
@@ -56,7 +72,7 @@ def hook_in_a_process(project: Path) -> tuple[int, str, list[str]]:
         "import sys\n"
         "from memkit.githooks.fastpath import main\n"
         "rc = main(['pre-commit', '--root', '.'])\n"
-        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'dataclasses', 'json'}\n"
+        "heavy = {'memkit.store', 'memkit.memory', 'memkit.secrets', 'json'}\n"
         "print(rc, sorted(heavy & set(sys.modules)))\n"
     )
     done = subprocess.run(
@@ -74,9 +90,7 @@ def test_the_commit_after_the_hook_regenerated_needs_no_store(project: Path) -> 
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
 
 
-def test_what_the_lean_route_lets_through_the_checks_let_through(
-    project: Path, store: Store
-) -> None:
+def test_what_the_records_let_through_the_checks_let_through(project: Path, store: Store) -> None:
     hand_edit(project)
     names = fastpath.staged_names(str(project))
     assert knows(project)
