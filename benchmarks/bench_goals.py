@@ -18,7 +18,10 @@ the median wall and CPU time (user + system) and the goal's figure, all from the
 - a commit touching nothing memkit cares about: ms added over `git commit --no-verify`
   (goal +30 ms, at both sizes);
 - a commit changing one memory's text (a word at the end of its body, added or taken
-  away in turn): ms added (goal +80 ms at --small);
+  away in turn): ms added (goal +80 ms at --small); the hook validates it, compiles and
+  stops the commit for review;
+- the same commit after `memkit compile`, everything staged (another memory): the
+  commit the hook lets through (goal +80 ms at --small);
 - `memkit search` warm at --n: times `python -c pass` (goal 5x);
 - each Claude Code hook process (`memkit-hook session-start`, `user-prompt-submit` with a
   prompt that finds nothing and one that finds memories, `pre-tool-use`, fed the JSON
@@ -126,6 +129,18 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
         one.write_text(original if now == edited else edited, "utf-8")
         subprocess.run(["git", "add", str(one)], cwd=root, env=ENV, check=True)
 
+    # The commit that follows `memkit compile` (or the hook's own first run): another
+    # memory edited the same way, compiled, and everything staged.
+    two = mems[len(mems) // 2 + 1]
+    two_original = two.read_text("utf-8")
+    two_edited = two_original.rstrip("\n") + " (edited)\n"
+
+    def compiled() -> None:
+        now = two.read_text("utf-8")
+        two.write_text(two_original if now == two_edited else two_edited, "utf-8")
+        subprocess.run([py, "-m", "memkit", "compile"], cwd=root, env=ENV, capture_output=True)
+        subprocess.run(["git", "add", "-A"], cwd=root, env=ENV, check=True)
+
     def code() -> None:
         (quiet / "bench-touched.txt").write_text(str(time.time_ns()))
         subprocess.run(["git", "add", "bench-touched.txt"], cwd=quiet, env=ENV, check=True)
@@ -134,7 +149,11 @@ def cases(name: str, py: str, root: Path, quiet: Path, big: bool) -> list[Case]:
     commit = ["git", "commit", "-qm", "bench"]
     out = [  # each commit with the hook and without, in the copy its change belongs to
         Case(f"{name} {size} commit {how}, {what}", argv, where, setup=setup)
-        for what, where, setup in (("nothing", quiet, code), ("one memory", root, touch))
+        for what, where, setup in (
+            ("nothing", quiet, code),
+            ("one memory", root, touch),
+            ("one memory, compiled", root, compiled),
+        )
         for how, argv in (("--no-verify", [*commit, "--no-verify"]), ("+ hook", commit))
     ]
     if not big:
@@ -213,6 +232,12 @@ GOALS = [  # (case, floor, goal, unit): "+" is ms added, "x" a ratio
     ("small commit + hook, nothing", "small commit --no-verify, nothing", 30, "+"),
     ("n commit + hook, nothing", "n commit --no-verify, nothing", 30, "+"),
     ("small commit + hook, one memory", "small commit --no-verify, one memory", 80, "+"),
+    (
+        "small commit + hook, one memory, compiled",
+        "small commit --no-verify, one memory, compiled",
+        80,
+        "+",
+    ),
     ("n commit + hook, one memory", "n commit --no-verify, one memory", 0, "+"),
     ("n search (warm)", "n python -c pass", 5, "x"),
     ("n hook session-start", "n python -c pass", 3, "x"),
