@@ -84,11 +84,12 @@ def lines_run(index: recall.Index, rel: str) -> int:
             return trace
         return None
 
+    before = sys.gettrace()  # a coverage run's tracer, put back after
     sys.settrace(trace)
     try:
         recall.about_file(index, rel)
     finally:
-        sys.settrace(None)
+        sys.settrace(before)
     return count
 
 
