@@ -14,10 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memkit.errors import GitError
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 MAX_DEPTH = 8  # folders below the folder walked
 MAX_ENTRIES = 10_000  # tree entries (files and folders) read in one walk

@@ -142,8 +142,8 @@ def known_valid(names: list[str], stamps: Stamps, opener: Opener) -> bool:
     mine = {n.rsplit("/", 1)[-1] for n in touched}
     if sum(rel.rsplit("/", 1)[-1] in mine for rel in stamps) != len(mine):
         return False  # a file name two memory files share: the store's load decides
-    if os.path.islink(os.path.join(opener.root, MEMORY_DIR)) or not opener.key():
-        return False
+    if os.path.islink(os.path.join(opener.root, MEMORY_DIR)):
+        return False  # the store's load judges where a link leads
     from memkit import hookvalid
 
     sizes = {rel: stamps[rel][0] for rel in touched}

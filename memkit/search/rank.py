@@ -14,10 +14,11 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from memkit.search.query import Query
     from memkit.staleness.verdict import MemoryStatus
     from memkit.store import Store
